@@ -1,0 +1,123 @@
+"""Messages: the MQMD (message descriptor), message properties and the body.
+
+The descriptor keeps IBM's field names (``MsgId``, ``CorrelId``...) so that the
+core, the wire codec and the pymqi-style client speak of the same thing.
+Character fields are ``str`` (blank-trimmed), byte fields are ``bytes``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+# Property values allowed by MQ: boolean, integers, floats, strings, byte strings, null.
+PropertyValue = bool | int | float | str | bytes | None
+Properties = dict[str, PropertyValue]
+
+NULL_ID = bytes(24)
+NULL_ACCOUNTING_TOKEN = bytes(32)
+
+MQEI_UNLIMITED = -1
+MQPRI_PRIORITY_AS_Q_DEF = -1
+MQPER_PERSISTENCE_AS_Q_DEF = 2
+MQPER_NOT_PERSISTENT = 0
+MQPER_PERSISTENT = 1
+MQMT_DATAGRAM = 8
+MQENC_NATIVE = 0x222  # 546, the value IBM uses on Linux x86
+MQCCSI_UTF8 = 1208
+
+# Order of the fields on the wire and in the store (positional lists are compact and fast).
+MD_FIELDS: tuple[str, ...] = (
+    "Report", "MsgType", "Expiry", "Feedback", "Encoding", "CodedCharSetId", "Format",
+    "Priority", "Persistence", "MsgId", "CorrelId", "BackoutCount", "ReplyToQ",
+    "ReplyToQMgr", "UserIdentifier", "AccountingToken", "ApplIdentityData", "PutApplType",
+    "PutApplName", "PutDate", "PutTime", "ApplOriginData", "GroupId", "MsgSeqNumber",
+    "Offset", "MsgFlags", "OriginalLength",
+)
+BYTE_FIELDS = frozenset({"MsgId", "CorrelId", "AccountingToken", "GroupId"})
+
+
+@dataclass(slots=True)
+class MessageDescriptor:
+    """MQMD version 2, with IBM's defaults (MQMD_DEFAULT)."""
+
+    Report: int = 0
+    MsgType: int = MQMT_DATAGRAM
+    Expiry: int = MQEI_UNLIMITED  # tenths of a second
+    Feedback: int = 0
+    Encoding: int = MQENC_NATIVE
+    CodedCharSetId: int = MQCCSI_UTF8
+    Format: str = ""
+    Priority: int = MQPRI_PRIORITY_AS_Q_DEF
+    Persistence: int = MQPER_PERSISTENCE_AS_Q_DEF
+    MsgId: bytes = NULL_ID
+    CorrelId: bytes = NULL_ID
+    BackoutCount: int = 0
+    ReplyToQ: str = ""
+    ReplyToQMgr: str = ""
+    UserIdentifier: str = ""
+    AccountingToken: bytes = NULL_ACCOUNTING_TOKEN
+    ApplIdentityData: str = ""
+    PutApplType: int = 0
+    PutApplName: str = ""
+    PutDate: str = ""
+    PutTime: str = ""
+    ApplOriginData: str = ""
+    GroupId: bytes = NULL_ID
+    MsgSeqNumber: int = 1
+    Offset: int = 0
+    MsgFlags: int = 0
+    OriginalLength: int = -1
+
+    def to_list(self) -> list[Any]:
+        return [getattr(self, name) for name in MD_FIELDS]
+
+    @classmethod
+    def from_list(cls, values: list[Any] | tuple[Any, ...]) -> MessageDescriptor:
+        if len(values) != len(MD_FIELDS):
+            raise ValueError(f"MQMD needs {len(MD_FIELDS)} fields, got {len(values)}")
+        return cls(*values)
+
+    def copy(self) -> MessageDescriptor:
+        return MessageDescriptor(*self.to_list())
+
+
+@dataclass(slots=True)
+class Message:
+    """One message as the queue manager holds it."""
+
+    md: MessageDescriptor
+    body: bytes
+    properties: Properties = field(default_factory=dict)
+
+    @property
+    def persistent(self) -> bool:
+        return self.md.Persistence == MQPER_PERSISTENT
+
+    def copy(self) -> Message:
+        return Message(self.md.copy(), self.body, dict(self.properties))
+
+
+def put_date_time(now: float) -> tuple[str, str]:
+    """PutDate (YYYYMMDD) and PutTime (HHMMSSTH) in GMT, as MQ sets them."""
+    t = time.gmtime(now)
+    hundredths = int((now - int(now)) * 100)
+    return (
+        f"{t.tm_year:04d}{t.tm_mon:02d}{t.tm_mday:02d}",
+        f"{t.tm_hour:02d}{t.tm_min:02d}{t.tm_sec:02d}{hundredths:02d}",
+    )
+
+
+def put_timestamp(md: MessageDescriptor) -> float | None:
+    """The epoch seconds of PutDate/PutTime, or None when they are not set."""
+    if len(md.PutDate) != 8 or len(md.PutTime) < 6:
+        return None
+    import calendar
+
+    d, t = md.PutDate, md.PutTime
+    base = calendar.timegm(
+        (int(d[0:4]), int(d[4:6]), int(d[6:8]), int(t[0:2]), int(t[2:4]), int(t[4:6]), 0, 0, 0)
+    )
+    hundredths = int(t[6:8]) if len(t) >= 8 else 0
+    return base + hundredths / 100

@@ -1,0 +1,86 @@
+"""Where a queue manager's files live: ``$MQLITE_HOME/qmgrs/<QM>/``.
+
+Every module that needs a path asks here, so the layout is written down once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+QM_CONFIG = "qm.json"
+STORE_FILE = "store.sqlite"
+ERROR_LOG = "AMQERR01.LOG"
+PID_FILE = "qmgr.pid"
+SOCKET_FILE = "qmgr.sock"
+# Linux limits a Unix socket path to 107 bytes; longer homes use the abstract namespace.
+_MAX_SOCKET_PATH = 100
+
+
+def home() -> Path:
+    return Path(os.environ.get("MQLITE_HOME") or Path.home() / ".mqlite")
+
+
+def qmgrs_dir() -> Path:
+    return home() / "qmgrs"
+
+
+def qmgr_dir(name: str) -> Path:
+    return qmgrs_dir() / name
+
+
+def store_path(name: str) -> Path:
+    return qmgr_dir(name) / STORE_FILE
+
+
+def error_log_path(name: str) -> Path:
+    return qmgr_dir(name) / ERROR_LOG
+
+
+def pid_path(name: str) -> Path:
+    return qmgr_dir(name) / PID_FILE
+
+
+def config_path(name: str) -> Path:
+    return qmgr_dir(name) / QM_CONFIG
+
+
+def socket_address(name: str) -> str:
+    """The Unix socket a local application connects to (abstract when the path is too long)."""
+    path = qmgr_dir(name) / SOCKET_FILE
+    text = str(path)
+    if len(text.encode()) <= _MAX_SOCKET_PATH:
+        return text
+    digest = hashlib.sha1(text.encode()).hexdigest()[:16]
+    return f"\0mqlite-{digest}"
+
+
+def read_config(name: str) -> dict[str, object]:
+    with open(config_path(name)) as f:
+        data: dict[str, object] = json.load(f)
+    return data
+
+
+def write_config(name: str, config: dict[str, object]) -> None:
+    tmp = config_path(name).with_suffix(".tmp")
+    with open(tmp, "w") as f:
+        json.dump(config, f, indent=2)
+    os.replace(tmp, config_path(name))
+
+
+def default_qmgr() -> str | None:
+    """The default queue manager (``crtmqm -q``), if one was named."""
+    try:
+        with open(home() / "mqs.json") as f:
+            value = json.load(f).get("default")
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, str) and qmgr_dir(value).is_dir() else None
+
+
+def set_default_qmgr(name: str | None) -> None:
+    home().mkdir(parents=True, exist_ok=True)
+    with open(home() / "mqs.json", "w") as f:
+        json.dump({"default": name}, f)
