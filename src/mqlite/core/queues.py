@@ -1,0 +1,331 @@
+"""A local queue's messages: delivery order, cursors, locking and body eviction.
+
+Messages sit in ten priority levels (one when MSGDLVSQ is FIFO); within a level they keep
+put order by a per-queue sequence number, which the store also uses as the row key and
+Spark as the offset. A level is a list with a moving head: gets take from the front,
+removed entries are tombstones skipped lazily and compacted in bulk, so get and put are
+O(1) amortised and a browse cursor can bisect by sequence number.
+
+A persistent message's body may be dropped from memory once it is durable ("evicted"):
+the entry then keeps only what ordering and expiry need, and the body is read back from
+the store when the message is delivered. That keeps a queue's depth bounded by disk.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import deque
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Protocol
+
+from mqlite.core.message import Message
+
+if TYPE_CHECKING:
+    from mqlite.core.waiters import Waiter
+
+# Entry states.
+UNCOMMITTED = 0  # put inside a unit of work that has not committed: counted, not visible
+AVAILABLE = 1
+LOCKED = 2  # got inside a unit of work that has not committed
+REMOVED = 3
+
+NEVER = 0.0
+RESIDENT_LIMIT = 10_000  # persistent bodies kept in memory per queue
+RESIDENT_BYTES = 64 * 1024 * 1024
+PREFETCH = 256  # evicted bodies read back from the store in one query
+
+
+class MessageReader(Protocol):
+    """What a queue needs from the store to bring evicted bodies back."""
+
+    def read_messages(self, queue: str, seqs: list[int]) -> dict[int, Message]: ...
+
+    def find_ids(self, queue: str, msg_id: bytes | None, correl_id: bytes | None) -> list[int]: ...
+
+
+class Entry:
+    """One message on a queue; ``message`` is None while its body is evicted."""
+
+    __slots__ = ("durable", "expiry_at", "message", "persistent", "priority", "seq", "state")
+
+    def __init__(
+        self, seq: int, priority: int, message: Message | None, expiry_at: float, state: int
+    ) -> None:
+        self.seq = seq
+        self.priority = priority
+        self.message = message
+        self.expiry_at = expiry_at
+        self.state = state
+        self.durable = False
+        self.persistent = message.persistent if message is not None else True
+
+    def __repr__(self) -> str:
+        return f"Entry(seq={self.seq}, prio={self.priority}, state={self.state})"
+
+
+def _seq_key(entry: Entry) -> int:
+    return entry.seq
+
+
+class _Level:
+    __slots__ = ("entries", "head")
+
+    def __init__(self) -> None:
+        self.entries: list[Entry] = []
+        self.head = 0
+
+    def compact(self) -> None:
+        """Drop the removed entries at the front once they are a good share of the list."""
+        entries, head = self.entries, self.head
+        while head < len(entries) and entries[head].state == REMOVED:
+            head += 1
+        if head > 512 and head * 2 > len(entries):
+            del entries[:head]
+            head = 0
+        self.head = head
+
+
+class LocalQueue:
+    """The messages and runtime state of one local queue (definition attributes live in ``attrs``)."""
+
+    def __init__(self, name: str, attrs: dict[str, Any], reader: MessageReader | None = None) -> None:
+        self.name = name
+        self.attrs = attrs
+        self.reader = reader
+        self.levels = [_Level() for _ in range(10)]
+        self.depth = 0  # CURDEPTH: available + locked + uncommitted puts
+        self.uncommitted = 0
+        self.next_seq = 1
+        self.waiters: deque[Waiter] = deque()
+        self.read_ahead: list[Any] = []  # handles streaming non-persistent messages ahead
+        self.open_input = 0
+        self.open_output = 0
+        self.exclusive_holder: object | None = None
+        self.resident = 0  # persistent durable bodies in memory
+        self.resident_bytes = 0
+        self.evicted = 0
+        self._eviction_candidates: list[Entry] = []
+        self.dynamic: str = ""  # "", "TEMPDYN" or "PERMDYN"
+        self.owner: object | None = None  # connection owning a temporary dynamic queue
+        self.deleted = False
+
+    # -- attributes used on hot paths ---------------------------------------------------
+    @property
+    def fifo(self) -> bool:
+        return self.attrs.get("MSGDLVSQ") == "FIFO"
+
+    def level_of(self, priority: int) -> int:
+        return 0 if self.fifo else max(0, min(priority, 9))
+
+    # -- adding ------------------------------------------------------------------------
+    def add(self, message: Message, expiry_at: float, state: int, seq: int | None = None) -> Entry:
+        if seq is None:
+            seq = self.next_seq
+        if seq >= self.next_seq:
+            self.next_seq = seq + 1
+        priority = message.md.Priority
+        entry = Entry(seq, priority, message, expiry_at, state)
+        level = self.levels[self.level_of(priority)]
+        entries = level.entries
+        if entries and entries[-1].seq > seq:  # recovery may interleave; keep seq order
+            bisect.insort(entries, entry, key=_seq_key)
+        else:
+            entries.append(entry)
+        self.depth += 1
+        if state == UNCOMMITTED:
+            self.uncommitted += 1
+        return entry
+
+    def add_evicted(self, seq: int, priority: int, expiry_at: float) -> Entry:
+        """An index entry recovered from the store: durable, body on disk only."""
+        entry = Entry(seq, priority, None, expiry_at, AVAILABLE)
+        entry.durable = True
+        level = self.levels[self.level_of(priority)]
+        entries = level.entries
+        if entries and entries[-1].seq > seq:
+            bisect.insort(entries, entry, key=_seq_key)
+        else:
+            entries.append(entry)
+        if seq >= self.next_seq:
+            self.next_seq = seq + 1
+        self.depth += 1
+        self.evicted += 1
+        return entry
+
+    def commit_put(self, entry: Entry) -> None:
+        entry.state = AVAILABLE
+        self.uncommitted -= 1
+
+    # -- removing ----------------------------------------------------------------------
+    def remove(self, entry: Entry) -> None:
+        if entry.state == REMOVED:
+            return
+        if entry.state == UNCOMMITTED:
+            self.uncommitted -= 1
+        entry.state = REMOVED
+        self.depth -= 1
+        if entry.message is None:
+            self.evicted -= 1
+        elif entry.durable and entry.message.persistent:
+            self.resident -= 1
+            self.resident_bytes -= len(entry.message.body)
+        entry.message = None  # the getter holds its own reference; free the memory here
+        level = self.levels[self.level_of(entry.priority)]
+        if level.entries and level.head < len(level.entries) and level.entries[level.head] is entry:
+            level.compact()
+
+    def clear(self) -> list[Entry]:
+        """Remove every committed message (CLEAR QLOCAL); returns what was removed."""
+        removed = [e for e in self.iter_entries() if e.state == AVAILABLE]
+        for entry in removed:
+            self.remove(entry)
+        return removed
+
+    # -- finding -----------------------------------------------------------------------
+    def iter_entries(self) -> Iterator[Entry]:
+        """Every live entry in delivery order (highest priority first, then put order)."""
+        for level in reversed(self.levels):
+            entries = level.entries
+            for i in range(level.head, len(entries)):
+                entry = entries[i]
+                if entry.state != REMOVED:
+                    yield entry
+
+    def iter_after(self, priority: int, seq: int) -> Iterator[Entry]:
+        """Live entries that come after position (priority, seq) in delivery order."""
+        start_level = self.level_of(priority)
+        for index in range(start_level, -1, -1):
+            level = self.levels[index]
+            entries = level.entries
+            start = level.head
+            if index == start_level:
+                start = max(start, bisect.bisect_right(entries, seq, key=_seq_key))
+            for i in range(start, len(entries)):
+                entry = entries[i]
+                if entry.state != REMOVED:
+                    yield entry
+
+    def first_available(self, now: float, expired: list[Entry]) -> Entry | None:
+        """The next message to deliver; expired ones met on the way are removed into ``expired``."""
+        for level in reversed(self.levels):
+            entries = level.entries
+            i = level.head
+            n = len(entries)
+            while i < n:
+                entry = entries[i]
+                state = entry.state
+                if state == AVAILABLE:
+                    if entry.expiry_at and entry.expiry_at <= now:
+                        self.remove(entry)
+                        expired.append(entry)
+                    else:
+                        return entry
+                i += 1
+            if level.head < n and entries[level.head].state == REMOVED:
+                level.compact()
+        return None
+
+    def find_match(
+        self, now: float, expired: list[Entry], msg_id: bytes | None, correl_id: bytes | None
+    ) -> Entry | None:
+        """The first available message with these ids (None = any)."""
+        on_disk: set[int] = set()
+        if self.evicted and self.reader is not None:
+            on_disk = set(self.reader.find_ids(self.name, msg_id, correl_id))
+        for entry in self.iter_entries():
+            if entry.state != AVAILABLE:
+                continue
+            message = entry.message
+            if message is None:
+                if entry.seq not in on_disk:
+                    continue
+            else:
+                md = message.md
+                if msg_id is not None and md.MsgId != msg_id:
+                    continue
+                if correl_id is not None and md.CorrelId != correl_id:
+                    continue
+            if entry.expiry_at and entry.expiry_at <= now:
+                self.remove(entry)
+                expired.append(entry)
+                continue
+            return entry
+        return None
+
+    def find_seq(self, priority: int, seq: int) -> Entry | None:
+        level = self.levels[self.level_of(priority)]
+        entries = level.entries
+        i = bisect.bisect_left(entries, seq, key=_seq_key)
+        if i < len(entries) and entries[i].seq == seq:
+            return entries[i]
+        return None
+
+    # -- bodies ------------------------------------------------------------------------
+    def load(self, entry: Entry) -> Message:
+        """The message of an entry, reading evicted bodies back (with the next ones)."""
+        message = entry.message
+        if message is not None:
+            return message
+        if self.reader is None:
+            raise RuntimeError(f"queue {self.name}: evicted message {entry.seq} and no store")
+        batch = [entry]
+        for other in self.iter_after(entry.priority, entry.seq):
+            if len(batch) >= PREFETCH:
+                break
+            if other.message is None and other.state == AVAILABLE:
+                batch.append(other)
+        found = self.reader.read_messages(self.name, [e.seq for e in batch])
+        for other in batch:
+            loaded = found.get(other.seq)
+            if loaded is not None and other.message is None:
+                other.message = loaded
+                self.evicted -= 1
+                self.resident += 1
+                self.resident_bytes += len(loaded.body)
+        if entry.message is None:
+            raise RuntimeError(f"queue {self.name}: message {entry.seq} missing from the store")
+        return entry.message
+
+    def made_durable(self, entry: Entry) -> None:
+        """The store holds this persistent message now: its body may leave memory."""
+        if entry.durable or entry.message is None:
+            return
+        entry.durable = True
+        if entry.state == REMOVED:
+            return
+        self.resident += 1
+        self.resident_bytes += len(entry.message.body)
+        self._eviction_candidates.append(entry)
+
+    def evict(self) -> int:
+        """Drop the newest resident persistent bodies while over the memory budget."""
+        evicted = 0
+        candidates = self._eviction_candidates
+        while (self.resident > RESIDENT_LIMIT or self.resident_bytes > RESIDENT_BYTES) and candidates:
+            entry = candidates.pop()
+            message = entry.message
+            if message is None or entry.state != AVAILABLE:
+                continue
+            self.resident -= 1
+            self.resident_bytes -= len(message.body)
+            entry.message = None
+            self.evicted += 1
+            evicted += 1
+        if len(candidates) > 4 * RESIDENT_LIMIT:  # forget entries that were consumed meanwhile
+            self._eviction_candidates = [e for e in candidates if e.state == AVAILABLE and e.message]
+        return evicted
+
+
+def expiry_deadline(expiry_tenths: int, now: float) -> float:
+    """The absolute time a message expires (MQMD Expiry is in tenths of a second)."""
+    return now + expiry_tenths / 10 if expiry_tenths > 0 else NEVER
+
+
+def remaining_expiry(entry: Entry, now: float) -> int:
+    """The Expiry field a getter sees: the time left, in tenths."""
+    if not entry.expiry_at:
+        return -1
+    return max(1, int((entry.expiry_at - now) * 10 + 0.999))
+
+
+QueueLookup = Callable[[str], "LocalQueue | None"]

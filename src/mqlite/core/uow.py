@@ -1,0 +1,26 @@
+"""Units of work: what a connection did under syncpoint, undone or made final together."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mqlite.core.queues import Entry, LocalQueue
+
+
+@dataclass(slots=True)
+class UnitOfWork:
+    """Puts become visible and gets final at commit; at backout puts vanish and gets return."""
+
+    puts: list[tuple[LocalQueue, Entry]] = field(default_factory=list)
+    gets: list[tuple[LocalQueue, Entry]] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.puts) + len(self.gets)
+
+    def __bool__(self) -> bool:
+        return bool(self.puts or self.gets)
+
+    def take(self) -> tuple[list[tuple[LocalQueue, Entry]], list[tuple[LocalQueue, Entry]]]:
+        puts, gets = self.puts, self.gets
+        self.puts, self.gets = [], []
+        return puts, gets

@@ -1,0 +1,5 @@
+import sys
+
+from mqlite.server.main import main
+
+sys.exit(main())

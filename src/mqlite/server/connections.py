@@ -1,0 +1,279 @@
+"""One client connection: bytes in, native-protocol events, core calls, frames out.
+
+Everything a request can do wrong ends as a reply with its reason code; only a byte stream
+that is out of step (an oversize frame) closes the connection. The queue manager keeps
+serving everyone else either way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import pwd
+import socket
+import struct
+from typing import TYPE_CHECKING, Any
+
+from mqlite import cmqc as C
+from mqlite.core.errors import MQError
+from mqlite.core.message import NULL_ID, MessageDescriptor
+from mqlite.core.qmgr import GetResult
+from mqlite.core.waiters import GetRequest
+from mqlite.protocol import native
+from mqlite.server.runtime import Round, Session, encode_get_reply
+
+if TYPE_CHECKING:
+    from mqlite.server.runtime import Runtime
+
+log = logging.getLogger("mqlite.server")
+Op = native.Op
+_MATCH_DEFAULT = C.MQMO_MATCH_MSG_ID | C.MQMO_MATCH_CORREL_ID
+
+
+def peer_user(transport: asyncio.BaseTransport) -> str | None:
+    """The OS user at the other end of a Unix socket (SO_PEERCRED), if there is one."""
+    sock = transport.get_extra_info("socket")
+    if sock is None or sock.family != socket.AF_UNIX:
+        return None
+    try:
+        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+        _, uid, _ = struct.unpack("3i", creds)
+        return pwd.getpwuid(uid).pw_name
+    except (OSError, KeyError):
+        return None
+
+
+class ClientConnection(asyncio.Protocol):
+    """The server side of one native-protocol connection."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+        self.codec = native.NativeConnection(native.Role.SERVER)
+        self.transport: asyncio.Transport | None = None
+        self.session: Session | None = None
+        self.os_user: str | None = None
+        self.async_put = {"put_success": 0, "put_warning": 0, "put_failure": 0, "reason": 0}
+        self._dispatch = {
+            Op.CONNECT: self._connect, Op.DISCONNECT: self._disconnect, Op.OPEN: self._open,
+            Op.CLOSE: self._close, Op.PUT: self._put, Op.PUT1: self._put1, Op.GET: self._get,
+            Op.COMMIT: self._commit, Op.BACKOUT: self._backout, Op.INQ: self._inq, Op.SET: self._set,
+            Op.MQSC: self._mqsc, Op.STAT: self._stat, Op.CREDIT: self._credit, Op.PING: self._ping,
+        }
+
+    # -- transport events -----------------------------------------------------------------
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        self.session = Session(transport)
+        self.os_user = peer_user(transport)
+        sock = transport.get_extra_info("socket")
+        if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        session = self.session
+        if session is not None:
+            session.closed = True
+            for waiter in session.waiters.values():
+                self.runtime.cancel_waiter(waiter)
+            session.waiters.clear()
+        conn = session.conn if session is not None else None
+        if conn is not None and conn.connected:
+            # A broken connection backs its unit of work out, as MQ does.
+            self.runtime.core.disconnect(conn, commit=False)
+            self.runtime.sessions.pop(conn.conn_id, None)
+            self.runtime.finish(Round())
+
+    def data_received(self, data: bytes) -> None:
+        codec = self.codec
+        try:
+            codec.receive_data(data)
+        except native.ProtocolError:
+            return
+        round_ = Round()
+        session = self.session
+        assert session is not None
+        while True:
+            try:
+                event = codec.next_event()
+            except native.ProtocolError as error:
+                self._protocol_error(round_, error)
+                if error.fatal:
+                    break
+                continue
+            if event is native.NEED_DATA:
+                break
+            assert isinstance(event, native.Request)
+            self._handle(round_, event)
+        self.runtime.finish(round_)
+
+    def _protocol_error(self, round_: Round, error: native.ProtocolError) -> None:
+        log.warning("AMQ9504E: protocol error from %s: %s", self._peer(), error)
+        if error.req_id:
+            round_.add(self._session(), native.encode_reply(error.req_id, 2, error.reason, str(error.text)))
+        if error.fatal and self.transport is not None:
+            self.runtime.finish(round_)
+            round_.outputs.clear()
+            self.transport.close()
+
+    def _peer(self) -> str:
+        if self.transport is None:
+            return "?"
+        peer = self.transport.get_extra_info("peername")
+        return str(peer) if peer else "local"
+
+    def _session(self) -> Session:
+        assert self.session is not None
+        return self.session
+
+    # -- requests -----------------------------------------------------------------------------
+    def _handle(self, round_: Round, request: native.Request) -> None:
+        op, req_id, args = request
+        session = self._session()
+        if op != Op.CONNECT and session.conn is None:
+            if req_id:
+                round_.add(session, native.encode_reply(req_id, 2, C.MQRC_HCONN_ERROR, "not connected"))
+            return
+        try:
+            result = self._dispatch[op](req_id, args)
+        except MQError as error:
+            if req_id:
+                round_.add(session, native.encode_reply(req_id, error.comp, error.reason, error.text or None))
+            elif op == Op.PUT:
+                self.async_put["put_failure"] += 1
+                self.async_put["reason"] = error.reason
+                round_.add(session, native.encode_push_error(int(args[0]), error.reason))
+            return
+        except Exception:  # a bug must not take the queue manager down
+            log.exception("AMQ6119E: unexpected error in %s", op.name)
+            if req_id:
+                round_.add(session, native.encode_reply(req_id, 2, C.MQRC_UNEXPECTED_ERROR, "internal error"))
+            return
+        if result is _PENDING:
+            return
+        if req_id:
+            if isinstance(result, bytes):
+                round_.add(session, result)
+            else:
+                round_.add(session, native.encode_reply(req_id, 0, 0, result))
+        elif op == Op.PUT:
+            self.async_put["put_success"] += 1
+
+    def _conn(self) -> Any:
+        return self._session().conn
+
+    def _connect(self, req_id: int, args: list[Any]) -> Any:
+        qmgr_name, user, _password, appl_name, pid = args
+        runtime = self.runtime
+        if qmgr_name not in ("", "*", runtime.name):
+            raise MQError(C.MQRC_Q_MGR_NAME_ERROR, f"this is queue manager {runtime.name}, not {qmgr_name}")
+        if self._session().conn is not None:
+            raise MQError(C.MQRC_ALREADY_CONNECTED, "already connected", comp=1)
+        if runtime.ending:
+            raise MQError(C.MQRC_Q_MGR_STOPPING, "the queue manager is ending")
+        # A local connection runs as the calling OS user; a client one as the user it names.
+        identity = self.os_user or user or "mqlite"
+        conn = runtime.core.connect(identity, appl_name or "", pid)
+        self._session().conn = conn
+        runtime.sessions[conn.conn_id] = self._session()
+        return {"qmgr": runtime.name, "user": identity, "conn_id": conn.conn_id,
+                "maxmsgl": int(runtime.core.attrs.get("MAXMSGL", 4194304)),
+                "ccsid": int(runtime.core.attrs.get("CCSID", 1208))}
+
+    def _disconnect(self, req_id: int, args: list[Any]) -> Any:
+        conn = self._conn()
+        for waiter in self._session().waiters.values():
+            self.runtime.cancel_waiter(waiter)
+        self._session().waiters.clear()
+        self.runtime.core.disconnect(conn, commit=True)
+        self.runtime.sessions.pop(conn.conn_id, None)
+        self._session().conn = None
+        return None
+
+    def _open(self, req_id: int, args: list[Any]) -> Any:
+        od, options = args
+        handle = self.runtime.core.open(self._conn(), od, options)
+        return [handle.hobj, handle.opened_as if handle.created_dynamic else handle.name,
+                self.runtime.name, handle.read_ahead]
+
+    def _close(self, req_id: int, args: list[Any]) -> Any:
+        hobj, options = args
+        for key, waiter in list(self._session().waiters.items()):
+            if waiter.hobj == hobj:
+                self.runtime.cancel_waiter(waiter)
+                del self._session().waiters[key]
+        self.runtime.core.close(self._conn(), hobj, options)
+        return None
+
+    def _put(self, req_id: int, args: list[Any]) -> Any:
+        hobj, md, options, props, body = args
+        done = self.runtime.core.put(self._conn(), hobj, MessageDescriptor.from_list(md), options, props, body)
+        return done.to_list() if req_id else None
+
+    def _put1(self, req_id: int, args: list[Any]) -> Any:
+        od, md, options, props, body = args
+        done = self.runtime.core.put1(self._conn(), od, MessageDescriptor.from_list(md), options, props, body)
+        return done.to_list() if req_id else None
+
+    def _get(self, req_id: int, args: list[Any]) -> Any:
+        hobj, md, gmo, max_length = args
+        match = int(gmo.get("MatchOptions", _MATCH_DEFAULT))
+        msg_id = md[9] if match & C.MQMO_MATCH_MSG_ID and md[9] != NULL_ID else None
+        correl_id = md[10] if match & C.MQMO_MATCH_CORREL_ID and md[10] != NULL_ID else None
+        request = GetRequest(int(gmo.get("Options", 0)), msg_id, correl_id, int(max_length),
+                             int(gmo.get("WaitInterval", 0)))
+        try:
+            result = self.runtime.core.get(self._conn(), hobj, request, (self._session(), req_id))
+        except MQError as error:
+            if error.reason == C.MQRC_TRUNCATED_MSG_FAILED:
+                return encode_get_reply(req_id, error)
+            raise
+        if isinstance(result, GetResult):
+            return encode_get_reply(req_id, result)
+        self._session().waiters[req_id] = result
+        return _PENDING
+
+    def _commit(self, req_id: int, args: list[Any]) -> Any:
+        self.runtime.core.commit(self._conn())
+        return None
+
+    def _backout(self, req_id: int, args: list[Any]) -> Any:
+        self.runtime.core.backout(self._conn())
+        return None
+
+    def _inq(self, req_id: int, args: list[Any]) -> Any:
+        hobj, selectors = args
+        return self.runtime.core.inquire(self._conn(), hobj, selectors)
+
+    def _set(self, req_id: int, args: list[Any]) -> Any:
+        hobj, values = args
+        self.runtime.core.set(self._conn(), hobj, values)
+        return None
+
+    def _mqsc(self, req_id: int, args: list[Any]) -> Any:
+        from mqlite.mqsc.commands import run_mqsc  # noqa: PLC0415 - admin only
+
+        result = run_mqsc(self.runtime.core, args[0])
+        return [result.exit_code, result.lines]
+
+    def _stat(self, req_id: int, args: list[Any]) -> Any:
+        status = dict(self.async_put)
+        for key in self.async_put:
+            self.async_put[key] = 0
+        return status
+
+    def _credit(self, req_id: int, args: list[Any]) -> Any:
+        hobj, count = args
+        self.runtime.core.grant_credit(self._conn(), hobj, count)
+        return _PENDING
+
+    def _ping(self, req_id: int, args: list[Any]) -> Any:
+        return None
+
+
+class _Pending:
+    """Marker: the reply comes later (a waiting MQGET) or never (CREDIT)."""
+
+
+_PENDING = _Pending()
+

@@ -1,0 +1,105 @@
+"""Hosting a queue manager on an event loop: store, recovery, listeners and an orderly end.
+
+Used by the queue manager process (``server.main``) and by ``embedded`` in tests, notebooks
+and demos; both run the same code, so what the tests see is what ``strmqm`` runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import time
+
+from mqlite import paths
+from mqlite.server.connections import ClientConnection
+from mqlite.server.runtime import Round, Runtime
+from mqlite.store.sqlite import Store
+
+log = logging.getLogger("mqlite.server")
+CONTROLLED_END_GRACE = 5.0
+
+
+class QueueManagerHost:
+    """One running queue manager: listeners on a Unix socket and optionally TCP."""
+
+    def __init__(self, name: str, port: int | None = None, bind: str = "0.0.0.0") -> None:
+        self.name = name
+        self.port = port
+        self.bind = bind
+        self.runtime: Runtime | None = None
+        self.store: Store | None = None
+        self.connections: set[ClientConnection] = set()
+        self._servers: list[asyncio.Server] = []
+        self.ended = asyncio.Event()
+        self.end_mode = "Ended normally"
+
+    async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        started = time.monotonic()
+        self.store = Store(paths.store_path(self.name))
+        self.runtime = Runtime(self.name, self.store, loop)
+        recovered = self.runtime.recover()
+        log.info("AMQ7229I: %d persistent messages recovered in %.2f s", recovered, time.monotonic() - started)
+        address = paths.socket_address(self.name)
+        if not address.startswith("\0"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(address)
+        self._servers.append(await loop.create_unix_server(self._protocol, address))
+        if self.port is not None:
+            server = await loop.create_server(self._protocol, self.bind, self.port, reuse_address=True)
+            self.port = server.sockets[0].getsockname()[1]
+            self._servers.append(server)
+            log.info("AMQ9209I: listening on TCP port %d", self.port)
+        log.info("AMQ8003I: queue manager %s started", self.name)
+
+    def _protocol(self) -> ClientConnection:
+        assert self.runtime is not None
+        connection = _TrackedConnection(self.runtime, self.connections)
+        return connection
+
+    async def stop(self, immediate: bool = False) -> None:
+        """End the queue manager: controlled waits a little for applications to leave."""
+        runtime = self.runtime
+        if runtime is None or runtime.ending:
+            return
+        self.end_mode = "Ended immediately" if immediate else "Ended normally"
+        log.info("AMQ8004I: queue manager %s ending (%s)", self.name, "immediate" if immediate else "controlled")
+        for server in self._servers:
+            server.close()
+        runtime.core.quiescing = True
+        if not immediate:
+            deadline = time.monotonic() + CONTROLLED_END_GRACE
+            while self.connections and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+        runtime.ending = True
+        for connection in list(self.connections):
+            if connection.transport is not None:
+                connection.transport.close()
+        await asyncio.sleep(0.05)  # let connection_lost run: it backs out their units of work
+        for conn in list(runtime.core.connections.values()):
+            runtime.core.disconnect(conn, commit=False)
+        runtime.finish(Round())
+        runtime.stop_timer()
+        assert self.store is not None
+        await asyncio.get_running_loop().run_in_executor(None, self.store.close)
+        address = paths.socket_address(self.name)
+        if not address.startswith("\0"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(address)
+        log.info("AMQ8004I: queue manager %s ended", self.name)
+        self.ended.set()
+
+
+class _TrackedConnection(ClientConnection):
+    """A client connection that the host can find again to close it at the end."""
+
+    def __init__(self, runtime: Runtime, registry: set[ClientConnection]) -> None:
+        super().__init__(runtime)
+        self._registry = registry
+        registry.add(self)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._registry.discard(self)
+        super().connection_lost(exc)

@@ -1,0 +1,92 @@
+"""The queue manager process: ``python -m mqlite.server QM`` (what ``strmqm`` starts).
+
+One queue manager is one process with one event loop. An exclusive lock on the queue
+manager's directory makes a second instance refuse to start; SIGTERM ends it controlled,
+SIGINT immediately. The error log is ``AMQERR01.LOG`` in the queue manager's directory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import logging
+import os
+import signal
+import sys
+from logging.handlers import RotatingFileHandler
+
+from mqlite import paths
+from mqlite.server.host import QueueManagerHost
+
+EXIT_OK = 0
+EXIT_NOT_FOUND = 2
+EXIT_RUNNING = 3
+STATUS_FILE = "status"
+LOCK_FILE = "qmgr.lock"
+
+
+def configure_logging(name: str) -> None:
+    handler = RotatingFileHandler(paths.error_log_path(name), maxBytes=2 * 1024 * 1024, backupCount=2)
+    handler.setFormatter(logging.Formatter(
+        f"%(asctime)s - Process({os.getpid()}) QMgr({name})\n%(message)s\n", datefmt="%m/%d/%Y %I:%M:%S %p"
+    ))
+    root = logging.getLogger("mqlite")
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+
+
+async def serve(name: str, port: int | None) -> str:
+    host = QueueManagerHost(name, port)
+    await host.start()
+    loop = asyncio.get_running_loop()
+    ending: list[asyncio.Task[None]] = []
+
+    def end(immediate: bool) -> None:
+        ending.append(loop.create_task(host.stop(immediate)))
+
+    loop.add_signal_handler(signal.SIGTERM, end, False)
+    loop.add_signal_handler(signal.SIGINT, end, True)
+    with open(paths.pid_path(name), "w") as f:
+        f.write(str(os.getpid()))
+    await host.ended.wait()
+    return host.end_mode
+
+
+def run(name: str) -> int:
+    directory = paths.qmgr_dir(name)
+    if not directory.is_dir():
+        print(f"AMQ7048E: queue manager {name} does not exist", file=sys.stderr)
+        return EXIT_NOT_FOUND
+    lock = open(directory / LOCK_FILE, "w")  # noqa: SIM115 - held for the life of the process
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        print(f"AMQ8041E: queue manager {name} is already running", file=sys.stderr)
+        return EXIT_RUNNING
+    configure_logging(name)
+    config = paths.read_config(name)
+    port = config.get("port")
+    with contextlib.suppress(FileNotFoundError):
+        (directory / STATUS_FILE).unlink()
+    try:
+        import uvloop
+
+        runner = uvloop.run
+    except ImportError:
+        runner = asyncio.run
+    try:
+        mode = runner(serve(name, int(port) if isinstance(port, int) and port else None))
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            paths.pid_path(name).unlink()
+    (directory / STATUS_FILE).write_text(mode)
+    return EXIT_OK
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m mqlite.server QMGR", file=sys.stderr)
+        return 1
+    return run(args[0])

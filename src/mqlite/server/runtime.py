@@ -1,0 +1,222 @@
+"""The queue manager at run time: core + store + the rounds that tie their effects to replies.
+
+A *round* is everything one burst of input caused: the replies to its requests, the replies of
+getters it woke on other connections and the read-ahead messages it released. When the round
+changed persistent state, all of its output waits until the store says that change is durable
+(group commit makes that cheap); a round with no persistent change goes out at once. Output per
+connection keeps its order even when an earlier round is still waiting for the disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from mqlite.core.errors import MQError
+from mqlite.core.qmgr import GetResult, QueueManager
+from mqlite.core.waiters import Waiter
+from mqlite.protocol import native
+from mqlite.store.sqlite import Store
+from mqlite.store.tx import StoreTx
+
+log = logging.getLogger("mqlite.server")
+
+TICK_SECONDS = 1.0
+SWEEP_EVERY = 5.0
+
+
+class Sink(Protocol):
+    """Where a connection's output goes (a transport, in the server)."""
+
+    def write(self, data: bytes) -> None: ...
+
+
+class Round:
+    """One burst of input's output, released together."""
+
+    __slots__ = ("outputs", "ready")
+
+    def __init__(self) -> None:
+        self.ready = False
+        self.outputs: dict[Session, list[bytes]] = {}
+
+    def add(self, session: Session, data: bytes) -> None:
+        chunks = self.outputs.get(session)
+        if chunks is None:
+            self.outputs[session] = [data]
+        else:
+            chunks.append(data)
+
+
+class Session:
+    """A connection's output queue: keeps frames in order across rounds still waiting for disk."""
+
+    __slots__ = ("closed", "conn", "pending", "sink", "waiters")
+
+    def __init__(self, sink: Sink) -> None:
+        self.sink = sink
+        self.conn: Any = None  # the core Connection once CONNECT succeeded
+        self.pending: deque[tuple[Round, bytes]] = deque()
+        self.closed = False
+        self.waiters: dict[int, Waiter] = {}  # pending MQGETs by request id
+
+    def emit(self, round_: Round, data: bytes) -> None:
+        if self.closed:
+            return
+        if round_.ready and not self.pending:
+            self.sink.write(data)
+        else:
+            self.pending.append((round_, data))
+
+    def flush(self) -> None:
+        out = []
+        pending = self.pending
+        while pending and pending[0][0].ready:
+            out.append(pending.popleft()[1])
+        if out and not self.closed:
+            self.sink.write(b"".join(out))
+
+
+def encode_get_reply(req_id: int, result: GetResult | MQError) -> bytes:
+    """A GET reply: the message, or the failure (2080 still tells the length)."""
+    if isinstance(result, GetResult):
+        message = result.message
+        cc = 1 if result.reason else 0
+        return native.encode_reply(
+            req_id, cc, result.reason,
+            [message.md.to_list(), message.properties, result.body, result.data_length],
+        )
+    truncated = getattr(result, "data_length", None)
+    if truncated is not None:
+        message = result.message  # type: ignore[attr-defined]
+        return native.encode_reply(
+            req_id, result.comp, result.reason, [message.md.to_list(), message.properties, b"", truncated]
+        )
+    return native.encode_reply(req_id, result.comp, result.reason, None)
+
+
+class Runtime:
+    """Owns the core engine and the store, and releases output when it is safe to."""
+
+    def __init__(self, name: str, store: Store, loop: asyncio.AbstractEventLoop) -> None:
+        self.name = name
+        self.store = store
+        self.loop = loop
+        self.core = QueueManager(name, reader=store)
+        self.sessions: dict[str, Session] = {}  # by core conn_id, for pushes and wake-ups
+        self._timer: asyncio.TimerHandle | None = None
+        self._next_deadline = 0.0
+        self._last_sweep = 0.0
+        self.ending = False
+
+    # -- start-up ------------------------------------------------------------------------
+    def recover(self) -> int:
+        """Load definitions and rebuild every queue's index from the store; returns messages."""
+        core = self.core
+        qmgr_records = self.store.load_records("qmgr")
+        if "attrs" not in qmgr_records:
+            core.bootstrap()
+            effects = core.take_effects()
+            if effects.tx:
+                self.store.write(effects.tx)
+            log.info("AMQ8006I: created the system objects of queue manager %s", self.name)
+            return 0
+        core.restore(self.store.load_records("object"), qmgr_records["attrs"])
+        count = 0
+        orphans: list[tuple[str, int]] = []
+        for row in self.store.scan_index():
+            if core.restore_message(row.queue, row.seq, row.priority, row.expiry_at):
+                count += 1
+            else:
+                orphans.append((row.queue, row.seq))
+        if orphans:  # messages of a queue deleted in a unit the store never finished: drop them
+            tx = StoreTx()
+            for queue, seq in orphans:
+                tx.delete_message(queue, seq)
+            self.store.write(tx)
+        return count
+
+    # -- rounds ----------------------------------------------------------------------------
+    def finish(self, round_: Round) -> None:
+        """Collect core's effects into the round and release it now or once durable."""
+        effects = self.core.take_effects()
+        for waiter, result in effects.completions:
+            session, req_id = waiter.token  # type: ignore[misc]
+            session.waiters.pop(req_id, None)
+            round_.add(session, encode_get_reply(req_id, result))
+        for conn, hobj, message in effects.pushes:
+            session = self.sessions.get(conn.conn_id)
+            if session is not None:
+                round_.add(session, native.encode_push_msg(hobj, message.md.to_list(), message.properties,
+                                                           message.body))
+        tx = effects.tx
+        round_.ready = not tx
+        for session, chunks in round_.outputs.items():
+            session.emit(round_, chunks[0] if len(chunks) == 1 else b"".join(chunks))
+        if tx:
+            try:
+                self.store.submit(tx, self._durable_callback(round_, tx))
+            except RuntimeError as error:  # the store closed under us: the process is ending
+                log.error("AMQ6118E: %s; %d changes not written", error, len(tx.runs))
+                self._release(round_)
+        if self.core.waiting or self._timer is None:
+            self._schedule_timer()
+
+    def _durable_callback(self, round_: Round, tx: StoreTx) -> Callable[[BaseException | None], None]:
+        loop = self.loop
+
+        def done(error: BaseException | None) -> None:
+            loop.call_soon_threadsafe(self._on_durable, round_, tx, error)
+
+        return done
+
+    def _on_durable(self, round_: Round, tx: StoreTx, error: BaseException | None) -> None:
+        if error is not None:
+            # The disk refused: the in-memory state is ahead of the store. Say so loudly;
+            # the replies still go out so that no caller hangs.
+            log.error("AMQ6118E: store write failed: %r", error)
+        else:
+            self.core.on_durable(tx)
+        self._release(round_)
+
+    @staticmethod
+    def _release(round_: Round) -> None:
+        round_.ready = True
+        for session in round_.outputs:
+            session.flush()
+
+    # -- timers ------------------------------------------------------------------------------
+    def _schedule_timer(self) -> None:
+        """Wake at the nearest MQGET wait deadline (and every second for housekeeping)."""
+        deadlines = [w.deadline for w in self.core.waiting if w.deadline]
+        now = time.time()
+        target = min(deadlines) if deadlines else now + TICK_SECONDS
+        target = min(target, now + TICK_SECONDS)
+        if self._timer is not None and self._next_deadline <= target:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+        self._next_deadline = target
+        self._timer = self.loop.call_later(max(0.0, target - now), self._on_timer)
+
+    def _on_timer(self) -> None:
+        self._timer = None
+        now = time.time()
+        self.core.tick(now)
+        if now - self._last_sweep >= SWEEP_EVERY:
+            self._last_sweep = now
+            self.core.sweep_expired(now)
+        if not self.ending:
+            self.finish(Round())
+
+    def stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def cancel_waiter(self, waiter: Waiter) -> None:
+        self.core.cancel_wait(waiter)
