@@ -1,0 +1,133 @@
+"""How a command reaches a queue manager: local (-m, or the default) or client (-c / MQSERVER).
+
+Every messaging command takes the same three options, so they are declared once here
+(``connection_options``) and turned into a connection by ``connect``. Failures become IBM
+reasons: no queue manager name and no default is MQRC_Q_MGR_NAME_ERROR (2058), as MQCONN says.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import click
+
+from mqlite import paths
+from mqlite.cli.common import CliError, mqi_failure
+
+MQRC_Q_MGR_NAME_ERROR = 2058
+MQRC_Q_MGR_NOT_AVAILABLE = 2059
+DEFAULT_CHANNEL = "SYSTEM.DEF.SVRCONN"
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+# MQSERVER=CHANNEL/TCP/host(port), IBM's variable for client-mode samples.
+_MQSERVER = re.compile(r"(?P<channel>[^/]+)/(?P<trp>[^/]+)/(?P<conn>.+)")
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where to connect: ``host is None`` means the local queue manager ``qmgr``."""
+
+    qmgr: str
+    host: str | None = None
+    port: int | None = None
+    channel: str = DEFAULT_CHANNEL
+    user: str | None = None
+    password: str | None = None
+
+
+def connection_options(function: F) -> F:
+    """Add -m QMGR, -c HOST:PORT and -u USER to a command (as ``qmgr``, ``client``, ``user``)."""
+    function = click.option(
+        "-u", "user", default=None, metavar="USER",
+        help="Authenticate as USER (password from MQLITE_PASSWORD, else prompted).",
+    )(function)
+    function = click.option(
+        "-c", "client", default=None, metavar="HOST:PORT",
+        help="Client mode: connect over TCP (also HOST(PORT); default from MQSERVER).",
+    )(function)
+    function = click.option(
+        "-m", "qmgr", default=None, metavar="QMGR",
+        help="Queue manager name (default: the default queue manager).",
+    )(function)
+    return function
+
+
+def parse_conn_info(text: str) -> tuple[str, int]:
+    """``host:port``, ``host(port)`` or ``[v6addr]:port`` -> (host, port)."""
+    text = text.strip()
+    match = re.fullmatch(r"(?P<host>[^()]+)\((?P<port>\d+)\)", text) or re.fullmatch(
+        r"\[?(?P<host>[^\[\]]+?)\]?:(?P<port>\d+)", text
+    )
+    if not match or not 0 < int(match["port"]) < 65536:
+        raise CliError(f"Connection '{text}' is not of the form HOST:PORT or HOST(PORT).", 2)
+    return match["host"], int(match["port"])
+
+
+def resolve_target(qmgr: str | None, client: str | None, user: str | None) -> Target:
+    """Decide local or client mode and which queue manager, from options and environment."""
+    password = _password(user) if user else None
+    channel = DEFAULT_CHANNEL
+    conn = client
+    if conn is None and os.environ.get("MQSERVER"):
+        match = _MQSERVER.fullmatch(os.environ["MQSERVER"].strip())
+        if not match or match["trp"].upper() != "TCP":
+            raise CliError("MQSERVER must be CHANNEL/TCP/host(port).", 2)
+        channel, conn = match["channel"], match["conn"]
+    if conn is not None:
+        host, port = parse_conn_info(conn)
+        return Target(qmgr or "", host, port, channel, user, password)
+    name = qmgr or paths.default_qmgr()
+    if not name or not paths.config_path(name).is_file():
+        raise mqi_failure(MQRC_Q_MGR_NAME_ERROR)
+    return Target(name, user=user, password=password)
+
+
+def _password(user: str) -> str:
+    """MQLITE_PASSWORD, else a prompt on the terminal (stdin may be carrying messages)."""
+    password = os.environ.get("MQLITE_PASSWORD")
+    if password is not None:
+        return password
+    import getpass
+
+    return getpass.getpass(f"Enter password for {user}: ")
+
+
+@contextmanager
+def connect(target: Target, failure: Callable[[int], CliError] = mqi_failure) -> Iterator[Any]:
+    """A connection to ``target`` for the length of the block.
+
+    MQI failures become the CliError that ``failure(reason)`` makes: by default the reason
+    printed IBM's way; runmqsc passes its own, which prints AMQ messages and exits 20.
+    """
+    import mqlite
+    from mqlite.client import MQMIError
+
+    try:
+        if target.host is None:
+            qm = mqlite.connect(target.qmgr, user=target.user, password=target.password)
+        else:
+            qm = mqlite.connect(
+                target.qmgr, host=target.host, port=target.port, channel=target.channel,
+                user=target.user, password=target.password,
+            )
+    except MQMIError as e:
+        raise failure(e.reason) from None
+    except OSError:
+        raise failure(MQRC_Q_MGR_NOT_AVAILABLE) from None
+    try:
+        yield qm
+    except MQMIError as e:
+        raise failure(e.reason) from None
+    finally:
+        with suppress(MQMIError, OSError):
+            qm.disconnect()
+
+
+def target_from_options(options: dict[str, Any]) -> Target:
+    return resolve_target(options.get("qmgr"), options.get("client"), options.get("user"))

@@ -1,0 +1,161 @@
+"""Is a queue manager running? What did it end like? Answered from its files, without connecting.
+
+The server holds an exclusive lock on ``qmgr.lock`` for its whole life, so "lock held" is the
+reliable test: a pid file can outlive a killed server and its pid can be reused. The pid file
+is still read, to know whom to signal. Both ``flock`` and POSIX (``lockf``) locks are probed,
+so the answer does not depend on which kind the server takes.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import socket
+import time
+from pathlib import Path
+
+from mqlite import paths
+
+LOCK_FILE = "qmgr.lock"
+STATUS_FILE = "status"
+STARTUP_LOG = "strmqm.log"
+
+
+def lock_path(name: str) -> Path:
+    return paths.qmgr_dir(name) / LOCK_FILE
+
+
+def status_path(name: str) -> Path:
+    return paths.qmgr_dir(name) / STATUS_FILE
+
+
+def startup_log_path(name: str) -> Path:
+    return paths.qmgr_dir(name) / STARTUP_LOG
+
+
+def exists(name: str) -> bool:
+    return paths.config_path(name).is_file()
+
+
+def all_qmgrs() -> list[str]:
+    """Names of every created queue manager, in name order (the name is read from qm.json)."""
+    names = []
+    root = paths.qmgrs_dir()
+    if not root.is_dir():
+        return []
+    for entry in sorted(root.iterdir()):
+        if not (entry / paths.QM_CONFIG).is_file():
+            continue
+        try:
+            name = paths.read_config(entry.name).get("name")
+        except (OSError, ValueError):
+            name = None
+        names.append(name if isinstance(name, str) and name else entry.name)
+    return names
+
+
+def read_pid(name: str) -> int | None:
+    try:
+        text = paths.pid_path(name).read_text().strip()
+        return int(text) if text else None
+    except (OSError, ValueError):
+        return None
+
+
+def process_alive(pid: int) -> bool:
+    """True while ``pid`` exists and is not a zombie (an unreaped zombie has ended)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    # The state follows the parenthesised command name, which may itself hold spaces.
+    return stat[stat.rfind(")") + 2 :][:1] != "Z"
+
+
+def lock_held(name: str) -> bool:
+    """True when some process holds the queue manager's lock (that is: it is running)."""
+    try:
+        fd = os.open(lock_path(name), os.O_RDWR)
+    except OSError:
+        return False
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as e:
+            if e.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                return True
+            raise
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        try:
+            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as e:
+            if e.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                return True
+            raise
+        fcntl.lockf(fd, fcntl.LOCK_UN)
+        return False
+    finally:
+        os.close(fd)
+
+
+def is_running(name: str) -> bool:
+    if lock_path(name).exists():
+        return lock_held(name)
+    pid = read_pid(name)
+    return pid is not None and process_alive(pid)
+
+
+def status(name: str) -> str:
+    """dspmq's STATUS: Running, else how it last ended.
+
+    A pid file left behind by a server that is gone means it did not end cleanly (a clean end
+    removes it), whatever an older status file says. A queue manager never started shows
+    "Ended normally", as IBM's dspmq does right after crtmqm.
+    """
+    if is_running(name):
+        return "Running"
+    if paths.pid_path(name).exists():
+        return "Ended unexpectedly"
+    try:
+        text = status_path(name).read_text().strip()
+    except OSError:
+        text = ""
+    return text or "Ended normally"
+
+
+def accepts_connections(name: str) -> bool:
+    """True once the queue manager's Unix socket accepts a connection."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(1.0)
+    try:
+        sock.connect(paths.socket_address(name))
+    except OSError:
+        return False
+    finally:
+        sock.close()
+    return True
+
+
+def wait_for_pid(name: str, timeout: float) -> int | None:
+    """The pid from the pid file, waiting up to ``timeout`` for a starting server to write it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        pid = read_pid(name)
+        if pid is not None or time.monotonic() >= deadline:
+            return pid
+        time.sleep(0.05)
+
+
+def tail(path: Path, lines: int) -> list[str]:
+    try:
+        with open(path, errors="replace") as f:
+            return f.read().splitlines()[-lines:]
+    except OSError:
+        return []
