@@ -155,6 +155,7 @@ class AdminMixin:
             if existing is not None:
                 existing.attrs.clear()
                 existing.attrs.update(attrs)
+                existing.refresh()
                 self._tx.put_record("object", f"QLOCAL/{name}", existing.attrs)
                 return
             self._add_local_queue(name, attrs)
@@ -224,6 +225,8 @@ class AdminMixin:
         current["ALTDATE"], current["ALTTIME"] = altdate, alttime
         self._tx.put_record("object", f"{qtype}/{name}", current)
         queue = self.queues.get(name)
+        if queue is not None:
+            queue.refresh()
         if queue is not None and current.get("GET") == "DISABLED" and queue.waiters:
             self.fail_waiters(queue, C.MQRC_GET_INHIBITED, f"gets from {name} are inhibited")
 

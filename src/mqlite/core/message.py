@@ -99,14 +99,24 @@ class Message:
         return Message(self.md.copy(), self.body, dict(self.properties))
 
 
+_last_stamp: list[Any] = [-1, ("", "")]
+
+
 def put_date_time(now: float) -> tuple[str, str]:
-    """PutDate (YYYYMMDD) and PutTime (HHMMSSTH) in GMT, as MQ sets them."""
+    """PutDate (YYYYMMDD) and PutTime (HHMMSSTH) in GMT, as MQ sets them.
+
+    Cached per hundredth of a second: a busy queue manager stamps many messages in each.
+    """
+    stamp = int(now * 100)
+    if stamp == _last_stamp[0]:
+        return _last_stamp[1]  # type: ignore[no-any-return]
     t = time.gmtime(now)
-    hundredths = int((now - int(now)) * 100)
-    return (
+    result = (
         f"{t.tm_year:04d}{t.tm_mon:02d}{t.tm_mday:02d}",
-        f"{t.tm_hour:02d}{t.tm_min:02d}{t.tm_sec:02d}{hundredths:02d}",
+        f"{t.tm_hour:02d}{t.tm_min:02d}{t.tm_sec:02d}{stamp % 100:02d}",
     )
+    _last_stamp[0], _last_stamp[1] = stamp, result
+    return result
 
 
 def put_timestamp(md: MessageDescriptor) -> float | None:

@@ -136,6 +136,8 @@ class QueueManager(AdminMixin):
     # -- effects -----------------------------------------------------------------------
     def take_effects(self) -> Effects:
         effects = self._effects
+        if not self._tx and not effects.completions and not effects.pushes:
+            return effects  # nothing happened: reuse the empty one
         if self._tx:
             effects.tx = self._tx
             self._tx = StoreTx()

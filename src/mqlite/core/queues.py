@@ -108,14 +108,16 @@ class LocalQueue:
         self.dynamic: str = ""  # "", "TEMPDYN" or "PERMDYN"
         self.owner: object | None = None  # connection owning a temporary dynamic queue
         self.deleted = False
+        self.fifo = attrs.get("MSGDLVSQ") == "FIFO"
 
     # -- attributes used on hot paths ---------------------------------------------------
-    @property
-    def fifo(self) -> bool:
-        return self.attrs.get("MSGDLVSQ") == "FIFO"
+    def refresh(self) -> None:
+        """Re-read the attributes cached for the hot paths (after DEFINE REPLACE / ALTER)."""
+        # Messages already queued keep their level; new ones follow the new sequence.
+        self.fifo = self.attrs.get("MSGDLVSQ") == "FIFO"
 
     def level_of(self, priority: int) -> int:
-        return 0 if self.fifo else max(0, min(priority, 9))
+        return 0 if self.fifo else (9 if priority > 9 else priority if priority > 0 else 0)
 
     # -- adding ------------------------------------------------------------------------
     def add(self, message: Message, expiry_at: float, state: int, seq: int | None = None) -> Entry:

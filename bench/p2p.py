@@ -1,0 +1,229 @@
+"""Point-to-point throughput through the native client, with the disk's fsync rate beside it.
+
+Runs a real queue manager process in a temporary MQLITE_HOME and drives it from separate
+producer and consumer processes over the Unix socket (the local binding). Prints one JSON
+line of figures. Scenarios:
+
+- ``sync_pairs``: one application doing MQPUT then MQGET, synchronously (round trips/s);
+- ``np_1x1_async``: non-persistent, 1 producer with MQPMO_ASYNC_RESPONSE, 1 consumer with
+  read-ahead, end to end (first put to last get);
+- ``{np,p}_{256,4096}_{1,8}``: N producers and N consumers, synchronous put and get;
+- ``fsync_per_s``: this disk's one-write-one-fsync rate, the physical reference;
+- ``--million``: 1,000,000 persistent 1 KB messages on one queue, queue manager RSS and
+  restart (recovery) time.
+
+Usage: ``python bench/p2p.py [--quick] [--million] [--only NAME]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from fsync_rate import fsync_rate  # noqa: E402
+
+import mqlite  # noqa: E402
+from mqlite import cmqc as C  # noqa: E402
+from mqlite import paths  # noqa: E402
+
+QM = "BENCH.QM"
+
+
+# -- queue manager process ------------------------------------------------------------------
+def start_qmgr(home: str) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "MQLITE_HOME": home}
+    os.environ["MQLITE_HOME"] = home
+    paths.qmgr_dir(QM).mkdir(parents=True, exist_ok=True)
+    paths.write_config(QM, {"name": QM, "port": None, "created": time.time()})
+    proc = subprocess.Popen([sys.executable, "-m", "mqlite.server", QM], env=env)
+    address = paths.socket_address(QM)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            with socket.socket(socket.AF_UNIX) as s:
+                s.connect(address)
+            return proc
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError("queue manager exited at start") from None
+            time.sleep(0.05)
+    raise RuntimeError("queue manager did not start")
+
+
+def stop_qmgr(proc: subprocess.Popen[bytes]) -> None:
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def mqsc(text: str) -> None:
+    qm = mqlite.connect(QM)
+    try:
+        code, lines = qm.mqsc(text)
+        if code:
+            raise RuntimeError("\n".join(lines))
+    finally:
+        qm.disconnect()
+
+
+# -- workers (separate processes) ---------------------------------------------------------------
+def producer(queue: str, count: int, size: int, persistent: bool, asynchronous: bool,
+             start: mp.synchronize.Event) -> None:
+    qm = mqlite.connect(QM)
+    q = mqlite.Queue(qm, queue, C.MQOO_OUTPUT)
+    md = mqlite.MD(Persistence=C.MQPER_PERSISTENT if persistent else C.MQPER_NOT_PERSISTENT)
+    pmo = mqlite.PMO(Options=C.MQPMO_NO_SYNCPOINT | (C.MQPMO_ASYNC_RESPONSE if asynchronous else 0))
+    body = b"x" * size
+    start.wait()
+    for _ in range(count):
+        md.MsgId = C.MQMI_NONE
+        q.put(body, md, pmo)
+    if asynchronous:
+        qm.inquire(C.MQCA_Q_MGR_NAME)  # one synchronous call: every async put has been processed
+    q.close()
+    qm.disconnect()
+
+
+def consumer(queue: str, count: int, read_ahead: bool, start: mp.synchronize.Event,
+             results: mp.Queue[float]) -> None:
+    qm = mqlite.connect(QM)
+    options = C.MQOO_INPUT_SHARED | (C.MQOO_READ_AHEAD if read_ahead else 0)
+    q = mqlite.Queue(qm, queue, options)
+    gmo = mqlite.GMO(Options=C.MQGMO_WAIT | C.MQGMO_NO_SYNCPOINT, WaitInterval=30_000)
+    start.wait()
+    for _ in range(count):
+        md = mqlite.MD()
+        q.get(None, md, gmo)
+    results.put(time.perf_counter())
+    q.close()
+    qm.disconnect()
+
+
+def run_flow(queue: str, total: int, size: int, persistent: bool, pairs: int,
+             asynchronous: bool = False, read_ahead: bool = False) -> float:
+    """N producers and N consumers move ``total`` messages; returns messages/s end to end."""
+    ctx = mp.get_context("fork")
+    start = ctx.Event()
+    results: mp.Queue[float] = ctx.Queue()
+    per = total // pairs
+    procs = [ctx.Process(target=consumer, args=(queue, per, read_ahead, start, results)) for _ in range(pairs)]
+    procs += [ctx.Process(target=producer, args=(queue, per, size, persistent, asynchronous, start))
+              for _ in range(pairs)]
+    for p in procs:
+        p.start()
+    time.sleep(0.5)  # everyone connected and waiting
+    began = time.perf_counter()
+    start.set()
+    ends = [results.get(timeout=600) for _ in range(pairs)]
+    for p in procs:
+        p.join()
+    return per * pairs / (max(ends) - began)
+
+
+def sync_pairs(queue: str, count: int) -> float:
+    qm = mqlite.connect(QM)
+    q = mqlite.Queue(qm, queue, C.MQOO_OUTPUT | C.MQOO_INPUT_SHARED)
+    md = mqlite.MD(Persistence=C.MQPER_NOT_PERSISTENT)
+    gmo = mqlite.GMO(Options=C.MQGMO_NO_WAIT)
+    body = b"x" * 256
+    began = time.perf_counter()
+    for _ in range(count):
+        md.MsgId = C.MQMI_NONE
+        q.put(body, md)
+        q.get(None, mqlite.MD(), gmo)
+    elapsed = time.perf_counter() - began
+    q.close()
+    qm.disconnect()
+    return count / elapsed
+
+
+def million(proc: subprocess.Popen[bytes], home: str) -> dict[str, float]:
+    """1,000,000 persistent 1 KB messages: RSS of the queue manager, then restart time."""
+    mqsc("DEFINE QLOCAL(BIG) MAXDEPTH(2000000) DEFPSIST(YES)\n")
+    began = time.perf_counter()
+    ctx = mp.get_context("fork")
+    start = ctx.Event()
+    producers = [ctx.Process(target=producer, args=("BIG", 125_000, 1024, True, True, start)) for _ in range(8)]
+    for p in producers:
+        p.start()
+    start.set()
+    for p in producers:
+        p.join()
+    load_seconds = time.perf_counter() - began
+    rss_loaded = rss_mb(proc.pid)
+    stop_qmgr(proc)
+    began = time.perf_counter()
+    proc2 = start_qmgr(home)
+    restart_seconds = time.perf_counter() - began
+    rss_restarted = rss_mb(proc2.pid)
+    mqsc("CLEAR QLOCAL(BIG)\n")
+    stop_qmgr(proc2)
+    return {"million_load_msgs_per_s": round(1_000_000 / load_seconds), "million_rss_mb": round(rss_loaded, 1),
+            "million_restart_s": round(restart_seconds, 2), "million_rss_after_restart_mb": round(rss_restarted, 1)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer messages (a smoke run)")
+    parser.add_argument("--million", action="store_true", help="also the 1,000,000-message depth run")
+    parser.add_argument("--only", help="run only scenarios whose name contains this")
+    args = parser.parse_args()
+    scale = 0.1 if args.quick else 1.0
+    home = tempfile.mkdtemp(prefix="mqlite-bench-")
+    figures: dict[str, object] = {"bench": "p2p", "python": sys.version.split()[0], "cpus": os.cpu_count()}
+    figures["fsync_per_s"] = round(fsync_rate(home, 2.0))
+    proc = start_qmgr(home)
+    try:
+        mqsc("DEFINE QLOCAL(BENCH.Q) MAXDEPTH(1000000) DEFREADA(NO)\n"
+             "DEFINE QLOCAL(BENCH.RA) MAXDEPTH(1000000) DEFREADA(YES)\n")
+
+        def want(name: str) -> bool:
+            return args.only is None or args.only in name
+
+        if want("sync_pairs"):
+            figures["sync_pairs_per_s"] = round(sync_pairs("BENCH.Q", int(20_000 * scale)))
+        if want("np_1x1_async"):
+            figures["np_256_1x1_async_readahead"] = round(
+                run_flow("BENCH.RA", int(200_000 * scale), 256, False, 1, asynchronous=True, read_ahead=True))
+        for size in (256, 4096):
+            for persistent in (False, True):
+                for pairs in (1, 8):
+                    name = f"{'p' if persistent else 'np'}_{size}_{pairs}x{pairs}"
+                    if not want(name):
+                        continue
+                    total = int((40_000 if persistent else 80_000) * scale) // pairs * pairs
+                    figures[name] = round(run_flow("BENCH.Q", total, size, persistent, pairs))
+        if isinstance(figures.get("p_256_8x8"), int):
+            figures["p_256_8x8_over_fsync"] = round(int(figures["p_256_8x8"]) / int(figures["fsync_per_s"]), 1)  # type: ignore[call-overload]
+        figures["qmgr_rss_mb"] = round(rss_mb(proc.pid), 1)
+        if args.million:
+            figures.update(million(proc, home))
+    finally:
+        if proc.poll() is None:
+            stop_qmgr(proc)
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()

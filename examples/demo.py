@@ -1,0 +1,89 @@
+"""`make demo`: create and start a real queue manager, script it with MQSC, and move messages.
+
+Everything runs for real: a queue manager process on a Unix socket and a loopback TCP port,
+its SQLite store in a temporary MQLITE_HOME, the `mqlite` command line and the Python client.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.panel import Panel
+
+console = Console()
+MQLITE = str(Path(sys.executable).with_name("mqlite"))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def run(*args: str, stdin: str | None = None) -> str:
+    console.print(f"[bold cyan]$ mqlite {' '.join(args)}[/]" + (" <<EOF" if stdin else ""))
+    if stdin:
+        console.print(f"[dim]{stdin.rstrip()}\nEOF[/]")
+    done = subprocess.run([MQLITE, *args], input=stdin, capture_output=True, text=True, check=False)
+    out = (done.stdout + done.stderr).rstrip()
+    if out:
+        console.print(out, highlight=False, markup=False)
+    if done.returncode not in (0, 10):
+        raise SystemExit(f"mqlite {args[0]} failed with exit code {done.returncode}")
+    return done.stdout
+
+
+def main() -> None:
+    home = tempfile.mkdtemp(prefix="mqlite-demo-")
+    os.environ["MQLITE_HOME"] = home
+    port = free_port()
+    console.print(Panel(f"MQLITE_HOME={home}\nqueue manager DEMO.QM on TCP port {port}", title="mqlite demo"))
+    run("crtmqm", "-p", str(port), "-q", "DEMO.QM")
+    run("strmqm", "DEMO.QM")
+    try:
+        run("runmqsc", "DEMO.QM", stdin=(
+            "DEFINE QLOCAL(APP.ORDERS) DEFPSIST(YES) MAXDEPTH(100000) DESCR('Orders from the shop')\n"
+            "DEFINE QALIAS(ORDERS) TARGET(APP.ORDERS)\n"
+            "DISPLAY QLOCAL(APP.ORDERS) CURDEPTH DEFPSIST MAXDEPTH DESCR\n"
+        ))
+        run("put", "-m", "DEMO.QM", "ORDERS", stdin="order 1: 3 apples\norder 2: 1 pear\norder 3: 12 plums\n")
+        run("browse", "-m", "DEMO.QM", "APP.ORDERS")
+
+        import mqlite
+
+        console.print("[bold cyan]>>> Python client over TCP: 10,000 persistent puts, then gets[/]")
+        qm = mqlite.connect("DEMO.QM", host="127.0.0.1", port=port)
+        queue = mqlite.Queue(qm, "APP.ORDERS")
+        started = time.perf_counter()
+        for i in range(10_000):
+            queue.put(f"order {i + 4}".encode())
+        put_seconds = time.perf_counter() - started
+        started = time.perf_counter()
+        count = 0
+        for _ in range(3 + 10_000):
+            queue.get(wait=1.0)
+            count += 1
+        get_seconds = time.perf_counter() - started
+        queue.close()
+        qm.disconnect()
+        console.print(f"put 10,000 persistent messages in {put_seconds:.2f} s "
+                      f"({10_000 / put_seconds:,.0f}/s, each durable before put returned)")
+        console.print(f"got {count:,} messages in {get_seconds:.2f} s ({count / get_seconds:,.0f}/s)")
+        run("runmqsc", "DEMO.QM", stdin="DISPLAY QSTATUS(APP.ORDERS) CURDEPTH IPPROCS OPPROCS\n")
+        run("dspmq")
+    finally:
+        run("endmqm", "DEMO.QM")
+    run("dspmq")
+    console.print(Panel("Done. Try it yourself: export MQLITE_HOME=... and mqlite crtmqm / strmqm / runmqsc.",
+                        title="mqlite demo"))
+
+
+if __name__ == "__main__":
+    main()
