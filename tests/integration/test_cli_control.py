@@ -155,4 +155,4 @@ def test_strmqm_reports_a_server_that_cannot_start(run_cli: RunCli) -> None:
         result = run_cli("strmqm", "QMX")
     assert result.returncode != 0
     assert "could not be started" in result.stderr
-    assert _status(run_cli, "QMX") != "Running"
+    assert _status(run_cli, "QMX") == "Ended unexpectedly"

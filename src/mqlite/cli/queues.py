@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from mqlite.core.message import MD_FIELDS, Message, MessageDescriptor
+from mqlite.core.message import BYTE_FIELDS, MD_FIELDS, Message, MessageDescriptor
 
 MQRC_NO_MSG_AVAILABLE = 2033
 
@@ -115,10 +115,15 @@ def current_depth(q: Any) -> int | None:
 
 
 def _descriptor(md: Any) -> MessageDescriptor:
+    """The client's MD (blank-padded ``bytes`` character fields, as pymqi) in core's terms."""
     values = {}
     for name in MD_FIELDS:
         value = getattr(md, name)
-        if isinstance(value, str):
+        if name in BYTE_FIELDS:
+            value = bytes(value)
+        elif isinstance(value, bytes):
+            value = value.decode("utf-8", "replace").rstrip(" \0")
+        elif isinstance(value, str):
             value = value.rstrip(" \0")
         values[name] = value
     return MessageDescriptor(**values)

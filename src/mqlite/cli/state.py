@@ -115,9 +115,10 @@ def is_running(name: str) -> bool:
 def status(name: str) -> str:
     """dspmq's STATUS: Running, else how it last ended.
 
-    A pid file left behind by a server that is gone means it did not end cleanly (a clean end
-    removes it), whatever an older status file says. A queue manager never started shows
-    "Ended normally", as IBM's dspmq does right after crtmqm.
+    The server removes the status file when it starts and writes it (and removes its pid file)
+    when it ends cleanly. So a pid file left behind, or no status file after the queue manager
+    has run (its lock file exists), means it did not end cleanly. A queue manager never
+    started shows "Ended normally", as IBM's dspmq does right after crtmqm.
     """
     if is_running(name):
         return "Running"
@@ -127,7 +128,9 @@ def status(name: str) -> str:
         text = status_path(name).read_text().strip()
     except OSError:
         text = ""
-    return text or "Ended normally"
+    if text:
+        return text
+    return "Ended unexpectedly" if lock_path(name).exists() else "Ended normally"
 
 
 def accepts_connections(name: str) -> bool:
