@@ -12,7 +12,7 @@ import struct
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from mqlite import cmqc as C
 from mqlite.core import dead_letter
@@ -28,7 +28,6 @@ from mqlite.core.message import (
 from mqlite.core.queues import (
     AVAILABLE,
     LOCKED,
-    REMOVED,
     UNCOMMITTED,
     Entry,
     LocalQueue,
@@ -148,7 +147,7 @@ class QueueManager(AdminMixin):
         """The store made ``tx`` durable: its persistent bodies may now leave memory."""
         touched: set[LocalQueue] = set()
         for item in tx.after_durable:
-            queue, entry = item  # type: ignore[misc]
+            queue, entry = cast("tuple[LocalQueue, Entry]", item)
             queue.made_durable(entry)
             touched.add(queue)
         for queue in touched:
@@ -320,9 +319,10 @@ class QueueManager(AdminMixin):
     def close(self, conn: Connection, hobj: int, options: int) -> None:
         handle = self._handle(conn, hobj)
         queue = handle.queue
-        if queue is not None and queue.dynamic and options & (C.MQCO_DELETE | C.MQCO_DELETE_PURGE):
-            if queue.dynamic == "PERMDYN" and not options & C.MQCO_DELETE_PURGE and queue.depth:
-                raise MQError(C.MQRC_Q_NOT_EMPTY, f"queue {queue.name} is not empty")
+        deleting = options & (C.MQCO_DELETE | C.MQCO_DELETE_PURGE)
+        purge = options & C.MQCO_DELETE_PURGE
+        if queue is not None and queue.dynamic == "PERMDYN" and deleting and queue.depth and not purge:
+            raise MQError(C.MQRC_Q_NOT_EMPTY, f"queue {queue.name} is not empty")
         self._drop_handle(conn, handle)
         if queue is not None and queue.dynamic and not queue.deleted:
             delete = options & (C.MQCO_DELETE | C.MQCO_DELETE_PURGE) or (
@@ -384,7 +384,7 @@ class QueueManager(AdminMixin):
         now = self.clock()
         md = self._complete_md(conn, md, options, defining, now)
         if handle.xmitq_for is not None:
-            from mqlite.protocol import xqh  # noqa: PLC0415 - only remote puts need it
+            from mqlite.protocol import xqh
 
             body = xqh.wrap(handle.xmitq_for[0], handle.xmitq_for[1], md, body)
             md = md.copy()
@@ -725,11 +725,8 @@ class QueueManager(AdminMixin):
         for waiter in [w for w in self.waiting if w.deadline and w.deadline <= now]:
             self.waiting.discard(waiter)
             handle = waiter.conn.handles.get(waiter.hobj)
-            if handle is not None and handle.queue is not None:
-                try:
-                    handle.queue.waiters.remove(waiter)
-                except ValueError:
-                    pass
+            if handle is not None and handle.queue is not None and waiter in handle.queue.waiters:
+                handle.queue.waiters.remove(waiter)
             waiter.done = True
             self._effects.completions.append((waiter, MQError(C.MQRC_NO_MSG_AVAILABLE, "no message available")))
 
@@ -762,7 +759,7 @@ class QueueManager(AdminMixin):
 
     # -- MQINQ / MQSET -----------------------------------------------------------------
     def inquire(self, conn: Connection, hobj: int, selectors: list[int]) -> list[int | str]:
-        from mqlite.core import inquire  # noqa: PLC0415 - keeps the hot import path short
+        from mqlite.core import inquire
 
         handle = self._handle(conn, hobj)
         if not handle.options & C.MQOO_INQUIRE:
@@ -770,7 +767,7 @@ class QueueManager(AdminMixin):
         return inquire.inquire(self, handle, selectors)
 
     def set(self, conn: Connection, hobj: int, values: dict[int, int | str]) -> None:
-        from mqlite.core import inquire  # noqa: PLC0415
+        from mqlite.core import inquire
 
         handle = self._handle(conn, hobj)
         if not handle.options & C.MQOO_SET:

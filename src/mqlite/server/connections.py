@@ -251,7 +251,7 @@ class ClientConnection(asyncio.Protocol):
         return None
 
     def _mqsc(self, req_id: int, args: list[Any]) -> Any:
-        from mqlite.mqsc.commands import run_mqsc  # noqa: PLC0415 - admin only
+        from mqlite.mqsc.commands import run_mqsc
 
         result = run_mqsc(self.runtime.core, args[0])
         return [result.exit_code, result.lines]

@@ -72,11 +72,11 @@ def run(name: str) -> int:
     try:
         import uvloop
 
-        runner = uvloop.run
+        asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     except ImportError:
-        runner = asyncio.run
+        pass
     try:
-        mode = runner(serve(name, int(port) if isinstance(port, int) and port else None))
+        mode = asyncio.run(serve(name, int(port) if isinstance(port, int) and port else None))
     finally:
         with contextlib.suppress(FileNotFoundError):
             paths.pid_path(name).unlink()

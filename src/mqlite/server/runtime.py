@@ -14,7 +14,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from mqlite.core.errors import MQError
 from mqlite.core.qmgr import GetResult, QueueManager
@@ -145,14 +145,14 @@ class Runtime:
         """Collect core's effects into the round and release it now or once durable."""
         effects = self.core.take_effects()
         for waiter, result in effects.completions:
-            session, req_id = waiter.token  # type: ignore[misc]
+            session, req_id = cast("tuple[Session, int]", waiter.token)
             session.waiters.pop(req_id, None)
             round_.add(session, encode_get_reply(req_id, result))
         for conn, hobj, message in effects.pushes:
-            session = self.sessions.get(conn.conn_id)
-            if session is not None:
-                round_.add(session, native.encode_push_msg(hobj, message.md.to_list(), message.properties,
-                                                           message.body))
+            target = self.sessions.get(conn.conn_id)
+            if target is not None:
+                round_.add(target, native.encode_push_msg(hobj, message.md.to_list(), message.properties,
+                                                          message.body))
         tx = effects.tx
         round_.ready = not tx
         for session, chunks in round_.outputs.items():
