@@ -1,0 +1,342 @@
+"""The MQSC executor: parsed commands run against the queue manager's admin API.
+
+The executor owns what is MQSC-specific and nothing else: turning keyword strings into typed
+attributes through the attribute catalogue, REPLACE/LIKE/PURGE, generic names, ``WHERE``
+filters and attribute selection for DISPLAY, and mapping reason codes to runmqsc's messages.
+Object semantics stay in the core, behind :class:`AdminAPI`, so the same executor serves the
+server (``runmqsc`` over the native protocol) and tests (a small in-memory implementation).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from mqlite import cmqc
+from mqlite.core import attributes
+from mqlite.core.errors import MQError
+from mqlite.mqsc import display
+from mqlite.mqsc.lexer import MqscSyntaxError, split_script
+from mqlite.mqsc.parser import Command, Where, parse
+
+__all__ = ["AdminAPI", "MqscResult", "Outcome", "Status", "execute", "run_command", "run_mqsc"]
+
+
+@runtime_checkable
+class AdminAPI(Protocol):
+    """What the executor needs from a queue manager (``mqlite.core.qmgr.QueueManager``).
+
+    Every method raises ``MQError(reason, text)`` on failure. ``attrs`` passed to ``define`` and
+    ``alter`` are canonical and typed (see :mod:`mqlite.core.attributes`) for object types the
+    catalogue knows, and the raw MQSC keyword values otherwise.
+    """
+
+    def define(self, objtype: str, name: str, attrs: dict[str, Any], like: str | None = None,
+               replace: bool = False) -> None: ...
+
+    def alter(self, objtype: str, name: str, attrs: dict[str, Any]) -> None: ...
+
+    def delete(self, objtype: str, name: str, purge: bool = False) -> None: ...
+
+    def objects(self, objtype: str, generic: str) -> list[dict[str, Any]]: ...
+
+    def clear_queue(self, name: str) -> None: ...
+
+    def queue_status(self, generic: str, status_type: str) -> list[dict[str, Any]]: ...
+
+
+class Status(enum.Enum):
+    """How one command ended, as runmqsc counts it."""
+
+    OK = "ok"
+    FAILED = "failed"  # valid, but could not be processed
+    SYNTAX = "syntax"  # a syntax error
+    ABORT = "abort"  # the queue manager went away: stop reading
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One command's result: its status and the lines runmqsc prints for it (not the echo)."""
+
+    status: Status
+    lines: list[str]
+
+
+@dataclass(frozen=True)
+class MqscResult:
+    """A whole script's result: every output line and the counts of the closing lines."""
+
+    lines: list[str]
+    commands: int
+    syntax_errors: int
+    failed: int
+    aborted: bool = False
+
+    @property
+    def exit_code(self) -> int:
+        """runmqsc's exit code: 0 all processed, 10 some failed, 20 could not run."""
+        if self.aborted:
+            return 20
+        return 10 if self.syntax_errors or self.failed else 0
+
+
+# The queue manager is gone: later commands cannot run either (runmqsc exits 20).
+_ABORT_REASONS = frozenset({cmqc.MQRC_Q_MGR_NOT_AVAILABLE, cmqc.MQRC_CONNECTION_BROKEN,
+                            cmqc.MQRC_Q_MGR_QUIESCING, cmqc.MQRC_Q_MGR_STOPPING})
+
+_QUEUE_TYPE_OPTION = {
+    "ALL": "QUEUE", "QLOCAL": "QLOCAL", "QL": "QLOCAL", "QALIAS": "QALIAS", "QA": "QALIAS",
+    "QMODEL": "QMODEL", "QM": "QMODEL", "QREMOTE": "QREMOTE", "QR": "QREMOTE",
+    "QCLUSTER": "QCLUSTER", "QC": "QCLUSTER",
+}
+_QSTATUS_KEYS = {
+    "QUEUE": frozenset({"CURDEPTH", "IPPROCS", "OPPROCS", "UNCOM", "LGETDATE", "LGETTIME",
+                        "LPUTDATE", "LPUTTIME", "MEDIALOG", "MONQ", "MSGAGE", "QTIME"}),
+    "HANDLE": frozenset({"APPLTAG", "APPLTYPE", "ASTATE", "BROWSE", "CHANNEL", "CONNAME", "HSTATE",
+                         "INPUT", "INQUIRE", "OUTPUT", "PID", "SET", "TID", "URID", "URTYPE",
+                         "USERID", "QMURID", "CONNID", "OPENOPTS"}),
+}
+# Name keys of object types without a catalogue yet (DISPLAY shows them first).
+_NAME_KEYS = {"SUB": "SUB", "CHANNEL": "CHANNEL", "LISTENER": "LISTENER", "NAMELIST": "NAMELIST",
+              "PROCESS": "PROCESS", "TPSTATUS": "TOPICSTR", "SBSTATUS": "SUB", "CHSTATUS": "CHANNEL",
+              "LSSTATUS": "LISTENER", "PUBSUB": "QMNAME", "CLUSQMGR": "CLUSQMGR", "SERVICE": "SERVICE"}
+
+
+class _Failed(Exception):
+    """A command that was valid but could not be processed, with the lines to print."""
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__(lines)
+        self.lines = lines
+
+
+def _catalogued(objtype: str) -> bool:
+    return objtype in attributes.OBJECT_TYPES or objtype == "QUEUE"
+
+
+# -- running scripts and commands ---------------------------------------------------------------
+def run_mqsc(admin: AdminAPI, text: str) -> MqscResult:
+    """Run a whole MQSC script the way ``runmqsc QM < file`` does and return what it prints."""
+    lines: list[str] = []
+    number = read = syntax = failed = 0
+    aborted = False
+    for item in split_script(text):
+        if item.kind != "command":
+            lines.extend(display.echo(None, item.lines))
+            continue
+        number += 1
+        lines.extend(display.echo(number, item.lines))
+        try:
+            command = parse(item.text)
+        except MqscSyntaxError as err:
+            read += 1
+            syntax += 1
+            lines.extend(display.syntax_error(err))
+            continue
+        if command.verb == "END":
+            break
+        read += 1
+        outcome = run_command(admin, command)
+        lines.extend(outcome.lines)
+        if outcome.status is Status.SYNTAX:
+            syntax += 1
+        elif outcome.status is not Status.OK:
+            failed += 1
+            if outcome.status is Status.ABORT:
+                aborted = True
+                break
+    lines.extend(display.summary(read, syntax, failed))
+    return MqscResult(lines, read, syntax, failed, aborted)
+
+
+def execute(admin: AdminAPI, command: Command | str) -> list[str]:
+    """Run one command (parsed, or text) and return its output lines, without the echo."""
+    if isinstance(command, str):
+        try:
+            command = parse(command)
+        except MqscSyntaxError as err:
+            return display.syntax_error(err)
+    return run_command(admin, command).lines
+
+
+def run_command(admin: AdminAPI, command: Command) -> Outcome:
+    """Run one parsed command; never raises (runmqsc reports and carries on)."""
+    try:
+        return Outcome(Status.OK, _dispatch(admin, command))
+    except MqscSyntaxError as err:
+        return Outcome(Status.SYNTAX, display.syntax_error(err))
+    except _Failed as failure:
+        return Outcome(Status.FAILED, failure.lines)
+    except MQError as err:
+        name = command.options.get("LIKE") if (
+            command.verb == "DEFINE" and "LIKE" in command.options
+            and err.reason == cmqc.MQRC_UNKNOWN_OBJECT_NAME) else command.name
+        status = Status.ABORT if err.reason in _ABORT_REASONS else Status.FAILED
+        return Outcome(status, display.mq_error(err, name))
+    except Exception as err:  # an admin bug must not stop the script or the server
+        return Outcome(Status.FAILED, [f"AMQ8101E: WebSphere MQ error has occurred: internal error "
+                                       f"{type(err).__name__}: {err}"])
+
+
+def _dispatch(admin: AdminAPI, cmd: Command) -> list[str]:
+    verb, objtype, name = cmd.verb, cmd.objtype, cmd.name or ""
+    if verb == "DISPLAY":
+        return _display(admin, cmd)
+    if verb == "DEFINE":
+        admin.define(objtype, name, _typed(cmd), like=cmd.options.get("LIKE"), replace="REPLACE" in cmd.flags)
+    elif verb == "ALTER":
+        admin.alter(objtype, name, _typed(cmd))
+    elif verb == "DELETE":
+        _no_attributes(cmd)
+        admin.delete(objtype, name, purge="PURGE" in cmd.flags)
+    elif verb == "CLEAR" and objtype == "QLOCAL":
+        _no_attributes(cmd)
+        admin.clear_queue(name)
+    else:
+        raise MQError(cmqc.MQRC_FUNCTION_NOT_SUPPORTED, f"{verb} {objtype} is not supported yet")
+    return [display.done_message(verb, objtype)]
+
+
+def _no_attributes(cmd: Command) -> None:
+    for keyword in cmd.attrs:
+        raise cmd.error(f"{keyword} is not valid on {cmd.verb} {cmd.objtype}", keyword)
+
+
+def _typed(cmd: Command) -> dict[str, Any]:
+    """The command's attributes, canonical and typed; syntax errors first, as runmqsc reports them."""
+    if not _catalogued(cmd.objtype):
+        return dict(cmd.attrs)
+    value_error: attributes.InvalidAttribute | None = None
+    for keyword, value in cmd.attrs.items():
+        try:
+            attributes.validate(cmd.objtype, {keyword: value})
+        except attributes.InvalidAttribute as err:
+            if err.syntax:
+                raise cmd.error(err.text, keyword) from None
+            value_error = value_error or err
+    try:
+        typed = attributes.validate(cmd.objtype, cmd.attrs)
+    except attributes.InvalidAttribute as err:
+        if err.syntax:
+            raise cmd.error(err.text, err.keyword) from None
+        raise
+    if value_error is not None:
+        raise value_error
+    return typed
+
+
+# -- DISPLAY ------------------------------------------------------------------------------------
+def _display(admin: AdminAPI, cmd: Command) -> list[str]:
+    objtype, name, where = cmd.objtype, cmd.name or "", cmd.where
+    show_all_default = objtype in ("QMGR", "QSTATUS") or not name.endswith("*")
+    if objtype == "QSTATUS":
+        status_type = cmd.options.get("TYPE", "QUEUE").upper()
+        if status_type not in _QSTATUS_KEYS:
+            raise cmd.error("TYPE must be QUEUE or HANDLE", "TYPE")
+        identity: tuple[str, ...] = ("QUEUE", "TYPE")
+        keys = _requested(cmd, lambda kw: _status_key(cmd, status_type, kw))
+        where_key = _status_key(cmd, status_type, where.keyword, "WHERE") if where else ""
+        rows = admin.queue_status(name, status_type)
+        if not rows and status_type == "HANDLE":
+            return []
+    else:
+        kind = objtype
+        if objtype == "QUEUE":
+            kind = _QUEUE_TYPE_OPTION.get(cmd.options.get("TYPE", "ALL").upper(), "")
+            if not kind:
+                raise cmd.error("TYPE must be a queue type", "TYPE")
+        identity = _identity(objtype)
+        keys = _requested(cmd, lambda kw: _attribute_key(cmd, kw))
+        where_key = _attribute_key(cmd, where.keyword, "WHERE") if where else ""
+        rows = admin.objects(kind, "" if objtype == "QMGR" else name)
+    if not rows:
+        raise _Failed([f"AMQ8147E: WebSphere MQ object {name} not found."])
+    show_all = "ALL" in cmd.flags or (not keys and show_all_default)
+    out: list[str] = []
+    for row in rows:
+        if where is not None and not _where_match(cmd, where, where_key, row):
+            continue
+        chosen: Iterable[str] = (k for k in row if not k.startswith("_")) if show_all else [*keys, where_key]
+        out.extend(display.record(objtype, row, identity or tuple(row)[:1], [k for k in chosen if k]))
+    return out
+
+
+def _identity(objtype: str) -> tuple[str, ...]:
+    if objtype == "QMGR":
+        return ("QMNAME",)
+    if _catalogued(objtype):
+        return (attributes.name_key("QLOCAL" if objtype == "QUEUE" else objtype), "TYPE")
+    return (_NAME_KEYS[objtype], "TYPE") if objtype in _NAME_KEYS else ()
+
+
+def _requested(cmd: Command, resolve: Callable[[str], str]) -> list[str]:
+    keys = []
+    for keyword, value in cmd.attrs.items():
+        if value is not True:
+            raise cmd.error(f"{keyword} takes no value on DISPLAY", keyword)
+        keys.append(resolve(keyword))
+    return keys
+
+
+def _attribute_key(cmd: Command, keyword: str, where: str = "") -> str:
+    if not _catalogued(cmd.objtype):
+        return keyword
+    try:
+        return attributes.canonical(cmd.objtype, keyword)
+    except attributes.InvalidAttribute as err:
+        raise cmd.error(err.text, where or keyword) from None
+
+
+def _status_key(cmd: Command, status_type: str, keyword: str, where: str = "") -> str:
+    if keyword in _QSTATUS_KEYS[status_type] or keyword in ("QUEUE", "TYPE"):
+        return keyword
+    raise cmd.error(f"{keyword} is not a {status_type} status attribute", where or keyword)
+
+
+def _where_match(cmd: Command, where: Where, key: str, row: Mapping[str, Any]) -> bool:
+    """Does ``row`` satisfy ``WHERE(key op value)``? Bad filter values are syntax errors."""
+    if key not in row:
+        return False
+    value, op, wanted = row[key], where.op, where.value.strip()
+    if op in ("CT", "EX", "CTG", "EXG"):
+        items = [display.format_value(v).strip() for v in (value if isinstance(value, list) else [value])]
+        hit = any(attributes.generic_match(wanted, i) if op.endswith("G") else i == wanted for i in items)
+        return hit if op.startswith("C") else not hit
+    if op in ("LK", "NL"):
+        matched = attributes.generic_match(wanted, display.format_value(value).strip())
+        return matched if op == "LK" else not matched
+    left: Any = value
+    right: Any = wanted
+    if isinstance(value, bool):
+        right = _flag_value(cmd, key, wanted)
+        if op not in ("EQ", "NE"):
+            raise cmd.error(f"{op} cannot compare {key}", "WHERE")
+    elif isinstance(value, int):
+        try:
+            right = int(wanted)
+        except ValueError:
+            raise cmd.error(f"{wanted} is not a number for {key}", "WHERE") from None
+    else:
+        left = display.format_value(value).strip()
+    return _compare(op, left, right)
+
+
+def _flag_value(cmd: Command, key: str, wanted: str) -> bool:
+    spec = attributes.spec(cmd.objtype, key) if _catalogued(cmd.objtype) else None
+    upper = wanted.upper()
+    if upper in ("YES", "TRUE") or (spec is not None and upper == spec.name):
+        return True
+    if upper in ("NO", "FALSE") or (spec is not None and upper == spec.negative):
+        return False
+    raise cmd.error(f"{wanted} is not a value of {key}", "WHERE")
+
+
+def _compare(op: str, left: Any, right: Any) -> bool:
+    result: bool = {
+        "EQ": lambda: left == right, "NE": lambda: left != right, "LT": lambda: left < right,
+        "GT": lambda: left > right, "LE": lambda: left <= right, "GE": lambda: left >= right,
+    }[op]()
+    return result
+

@@ -1,0 +1,228 @@
+"""runmqsc-style output: command echoes, AMQ messages, ``ATTR(value)`` pairs, closing counts.
+
+Scripts and people read runmqsc output, and tests written against IBM's tool compare it line
+by line, so the layout follows IBM's: each command echoed as ``     1 : DEFINE ...`` (further
+physical lines as ``       : ...``), then its messages, DISPLAY records as attribute pairs in
+two columns (three blanks, the left item padded to 40 characters), and three closing lines.
+Message numbers and texts are IBM's (WebSphere MQ v7 wording, with the severity letter).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from mqlite import cmqc
+from mqlite.core import attributes
+from mqlite.core.errors import MQError
+from mqlite.mqsc.lexer import MqscSyntaxError
+from mqlite.mqsc.parser import VERB_NOUNS
+from mqlite.reasons import reason_name
+
+QUEUE_FAMILY = frozenset({"QLOCAL", "QALIAS", "QMODEL", "QREMOTE", "QUEUE", "QCLUSTER"})
+_COLUMN = 40
+
+# (verb, family) -> the message a successful command prints. Queue, queue manager and channel
+# numbers are IBM's; the topic/subscription/listener/namelist ones are from memory of the v7
+# catalogue and not checked against it.
+_DONE: dict[tuple[str, str], str] = {
+    ("DEFINE", "QUEUE"): "AMQ8006I: WebSphere MQ queue created.",
+    ("ALTER", "QUEUE"): "AMQ8008I: WebSphere MQ queue changed.",
+    ("DELETE", "QUEUE"): "AMQ8007I: WebSphere MQ queue deleted.",
+    ("CLEAR", "QUEUE"): "AMQ8022I: WebSphere MQ queue cleared.",
+    ("ALTER", "QMGR"): "AMQ8005I: WebSphere MQ queue manager changed.",
+    ("DEFINE", "TOPIC"): "AMQ8690I: WebSphere MQ topic created.",
+    ("ALTER", "TOPIC"): "AMQ8691I: WebSphere MQ topic changed.",
+    ("DELETE", "TOPIC"): "AMQ8692I: WebSphere MQ topic deleted.",
+    ("DEFINE", "SUB"): "AMQ8094I: WebSphere MQ subscription created.",
+    ("ALTER", "SUB"): "AMQ8095I: WebSphere MQ subscription changed.",
+    ("DELETE", "SUB"): "AMQ8097I: WebSphere MQ subscription deleted.",
+    ("DEFINE", "CHANNEL"): "AMQ8014I: WebSphere MQ channel created.",
+    ("ALTER", "CHANNEL"): "AMQ8016I: WebSphere MQ channel changed.",
+    ("DELETE", "CHANNEL"): "AMQ8015I: WebSphere MQ channel deleted.",
+    ("START", "CHANNEL"): "AMQ8018I: Start WebSphere MQ channel accepted.",
+    ("STOP", "CHANNEL"): "AMQ8019I: Stop WebSphere MQ channel accepted.",
+    ("DEFINE", "LISTENER"): "AMQ8626I: WebSphere MQ listener created.",
+    ("ALTER", "LISTENER"): "AMQ8627I: WebSphere MQ listener changed.",
+    ("DELETE", "LISTENER"): "AMQ8628I: WebSphere MQ listener deleted.",
+    ("START", "LISTENER"): "AMQ8021I: Request to start WebSphere MQ listener accepted.",
+    ("STOP", "LISTENER"): "AMQ8706I: Request to stop WebSphere MQ listener accepted.",
+    ("DEFINE", "NAMELIST"): "AMQ8551I: WebSphere MQ namelist created.",
+    ("ALTER", "NAMELIST"): "AMQ8552I: WebSphere MQ namelist changed.",
+    ("DELETE", "NAMELIST"): "AMQ8553I: WebSphere MQ namelist deleted.",
+    ("DEFINE", "PROCESS"): "AMQ8010I: WebSphere MQ process created.",
+    ("ALTER", "PROCESS"): "AMQ8012I: WebSphere MQ process changed.",
+    ("DELETE", "PROCESS"): "AMQ8011I: WebSphere MQ process deleted.",
+}
+
+# The message that opens each DISPLAY record.
+HEADERS: dict[str, str] = {
+    "QUEUE": "AMQ8409I: Display Queue details.",
+    "QMGR": "AMQ8408I: Display Queue Manager details.",
+    "QSTATUS": "AMQ8450I: Display queue status details.",
+    "TOPIC": "AMQ8633I: Display topic details.",
+    "TPSTATUS": "AMQ8754I: Display topic status details.",
+    "SUB": "AMQ8096I: WebSphere MQ subscription inquired.",
+    "SBSTATUS": "AMQ8099I: WebSphere MQ subscription status inquired.",
+    "CHANNEL": "AMQ8414I: Display Channel details.",
+    "CHSTATUS": "AMQ8417I: Display Channel Status details.",
+    "LISTENER": "AMQ8630I: Display listener information details.",
+    "LSSTATUS": "AMQ8631I: Display listener status details.",
+    "NAMELIST": "AMQ8550I: Display namelist details.",
+    "PROCESS": "AMQ8407I: Display Process details.",
+    "PUBSUB": "AMQ8723I: Display pub/sub status details.",
+    "CLUSQMGR": "AMQ8441I: Display Cluster Queue Manager details.",
+}
+
+
+def family(objtype: str) -> str:
+    """Queue types share their messages; every other type is its own family."""
+    return "QUEUE" if objtype in QUEUE_FAMILY else objtype
+
+
+def done_message(verb: str, objtype: str) -> str:
+    """What a successful DEFINE/ALTER/DELETE/CLEAR/START/STOP prints."""
+    found = _DONE.get((verb, family(objtype)))
+    if found is not None:
+        return found
+    past = {"DEFINE": "created", "ALTER": "changed", "DELETE": "deleted"}.get(verb, "processed")
+    return f"AMQ8000I: WebSphere MQ {objtype.lower()} {past}."
+
+
+def header(objtype: str) -> str:
+    """The message that opens a DISPLAY record of ``objtype``."""
+    return HEADERS.get(family(objtype), f"AMQ8000I: Display {objtype.lower()} details.")
+
+
+# -- the echo and the closing lines ------------------------------------------------------------
+def echo(number: int | None, lines: Sequence[str]) -> list[str]:
+    """A command as runmqsc echoes it: its number on the first line, ``:`` on the rest."""
+    out = []
+    for i, line in enumerate(lines):
+        prefix = f"{number:>6} : " if i == 0 and number is not None else "       : "
+        out.append((prefix + line).rstrip() if not line.strip() else prefix + line)
+    return out
+
+
+def summary(read: int, syntax_errors: int, failed: int) -> list[str]:
+    """runmqsc's three closing lines."""
+    first = "No MQSC commands read." if read == 0 else f"{read} MQSC commands read."
+    if syntax_errors == 0:
+        second = "No commands have a syntax error."
+    elif syntax_errors == 1:
+        second = "One command has a syntax error."
+    else:
+        second = f"{syntax_errors} commands have a syntax error."
+    if failed == 0:
+        third = "All valid MQSC commands were processed."
+    elif failed == 1:
+        third = "One valid MQSC command could not be processed."
+    else:
+        third = f"{failed} valid MQSC commands could not be processed."
+    return [first, second, third]
+
+
+# -- errors -------------------------------------------------------------------------------------
+_VALID_COMMANDS = sorted({*VERB_NOUNS, "END"})
+
+
+def syntax_error(err: MqscSyntaxError) -> list[str]:
+    """AMQ8405I with the segment ending at the offending token, then what was wrong."""
+    lines = ["AMQ8405I: Syntax error detected at or near end of command segment below:-", err.segment]
+    if err.pos == 0 and err.message in ("Unknown command", "Empty command"):
+        lines += ["", "AMQ8426I: Valid MQSC commands are:", "", *(f"    {v}" for v in _VALID_COMMANDS)]
+    else:
+        lines.append(str(err))
+    return lines
+
+
+_RCCF: dict[int, str] = {}
+
+
+def reason_label(reason: int) -> str:
+    """``MQRC_Q_FULL (2053)``; PCF codes (MQRCCF_*) are named too."""
+    name = reason_name(reason)
+    if name == f"MQRC_{reason}":
+        if not _RCCF:
+            _RCCF.update({v: k for k, v in reversed(vars(cmqc).items())
+                          if k.startswith("MQRCCF_") and isinstance(v, int)})
+        name = _RCCF.get(reason, name)
+    return f"{name} ({reason})"
+
+
+_NOT_FOUND = {cmqc.MQRC_UNKNOWN_OBJECT_NAME, cmqc.MQRCCF_UNKNOWN_OBJECT_NAME}
+_EXISTS = {cmqc.MQRC_OBJECT_ALREADY_EXISTS, cmqc.MQRCCF_OBJECT_ALREADY_EXISTS}
+_IN_USE = {cmqc.MQRC_OBJECT_IN_USE, cmqc.MQRCCF_OBJECT_IN_USE, cmqc.MQRCCF_OBJECT_OPEN}
+_WRONG_TYPE = {cmqc.MQRC_OBJECT_TYPE_ERROR, cmqc.MQRCCF_OBJECT_WRONG_TYPE}
+_NOT_AUTHORIZED = {cmqc.MQRC_NOT_AUTHORIZED, cmqc.MQRCCF_NOT_AUTHORIZED}
+
+
+def mq_error(err: MQError, name: str | None) -> list[str]:
+    """The AMQ message for a command the queue manager refused."""
+    shown = name or ""
+    if err.reason in _NOT_FOUND:
+        return [f"AMQ8147E: WebSphere MQ object {shown} not found."]
+    if err.reason in _EXISTS:
+        return ["AMQ8150E: WebSphere MQ object already exists."]
+    if err.reason == cmqc.MQRC_Q_NOT_EMPTY:
+        return [f"AMQ8143E: WebSphere MQ queue {shown} not empty."]
+    if err.reason in _IN_USE:
+        return ["AMQ8148E: WebSphere MQ object in use."]
+    if err.reason in _WRONG_TYPE:
+        return ["AMQ8151E: WebSphere MQ object has different type."]
+    if err.reason in _NOT_AUTHORIZED:
+        return ["AMQ8135E: Not authorized."]
+    text = f": {err.text}" if err.text else "."
+    return [f"AMQ8101E: WebSphere MQ error {reason_label(err.reason)} has occurred{text}"]
+
+
+# -- DISPLAY records ----------------------------------------------------------------------------
+def format_value(value: Any) -> str:
+    """A value as DISPLAY prints it: digits, bare tokens and strings, a blank for empty."""
+    if value is None or value == "" or value == []:
+        return " "
+    if isinstance(value, bool):
+        return "YES" if value else "NO"
+    if isinstance(value, list | tuple):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def format_item(objtype: str, key: str, value: Any) -> str:
+    """``KEY(value)``, or the bare keyword for an MQSC flag (``SHARE``, ``NOTRIGGER``)."""
+    spec = None
+    if objtype in attributes.OBJECT_TYPES or objtype == "QUEUE":
+        spec = attributes.spec(objtype, key)
+    if spec is not None and spec.kind is attributes.Kind.FLAG and isinstance(value, bool):
+        return spec.keyword(value) or f"{key}(NO)"
+    return f"{key}({format_value(value)})"
+
+
+def pairs(items: Iterable[str]) -> list[str]:
+    """Lay items out two to a line the way runmqsc does; an item too wide for a column stands alone."""
+    out: list[str] = []
+    left: str | None = None
+    for item in items:
+        if left is None:
+            if len(item) < _COLUMN:
+                left = item
+            else:
+                out.append("   " + item)
+        elif len(item) < _COLUMN:
+            out.append("   " + left.ljust(_COLUMN) + item)
+            left = None
+        else:
+            out.extend(("   " + left, "   " + item))
+            left = None
+    if left is not None:
+        out.append("   " + left)
+    return out
+
+
+def record(objtype: str, row: Mapping[str, Any], identity: Sequence[str], keys: Iterable[str]) -> list[str]:
+    """One DISPLAY record: its header, the identity keys (name, TYPE), then ``keys`` in IBM's
+    alphabetical order of the printed keyword (so NOTRIGGER sorts under N, as runmqsc does)."""
+    item_type = str(row.get("TYPE")) if row.get("TYPE") in QUEUE_FAMILY else objtype
+    first = [format_item(item_type, key, row[key]) for key in identity if key in row]
+    rest = sorted(format_item(item_type, key, row[key]) for key in keys if key in row and key not in identity)
+    return [header(objtype), *pairs(first + rest)]
