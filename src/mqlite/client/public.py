@@ -1,0 +1,26 @@
+"""Everything the top-level ``mqlite`` package re-exports from the client.
+
+``mqlite/__init__.py`` star-imports this module, so ``import mqlite as pymqi`` finds pymqi's
+names (``connect``, ``QueueManager``, ``Queue``, ``MD``, ``GMO``, ``MQMIError``, ``CMQC``...)
+and the Pythonic helpers (``ReceivedMessage``) at the top level.
+"""
+
+from __future__ import annotations
+
+from mqlite import cmqc as CMQC
+from mqlite.client import cmqxc as CMQXC
+from mqlite.client.common import ReceivedMessage
+from mqlite.client.errors import Error, MQMIError, PYIFError
+from mqlite.client.handles import MessageHandle
+from mqlite.client.pubsub import Subscription, Topic
+from mqlite.client.pymqi_api import Queue, QueueManager, connect, make_q_desc
+from mqlite.client.structs import CD, CMHO, GMO, IMPO, MD, OD, PD, PMO, SCO, SD, SMPO, SRO, STS
+
+# CMQCFC: mqlite's cmqc carries the few admin constants it has; pymqi code naming CMQCFC finds them.
+CMQCFC = CMQC
+
+__all__ = [
+    "CD", "CMHO", "CMQC", "CMQCFC", "CMQXC", "GMO", "IMPO", "MD", "OD", "PD", "PMO", "SCO", "SD", "SMPO",
+    "SRO", "STS", "Error", "MQMIError", "MessageHandle", "PYIFError", "Queue", "QueueManager",
+    "ReceivedMessage", "Subscription", "Topic", "connect", "make_q_desc",
+]

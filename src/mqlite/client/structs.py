@@ -1,0 +1,368 @@
+"""pymqi's MQI structures (MD, GMO, PMO, OD, CD, SD, ...) and their conversion to the wire.
+
+pymqi programs build structures by keyword (``MD(Format=CMQC.MQFMT_STRING)``), attribute
+(``md.MsgId``) and item (``md["MsgId"]``), and read character fields back as blank-padded
+``bytes``. mqlite's queue manager speaks trimmed ``str`` and exact-size ``bytes`` ids, so
+this module is where the two meet: ``*_to_wire`` accept ``bytes`` or ``str`` and trim;
+``md_from_wire`` pads like MQ does. Fields without meaning to mqlite (pointers, exits) are
+kept so that pymqi code setting them still runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from mqlite import cmqc
+from mqlite.core.message import MD_FIELDS, MessageDescriptor
+
+__all__ = [
+    "CD", "CMHO", "GMO", "IMPO", "MD", "OD", "PD", "PMO", "SCO", "SD", "SMPO", "SRO", "STS",
+    "CharField", "MQOpts", "gmo_to_wire", "md_fill", "md_to_wire", "od_fill", "od_to_wire",
+]
+
+# IBM's lengths of the MQMD character fields, for blank padding on the way back.
+MD_CHAR_LENGTHS: dict[str, int] = {
+    "Format": 8, "ReplyToQ": 48, "ReplyToQMgr": 48, "UserIdentifier": 12, "ApplIdentityData": 32,
+    "PutApplName": 28, "PutDate": 8, "PutTime": 8, "ApplOriginData": 4,
+}
+ID_LENGTHS: dict[str, int] = {"MsgId": 24, "CorrelId": 24, "GroupId": 24, "AccountingToken": 32}
+
+
+class CharField(bytes):
+    """A blank-padded MQCHAR field as pymqi returns it (``b"MQSTR   "``).
+
+    It also compares equal to the same text as ``str``, because mqlite's ``CMQC`` spells
+    formats and names as ``str`` (``CMQC.MQFMT_STRING == "MQSTR   "``) and pymqi programs
+    write ``md.Format == CMQC.MQFMT_STRING``. Hashing is that of ``bytes``.
+    """
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            return bytes.__eq__(self, other.encode("utf-8"))
+        return bytes.__eq__(self, other) is True
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    __hash__ = bytes.__hash__
+
+    def text(self) -> str:
+        """The value as trimmed ``str``."""
+        return self.decode("utf-8", "replace").rstrip(" \0")
+
+
+def text(value: object) -> str:
+    """A character field as the wire wants it: ``str`` without trailing blanks or NULs."""
+    if isinstance(value, bytes | bytearray):
+        return bytes(value).decode("utf-8", "replace").rstrip(" \0")
+    if isinstance(value, str):
+        return value.rstrip(" \0")
+    raise TypeError(f"expected bytes or str, got {type(value).__name__}")
+
+
+def ident(value: object, size: int) -> bytes:
+    """A binary id as the wire wants it: exactly ``size`` bytes, NUL padded (pymqi's ``24s``)."""
+    if isinstance(value, str):
+        value = value.encode("utf-8")
+    if not isinstance(value, bytes | bytearray):
+        raise TypeError(f"expected bytes, got {type(value).__name__}")
+    raw = bytes(value)
+    return raw[:size] if len(raw) >= size else raw + bytes(size - len(raw))
+
+
+def padded(value: str, size: int) -> CharField:
+    return CharField(value.encode("utf-8").ljust(size))
+
+
+class MQOpts:
+    """Base of the structures: fields with defaults, keyword/attribute/item access."""
+
+    _fields: ClassVar[tuple[tuple[str, Any], ...]] = ()
+    _names: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        cls._names = frozenset(name for name, _ in cls._fields)
+
+    def __init__(self, **kw: Any) -> None:
+        for name, default in self._fields:
+            object.__setattr__(self, name, list(default) if isinstance(default, list) else default)
+        self._vs: dict[str, Any] = {}
+        self.set(**kw)
+
+    def __getattr__(self, name: str) -> Any:  # only reached for names that are not fields
+        raise AttributeError(f"{type(self).__name__} has no field {name!r}")
+
+    def __setattr__(self, name: str, value: Any) -> None:  # declared so that fields type as Any
+        object.__setattr__(self, name, value)
+
+    def set(self, **kw: Any) -> None:
+        """Set fields by keyword; an unknown name raises ``AttributeError`` (as pymqi)."""
+        for name, value in kw.items():
+            if name not in self._names:
+                raise AttributeError(f"{type(self).__name__} has no field {name!r}")
+            setattr(self, name, value)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.set(**{key: value})
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in self._names:
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def get(self) -> dict[str, Any]:
+        """Every field as a dict (pymqi's ``get``)."""
+        return {name: getattr(self, name) for name, _ in self._fields}
+
+    def __str__(self) -> str:
+        return "\n".join(f"{name}: {getattr(self, name)}" for name, _ in self._fields)
+
+    def __repr__(self) -> str:
+        changed = [(k, getattr(self, k)) for k, default in self._fields if getattr(self, k) != default]
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in changed)})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MQOpts) and type(other) is type(self) and self.get() == other.get()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def set_vs(self, vs_name: str, vs_value: bytes | str | None = None, vs_offset: int = 0,
+               vs_buffer_size: int = 0, vs_ccsid: int = 0) -> None:
+        """Set a variable-length string (MQCHARV) such as ``ObjectString`` or ``SubName``."""
+        name = vs_name.removesuffix("VSPtr")
+        self._vs[name] = vs_value
+        length = len(vs_value) if vs_value is not None else 0
+        for suffix, value in (("VSOffset", vs_offset), ("VSBufSize", vs_buffer_size),
+                              ("VSLength", length), ("VSCCSID", vs_ccsid)):
+            if name + suffix in self._names:
+                setattr(self, name + suffix, value)
+
+    def get_vs(self, vs_name: str) -> bytes | str | None:
+        value: bytes | str | None = self._vs.get(vs_name.removesuffix("VSPtr"))
+        return value
+
+    def vs_text(self, name: str) -> str:
+        """A variable-length string as ``str`` (empty when unset)."""
+        value = self._vs.get(name)
+        return "" if value is None else text(value)
+
+    def pack(self) -> bytes:
+        """pymqi packs a C structure here; mqlite has none, so this is a stable textual form."""
+        return repr(self).encode("utf-8")
+
+
+def _vs(name: str) -> list[tuple[str, Any]]:
+    return [(name + "VSPtr", 0), (name + "VSOffset", 0), (name + "VSBufSize", 0),
+            (name + "VSLength", 0), (name + "VSCCSID", 0)]
+
+
+class MD(MQOpts):
+    """MQMD, pymqi's defaults (empty ids mean "none"; CodedCharSetId 0 is the queue manager's)."""
+
+    _fields = (
+        ("StrucId", b"MD  "), ("Version", cmqc.MQMD_VERSION_1), ("Report", cmqc.MQRO_NONE),
+        ("MsgType", cmqc.MQMT_DATAGRAM), ("Expiry", cmqc.MQEI_UNLIMITED), ("Feedback", cmqc.MQFB_NONE),
+        ("Encoding", cmqc.MQENC_NATIVE), ("CodedCharSetId", cmqc.MQCCSI_Q_MGR), ("Format", b""),
+        ("Priority", cmqc.MQPRI_PRIORITY_AS_Q_DEF), ("Persistence", cmqc.MQPER_PERSISTENCE_AS_Q_DEF),
+        ("MsgId", b""), ("CorrelId", b""), ("BackoutCount", 0), ("ReplyToQ", b""), ("ReplyToQMgr", b""),
+        ("UserIdentifier", b""), ("AccountingToken", b""), ("ApplIdentityData", b""),
+        ("PutApplType", cmqc.MQAT_NO_CONTEXT), ("PutApplName", b""), ("PutDate", b""), ("PutTime", b""),
+        ("ApplOriginData", b""), ("GroupId", b""), ("MsgSeqNumber", 1), ("Offset", 0),
+        ("MsgFlags", cmqc.MQMF_NONE), ("OriginalLength", cmqc.MQOL_UNDEFINED),
+    )
+
+
+class GMO(MQOpts):
+    """MQGMO; ``MsgHandle`` is a ``MessageHandle.msg_handle`` that receives the properties."""
+
+    _fields = (
+        ("StrucId", b"GMO "), ("Version", cmqc.MQGMO_VERSION_1), ("Options", cmqc.MQGMO_NO_WAIT),
+        ("WaitInterval", 0), ("Signal1", 0), ("Signal2", 0), ("ResolvedQName", b""),
+        ("MatchOptions", cmqc.MQMO_MATCH_MSG_ID | cmqc.MQMO_MATCH_CORREL_ID),
+        ("GroupStatus", cmqc.MQGS_NOT_IN_GROUP), ("SegmentStatus", cmqc.MQSS_NOT_A_SEGMENT),
+        ("Segmentation", cmqc.MQSEG_INHIBITED), ("Reserved1", b" "), ("MsgToken", b""),
+        ("ReturnedLength", cmqc.MQRL_UNDEFINED), ("Reserved2", 0), ("MsgHandle", 0),
+    )
+
+
+class PMO(MQOpts):
+    """MQPMO; ``OriginalMsgHandle`` is a ``MessageHandle.msg_handle`` whose properties are sent."""
+
+    _fields = (
+        ("StrucId", b"PMO "), ("Version", cmqc.MQPMO_VERSION_1), ("Options", cmqc.MQPMO_NONE),
+        ("Timeout", -1), ("Context", 0), ("KnownDestCount", 0), ("UnknownDestCount", 0),
+        ("InvalidDestCount", 0), ("ResolvedQName", b""), ("ResolvedQMgrName", b""), ("RecsPresent", 0),
+        ("PutMsgRecFields", 0), ("PutMsgRecOffset", 0), ("ResponseRecOffset", 0), ("PutMsgRecPtr", 0),
+        ("ResponseRecPtr", 0), ("OriginalMsgHandle", 0), ("NewMsgHandle", 0), ("Action", 0),
+        ("PubLevel", 0),
+    )
+
+
+class OD(MQOpts):
+    """MQOD; ``ObjectString``/``SelectionString`` are set with ``set_vs`` as in pymqi."""
+
+    _fields = (
+        ("StrucId", b"OD  "), ("Version", cmqc.MQOD_VERSION_1), ("ObjectType", cmqc.MQOT_Q),
+        ("ObjectName", b""), ("ObjectQMgrName", b""), ("DynamicQName", b"AMQ.*"), ("AlternateUserId", b""),
+        ("RecsPresent", 0), ("KnownDestCount", 0), ("UnknownDestCount", 0), ("InvalidDestCount", 0),
+        ("ObjectRecOffset", 0), ("ResponseRecOffset", 0), ("ObjectRecPtr", 0), ("ResponseRecPtr", 0),
+        ("AlternateSecurityId", b""), ("ResolvedQName", b""), ("ResolvedQMgrName", b""),
+        *_vs("ObjectString"), *_vs("SelectionString"), *_vs("ResObjectString"), ("ResolvedType", -3),
+    )
+
+
+class CD(MQOpts):
+    """MQCD (client connection channel); mqlite reads ChannelName, ConnectionName, QMgrName."""
+
+    _fields = (
+        ("ChannelName", b""), ("Version", 6), ("ChannelType", cmqc.MQCHT_CLNTCONN),
+        ("TransportType", cmqc.MQXPT_TCP), ("Desc", b""), ("QMgrName", b""), ("XmitQName", b""),
+        ("ShortConnectionName", b""), ("MCAName", b""), ("ModeName", b""), ("TpName", b""),
+        ("BatchSize", 50), ("DiscInterval", 6000), ("ShortRetryCount", 10), ("ShortRetryInterval", 60),
+        ("LongRetryCount", 999999999), ("LongRetryInterval", 1200), ("SecurityExit", b""),
+        ("MsgExit", b""), ("SendExit", b""), ("ReceiveExit", b""), ("SeqNumberWrap", 999999999),
+        ("MaxMsgLength", 4194304), ("PutAuthority", 1), ("DataConversion", 0),
+        ("SecurityUserData", b""), ("MsgUserData", b""), ("SendUserData", b""), ("ReceiveUserData", b""),
+        ("UserIdentifier", b""), ("Password", b""), ("MCAUserIdentifier", b""), ("MCAType", 1),
+        ("ConnectionName", b""), ("RemoteUserIdentifier", b""), ("RemotePassword", b""),
+        ("MsgRetryExit", b""), ("MsgRetryUserData", b""), ("MsgRetryCount", 10),
+        ("MsgRetryInterval", 1000), ("HeartbeatInterval", 300), ("BatchInterval", 0),
+        ("NonPersistentMsgSpeed", cmqc.MQNPMS_FAST), ("StrucLength", 0), ("ExitNameLength", 128),
+        ("ExitDataLength", 32), ("MsgExitsDefined", 0), ("SendExitsDefined", 0),
+        ("ReceiveExitsDefined", 0), ("MsgExitPtr", 0), ("MsgUserDataPtr", 0), ("SendExitPtr", 0),
+        ("SendUserDataPtr", 0), ("ReceiveExitPtr", 0), ("ReceiveUserDataPtr", 0), ("ClusterPtr", 0),
+        ("ClustersDefined", 0), ("NetworkPriority", 0), ("LongMCAUserIdLength", 0),
+        ("LongRemoteUserIdLength", 0), ("LongMCAUserIdPtr", 0), ("LongRemoteUserIdPtr", 0),
+        ("MCASecurityId", b""), ("RemoteSecurityId", b""), ("SSLCipherSpec", b""), ("SSLPeerNamePtr", 0),
+        ("SSLPeerNameLength", 0), ("SSLClientAuth", 0), ("KeepAliveInterval", -1), ("LocalAddress", b""),
+        ("BatchHeartbeat", 0), ("HdrCompList", [0, -1]), ("MsgCompList", [0] + 15 * [-1]),
+        ("CLWLChannelRank", 0), ("CLWLChannelPriority", 0), ("CLWLChannelWeight", 50),
+        ("ChannelMonitoring", 0), ("ChannelStatistics", 0), ("SharingConversations", 10),
+        ("PropertyControl", 0), ("MaxInstances", 999999999), ("MaxInstancesPerClient", 999999999),
+        ("ClientChannelWeight", 0), ("ConnectionAffinity", 1), ("BatchDataLimit", 5000), ("UseDLQ", 2),
+        ("DefReconnect", 0), ("CertificateLabel", b""), ("SPLProtection", 0),
+    )
+
+
+class SCO(MQOpts):
+    """MQSCO (TLS options); accepted and ignored: mqlite's channels are plain TCP."""
+
+    _fields = (
+        ("StrucId", b"SCO "), ("Version", 5), ("KeyRepository", b""), ("CryptoHardware", b""),
+        ("AuthInfoRecCount", 0), ("AuthInfoRecOffset", 0), ("AuthInfoRecPtr", 0), ("KeyResetCount", 0),
+        ("FipsRequired", 0), ("EncryptionPolicySuiteB", [1, 0, 0, 0]), ("CertificateValPolicy", 0),
+        ("CertificateLabel", b""),
+    )
+
+
+class SD(MQOpts):
+    """MQSD (subscription descriptor)."""
+
+    _fields = (
+        ("StrucId", b"SD  "), ("Version", cmqc.MQSD_VERSION_1), ("Options", cmqc.MQSO_NON_DURABLE),
+        ("ObjectName", b""), ("AlternateUserId", b""), ("AlternateSecurityId", bytes(40)),
+        ("SubExpiry", cmqc.MQEI_UNLIMITED), *_vs("ObjectString"), *_vs("SubName"), *_vs("SubUserData"),
+        ("SubCorrelId", bytes(24)), ("PubPriority", cmqc.MQPRI_PRIORITY_AS_Q_DEF),
+        ("PubAccountingToken", bytes(32)), ("PubApplIdentityData", b""), *_vs("SelectionString"),
+        ("SubLevel", 0), *_vs("ResObjectString"),
+    )
+
+
+class SRO(MQOpts):
+    _fields = (
+        ("StrucId", b"SRO "), ("Version", 1), ("Options", cmqc.MQSRO_FAIL_IF_QUIESCING), ("NumPubs", 0),
+    )
+
+
+class CMHO(MQOpts):
+    _fields = (("StrucId", b"CMHO"), ("Version", 1), ("Options", cmqc.MQCMHO_DEFAULT_VALIDATION))
+
+
+class PD(MQOpts):
+    _fields = (
+        ("StrucId", b"PD  "), ("Version", 1), ("Options", cmqc.MQPD_NONE),
+        ("Support", cmqc.MQPD_SUPPORT_OPTIONAL), ("Context", cmqc.MQPD_NO_CONTEXT), ("CopyOptions", 22),
+    )
+
+
+class SMPO(MQOpts):
+    _fields = (
+        ("StrucId", b"SMPO"), ("Version", 1), ("Options", cmqc.MQSMPO_SET_FIRST),
+        ("ValueEncoding", cmqc.MQENC_NATIVE), ("ValueCCSID", cmqc.MQCCSI_APPL),
+    )
+
+
+class IMPO(MQOpts):
+    _fields = (
+        ("StrucId", b"IMPO"), ("Version", 1), ("Options", cmqc.MQIMPO_INQ_FIRST),
+        ("RequestedEncoding", cmqc.MQENC_NATIVE), ("RequestedCCSID", cmqc.MQCCSI_APPL),
+        ("ReturnedEncoding", cmqc.MQENC_NATIVE), ("ReturnedCCSID", 0), ("Reserved1", 0),
+        *_vs("ReturnedName"), ("TypeString", b""),
+    )
+
+
+class STS(MQOpts):
+    """MQSTS, what ``QueueManager.stat()`` returns: the asynchronous-put counts since last asked."""
+
+    _fields = (
+        ("StrucId", b"STAT"), ("Version", 1), ("CompCode", cmqc.MQCC_OK), ("Reason", cmqc.MQRC_NONE),
+        ("PutSuccessCount", 0), ("PutWarningCount", 0), ("PutFailureCount", 0),
+        ("ObjectType", cmqc.MQOT_Q), ("ObjectName", b""), ("ObjectQMgrName", b""),
+        ("ResolvedObjectName", b""), ("ResolvedQMgrName", b""),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Conversion to and from the wire.
+
+_DEFAULT_MD = MessageDescriptor()
+_WIRE_KINDS: tuple[tuple[str, str, int], ...] = tuple(
+    (name, "id" if name in ID_LENGTHS else "text" if isinstance(getattr(_DEFAULT_MD, name), str) else "int",
+     ID_LENGTHS.get(name, MD_CHAR_LENGTHS.get(name, 0)))
+    for name in MD_FIELDS
+)
+
+
+def md_to_wire(md: MD, ccsid: int = 1208) -> list[Any]:
+    """An MD as the wire's list; CodedCharSetId 0 (queue manager's) becomes ``ccsid``."""
+    out: list[Any] = []
+    append = out.append
+    for name, kind, size in _WIRE_KINDS:
+        value = getattr(md, name)
+        if kind == "text":
+            append(text(value))
+        elif kind == "id":
+            append(ident(value, size))
+        else:
+            append(int(value))
+    if out[5] == cmqc.MQCCSI_Q_MGR:
+        out[5] = ccsid
+    return out
+
+
+def md_fill(md: MD, wire: list[Any]) -> MD:
+    """Fill ``md`` in place from the wire's list, with pymqi's blank-padded bytes."""
+    for (name, kind, size), value in zip(_WIRE_KINDS, wire, strict=True):
+        setattr(md, name, padded(value, size) if kind == "text" else value)
+    return md
+
+
+def od_to_wire(od: OD) -> dict[str, Any]:
+    return {
+        "ObjectType": int(od.ObjectType), "ObjectName": text(od.ObjectName),
+        "ObjectQMgrName": text(od.ObjectQMgrName), "DynamicQName": text(od.DynamicQName),
+        "AlternateUserId": text(od.AlternateUserId), "ObjectString": od.vs_text("ObjectString"),
+        "SelectionString": od.vs_text("SelectionString"),
+    }
+
+
+def od_fill(od: OD, resolved_q: str, resolved_qmgr: str) -> None:
+    """What MQOPEN returns in the OD: the resolved queue and queue manager names."""
+    od.ResolvedQName = padded(resolved_q, 48)
+    od.ResolvedQMgrName = padded(resolved_qmgr, 48)
+
+
+def gmo_to_wire(gmo: GMO) -> dict[str, int]:
+    return {"Options": int(gmo.Options), "WaitInterval": int(gmo.WaitInterval),
+            "MatchOptions": int(gmo.MatchOptions)}

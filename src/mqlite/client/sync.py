@@ -1,0 +1,221 @@
+"""The blocking client connection: one socket, pipelined requests, pushes buffered.
+
+A synchronous call sends its request and reads frames until its own reply arrives;
+asynchronous puts and credit grants are sent without waiting (the protocol guarantees no
+reply on success), so thousands can be in flight. Frames that arrive meanwhile are pushes:
+read-ahead messages go to their handle's buffer, asynchronous-put failures to the
+connection's record. A lock makes one connection safe to share between threads, one call at
+a time, as MQ's own shared connection handles are.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import socket
+import threading
+from typing import Any
+
+from mqlite import cmqc
+from mqlite.client.common import AsyncPuts, Endpoint, ReadAhead, Target, appl_name, raise_for
+from mqlite.client.errors import MQMIError
+from mqlite.protocol import native
+from mqlite.protocol.native import NEED_DATA, Op, ProtocolError, Push, Reply, Role
+
+__all__ = ["Connection", "checked", "open_socket"]
+
+_RECV_SIZE = 1 << 18
+_DRAIN_EVERY = 64  # asynchronous sends between two non-blocking looks at incoming pushes
+
+
+def open_socket(endpoint: Endpoint, timeout: float | None = 30.0) -> socket.socket:
+    """A connected socket, or MQMIError: 2059 when a local queue manager is not running,
+    2538 (MQRC_HOST_NOT_AVAILABLE) when nothing answers at a TCP address."""
+    if endpoint.unix is not None:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.settimeout(timeout)
+            sock.connect(endpoint.unix)
+        except OSError as e:
+            sock.close()
+            raise MQMIError(cmqc.MQCC_FAILED, cmqc.MQRC_Q_MGR_NOT_AVAILABLE, text=str(e)) from None
+        sock.settimeout(None)
+        return sock
+    try:
+        sock = socket.create_connection((endpoint.host or "127.0.0.1", endpoint.port), timeout=timeout)
+    except OSError as e:
+        raise MQMIError(cmqc.MQCC_FAILED, cmqc.MQRC_HOST_NOT_AVAILABLE, text=str(e)) from None
+    sock.settimeout(None)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return sock
+
+
+def checked(op: Op, reply: Reply) -> tuple[int, int, Any]:
+    """A reply's code, reason and result, its result's shape checked when it has one to check
+    (a success, or a GET warning/failure that still describes the message)."""
+    result = reply.result
+    if reply.cc == cmqc.MQCC_OK or (op is Op.GET and isinstance(result, list)):
+        try:
+            native.check_result(op, result)
+        except ProtocolError as e:
+            raise MQMIError(cmqc.MQCC_FAILED, e.reason, text=e.text) from None
+    return reply.cc, reply.reason, result
+
+
+class Connection:
+    """One connection to a queue manager (an MQ connection handle, Hconn)."""
+
+    def __init__(self, target: Target, user: str | None = None, password: str | None = None,
+                 name: str | None = None, timeout: float | None = 30.0) -> None:
+        error: MQMIError | None = None
+        for endpoint in target.endpoints:  # a CONNAME list: the first that answers
+            try:
+                self._sock = open_socket(endpoint, timeout)
+                break
+            except MQMIError as e:
+                error = e
+        else:
+            raise error or MQMIError(cmqc.MQCC_FAILED, cmqc.MQRC_Q_MGR_NOT_AVAILABLE)
+        self.target = target
+        self._codec = native.NativeConnection(Role.CLIENT)
+        self._lock = threading.RLock()
+        self._next_id = 1
+        self._sends = 0
+        self.broken: MQMIError | None = None
+        self.read_ahead: dict[int, ReadAhead] = {}
+        self.async_puts = AsyncPuts()
+        try:
+            info = self.call(Op.CONNECT, [target.qmgr, user, password, name or appl_name(), os.getpid()])
+        except MQMIError:
+            self._sock.close()
+            raise
+        self.qmgr_name: str = info["qmgr"]
+        self.user: str = info["user"]
+        self.conn_id: str = info["conn_id"]
+        self.maxmsgl: int = info["maxmsgl"]
+        self.ccsid: int = info["ccsid"]
+        self.connected = True
+
+    # -- calls ---------------------------------------------------------------------------------
+    def call(self, op: Op, args: list[Any]) -> Any:
+        """A synchronous call: its result, or MQMIError for a warning or failure."""
+        cc, reason, result = self.request(op, args)
+        raise_for(cc, reason, result)
+        return result
+
+    def request(self, op: Op, args: list[Any]) -> tuple[int, int, Any]:
+        """A synchronous call's completion code, reason and result, without raising for them."""
+        with self._lock:
+            req_id = self._next_id
+            self._next_id = req_id + 1 if req_id < 0x7FFFFFFF else 1
+            self._send(native.encode_request(op, req_id, args))
+            reply = self._wait_reply(req_id)
+        return checked(op, reply)
+
+    def send(self, frame: bytes) -> None:
+        """Send a frame that has no reply (asynchronous put, credit)."""
+        with self._lock:
+            self._send(frame)
+            self._sends += 1
+            if self._sends % _DRAIN_EVERY == 0:
+                self._drain()
+
+    def grant_credit(self, hobj: int, count: int) -> None:
+        self.send(native.encode_credit(hobj, count))
+
+    def start_read_ahead(self, hobj: int, window: int) -> None:
+        self.read_ahead[hobj] = ReadAhead(window)
+        self.grant_credit(hobj, window)
+
+    def close_handle(self, hobj: int) -> None:
+        """Forget a handle's read-ahead messages (IBM discards them at MQCLOSE)."""
+        self.read_ahead.pop(hobj, None)
+
+    def ping(self) -> None:
+        """A round trip: every push sent before the reply has been read when it returns."""
+        self.call(Op.PING, [])
+
+    def disconnect(self) -> None:
+        if not self.connected:
+            return
+        self.connected = False
+        try:
+            if self.broken is None:
+                self.call(Op.DISCONNECT, [])
+        finally:
+            self._close_socket()
+
+    # -- bytes ------------------------------------------------------------------------------------
+    def _send(self, frame: bytes) -> None:
+        if self.broken is not None:
+            raise self.broken
+        try:
+            self._sock.sendall(frame)
+        except OSError as e:
+            self._lost(str(e))
+
+    def _wait_reply(self, req_id: int) -> Reply:
+        codec = self._codec
+        while True:
+            try:
+                event = codec.next_event()
+            except ProtocolError as e:
+                self._lost(f"protocol error from the queue manager: {e}")
+            if event is NEED_DATA:
+                self._receive()
+            elif isinstance(event, Reply):
+                if event.req_id == req_id:
+                    return event
+                # a reply to a call abandoned mid-wait (e.g. KeyboardInterrupt): nobody wants it
+            elif isinstance(event, Push):
+                self._on_push(event)
+
+    def _receive(self) -> None:
+        try:
+            data = self._sock.recv(_RECV_SIZE)
+        except OSError as e:
+            self._lost(str(e))
+        if not data:
+            self._lost("the queue manager closed the connection")
+        self._codec.receive_data(data)
+
+    def _drain(self) -> None:
+        """Take whatever pushes have arrived, without blocking (keeps the peer's buffers small)."""
+        while select.select([self._sock], [], [], 0)[0]:
+            self._receive()
+            while True:
+                try:
+                    event = self._codec.next_event()
+                except ProtocolError as e:
+                    self._lost(f"protocol error from the queue manager: {e}")
+                if event is NEED_DATA:
+                    break
+                if isinstance(event, Push):
+                    self._on_push(event)
+
+    def _on_push(self, push: Push) -> None:
+        if push.kind is Op.PUSH_MSG:
+            hobj, md, props, body = push.args
+            buffer = self.read_ahead.get(hobj)
+            if buffer is not None:  # a closed handle's late messages are dropped, as IBM does
+                buffer.messages.append([md, props, body])
+        elif push.kind is Op.PUSH_ERROR:
+            self.async_puts.failed(*push.args)
+
+    def _lost(self, why: str) -> Any:
+        self.broken = MQMIError(cmqc.MQCC_FAILED, cmqc.MQRC_CONNECTION_BROKEN, text=why)
+        self.connected = False
+        self._close_socket()
+        raise self.broken
+
+    def _close_socket(self) -> None:
+        self._sock.close()  # socket.close() does not raise for an already-broken peer
+
+    def fileno(self) -> int:
+        return self._sock.fileno()
+
+    def take_pushes(self) -> None:
+        """Process pushes already received, without blocking."""
+        with self._lock:
+            if self.broken is None:
+                self._drain()
