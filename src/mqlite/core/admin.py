@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from mqlite import cmqc as C
 from mqlite.core import attributes
 from mqlite.core.errors import MQError
-from mqlite.core.queues import AVAILABLE, LocalQueue, MessageReader
+from mqlite.core.queues import LocalQueue, MessageReader
 from mqlite.store.tx import StoreTx
 
 if TYPE_CHECKING:
@@ -173,7 +173,9 @@ class AdminMixin:
         if queue is None or queue.dynamic != "TEMPDYN":
             self._tx.delete_record("object", f"{qtype}/{name}")
 
-    def fail_waiters(self, queue: LocalQueue, reason: int, text: str) -> None:
+    def fail_waiters(
+        self, queue: LocalQueue, reason: int, text: str, through: dict[str, Any] | None = None
+    ) -> None:
         raise NotImplementedError  # provided by QueueManager
 
     # -- the admin API used by MQSC ----------------------------------------------------
@@ -227,8 +229,13 @@ class AdminMixin:
         queue = self.queues.get(name)
         if queue is not None:
             queue.refresh()
-        if queue is not None and current.get("GET") == "DISABLED" and queue.waiters:
-            self.fail_waiters(queue, C.MQRC_GET_INHIBITED, f"gets from {name} are inhibited")
+        if current.get("GET") == "DISABLED":
+            if queue is not None:
+                self.fail_waiters(queue, C.MQRC_GET_INHIBITED, f"gets from {name} are inhibited")
+            elif qtype == "QALIAS":
+                target = self.queues.get(str(current.get("TARGET", "")))
+                if target is not None:
+                    self.fail_waiters(target, C.MQRC_GET_INHIBITED, f"gets through {name} are inhibited", current)
 
     def delete(self, objtype: str, name: str, purge: bool = False) -> None:
         objtype = objtype.upper()
@@ -241,7 +248,7 @@ class AdminMixin:
         if queue is not None:
             if queue.open_input or queue.open_output:
                 raise MQError(C.MQRC_OBJECT_IN_USE, f"queue {name} is open")
-            if queue.uncommitted or (queue.depth and not purge):
+            if queue.uncommitted or queue.locked or (queue.depth and not purge):
                 raise MQError(C.MQRC_Q_NOT_EMPTY, f"queue {name} is not empty")
         self._remove_queue(name)
 
@@ -252,7 +259,7 @@ class AdminMixin:
         queue = self.queues.get(name)
         if queue is None:
             raise MQError(C.MQRC_OBJECT_TYPE_ERROR, f"{name} is a {definition[0]}, not a local queue")
-        if queue.open_input or queue.open_output or any(e.state != AVAILABLE for e in queue.iter_entries()):
+        if queue.open_input or queue.open_output or queue.uncommitted or queue.locked:
             raise MQError(C.MQRC_OBJECT_IN_USE, f"queue {name} is open or has uncommitted messages")
         queue.clear()
         self._tx.purge_queue(name)

@@ -76,7 +76,7 @@ class Handle:
     alias_attrs: dict[str, Any] | None = None
     exclusive: bool = False
     created_dynamic: bool = False
-    browse_pos: tuple[int, int] | None = None  # (priority, seq) of the last browsed message
+    browse_pos: tuple[int, int] | None = None  # (level, seq) of the last browsed message
     browse_entry: Entry | None = None
     read_ahead: bool = False
     credit: int = 0
@@ -247,7 +247,7 @@ class QueueManager(AdminMixin):
                 raise MQError(C.MQRC_OPTION_NOT_VALID_FOR_TYPE, "a remote queue opens for output")
             return self._open_via_xmitq(
                 hobj, str(attrs.get("RNAME") or name), str(attrs.get("RQMNAME", "")), options,
-                xmitq=str(attrs.get("XMITQ", "")), opened_as=name,
+                xmitq=str(attrs.get("XMITQ", "")), opened_as=name, remote_attrs=attrs,
             )
         queue = self.queues[name]
         handle = Handle(hobj, name, name if alias_attrs is None else str(od.get("ObjectName")),
@@ -278,7 +278,8 @@ class QueueManager(AdminMixin):
             handle.read_ahead = bool(options & C.MQOO_READ_AHEAD) or readahead == "YES"
 
     def _open_via_xmitq(
-        self, hobj: int, rname: str, rqmname: str, options: int, xmitq: str = "", opened_as: str = ""
+        self, hobj: int, rname: str, rqmname: str, options: int, xmitq: str = "", opened_as: str = "",
+        remote_attrs: dict[str, Any] | None = None,
     ) -> Handle:
         if options & ~(C.MQOO_OUTPUT | C.MQOO_INQUIRE | C.MQOO_FAIL_IF_QUIESCING | _CONTEXT_OPEN_OPTIONS):
             raise MQError(C.MQRC_OPTION_NOT_VALID_FOR_TYPE, "a remote queue opens for output")
@@ -289,11 +290,16 @@ class QueueManager(AdminMixin):
             xmitq_name = str(self.attrs.get("DEFXMITQ", ""))
             definition = self.qdefs.get(xmitq_name) if xmitq_name else None
         if definition is None or definition[0] != "QLOCAL":
+            if xmitq:
+                raise MQError(C.MQRC_UNKNOWN_XMIT_Q, f"transmission queue {xmitq} is not defined")
             raise MQError(C.MQRC_UNKNOWN_REMOTE_Q_MGR, f"no transmission queue for {target_qmgr}")
+        if definition[1].get("USAGE") != "XMITQ":
+            raise MQError(C.MQRC_XMIT_Q_USAGE_ERROR, f"{xmitq_name} is not USAGE(XMITQ)")
         queue = self.queues[xmitq_name]
         if options & C.MQOO_OUTPUT:
             queue.open_output += 1
-        handle = Handle(hobj, xmitq_name, opened_as or rname, options, queue)
+        # The first definition on the resolution path (the QREMOTE) gives DEFPSIST and DEFPRTY.
+        handle = Handle(hobj, xmitq_name, opened_as or rname, options, queue, alias_attrs=remote_attrs)
         handle.xmitq_for = (rname, target_qmgr)
         return handle
 
@@ -320,6 +326,8 @@ class QueueManager(AdminMixin):
         handle = self._handle(conn, hobj)
         queue = handle.queue
         deleting = options & (C.MQCO_DELETE | C.MQCO_DELETE_PURGE)
+        if deleting and (queue is None or not queue.dynamic):
+            raise MQError(C.MQRC_OPTION_NOT_VALID_FOR_TYPE, "only dynamic queues are deleted on close")
         purge = options & C.MQCO_DELETE_PURGE
         if queue is not None and queue.dynamic == "PERMDYN" and deleting and queue.depth and not purge:
             raise MQError(C.MQRC_Q_NOT_EMPTY, f"queue {queue.name} is not empty")
@@ -377,6 +385,14 @@ class QueueManager(AdminMixin):
     ) -> MessageDescriptor:
         if (options & C.MQPMO_SYNCPOINT) and (options & C.MQPMO_NO_SYNCPOINT):
             raise MQError(C.MQRC_OPTIONS_ERROR, "both MQPMO_SYNCPOINT and MQPMO_NO_SYNCPOINT")
+        if queue.deleted:
+            raise MQError(C.MQRC_Q_DELETED, f"queue {queue.name} was deleted")
+        if options & C.MQPMO_SET_ALL_CONTEXT and not handle.options & C.MQOO_SET_ALL_CONTEXT:
+            raise MQError(C.MQRC_NOT_OPEN_FOR_SET_ALL, "MQPMO_SET_ALL_CONTEXT needs MQOO_SET_ALL_CONTEXT")
+        if options & C.MQPMO_SET_IDENTITY_CONTEXT and not handle.options & (
+            C.MQOO_SET_IDENTITY_CONTEXT | C.MQOO_SET_ALL_CONTEXT
+        ):
+            raise MQError(C.MQRC_NOT_OPEN_FOR_SET_IDENT, "MQPMO_SET_IDENTITY_CONTEXT needs MQOO_SET_IDENTITY_CONTEXT")
         attrs = queue.attrs
         defining = handle.alias_attrs or attrs
         if attrs.get("PUT") == "DISABLED" or defining.get("PUT") == "DISABLED":
@@ -425,8 +441,6 @@ class QueueManager(AdminMixin):
             md.Priority = int(defining.get("DEFPRTY", 0))
         elif md.Priority < 0:
             raise MQError(C.MQRC_PRIORITY_ERROR, f"Priority {md.Priority}")
-        elif md.Priority > 9:
-            md.Priority = 9  # MQ accepts it and delivers at MAXPRTY
         if md.Expiry <= 0 and md.Expiry != C.MQEI_UNLIMITED:
             raise MQError(C.MQRC_EXPIRY_ERROR, f"Expiry {md.Expiry}")
         if options & C.MQPMO_NEW_MSG_ID or md.MsgId == NULL_ID:
@@ -516,7 +530,7 @@ class QueueManager(AdminMixin):
             body = body[: request.max_length]
             reason = C.MQRC_TRUNCATED_MSG_ACCEPTED
         if options & _BROWSE_GETS:
-            handle.browse_pos = (entry.priority, entry.seq)
+            handle.browse_pos = (entry.level, entry.seq)
             handle.browse_entry = entry
             return GetResult(self._delivered_copy(message, entry, now), body, data_length, reason)
         syncpoint = bool(options & C.MQGMO_SYNCPOINT) or (
@@ -526,7 +540,7 @@ class QueueManager(AdminMixin):
         if syncpoint:
             if len(conn.uow) >= int(self.attrs.get("MAXUMSGS", 10000)):
                 raise MQError(C.MQRC_SYNCPOINT_LIMIT_REACHED, "too many messages in the unit of work")
-            entry.state = LOCKED
+            queue.lock(entry)
             conn.uow.gets.append((queue, entry))
         else:
             if entry.persistent:
@@ -666,7 +680,7 @@ class QueueManager(AdminMixin):
         for queue, entry in reversed(gets):
             if entry.state != LOCKED:
                 continue
-            entry.state = AVAILABLE
+            queue.unlock(entry)
             self._count_backout(queue, entry)
             if queue not in touched:
                 touched.append(queue)
@@ -689,15 +703,22 @@ class QueueManager(AdminMixin):
 
     def _requeue(self, source: LocalQueue, entry: Entry, message: Message, target: LocalQueue) -> bool:
         """Move a message to another local queue (backout requeue, dead letters)."""
-        if target.depth >= int(target.attrs.get("MAXDEPTH", 5000)) or target.attrs.get("PUT") == "DISABLED":
-            return False
-        if len(message.body) > int(target.attrs.get("MAXMSGL", 4194304)):
+        if not self._can_accept(target, message):
             return False
         if message.persistent:
             self._tx.delete_message(source.name, entry.seq)
         source.remove(entry)
         self._enqueue(target, message, entry.expiry_at)
         return True
+
+    @staticmethod
+    def _can_accept(queue: LocalQueue, message: Message) -> bool:
+        attrs = queue.attrs
+        return (
+            queue.depth < int(attrs.get("MAXDEPTH", 5000))
+            and attrs.get("PUT") != "DISABLED"
+            and len(message.body) <= int(attrs.get("MAXMSGL", 4194304))
+        )
 
     def _enqueue(self, queue: LocalQueue, message: Message, expiry_at: float) -> Entry:
         """Put a message the queue manager itself moves (requeue, dead letter), outside syncpoint."""
@@ -714,7 +735,7 @@ class QueueManager(AdminMixin):
         if deadq is None:
             return False
         wrapped = dead_letter.wrap(message, reason, dest_q, dest_qmgr or self.name, self.clock())
-        if deadq.depth >= int(deadq.attrs.get("MAXDEPTH", 5000)):
+        if not self._can_accept(deadq, wrapped):
             return False
         self._enqueue(deadq, wrapped, 0.0)
         return True
@@ -750,8 +771,15 @@ class QueueManager(AdminMixin):
                 queue.waiters.remove(waiter)
                 break
 
-    def fail_waiters(self, queue: LocalQueue, reason: int, text: str) -> None:
+    def fail_waiters(
+        self, queue: LocalQueue, reason: int, text: str, through: dict[str, Any] | None = None
+    ) -> None:
+        """Fail the queue's waiting getters (only those waiting through alias ``through``, if given)."""
         for waiter in list(queue.waiters):
+            if through is not None:
+                handle = waiter.conn.handles.get(waiter.hobj)
+                if handle is None or handle.alias_attrs is not through:
+                    continue
             queue.waiters.remove(waiter)
             self.waiting.discard(waiter)
             waiter.done = True

@@ -44,15 +44,17 @@ class MessageReader(Protocol):
 
 
 class Entry:
-    """One message on a queue; ``message`` is None while its body is evicted."""
+    """One message on a queue; ``message`` is None while its body is evicted.
 
-    __slots__ = ("durable", "expiry_at", "message", "persistent", "priority", "seq", "state")
+    ``level`` is the priority level the entry was filed under when it was added (0 for every
+    message of a FIFO queue), so ALTER MSGDLVSQ never loses track of queued messages.
+    """
 
-    def __init__(
-        self, seq: int, priority: int, message: Message | None, expiry_at: float, state: int
-    ) -> None:
+    __slots__ = ("durable", "expiry_at", "level", "message", "persistent", "seq", "state")
+
+    def __init__(self, seq: int, level: int, message: Message | None, expiry_at: float, state: int) -> None:
         self.seq = seq
-        self.priority = priority
+        self.level = level
         self.message = message
         self.expiry_at = expiry_at
         self.state = state
@@ -60,7 +62,7 @@ class Entry:
         self.persistent = message.persistent if message is not None else True
 
     def __repr__(self) -> str:
-        return f"Entry(seq={self.seq}, prio={self.priority}, state={self.state})"
+        return f"Entry(seq={self.seq}, level={self.level}, state={self.state})"
 
 
 def _seq_key(entry: Entry) -> int:
@@ -93,8 +95,9 @@ class LocalQueue:
         self.attrs = attrs
         self.reader = reader
         self.levels = [_Level() for _ in range(10)]
-        self.depth = 0  # CURDEPTH: available + locked + uncommitted puts
+        self.depth = 0  # CURDEPTH: available + uncommitted puts (a got message leaves at MQGET)
         self.uncommitted = 0
+        self.locked = 0  # got inside units of work that have not committed
         self.next_seq = 1
         self.waiters: deque[Waiter] = deque()
         self.read_ahead: list[Any] = []  # handles streaming non-persistent messages ahead
@@ -125,10 +128,9 @@ class LocalQueue:
             seq = self.next_seq
         if seq >= self.next_seq:
             self.next_seq = seq + 1
-        priority = message.md.Priority
-        entry = Entry(seq, priority, message, expiry_at, state)
-        level = self.levels[self.level_of(priority)]
-        entries = level.entries
+        index = self.level_of(message.md.Priority)
+        entry = Entry(seq, index, message, expiry_at, state)
+        entries = self.levels[index].entries
         if entries and entries[-1].seq > seq:  # recovery may interleave; keep seq order
             bisect.insort(entries, entry, key=_seq_key)
         else:
@@ -140,10 +142,10 @@ class LocalQueue:
 
     def add_evicted(self, seq: int, priority: int, expiry_at: float) -> Entry:
         """An index entry recovered from the store: durable, body on disk only."""
-        entry = Entry(seq, priority, None, expiry_at, AVAILABLE)
+        index = self.level_of(priority)
+        entry = Entry(seq, index, None, expiry_at, AVAILABLE)
         entry.durable = True
-        level = self.levels[self.level_of(priority)]
-        entries = level.entries
+        entries = self.levels[index].entries
         if entries and entries[-1].seq > seq:
             bisect.insort(entries, entry, key=_seq_key)
         else:
@@ -158,21 +160,36 @@ class LocalQueue:
         entry.state = AVAILABLE
         self.uncommitted -= 1
 
+    def lock(self, entry: Entry) -> None:
+        """Got under syncpoint: off the queue for everyone until commit or backout."""
+        entry.state = LOCKED
+        self.depth -= 1
+        self.locked += 1
+
+    def unlock(self, entry: Entry) -> None:
+        """Backed out: the message is available again, where it was."""
+        entry.state = AVAILABLE
+        self.depth += 1
+        self.locked -= 1
+
     # -- removing ----------------------------------------------------------------------
     def remove(self, entry: Entry) -> None:
         if entry.state == REMOVED:
             return
         if entry.state == UNCOMMITTED:
             self.uncommitted -= 1
+        if entry.state == LOCKED:
+            self.locked -= 1
+        else:
+            self.depth -= 1
         entry.state = REMOVED
-        self.depth -= 1
         if entry.message is None:
             self.evicted -= 1
         elif entry.durable and entry.message.persistent:
             self.resident -= 1
             self.resident_bytes -= len(entry.message.body)
         entry.message = None  # the getter holds its own reference; free the memory here
-        level = self.levels[self.level_of(entry.priority)]
+        level = self.levels[entry.level]
         if level.entries and level.head < len(level.entries) and level.entries[level.head] is entry:
             level.compact()
 
@@ -193,9 +210,8 @@ class LocalQueue:
                 if entry.state != REMOVED:
                     yield entry
 
-    def iter_after(self, priority: int, seq: int) -> Iterator[Entry]:
-        """Live entries that come after position (priority, seq) in delivery order."""
-        start_level = self.level_of(priority)
+    def iter_after(self, start_level: int, seq: int) -> Iterator[Entry]:
+        """Live entries that come after position (level, seq) in delivery order."""
         for index in range(start_level, -1, -1):
             level = self.levels[index]
             entries = level.entries
@@ -254,9 +270,8 @@ class LocalQueue:
             return entry
         return None
 
-    def find_seq(self, priority: int, seq: int) -> Entry | None:
-        level = self.levels[self.level_of(priority)]
-        entries = level.entries
+    def find_seq(self, level: int, seq: int) -> Entry | None:
+        entries = self.levels[level].entries
         i = bisect.bisect_left(entries, seq, key=_seq_key)
         if i < len(entries) and entries[i].seq == seq:
             return entries[i]
@@ -271,7 +286,7 @@ class LocalQueue:
         if self.reader is None:
             raise RuntimeError(f"queue {self.name}: evicted message {entry.seq} and no store")
         batch = [entry]
-        for other in self.iter_after(entry.priority, entry.seq):
+        for other in self.iter_after(entry.level, entry.seq):
             if len(batch) >= PREFETCH:
                 break
             if other.message is None and other.state == AVAILABLE:
