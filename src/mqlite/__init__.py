@@ -1,0 +1,15 @@
+"""mqlite: IBM MQ semantics in Python.
+
+``import mqlite`` gives pymqi's API (``connect``, ``QueueManager``, ``Queue``, ``MD``, ``GMO``,
+``PMO``, ``OD``, ``MQMIError``, ``CMQC``...) plus a Pythonic layer, and ``mqlite.embedded`` to
+run a queue manager inside the calling process. See the README and docs/ARCHITECTURE.md.
+"""
+
+from __future__ import annotations
+
+from mqlite.client.public import *  # noqa: F403 - the public client API is the package's API
+from mqlite.client.public import __all__ as _client_all
+from mqlite.server.embedded import embedded
+
+__version__ = "0.1.0"
+__all__ = [*_client_all, "embedded"]
