@@ -12,7 +12,7 @@ import logging
 import pwd
 import socket
 import struct
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
@@ -62,9 +62,9 @@ class ClientConnection(asyncio.Protocol):
 
     # -- transport events -----------------------------------------------------------------
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
-        self.session = Session(transport)
+        # uvloop's transports do not derive from asyncio.Transport; they behave like one.
+        self.transport = cast(asyncio.Transport, transport)
+        self.session = Session(self.transport)
         self.os_user = peer_user(transport)
         sock = transport.get_extra_info("socket")
         if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
