@@ -100,3 +100,39 @@ def test_client_mode(qmgr: Any, run_cli: RunCli, tmp_path: Path) -> None:
     result = run_cli("dmpmqmsg", "-c", qmgr.conn, "-i", "SRC.Q", "-f", str(dump))
     assert result.returncode == 0, result.stderr
     assert dump.read_text().count("\nN\n") == 3
+
+
+def test_properties_and_descriptor_fields_survive(
+    qmgr: Any, run_cli: RunCli, tmp_path: Path
+) -> None:
+    import mqlite
+
+    assert run_cli("runmqsc", qmgr.name, input="DEFINE QLOCAL(SRC.Q)\nDEFINE QLOCAL(DST.Q)\n"
+                   ).returncode == 0
+    props = {"colour": "red", "count": 7, "ratio": 0.5, "urgent": True, "blob": b"\x00\x01"}
+    qm = mqlite.connect(qmgr.name)
+    try:
+        md = mqlite.MD(Format=mqlite.CMQC.MQFMT_STRING, Priority=8,
+                       Persistence=mqlite.CMQC.MQPER_PERSISTENT, MsgId=b"M" * 24,
+                       CorrelId=b"C" * 24, ReplyToQ="REPLY.Q", ReplyToQMgr="QMR")
+        mqlite.Queue(qm, "SRC.Q").put(b"\x00binary\xffbody", md, properties=props)
+    finally:
+        qm.disconnect()
+
+    dump = tmp_path / "props.dmp"
+    assert run_cli("dmpmqmsg", "-m", qmgr.name, "-i", "SRC.Q", "-f", str(dump)).returncode == 0
+    assert "P colour string \"red\"" in dump.read_text()
+    load = run_cli("dmpmqmsg", "-m", qmgr.name, "-o", "DST.Q", "-f", str(dump))
+    assert load.returncode == 0, load.stderr
+
+    qm = mqlite.connect(qmgr.name)
+    try:
+        original = mqlite.Queue(qm, "SRC.Q").get(wait=1)
+        copy = mqlite.Queue(qm, "DST.Q").get(wait=1)
+    finally:
+        qm.disconnect()
+    assert bytes(copy) == bytes(original) == b"\x00binary\xffbody"
+    assert copy.properties == original.properties == props
+    for field in ("MsgId", "CorrelId", "Format", "Priority", "Persistence", "ReplyToQ",
+                  "ReplyToQMgr", "PutDate", "PutTime", "UserIdentifier", "PutApplName"):
+        assert getattr(copy.md, field) == getattr(original.md, field), field
