@@ -30,11 +30,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from fsync_rate import fsync_rate  # noqa: E402
+from fsync_rate import fsync_rate
 
-import mqlite  # noqa: E402
-from mqlite import cmqc as C  # noqa: E402
-from mqlite import paths  # noqa: E402
+import mqlite
+from mqlite import cmqc as C
+from mqlite import paths
 
 QM = "BENCH.QM"
 
