@@ -12,12 +12,15 @@ import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from mqlite import paths
 from mqlite.cli.common import CliError, mqi_failure
+
+if TYPE_CHECKING:
+    from mqlite.client.pymqi_api import QueueManager
 
 MQRC_Q_MGR_NAME_ERROR = 2058
 MQRC_Q_MGR_NOT_AVAILABLE = 2059
@@ -99,7 +102,8 @@ def _password(user: str) -> str:
 
 
 @contextmanager
-def connect(target: Target, failure: Callable[[int], CliError] = mqi_failure) -> Iterator[Any]:
+def connect(target: Target, failure: Callable[[int], CliError] = mqi_failure
+            ) -> Iterator[QueueManager]:
     """A connection to ``target`` for the length of the block.
 
     MQI failures become the CliError that ``failure(reason)`` makes: by default the reason

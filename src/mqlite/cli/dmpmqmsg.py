@@ -18,7 +18,7 @@ import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
@@ -26,6 +26,9 @@ from mqlite.cli import dmpfile, queues
 from mqlite.cli.common import fail
 from mqlite.cli.connection import connect, connection_options, target_from_options
 from mqlite.core.message import Message
+
+if TYPE_CHECKING:
+    from mqlite.client.pymqi_api import Queue, QueueManager
 
 
 @dataclass
@@ -123,7 +126,7 @@ class _Progress:
             self._bar.stop()
 
 
-def _read_messages(q: Any, destructive: bool) -> Iterator[Message]:
+def _read_messages(q: Queue, destructive: bool) -> Iterator[Message]:
     if destructive:
         while (message := queues.get(q, syncpoint=True)) is not None:
             yield message
@@ -131,11 +134,11 @@ def _read_messages(q: Any, destructive: bool) -> Iterator[Message]:
         yield from queues.browse_all(q)
 
 
-def _open_input(qm: Any, name: str, destructive: bool) -> Any:
+def _open_input(qm: QueueManager, name: str, destructive: bool) -> Queue:
     return queues.open_queue(qm, name, input=destructive, browse=not destructive, inquire=True)
 
 
-def _unload(qm: Any, qmgr: str, queue: str, path: str | None, force: bool, destructive: bool,
+def _unload(qm: QueueManager, qmgr: str, queue: str, path: str | None, force: bool, destructive: bool,
             batch: int, show: bool, counts: Counts) -> None:
     to_stdout = path in (None, "-")
     if not to_stdout and os.path.exists(str(path)) and not force:
@@ -181,12 +184,12 @@ def _durable(out: IO[str]) -> None:
         os.fsync(out.fileno())
 
 
-def _backout(qm: Any) -> None:
+def _backout(qm: QueueManager) -> None:
     with contextlib.suppress(Exception):
         qm.backout()
 
 
-def _load(qm: Any, queue: str, path: str | None, show: bool, counts: Counts) -> None:
+def _load(qm: QueueManager, queue: str, path: str | None, show: bool, counts: Counts) -> None:
     from_stdin = path in (None, "-")
     if not from_stdin:
         if not os.path.isfile(str(path)):
@@ -230,7 +233,7 @@ def _counting(lines: IO[str], bar: _Progress) -> Iterator[str]:
         yield line
 
 
-def _copy(qm: Any, source: str, destination: str, destructive: bool, batch: int, show: bool,
+def _copy(qm: QueueManager, source: str, destination: str, destructive: bool, batch: int, show: bool,
           counts: Counts) -> None:
     q_in = _open_input(qm, source, destructive)
     q_out = queues.open_queue(qm, destination, output=True, set_all_context=True)

@@ -8,15 +8,18 @@ dmpmqmsg file codec) do not depend on the client's structure classes.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mqlite.core.message import BYTE_FIELDS, MD_FIELDS, Message, MessageDescriptor
+
+if TYPE_CHECKING:
+    from mqlite.client.pymqi_api import Queue, QueueManager
 
 MQRC_NO_MSG_AVAILABLE = 2033
 
 
-def open_queue(qm: Any, name: str, *, output: bool = False, input: bool = False,
-               browse: bool = False, inquire: bool = False, set_all_context: bool = False) -> Any:
+def open_queue(qm: QueueManager, name: str, *, output: bool = False, input: bool = False,
+               browse: bool = False, inquire: bool = False, set_all_context: bool = False) -> Queue:
     """Open ``name`` with just the options asked for (and fail-if-quiescing, as samples do)."""
     import mqlite
     from mqlite import cmqc
@@ -35,11 +38,11 @@ def open_queue(qm: Any, name: str, *, output: bool = False, input: bool = False,
     return mqlite.Queue(qm, name, options)
 
 
-def close(q: Any) -> None:
+def close(q: Queue) -> None:
     q.close()
 
 
-def put_text(q: Any, body: bytes) -> None:
+def put_text(q: Queue, body: bytes) -> None:
     """Put one text line as amqsput does: Format MQSTR, other fields defaulted."""
     import mqlite
     from mqlite import cmqc
@@ -47,7 +50,7 @@ def put_text(q: Any, body: bytes) -> None:
     q.put(body, mqlite.MD(Format=cmqc.MQFMT_STRING))
 
 
-def put_message(q: Any, message: Message, *, set_all_context: bool = False,
+def put_message(q: Queue, message: Message, *, set_all_context: bool = False,
                 syncpoint: bool = False) -> None:
     """Put ``message`` keeping its descriptor: ids, format, priority, persistence, expiry...
 
@@ -67,7 +70,7 @@ def put_message(q: Any, message: Message, *, set_all_context: bool = False,
     q.put(message.body, md, pmo, properties=dict(message.properties))
 
 
-def get(q: Any, *, wait: float | None = None, browse_next: bool = False,
+def get(q: Queue, *, wait: float | None = None, browse_next: bool = False,
         syncpoint: bool = False) -> Message | None:
     """The next message (removed, or browsed), or None when none came within ``wait`` seconds."""
     import mqlite
@@ -94,13 +97,13 @@ def get(q: Any, *, wait: float | None = None, browse_next: bool = False,
     return Message(_descriptor(md), bytes(body), dict(getattr(body, "properties", {}) or {}))
 
 
-def browse_all(q: Any) -> Iterator[Message]:
+def browse_all(q: Queue) -> Iterator[Message]:
     """Every message on the queue, in get order, left in place."""
     while (message := get(q, browse_next=True)) is not None:
         yield message
 
 
-def current_depth(q: Any) -> int | None:
+def current_depth(q: Queue) -> int | None:
     """CURDEPTH, when the queue was opened for inquire and the client can ask; else None.
 
     Only for the progress bar's total, so any failure just means "unknown".
