@@ -42,16 +42,17 @@ class QueueManagerHost:
         self.runtime = Runtime(self.name, self.store, loop)
         recovered = self.runtime.recover()
         log.info("AMQ7229I: %d persistent messages recovered in %.2f s", recovered, time.monotonic() - started)
-        address = paths.socket_address(self.name)
-        if not address.startswith("\0"):
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(address)
-        self._servers.append(await loop.create_unix_server(self._protocol, address))
         if self.port is not None:
             server = await loop.create_server(self._protocol, self.bind, self.port, reuse_address=True)
             self.port = server.sockets[0].getsockname()[1]
             self._servers.append(server)
             log.info("AMQ9209I: listening on TCP port %d", self.port)
+        # The Unix socket last: strmqm reports "started" once it accepts, so everything else is up.
+        address = paths.socket_address(self.name)
+        if not address.startswith("\0"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(address)
+        self._servers.append(await loop.create_unix_server(self._protocol, address))
         log.info("AMQ8003I: queue manager %s started", self.name)
 
     def _protocol(self) -> ClientConnection:
