@@ -88,7 +88,7 @@ def dmpmqmsg(browse_queue: str | None, get_queue: str | None, output_queue: str 
         if input_queue and output_queue:
             _copy(qm, input_queue, output_queue, get_queue is not None, batch, show, counts)
         elif input_queue:
-            _unload(qm, target.qmgr, input_queue, path, force_file is not None,
+            _unload(qm, target.qmgr or qm.name, input_queue, path, force_file is not None,
                     get_queue is not None, batch, show, counts)
         else:
             assert output_queue is not None
