@@ -8,8 +8,6 @@ messages, so a definition and the messages put after it are recovered together.
 
 from __future__ import annotations
 
-import fnmatch
-import re
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +27,6 @@ DEFAULT_OBJECT = {
     "QMODEL": "SYSTEM.DEFAULT.MODEL.QUEUE",
     "QREMOTE": "SYSTEM.DEFAULT.REMOTE.QUEUE",
 }
-_NAME = re.compile(r"^[A-Za-z0-9._/%]{1,48}$")
 _RUNTIME = ("QUEUE", "TYPE", "CURDEPTH", "IPPROCS", "OPPROCS")
 
 # The system objects crtmqm creates (IBM's set, less what mqlite has no use for yet).
@@ -74,15 +71,6 @@ def _date_time(now: float) -> tuple[str, str]:
     """IBM's ALTDATE/ALTTIME formats: 2026-11-22 and 21.53.07."""
     t = time.localtime(now)
     return time.strftime("%Y-%m-%d", t), time.strftime("%H.%M.%S", t)
-
-
-def generic_match(pattern: str, name: str) -> bool:
-    """MQSC generic names: ``ABC*`` matches names starting with ABC, ``*`` all."""
-    if pattern.endswith("*"):
-        return name.startswith(pattern[:-1])
-    if "*" in pattern or "?" in pattern:
-        return fnmatch.fnmatchcase(name, pattern)
-    return name == pattern
 
 
 class AdminMixin:
@@ -185,8 +173,10 @@ class AdminMixin:
         objtype = objtype.upper()
         if objtype not in QUEUE_TYPES:
             raise MQError(C.MQRC_FUNCTION_NOT_SUPPORTED, f"DEFINE {objtype} is not supported yet")
-        if not _NAME.match(name):
-            raise MQError(C.MQRC_OBJECT_NAME_ERROR, f"{name!r} is not a valid object name")
+        try:
+            attributes.check_name(objtype, name)
+        except MQError as error:
+            raise MQError(C.MQRC_OBJECT_NAME_ERROR, error.text) from None
         existing = self.qdefs.get(name)
         if existing is not None:
             if not replace:
@@ -273,7 +263,7 @@ class AdminMixin:
         rows = []
         for name in sorted(self.qdefs):
             qtype, attrs = self.qdefs[name]
-            if objtype not in (qtype, "QUEUE") or not generic_match(generic, name):
+            if objtype not in (qtype, "QUEUE") or not attributes.generic_match(generic, name):
                 continue
             row: dict[str, Any] = {"QUEUE": name, "TYPE": qtype, **attrs}
             queue = self.queues.get(name)
@@ -286,7 +276,7 @@ class AdminMixin:
 
     def queue_status(self, generic: str, status_type: str) -> list[dict[str, Any]]:
         rows: list[dict[str, Any]] = []
-        matched = [q for name, q in sorted(self.queues.items()) if generic_match(generic, name)]
+        matched = [q for name, q in sorted(self.queues.items()) if attributes.generic_match(generic, name)]
         if not matched and "*" not in generic:
             raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"queue {generic} not found")
         for queue in matched:

@@ -1,7 +1,8 @@
-"""MQINQ and MQSET: attribute selectors (MQIA_*/MQCA_*) to attribute values and back.
+"""MQINQ and MQSET over the attribute catalogue.
 
-MQSC speaks in tokens (``GET(DISABLED)``); the MQI speaks in numbers (``MQQA_GET_INHIBITED``).
-This table is the one place that translates between the two.
+MQSC speaks in tokens (``GET(DISABLED)``); the MQI speaks in selectors and numbers
+(``MQIA_INHIBIT_GET``, ``MQQA_GET_INHIBITED``). ``core.attributes`` holds both spellings;
+this module only finds the object's current values and asks the catalogue to translate.
 """
 
 from __future__ import annotations
@@ -9,90 +10,49 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from mqlite import cmqc as C
+from mqlite.core import attributes
 from mqlite.core.errors import MQError
 
 if TYPE_CHECKING:
     from mqlite.core.qmgr import Handle, QueueManager
 
-_QTYPE = {"QLOCAL": C.MQQT_LOCAL, "QMODEL": C.MQQT_MODEL, "QALIAS": C.MQQT_ALIAS, "QREMOTE": C.MQQT_REMOTE}
-_ENUMS: dict[str, dict[Any, int]] = {
-    "GET": {"ENABLED": C.MQQA_GET_ALLOWED, "DISABLED": C.MQQA_GET_INHIBITED},
-    "PUT": {"ENABLED": C.MQQA_PUT_ALLOWED, "DISABLED": C.MQQA_PUT_INHIBITED},
-    "DEFPSIST": {"NO": C.MQPER_NOT_PERSISTENT, "YES": C.MQPER_PERSISTENT},
-    "SHARE": {False: C.MQQA_NOT_SHAREABLE, True: C.MQQA_SHAREABLE},
-    "DEFSOPT": {"EXCL": C.MQOO_INPUT_EXCLUSIVE, "SHARED": C.MQOO_INPUT_SHARED},
-    "MSGDLVSQ": {"PRIORITY": C.MQMDS_PRIORITY, "FIFO": C.MQMDS_FIFO},
-    "USAGE": {"NORMAL": C.MQUS_NORMAL, "XMITQ": C.MQUS_TRANSMISSION},
-    "DEFTYPE": {"PREDEFINED": C.MQQDT_PREDEFINED, "PERMDYN": C.MQQDT_PERMANENT_DYNAMIC,
-                "TEMPDYN": C.MQQDT_TEMPORARY_DYNAMIC},
-    "HARDENBO": {False: C.MQQA_BACKOUT_NOT_HARDENED, True: C.MQQA_BACKOUT_HARDENED},
-    "DEFREADA": {"NO": C.MQREADA_NO, "YES": C.MQREADA_YES, "DISABLED": C.MQREADA_DISABLED},
-}
-# Selector -> attribute name, for queues and for the queue manager.
-_QUEUE_SELECTORS: dict[int, str] = {
-    C.MQIA_CURRENT_Q_DEPTH: "CURDEPTH", C.MQIA_MAX_Q_DEPTH: "MAXDEPTH", C.MQIA_MAX_MSG_LENGTH: "MAXMSGL",
-    C.MQIA_INHIBIT_GET: "GET", C.MQIA_INHIBIT_PUT: "PUT", C.MQIA_DEF_PRIORITY: "DEFPRTY",
-    C.MQIA_DEF_PERSISTENCE: "DEFPSIST", C.MQIA_OPEN_INPUT_COUNT: "IPPROCS",
-    C.MQIA_OPEN_OUTPUT_COUNT: "OPPROCS", C.MQIA_BACKOUT_THRESHOLD: "BOTHRESH",
-    C.MQIA_SHAREABILITY: "SHARE", C.MQIA_DEF_INPUT_OPEN_OPTION: "DEFSOPT",
-    C.MQIA_MSG_DELIVERY_SEQUENCE: "MSGDLVSQ", C.MQIA_USAGE: "USAGE", C.MQIA_DEFINITION_TYPE: "DEFTYPE",
-    C.MQIA_Q_TYPE: "TYPE", C.MQIA_HARDEN_GET_BACKOUT: "HARDENBO", C.MQIA_DEF_READ_AHEAD: "DEFREADA",
-    C.MQCA_Q_NAME: "QUEUE", C.MQCA_Q_DESC: "DESCR", C.MQCA_BACKOUT_REQ_Q_NAME: "BOQNAME",
-    C.MQCA_BASE_Q_NAME: "TARGET", C.MQCA_REMOTE_Q_NAME: "RNAME", C.MQCA_REMOTE_Q_MGR_NAME: "RQMNAME",
-    C.MQCA_XMIT_Q_NAME: "XMITQ", C.MQCA_CREATION_DATE: "CRDATE", C.MQCA_CREATION_TIME: "CRTIME",
-}
-_QMGR_SELECTORS: dict[int, str] = {
-    C.MQCA_Q_MGR_NAME: "QMNAME", C.MQCA_Q_MGR_DESC: "DESCR", C.MQCA_DEAD_LETTER_Q_NAME: "DEADQ",
-    C.MQCA_DEF_XMIT_Q_NAME: "DEFXMITQ", C.MQIA_MAX_MSG_LENGTH: "MAXMSGL", C.MQIA_MAX_HANDLES: "MAXHANDS",
-    C.MQIA_MAX_UNCOMMITTED_MSGS: "MAXUMSGS", C.MQIA_MAX_PRIORITY: "MAXPRTY", C.MQIA_CODED_CHAR_SET_ID: "CCSID",
-    C.MQIA_COMMAND_LEVEL: "CMDLEVEL", C.MQIA_PLATFORM: "PLATFORM",
-}
-_SETTABLE = {C.MQIA_INHIBIT_GET: "GET", C.MQIA_INHIBIT_PUT: "PUT"}
+# MQSET may change only these (IBM: the inhibit and trigger attributes).
+_SETTABLE = frozenset({"GET", "PUT", "TRIGGER", "TRIGTYPE", "TRIGDPTH", "TRIGMPRI", "TRIGDATA"})
 
 
-def _value(name: str, raw: Any) -> int | str:
-    if name == "TYPE":
-        return _QTYPE.get(str(raw), 0)
-    if name == "PLATFORM":
-        return C.MQPL_UNIX
-    table = _ENUMS.get(name)
-    if table is not None:
-        return table.get(raw, 0)
-    if isinstance(raw, bool):
-        return int(raw)
-    return raw if isinstance(raw, int | str) else str(raw)
+def _current(qmgr: QueueManager, handle: Handle) -> tuple[str, dict[str, Any]]:
+    """(object type, every attribute with its current value) of what the handle opened."""
+    if handle.queue is None:
+        return "QMGR", {"QMNAME": qmgr.name, **qmgr.attrs}
+    qtype, definition = qmgr.qdefs.get(handle.opened_as, qmgr.qdefs[handle.name])
+    queue = handle.queue
+    return qtype, {"QUEUE": handle.opened_as, "TYPE": qtype, **definition, "CURDEPTH": queue.depth,
+                   "IPPROCS": queue.open_input, "OPPROCS": queue.open_output}
 
 
 def inquire(qmgr: QueueManager, handle: Handle, selectors: list[int]) -> list[int | str]:
-    if handle.queue is None:
-        attrs: dict[str, Any] = {"QMNAME": qmgr.name, **qmgr.attrs}
-        table = _QMGR_SELECTORS
-    else:
-        qtype, definition = qmgr.qdefs.get(handle.opened_as, qmgr.qdefs[handle.name])
-        attrs = {"QUEUE": handle.opened_as, "TYPE": qtype, **definition}
-        queue = handle.queue
-        attrs.update(CURDEPTH=queue.depth, IPPROCS=queue.open_input, OPPROCS=queue.open_output)
-        table = _QUEUE_SELECTORS
+    objtype, attrs = _current(qmgr, handle)
     values: list[int | str] = []
     for selector in selectors:
-        name = table.get(selector)
+        name = attributes.attribute_for_selector(selector)
         if name is None or name not in attrs:
             raise MQError(C.MQRC_SELECTOR_ERROR, f"selector {selector} is not valid for this object")
-        values.append(_value(name, attrs[name]))
+        value = attributes.to_mq(objtype, name, attrs[name])
+        values.append(value if isinstance(value, int | str) else str(value))
     return values
 
 
 def set_attributes(qmgr: QueueManager, handle: Handle, values: dict[int, int | str]) -> None:
-    if handle.queue is None:
+    objtype, _ = _current(qmgr, handle)
+    if objtype == "QMGR":
         raise MQError(C.MQRC_SELECTOR_ERROR, "queue manager attributes are set with MQSC")
     changes: dict[str, Any] = {}
     for selector, value in values.items():
-        name = _SETTABLE.get(int(selector))
-        if name is None:
+        name = attributes.attribute_for_selector(int(selector))
+        if name not in _SETTABLE:
             raise MQError(C.MQRC_SELECTOR_ERROR, f"selector {selector} cannot be set with MQSET")
-        tokens = {number: token for token, number in _ENUMS[name].items()}
-        if value not in tokens:
-            raise MQError(C.MQRC_SELECTOR_ERROR, f"value {value} for selector {selector}")
-        changes[name] = tokens[value]
-    qtype = qmgr.qdefs[handle.opened_as][0] if handle.opened_as in qmgr.qdefs else "QLOCAL"
-    qmgr.alter(qtype, handle.opened_as if handle.opened_as in qmgr.qdefs else handle.name, changes)
+        try:
+            changes[name] = attributes.from_mq(objtype, name, value)
+        except MQError as error:
+            raise MQError(C.MQRC_SELECTOR_ERROR, error.text) from None
+    qmgr.alter(objtype, handle.opened_as if handle.opened_as in qmgr.qdefs else handle.name, changes)
