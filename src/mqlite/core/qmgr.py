@@ -763,6 +763,13 @@ class QueueManager(AdminMixin):
                 removed += len(expired)
         return removed
 
+    def quiesce(self) -> None:
+        """A controlled end began: refuse new connections and wake every waiting MQGET (2161)."""
+        self.quiescing = True
+        for queue in self.queues.values():
+            if queue.waiters:
+                self.fail_waiters(queue, C.MQRC_Q_MGR_QUIESCING, "the queue manager is ending")
+
     def cancel_wait(self, waiter: Waiter) -> None:
         """The caller went away: forget its pending MQGET."""
         self.waiting.discard(waiter)

@@ -69,7 +69,8 @@ class QueueManagerHost:
         log.info("AMQ8004I: queue manager %s ending (%s)", self.name, "immediate" if immediate else "controlled")
         for server in self._servers:
             server.close()
-        runtime.core.quiescing = True
+        runtime.core.quiesce()
+        runtime.finish(Round())
         if not immediate:
             deadline = time.monotonic() + CONTROLLED_END_GRACE
             while self.connections and time.monotonic() < deadline:
