@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 # Property values allowed by MQ: boolean, integers, floats, strings, byte strings, null.
@@ -36,6 +37,7 @@ MD_FIELDS: tuple[str, ...] = (
     "Offset", "MsgFlags", "OriginalLength",
 )
 BYTE_FIELDS = frozenset({"MsgId", "CorrelId", "AccountingToken", "GroupId"})
+_md_values = attrgetter(*MD_FIELDS)  # one C call for all 27 fields
 
 
 @dataclass(slots=True)
@@ -71,7 +73,7 @@ class MessageDescriptor:
     OriginalLength: int = -1
 
     def to_list(self) -> list[Any]:
-        return [getattr(self, name) for name in MD_FIELDS]
+        return list(_md_values(self))
 
     @classmethod
     def from_list(cls, values: list[Any] | tuple[Any, ...]) -> MessageDescriptor:
