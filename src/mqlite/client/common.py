@@ -217,6 +217,63 @@ def read_ahead_eligible(gmo_wire: dict[str, int], md_wire: list[Any]) -> bool:
 
 
 # ---------------------------------------------------------------------------
+# Handles of a queue opened on first use.
+
+_INPUT_OPTIONS = cmqc.MQOO_INPUT_AS_Q_DEF | cmqc.MQOO_INPUT_SHARED | cmqc.MQOO_INPUT_EXCLUSIVE
+# Which handle serves which need: puts, reads (get and browse share a handle, so a browse
+# cursor and MQGMO_MSG_UNDER_CURSOR work together), inquire, set.
+_ROLES = {cmqc.MQOO_OUTPUT: "out", cmqc.MQOO_INPUT_AS_Q_DEF: "in", cmqc.MQOO_BROWSE: "in",
+          cmqc.MQOO_INQUIRE: "inq", cmqc.MQOO_SET: "set"}
+
+
+@dataclass
+class HandleSet:
+    """The MQOPEN handles behind one ``Queue``.
+
+    Opened with explicit options, a queue has one handle and never re-opens (pymqi). Opened
+    implicitly, it opens one handle per need on first use (MQOO_OUTPUT for put,
+    MQOO_INPUT_AS_Q_DEF for get...), so a put after a get never closes the handle a get may be
+    waiting on; only the read handle re-opens, to add browse to input or the reverse.
+    """
+
+    explicit: int | None = None  # the one handle of an explicit open
+    handles: dict[str, tuple[int, int]] = field(default_factory=dict)  # role -> (hobj, options)
+
+    def plan(self, needed: int) -> tuple[int | None, int | None, int]:
+        """(hobj ready to use or None, hobj to close first or None, options to open with)."""
+        if self.explicit is not None:
+            return self.explicit, None, 0
+        role = _ROLES[needed]
+        entry = self.handles.get(role)
+        if entry is None:
+            return None, None, needed
+        hobj, options = entry
+        have_input = bool(options & _INPUT_OPTIONS)
+        if (needed & _INPUT_OPTIONS and not have_input) or needed & ~_INPUT_OPTIONS & ~options:
+            return None, hobj, options | needed
+        return hobj, None, 0
+
+    def opened(self, hobj: int, options: int) -> None:
+        for role in {_ROLES[bit] for bit in _ROLES if options & bit}:
+            self.handles[role] = (hobj, options)
+
+    def forget(self, hobj: int) -> None:
+        if self.explicit == hobj:
+            self.explicit = None
+        for role, (old, _) in list(self.handles.items()):
+            if old == hobj:
+                del self.handles[role]
+
+    def all(self) -> list[int]:
+        """Every open handle, the first opened first."""
+        seen: list[int] = [] if self.explicit is None else [self.explicit]
+        for hobj, _ in self.handles.values():
+            if hobj not in seen:
+                seen.append(hobj)
+        return seen
+
+
+# ---------------------------------------------------------------------------
 # Asynchronous puts.
 
 

@@ -255,84 +255,83 @@ class QueueManager:
 
 
 class Queue:
-    """A queue (MQOPEN handle). Opened at once when given options, else on first use.
+    """A queue (MQOPEN). Opened at once when given options, else on first use.
 
-    A queue opened implicitly re-opens with the union of options when a later call needs
-    more (put after get, inquire after put); a queue opened with explicit options never does,
-    and the queue manager's reason (e.g. MQRC_NOT_OPEN_FOR_INPUT) is raised, as in pymqi.
+    With explicit options there is one handle and a call it does not allow fails with the
+    queue manager's reason (e.g. MQRC_NOT_OPEN_FOR_INPUT), as in pymqi. Opened implicitly,
+    the queue opens a handle per need on first use (see ``common.HandleSet``), so
+    ``q.put(...)`` then ``q.get()`` just works.
     """
 
     def __init__(self, qMgr: QueueManager, q_desc: OD | str | bytes | None = None,
                  open_opts: int | None = None, *, read_ahead_window: int = common.READ_AHEAD_WINDOW) -> None:
         self._qm = qMgr
         self._od: OD | None = make_q_desc(q_desc) if q_desc is not None else None
-        self._options: int = 0
-        self._hobj: int | None = None
-        self._implicit = True
+        self._handles = common.HandleSet()
         self._window = read_ahead_window
         if q_desc is not None and open_opts is not None:
-            self._open(open_opts, implicit=False)
+            self._handles.explicit = self._open(open_opts)
 
     # -- opening ---------------------------------------------------------------------------------
-    def _open(self, options: int, implicit: bool) -> None:
+    def _open(self, options: int) -> int:
         if self._od is None:
             raise PYIFError("The Queue Descriptor has not been set.")
         conn = self._qm.get_handle()
         hobj, resolved_q, resolved_qmgr, read_ahead = conn.call(Op.OPEN, [od_to_wire(self._od), int(options)])
         od_fill(self._od, resolved_q, resolved_qmgr)
-        self._hobj, self._options, self._implicit = hobj, int(options), implicit
         if read_ahead and options & _INPUT:
             conn.start_read_ahead(hobj, self._window)
+        return int(hobj)
 
     def _handle(self, needed: int) -> int:
-        """The handle, opened (or re-opened, when opened implicitly) for ``needed``."""
-        if self._hobj is None:
-            self._open(needed, implicit=True)
-        elif self._implicit and not self._covers(needed):
-            self._reopen(self._options | needed)
-        assert self._hobj is not None
-        return self._hobj
-
-    def _covers(self, needed: int) -> bool:
-        have = self._options
-        if needed & _INPUT and not have & _INPUT:
-            return False
-        return needed & ~_INPUT & ~have == 0
-
-    def _reopen(self, options: int) -> None:
-        """Close and open again with more options; read-ahead messages already delivered to
-        this application carry over to the new handle."""
+        """The handle for ``needed`` (an MQOO_* option), opening or re-opening one if need be."""
+        hobj, stale, options = self._handles.plan(needed)
+        if hobj is not None:
+            return hobj
         conn = self._qm.get_handle()
-        old = conn.read_ahead.get(self._hobj) if self._hobj is not None else None
-        self.close()
-        self._open(options, implicit=True)
-        if old is not None and old.messages:
-            buffer = conn.read_ahead.setdefault(self._hobj or 0, common.ReadAhead(self._window))
+        old = conn.read_ahead.get(stale) if stale is not None else None
+        if stale is not None:
+            self._close_one(stale, cmqc.MQCO_NONE)
+        hobj = self._open(options)
+        self._handles.opened(hobj, options)
+        if old is not None and old.messages:  # already delivered to this application: keep them
+            buffer = conn.read_ahead.setdefault(hobj, common.ReadAhead(self._window))
             buffer.messages.extendleft(reversed(old.messages))
+        return hobj
 
     def open(self, q_desc: OD | str | bytes, open_opts: int | None = None) -> None:
         """Set the queue (name or OD); open now if ``open_opts`` is given, else on first use."""
-        if self._hobj is not None:
+        if self._handles.all():
             raise PYIFError("The Queue is already open")
         self._od = make_q_desc(q_desc)
         if open_opts is not None:
-            self._open(open_opts, implicit=False)
+            self._handles.explicit = self._open(open_opts)
 
     def close(self, options: int = cmqc.MQCO_NONE) -> None:
-        """MQCLOSE; read-ahead messages not yet got are discarded, as IBM does."""
-        if self._hobj is None:
+        """MQCLOSE (every handle); read-ahead messages not yet got are discarded, as IBM does."""
+        handles = self._handles.all()
+        if not handles:
             raise PYIFError("not open")
-        hobj, self._hobj, self._options = self._hobj, None, 0
+        for hobj in handles:
+            self._close_one(hobj, options)
+
+    def _close_one(self, hobj: int, options: int) -> None:
+        self._handles.forget(hobj)
         conn = self._qm.get_handle()
         conn.close_handle(hobj)
         conn.call(Op.CLOSE, [hobj, int(options)])
 
     def get_handle(self) -> int | None:
-        return self._hobj
+        """The (first) MQOPEN handle, or None when the queue is not open."""
+        handles = self._handles.all()
+        return handles[0] if handles else None
 
     def set_handle(self, queue_handle: int) -> None:
-        self._hobj = queue_handle
-        self._implicit = False
+        self._handles.explicit = queue_handle
+
+    @property
+    def is_open(self) -> bool:
+        return bool(self._handles.all())
 
     @property
     def name(self) -> str:
@@ -393,6 +392,10 @@ class Queue:
         cc, reason, result = conn.request(Op.GET, [hobj, md_wire, gmo_wire, max_length])
         if local and reason == cmqc.MQRC_NO_MSG_AVAILABLE:
             assert buffer is not None
+            if not buffer.messages:
+                # Messages released by a credit grant may follow this reply in the stream;
+                # a round trip brings in everything the queue manager sent before it.
+                conn.ping()
             item = buffer.take()  # pushed while our get waited
             if item is not None:
                 return self._from_buffer(conn, hobj, buffer, item, max_length, md, gmo, gmo_wire["Options"])
@@ -467,12 +470,12 @@ class Queue:
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  tb: TracebackType | None) -> None:
-        if self._hobj is not None:
+        if self.is_open:
             with contextlib.suppress(MQMIError, PYIFError):
                 self.close()
 
     def __repr__(self) -> str:
-        return f"<Queue {self.name!r} {'open' if self._hobj is not None else 'closed'}>"
+        return f"<Queue {self.name!r} {'open' if self.is_open else 'closed'}>"
 
 
 def connect(queue_manager: str | bytes | None = None, channel: str | bytes | None = None,

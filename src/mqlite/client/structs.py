@@ -10,6 +10,7 @@ kept so that pymqi code setting them still runs.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, ClassVar
 
 from mqlite import cmqc
@@ -80,15 +81,24 @@ class MQOpts:
     _fields: ClassVar[tuple[tuple[str, Any], ...]] = ()
     _names: ClassVar[frozenset[str]] = frozenset()
 
+    _defaults: ClassVar[dict[str, Any]] = {}
+    _list_fields: ClassVar[tuple[str, ...]] = ()
+
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
         cls._names = frozenset(name for name, _ in cls._fields)
+        # Built once per class: a new structure is then one dict update, not a loop of setattr.
+        cls._defaults = dict(cls._fields)
+        cls._list_fields = tuple(name for name, default in cls._fields if isinstance(default, list))
 
     def __init__(self, **kw: Any) -> None:
-        for name, default in self._fields:
-            object.__setattr__(self, name, list(default) if isinstance(default, list) else default)
-        self._vs: dict[str, Any] = {}
-        self.set(**kw)
+        fields = self.__dict__
+        fields.update(self._defaults)
+        for name in self._list_fields:
+            fields[name] = list(fields[name])
+        fields["_vs"] = {}
+        if kw:
+            self.set(**kw)
 
     def __getattr__(self, name: str) -> Any:  # only reached for names that are not fields
         raise AttributeError(f"{type(self).__name__} has no field {name!r}")
@@ -351,18 +361,29 @@ def _cached_padded(value: str, size: int) -> CharField:
     return field
 
 
+_md_fields = attrgetter(*MD_FIELDS)
+_TEXT_AT = tuple(i for i, (_, kind, _) in enumerate(_WIRE_KINDS) if kind == "text")
+_ID_AT = tuple((i, size) for i, (_, kind, size) in enumerate(_WIRE_KINDS) if kind == "id")
+_INT_AT = tuple(i for i, (_, kind, _) in enumerate(_WIRE_KINDS) if kind == "int")
+
+
 def md_to_wire(md: MD, ccsid: int = 1208) -> list[Any]:
     """An MD as the wire's list; CodedCharSetId 0 (queue manager's) becomes ``ccsid``."""
-    out: list[Any] = []
-    append = out.append
-    for name, kind, size in _WIRE_KINDS:
-        value = getattr(md, name)
-        if kind == "text":
-            append(_cached_text(value))
-        elif kind == "id":
-            append(value if type(value) is bytes and len(value) == size else ident(value, size))
-        else:
-            append(value if type(value) is int else int(value))
+    out: list[Any] = list(_md_fields(md))
+    cache = _TEXT_CACHE
+    for i in _TEXT_AT:
+        value = out[i]
+        converted = cache.get(value) if isinstance(value, str | bytes) else None
+        out[i] = converted if converted is not None else _cached_text(value)
+    for i, size in _ID_AT:
+        value = out[i]
+        if not isinstance(value, bytes) or len(value) != size:
+            out[i] = ident(value, size)
+        elif type(value) is not bytes:
+            out[i] = bytes(value)
+    for i in _INT_AT:
+        if type(out[i]) is not int:
+            out[i] = int(out[i])
     if out[5] == cmqc.MQCCSI_Q_MGR:
         out[5] = ccsid
     return out
