@@ -94,7 +94,7 @@ class AsyncConnection:
 
     async def request(self, op: Op, args: list[Any]) -> tuple[int, int, Any]:
         if self.broken is not None:
-            raise self.broken
+            raise self.failure()
         req_id = self._next_id
         self._next_id = req_id + 1 if req_id < 0x7FFFFFFF else 1
         future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
@@ -104,6 +104,9 @@ class AsyncConnection:
             await self._writer.drain()
             reply = await future
         except OSError as e:
+            self._pending.pop(req_id, None)  # this caller is told below, not through its future
+            if future.done() and not future.cancelled():
+                future.exception()
             raise self._lost(str(e)) from None
         finally:
             self._pending.pop(req_id, None)
@@ -112,7 +115,7 @@ class AsyncConnection:
     async def send(self, frame: bytes) -> None:
         """A frame without a reply (asynchronous put, credit); waits only for buffer space."""
         if self.broken is not None:
-            raise self.broken
+            raise self.failure()
         try:
             self._writer.write(frame)
             await self._writer.drain()
@@ -177,9 +180,15 @@ class AsyncConnection:
             self.connected = False
             for future in self._pending.values():
                 if not future.done():
-                    future.set_exception(self.broken)
+                    future.set_exception(self.failure())
             self._writer.close()
-        return self.broken
+        return self.failure()
+
+    def failure(self) -> MQMIError:
+        """A fresh MQRC_CONNECTION_BROKEN for each caller (one exception object raised in
+        many places would pile up every caller's traceback on it)."""
+        broken = self.broken or MQMIError(cmqc.MQCC_FAILED, cmqc.MQRC_CONNECTION_BROKEN)
+        return MQMIError(broken.comp, broken.reason, text=getattr(broken, "text", ""))
 
 
 class QueueManager:
@@ -194,7 +203,7 @@ class QueueManager:
 
     def get_handle(self) -> AsyncConnection:
         if self._conn is None or not self._conn.connected:
-            raise self._conn.broken if self._conn is not None and self._conn.broken else PYIFError("not connected")
+            raise self._conn.failure() if self._conn is not None and self._conn.broken else PYIFError("not connected")
         return self._conn
 
     async def disconnect(self) -> None:

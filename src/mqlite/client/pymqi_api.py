@@ -139,7 +139,7 @@ class QueueManager:
     def get_handle(self) -> Connection:
         if self._conn is None or not self._conn.connected:
             if self._conn is not None and self._conn.broken is not None:
-                raise self._conn.broken
+                raise self._conn.failure()
             raise PYIFError("not connected")
         return self._conn
 

@@ -148,7 +148,7 @@ class Connection:
     # -- bytes ------------------------------------------------------------------------------------
     def _send(self, frame: bytes) -> None:
         if self.broken is not None:
-            raise self.broken
+            raise self.failure()
         try:
             self._sock.sendall(frame)
         except OSError as e:
@@ -206,7 +206,13 @@ class Connection:
         self.broken = MQMIError(cmqc.MQCC_FAILED, cmqc.MQRC_CONNECTION_BROKEN, text=why)
         self.connected = False
         self._close_socket()
-        raise self.broken
+        raise self.failure()
+
+    def failure(self) -> MQMIError:
+        """A fresh MQRC_CONNECTION_BROKEN for each caller (one exception object raised in
+        many places would pile up every caller's traceback on it)."""
+        broken = self.broken or MQMIError(cmqc.MQCC_FAILED, cmqc.MQRC_CONNECTION_BROKEN)
+        return MQMIError(broken.comp, broken.reason, text=getattr(broken, "text", ""))
 
     def _close_socket(self) -> None:
         self._sock.close()  # socket.close() does not raise for an already-broken peer
