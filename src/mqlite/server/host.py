@@ -86,6 +86,9 @@ class QueueManagerHost:
         runtime.stop_timer()
         assert self.store is not None
         await asyncio.get_running_loop().run_in_executor(None, self.store.close)
+        stats = self.store.stats
+        log.info("AMQ7230I: store wrote %d transactions in %d commits (%.1f per commit), %d operations",
+                 stats.transactions, stats.commits, stats.txs_per_commit, stats.ops)
         address = paths.socket_address(self.name)
         if not address.startswith("\0"):
             with contextlib.suppress(FileNotFoundError):
