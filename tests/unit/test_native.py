@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mqlite.core.message import MessageDescriptor
-from mqlite.protocol import native
+from mqlite.protocol import native, native_results
 from mqlite.protocol.native import (
     GMO_DEFAULTS,
     NEED_DATA,
@@ -89,13 +89,13 @@ def test_replies_round_trip(result: Any) -> None:
 
 
 def test_result_shapes_are_checked() -> None:
-    assert native.check_result(Op.OPEN, [1, "Q", "QM", False]) == [1, "Q", "QM", False]
-    native.check_result(Op.GET, [MD, {}, b"", 10])
+    assert native_results.check_result(Op.OPEN, [1, "Q", "QM", False]) == [1, "Q", "QM", False]
+    native_results.check_result(Op.GET, [MD, {}, b"", 10])
     with pytest.raises(ProtocolError) as e:
-        native.check_result(Op.OPEN, [1, "Q"])
+        native_results.check_result(Op.OPEN, [1, "Q"])
     assert e.value.reason == 2195
     with pytest.raises(ProtocolError):
-        native.check_result(Op.CONNECT, {"qmgr": "QM1"})
+        native_results.check_result(Op.CONNECT, {"qmgr": "QM1"})
 
 
 def test_pushes_round_trip() -> None:

@@ -21,6 +21,7 @@ from mqlite.client.common import AsyncPuts, Endpoint, ReadAhead, Target, appl_na
 from mqlite.client.errors import MQMIError
 from mqlite.protocol import native
 from mqlite.protocol.native import NEED_DATA, Op, ProtocolError, Push, Reply, Role
+from mqlite.protocol.native_results import check_result
 
 __all__ = ["Connection", "checked", "open_socket"]
 
@@ -56,7 +57,7 @@ def checked(op: Op, reply: Reply) -> tuple[int, int, Any]:
     result = reply.result
     if reply.cc == cmqc.MQCC_OK or (op is Op.GET and isinstance(result, list)):
         try:
-            native.check_result(op, result)
+            check_result(op, result)
         except ProtocolError as e:
             raise MQMIError(cmqc.MQCC_FAILED, e.reason, text=e.text) from None
     return reply.cc, reply.reason, result

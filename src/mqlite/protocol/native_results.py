@@ -1,0 +1,97 @@
+"""The shapes of the native protocol's reply results, which the client checks.
+
+The server trusts nothing a client sends (``native`` validates every request); the client,
+in turn, checks a reply's result before turning it into MQI structures, so a confused peer
+raises MQRC_UNEXPECTED_ERROR instead of a ``KeyError`` deep in the client.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from mqlite.protocol.native import (
+    MQRC_UNEXPECTED_ERROR,
+    Checker,
+    Op,
+    ProtocolError,
+    _Bad,
+    _bool,
+    _bytes,
+    _check_args,
+    _int,
+    _str,
+    check_md,
+    check_props,
+)
+
+__all__ = ["RESULT_SHAPES", "check_result"]
+
+
+def _any(v: Any) -> Any:
+    return v
+
+
+def _none(v: Any) -> None:
+    if v is not None:
+        raise _Bad("expected nil")
+
+
+def _fields(**kinds: type | tuple[type, ...]) -> Checker:
+    def check(v: Any) -> dict[str, Any]:
+        if type(v) is not dict:
+            raise _Bad("expected a map")
+        for key, kind in kinds.items():
+            if not isinstance(v.get(key), kind):
+                raise _Bad(f"field {key!r} missing or of the wrong type")
+        return v
+
+    return check
+
+
+def _tuple(*shape: Checker) -> Checker:
+    def check(v: Any) -> list[Any]:
+        if type(v) is not list:
+            raise _Bad("expected a list")
+        return _check_args(shape, v, "result")
+
+    return check
+
+
+def _inq_values(v: Any) -> list[int | str]:
+    if type(v) is not list or any(type(x) not in (int, str) for x in v):
+        raise _Bad("expected a list of int or str")
+    return v
+
+
+def _lines(v: Any) -> list[str]:
+    if type(v) is not list or any(type(x) is not str for x in v):
+        raise _Bad("expected a list of str")
+    return v
+
+
+RESULT_SHAPES: Final[dict[Op, Checker]] = {
+    Op.CONNECT: _fields(qmgr=str, user=str, conn_id=str, maxmsgl=int, ccsid=int),
+    Op.DISCONNECT: _none,
+    Op.OPEN: _tuple(_int, _str, _str, _bool),
+    Op.CLOSE: _none,
+    Op.PUT: check_md,
+    Op.PUT1: check_md,
+    Op.GET: _tuple(check_md, check_props, _bytes, _int),
+    Op.COMMIT: _none,
+    Op.BACKOUT: _none,
+    Op.INQ: _inq_values,
+    Op.SET: _none,
+    Op.MQSC: _tuple(_int, _lines),
+    Op.STAT: _fields(put_success=int, put_warning=int, put_failure=int, reason=int),
+    Op.PING: _none,
+}
+
+
+def check_result(op: Op, result: Any) -> Any:
+    """Validate a reply's result for ``op`` (only meaningful when cc != MQCC_FAILED,
+    except GET's 2080 which carries one too). Raises ``ProtocolError`` (2195)."""
+    checker = RESULT_SHAPES.get(op, _any)
+    try:
+        return checker(result)
+    except _Bad as e:
+        raise ProtocolError(MQRC_UNEXPECTED_ERROR, f"bad {op.name} result: {e}") from None
