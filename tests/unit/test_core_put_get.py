@@ -639,8 +639,12 @@ def test_one_message_completes_one_of_two_waiters(mq: Any, q: Any) -> None:  # R
 def test_closing_the_handle_cancels_its_wait(mq: Any, q: Any, clock: Any) -> None:
     other = mq.connect()
     h2 = mq.open("APP.Q", C.MQOO_INPUT_SHARED, conn=other)
-    mq.wait(h2, wait_ms=5000, conn=other)
+    waiter = mq.wait(h2, wait_ms=5000, conn=other)
     mq.close(h2, conn=other)
+    # The waiting MQGET ends with its handle (2019), so its caller is not left hanging...
+    completions = mq.qm.take_effects().completions
+    assert [(w, r.reason) for w, r in completions] == [(waiter, C.MQRC_HOBJ_ERROR)]
+    # ...and a later message is not handed to it.
     mq.put(q, b"nobody waits")
     mq.qm.tick(clock.now + 10)
     assert not mq.qm.take_effects().completions

@@ -143,6 +143,14 @@ class QueueManager(AdminMixin):
         self._effects = Effects()
         return effects
 
+    def take_deliveries(self) -> tuple[list[tuple[Waiter, GetResult | MQError]], list[tuple[Connection, int, Message]]]:
+        """The wake-ups and read-ahead messages so far, leaving the store changes for ``take_effects``."""
+        effects = self._effects
+        completions, pushes = effects.completions, effects.pushes
+        if completions or pushes:
+            effects.completions, effects.pushes = [], []
+        return completions, pushes
+
     def on_durable(self, tx: StoreTx) -> None:
         """The store made ``tx`` durable: its persistent bodies may now leave memory."""
         touched: set[LocalQueue] = set()
@@ -354,6 +362,8 @@ class QueueManager(AdminMixin):
             for waiter in [w for w in queue.waiters if w.conn is conn and w.hobj == handle.hobj]:
                 queue.waiters.remove(waiter)
                 self.waiting.discard(waiter)
+                waiter.done = True  # its MQGET ends with the handle
+                self._effects.completions.append((waiter, MQError(C.MQRC_HOBJ_ERROR, "the handle was closed")))
         if handle in queue.read_ahead:
             queue.read_ahead.remove(handle)
 

@@ -139,16 +139,19 @@ class ClientConnection(asyncio.Protocol):
         except MQError as error:
             if req_id:
                 round_.add(session, native.encode_reply(req_id, error.comp, error.reason, error.text or None))
-            elif op == Op.PUT:
+            elif op in (Op.PUT, Op.PUT1):
                 self.async_put["put_failure"] += 1
                 self.async_put["reason"] = error.reason
-                round_.add(session, native.encode_push_error(int(args[0]), error.reason))
+                hobj = int(args[0]) if op == Op.PUT else 0
+                round_.add(session, native.encode_push_error(hobj, error.reason))
             return
         except Exception:  # a bug must not take the queue manager down
             log.exception("AMQ6119E: unexpected error in %s", op.name)
             if req_id:
                 round_.add(session, native.encode_reply(req_id, 2, C.MQRC_UNEXPECTED_ERROR, "internal error"))
             return
+        # Messages this request released (read-ahead) go out before its reply, in order.
+        self.runtime.collect(round_)
         if result is _PENDING:
             return
         if req_id:
@@ -156,7 +159,7 @@ class ClientConnection(asyncio.Protocol):
                 round_.add(session, result)
             else:
                 round_.add(session, native.encode_reply(req_id, 0, 0, result))
-        elif op == Op.PUT:
+        elif op in (Op.PUT, Op.PUT1):
             self.async_put["put_success"] += 1
 
     def _conn(self) -> Any:
@@ -198,11 +201,7 @@ class ClientConnection(asyncio.Protocol):
 
     def _close(self, req_id: int, args: list[Any]) -> Any:
         hobj, options = args
-        for key, waiter in list(self._session().waiters.items()):
-            if waiter.hobj == hobj:
-                self.runtime.cancel_waiter(waiter)
-                del self._session().waiters[key]
-        self.runtime.core.close(self._conn(), hobj, options)
+        self.runtime.core.close(self._conn(), hobj, options)  # waiting MQGETs on it end with 2019
         return None
 
     def _put(self, req_id: int, args: list[Any]) -> Any:

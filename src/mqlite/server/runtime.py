@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any, Protocol, cast
 
 from mqlite.core.errors import MQError
+from mqlite.core.message import Message
 from mqlite.core.qmgr import GetResult, QueueManager
 from mqlite.core.waiters import Waiter
 from mqlite.protocol import native
@@ -141,18 +142,16 @@ class Runtime:
         return count
 
     # -- rounds ----------------------------------------------------------------------------
+    def collect(self, round_: Round) -> None:
+        """Move the wake-ups and read-ahead messages core produced so far into the round."""
+        completions, pushes = self.core.take_deliveries()
+        if completions or pushes:
+            self._add_effects(round_, completions, pushes)
+
     def finish(self, round_: Round) -> None:
         """Collect core's effects into the round and release it now or once durable."""
         effects = self.core.take_effects()
-        for waiter, result in effects.completions:
-            session, req_id = cast("tuple[Session, int]", waiter.token)
-            session.waiters.pop(req_id, None)
-            round_.add(session, encode_get_reply(req_id, result))
-        for conn, hobj, message in effects.pushes:
-            target = self.sessions.get(conn.conn_id)
-            if target is not None:
-                round_.add(target, native.encode_push_msg(hobj, message.md.to_list(), message.properties,
-                                                          message.body))
+        self._add_effects(round_, effects.completions, effects.pushes)
         tx = effects.tx
         round_.ready = not tx
         for session, chunks in round_.outputs.items():
@@ -165,6 +164,20 @@ class Runtime:
                 self._release(round_)
         if self.core.waiting or self._timer is None:
             self._schedule_timer()
+
+    def _add_effects(
+        self, round_: Round, completions: list[tuple[Waiter, GetResult | MQError]],
+        pushes: list[tuple[Any, int, Message]],
+    ) -> None:
+        for waiter, result in completions:
+            session, req_id = cast("tuple[Session, int]", waiter.token)
+            session.waiters.pop(req_id, None)
+            round_.add(session, encode_get_reply(req_id, result))
+        for conn, hobj, message in pushes:
+            target = self.sessions.get(conn.conn_id)
+            if target is not None:
+                round_.add(target, native.encode_push_msg(hobj, message.md.to_list(), message.properties,
+                                                          message.body))
 
     def _durable_callback(self, round_: Round, tx: StoreTx) -> Callable[[BaseException | None], None]:
         loop = self.loop
