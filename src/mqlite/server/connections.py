@@ -65,12 +65,17 @@ class ClientConnection(asyncio.Protocol):
         # uvloop's transports do not derive from asyncio.Transport; they behave like one.
         self.transport = cast(asyncio.Transport, transport)
         self.session = Session(self.transport)
+        self.runtime.readers.add(self.transport)
+        if self.runtime.reading_paused:
+            self.transport.pause_reading()
         self.os_user = peer_user(transport)
         sock = transport.get_extra_info("socket")
         if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self.transport is not None:
+            self.runtime.readers.discard(self.transport)
         session = self.session
         if session is not None:
             session.closed = True

@@ -28,6 +28,11 @@ log = logging.getLogger("mqlite.server")
 
 TICK_SECONDS = 1.0
 SWEEP_EVERY = 5.0
+# Flow control: asynchronous persistent puts can arrive faster than the disk takes them. Past
+# this many store operations in flight, the server stops reading from clients until the writer
+# has caught up (to the low mark), so memory stays bounded whatever the producers do.
+STORE_BACKLOG_HIGH = 20_000
+STORE_BACKLOG_LOW = 5_000
 
 
 class Sink(Protocol):
@@ -113,6 +118,9 @@ class Runtime:
         self._next_deadline = 0.0
         self._last_sweep = 0.0
         self.ending = False
+        self.readers: set[asyncio.Transport] = set()  # client transports, paused when the store lags
+        self.backlog = 0  # store operations submitted and not yet durable
+        self.reading_paused = False
 
     # -- start-up ------------------------------------------------------------------------
     def recover(self) -> int:
@@ -162,6 +170,10 @@ class Runtime:
             except RuntimeError as error:  # the store closed under us: the process is ending
                 log.error("AMQ6118E: %s; %d changes not written", error, len(tx.runs))
                 self._release(round_)
+            else:
+                self.backlog += len(tx)
+                if self.backlog > STORE_BACKLOG_HIGH and not self.reading_paused:
+                    self._pause_reading(True)
         if self.core.waiting or self._timer is None:
             self._schedule_timer()
 
@@ -187,7 +199,20 @@ class Runtime:
 
         return done
 
+    def _pause_reading(self, pause: bool) -> None:
+        self.reading_paused = pause
+        for transport in list(self.readers):
+            if transport.is_closing():
+                continue
+            if pause:
+                transport.pause_reading()
+            else:
+                transport.resume_reading()
+
     def _on_durable(self, round_: Round, tx: StoreTx, error: BaseException | None) -> None:
+        self.backlog -= len(tx)
+        if self.reading_paused and self.backlog < STORE_BACKLOG_LOW:
+            self._pause_reading(False)
         if error is not None:
             # The disk refused: the in-memory state is ahead of the store. Say so loudly;
             # the replies still go out so that no caller hangs.
