@@ -70,11 +70,16 @@ def _seq_key(entry: Entry) -> int:
 
 
 class _Level:
-    __slots__ = ("entries", "head")
+    """One priority level. Entries before ``head`` are removed; entries before ``scan`` are not
+    available (locked in units of work, uncommitted, removed), so a get with many consumers'
+    messages locked at the front does not step over them again each time."""
+
+    __slots__ = ("entries", "head", "scan")
 
     def __init__(self) -> None:
         self.entries: list[Entry] = []
         self.head = 0
+        self.scan = 0
 
     def compact(self) -> None:
         """Drop the removed entries at the front once they are a good share of the list."""
@@ -83,8 +88,17 @@ class _Level:
             head += 1
         if head > 512 and head * 2 > len(entries):
             del entries[:head]
+            self.scan = max(0, self.scan - head)
             head = 0
         self.head = head
+        if self.scan < head:
+            self.scan = head
+
+    def rescan_from(self, entry: Entry) -> None:
+        """``entry`` became available again (commit of a put, backout of a get)."""
+        if self.scan > self.head:
+            index = bisect.bisect_left(self.entries, entry.seq, lo=self.head, hi=self.scan, key=_seq_key)
+            self.scan = min(self.scan, index)
 
 
 class LocalQueue:
@@ -133,6 +147,7 @@ class LocalQueue:
         entries = self.levels[index].entries
         if entries and entries[-1].seq > seq:  # recovery may interleave; keep seq order
             bisect.insort(entries, entry, key=_seq_key)
+            self.levels[index].scan = self.levels[index].head
         else:
             entries.append(entry)
         self.depth += 1
@@ -148,6 +163,7 @@ class LocalQueue:
         entries = self.levels[index].entries
         if entries and entries[-1].seq > seq:
             bisect.insort(entries, entry, key=_seq_key)
+            self.levels[index].scan = self.levels[index].head
         else:
             entries.append(entry)
         if seq >= self.next_seq:
@@ -159,6 +175,7 @@ class LocalQueue:
     def commit_put(self, entry: Entry) -> None:
         entry.state = AVAILABLE
         self.uncommitted -= 1
+        self.levels[entry.level].rescan_from(entry)
 
     def lock(self, entry: Entry) -> None:
         """Got under syncpoint: off the queue for everyone until commit or backout."""
@@ -171,6 +188,7 @@ class LocalQueue:
         entry.state = AVAILABLE
         self.depth += 1
         self.locked -= 1
+        self.levels[entry.level].rescan_from(entry)
 
     # -- removing ----------------------------------------------------------------------
     def remove(self, entry: Entry) -> None:
@@ -227,18 +245,19 @@ class LocalQueue:
         """The next message to deliver; expired ones met on the way are removed into ``expired``."""
         for level in reversed(self.levels):
             entries = level.entries
-            i = level.head
+            i = level.scan if level.scan > level.head else level.head
             n = len(entries)
             while i < n:
                 entry = entries[i]
-                state = entry.state
-                if state == AVAILABLE:
+                if entry.state == AVAILABLE:
                     if entry.expiry_at and entry.expiry_at <= now:
                         self.remove(entry)
                         expired.append(entry)
                     else:
+                        level.scan = i
                         return entry
                 i += 1
+            level.scan = n
             if level.head < n and entries[level.head].state == REMOVED:
                 level.compact()
         return None
