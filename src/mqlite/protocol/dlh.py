@@ -9,6 +9,8 @@ from __future__ import annotations
 import struct
 from typing import NamedTuple
 
+from mqlite.protocol.fields import fixed_text, trimmed
+
 STRUC_ID = b"DLH "
 VERSION_1 = 1
 FORMAT_DEAD_LETTER_HEADER = "MQDEAD"
@@ -29,16 +31,12 @@ class DeadLetterHeader(NamedTuple):
     put_time: str
 
 
-def _text(value: str, size: int) -> bytes:
-    return value.encode("utf-8")[:size].ljust(size, b" ")
-
-
 def encode(header: DeadLetterHeader) -> bytes:
     return _LAYOUT.pack(
-        STRUC_ID, VERSION_1, header.reason, _text(header.dest_q_name, 48),
-        _text(header.dest_q_mgr_name, 48), header.encoding, header.ccsid, _text(header.format, 8),
-        header.put_appl_type, _text(header.put_appl_name, 28), _text(header.put_date, 8),
-        _text(header.put_time, 8),
+        STRUC_ID, VERSION_1, header.reason, fixed_text(header.dest_q_name, 48),
+        fixed_text(header.dest_q_mgr_name, 48), header.encoding, header.ccsid, fixed_text(header.format, 8),
+        header.put_appl_type, fixed_text(header.put_appl_name, 28), fixed_text(header.put_date, 8),
+        fixed_text(header.put_time, 8),
     )
 
 
@@ -46,10 +44,9 @@ def decode(data: bytes) -> tuple[DeadLetterHeader, bytes]:
     """The header and the original message data after it."""
     if len(data) < LENGTH or data[:4] != STRUC_ID:
         raise ValueError("not an MQDLH")
-    fields = _LAYOUT.unpack_from(data)
-    text = [f.decode("utf-8").rstrip(" ") if isinstance(f, bytes) else f for f in fields]
+    f = _LAYOUT.unpack_from(data)
     header = DeadLetterHeader(
-        fields[2], str(text[3]), str(text[4]), fields[5], fields[6], str(text[7]), fields[8],
-        str(text[9]), str(text[10]), str(text[11]),
+        f[2], trimmed(f[3]), trimmed(f[4]), f[5], f[6], trimmed(f[7]), f[8], trimmed(f[9]),
+        trimmed(f[10]), trimmed(f[11]),
     )
     return header, data[LENGTH:]

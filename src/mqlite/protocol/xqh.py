@@ -11,6 +11,7 @@ import struct
 from typing import NamedTuple
 
 from mqlite.core.message import MessageDescriptor
+from mqlite.protocol.fields import fixed_text, trimmed
 
 STRUC_ID = b"XQH "
 FORMAT_XMIT_Q_HEADER = "MQXMIT"
@@ -26,22 +27,14 @@ class TransmissionHeader(NamedTuple):
     md: MessageDescriptor
 
 
-def _text(value: str, size: int) -> bytes:
-    return value.encode("utf-8")[:size].ljust(size, b" ")
-
-
-def _str(raw: bytes) -> str:
-    return raw.decode("utf-8").rstrip(" \0")
-
-
 def encode_md1(md: MessageDescriptor) -> bytes:
     return _MD1.pack(
         b"MD  ", 1, md.Report, md.MsgType, md.Expiry, md.Feedback, md.Encoding, md.CodedCharSetId,
-        _text(md.Format, 8), md.Priority, md.Persistence, md.MsgId, md.CorrelId, md.BackoutCount,
-        _text(md.ReplyToQ, 48), _text(md.ReplyToQMgr, 48), _text(md.UserIdentifier, 12),
-        md.AccountingToken, _text(md.ApplIdentityData, 32), md.PutApplType,
-        _text(md.PutApplName, 28), _text(md.PutDate, 8), _text(md.PutTime, 8),
-        _text(md.ApplOriginData, 4),
+        fixed_text(md.Format, 8), md.Priority, md.Persistence, md.MsgId, md.CorrelId, md.BackoutCount,
+        fixed_text(md.ReplyToQ, 48), fixed_text(md.ReplyToQMgr, 48), fixed_text(md.UserIdentifier, 12),
+        md.AccountingToken, fixed_text(md.ApplIdentityData, 32), md.PutApplType,
+        fixed_text(md.PutApplName, 28), fixed_text(md.PutDate, 8), fixed_text(md.PutTime, 8),
+        fixed_text(md.ApplOriginData, 4),
     )
 
 
@@ -51,15 +44,15 @@ def decode_md1(data: bytes) -> MessageDescriptor:
         raise ValueError("not an MQMD")
     return MessageDescriptor(
         Report=f[2], MsgType=f[3], Expiry=f[4], Feedback=f[5], Encoding=f[6], CodedCharSetId=f[7],
-        Format=_str(f[8]), Priority=f[9], Persistence=f[10], MsgId=f[11], CorrelId=f[12],
-        BackoutCount=f[13], ReplyToQ=_str(f[14]), ReplyToQMgr=_str(f[15]), UserIdentifier=_str(f[16]),
-        AccountingToken=f[17], ApplIdentityData=_str(f[18]), PutApplType=f[19],
-        PutApplName=_str(f[20]), PutDate=_str(f[21]), PutTime=_str(f[22]), ApplOriginData=_str(f[23]),
+        Format=trimmed(f[8]), Priority=f[9], Persistence=f[10], MsgId=f[11], CorrelId=f[12],
+        BackoutCount=f[13], ReplyToQ=trimmed(f[14]), ReplyToQMgr=trimmed(f[15]), UserIdentifier=trimmed(f[16]),
+        AccountingToken=f[17], ApplIdentityData=trimmed(f[18]), PutApplType=f[19],
+        PutApplName=trimmed(f[20]), PutDate=trimmed(f[21]), PutTime=trimmed(f[22]), ApplOriginData=trimmed(f[23]),
     )
 
 
 def wrap(remote_q: str, remote_qmgr: str, md: MessageDescriptor, body: bytes) -> bytes:
-    return _HEAD.pack(STRUC_ID, 1, _text(remote_q, 48), _text(remote_qmgr, 48)) + encode_md1(md) + body
+    return _HEAD.pack(STRUC_ID, 1, fixed_text(remote_q, 48), fixed_text(remote_qmgr, 48)) + encode_md1(md) + body
 
 
 def unwrap(data: bytes) -> tuple[TransmissionHeader, bytes]:
@@ -67,4 +60,4 @@ def unwrap(data: bytes) -> tuple[TransmissionHeader, bytes]:
         raise ValueError("not an MQXQH")
     _, _, rq, rqm = _HEAD.unpack_from(data)
     md = decode_md1(data[_HEAD.size:])
-    return TransmissionHeader(_str(rq), _str(rqm), md), data[LENGTH:]
+    return TransmissionHeader(trimmed(rq), trimmed(rqm), md), data[LENGTH:]
