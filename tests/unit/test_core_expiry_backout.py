@@ -165,21 +165,28 @@ def test_no_requeue_without_bothresh(mq: Any, q: Any) -> None:
     assert mq.depth("APP.BO") == 0
 
 
-def test_no_requeue_when_the_backout_queue_is_missing_or_full(mq: Any) -> None:
+def test_backout_queue_missing_or_full_sends_the_message_to_the_dead_letter_queue(mq: Any) -> None:
     mq.define("APP.IN", BOTHRESH=1, BOQNAME="NO.SUCH.Q")
     h = mq.open("APP.IN", IO)
     mq.put(h, b"x")
     mq.get(h, SP_GET)
     mq.qm.backout(mq.conn)
-    assert mq.depth("APP.IN") == 1
+    # IBM's JMS/XMS rule: no usable backout queue -> the dead-letter queue, with an MQDLH.
+    assert mq.depth("APP.IN") == 0
+    dlq = mq.open("SYSTEM.DEAD.LETTER.QUEUE", C.MQOO_INPUT_SHARED)
+    header, original = dead_letter.unwrap(mq.get(dlq).message)
+    assert (header.reason, header.dest_q_name, original.body) == (C.MQRC_BACKOUT_THRESHOLD_REACHED, "APP.IN", b"x")
     mq.define("APP.FULL", MAXDEPTH=1)
     full = mq.open("APP.FULL", C.MQOO_OUTPUT)
     mq.put(full, b"occupant")
     mq.qm.alter("QLOCAL", "APP.IN", {"BOQNAME": "APP.FULL"})
+    mq.qm.alter("QLOCAL", "SYSTEM.DEAD.LETTER.QUEUE", {"PUT": "DISABLED"})
+    mq.put(h, b"y")
     mq.get(h, SP_GET)
     mq.qm.backout(mq.conn)
+    # Neither the backout queue nor the dead-letter queue can take it: it stays where it was.
     assert (mq.depth("APP.IN"), mq.depth("APP.FULL")) == (1, 1)
-    assert mq.get(h).message.md.BackoutCount == 2
+    assert mq.get(h).message.md.BackoutCount == 1
 
 
 def test_persistent_requeue_moves_the_message_in_the_store(mq: Any, bo: Any) -> None:

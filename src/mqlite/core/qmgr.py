@@ -705,11 +705,19 @@ class QueueManager(AdminMixin):
         if message.persistent:
             self._tx.set_backout(queue.name, entry.seq, md.BackoutCount)
         threshold = int(queue.attrs.get("BOTHRESH", 0))
+        if threshold <= 0 or md.BackoutCount < threshold:
+            return
+        # A poisoned message: to BOQNAME; failing that to the dead-letter queue (as IBM's JMS and
+        # XMS clients do); failing that it stays where it is.
         boqname = str(queue.attrs.get("BOQNAME", "")).strip()
-        if threshold > 0 and md.BackoutCount >= threshold and boqname and boqname != queue.name:
-            target = self.queues.get(boqname)
-            if target is not None and self._requeue(queue, entry, message, target):
-                return
+        target = self.queues.get(boqname) if boqname and boqname != queue.name else None
+        if target is not None and self._requeue(queue, entry, message, target):
+            return
+        deadq = self.queues.get(str(self.attrs.get("DEADQ", "")).strip())
+        if deadq is None or deadq is queue:
+            return
+        wrapped = dead_letter.wrap(message, C.MQRC_BACKOUT_THRESHOLD_REACHED, queue.name, self.name, self.clock())
+        self._requeue(queue, entry, wrapped, deadq)
 
     def _requeue(self, source: LocalQueue, entry: Entry, message: Message, target: LocalQueue) -> bool:
         """Move a message to another local queue (backout requeue, dead letters)."""
