@@ -364,6 +364,7 @@ def _cached_padded(value: str, size: int) -> CharField:
 _md_fields = attrgetter(*MD_FIELDS)
 _TEXT_AT = tuple(i for i, (_, kind, _) in enumerate(_WIRE_KINDS) if kind == "text")
 _ID_AT = tuple((i, size) for i, (_, kind, size) in enumerate(_WIRE_KINDS) if kind == "id")
+_NO_ID = {24: bytes(24), 32: bytes(32)}  # an empty id (pymqi's default b"") is all zeros
 _INT_AT = tuple(i for i, (_, kind, _) in enumerate(_WIRE_KINDS) if kind == "int")
 
 
@@ -377,10 +378,9 @@ def md_to_wire(md: MD, ccsid: int = 1208) -> list[Any]:
         out[i] = converted if converted is not None else _cached_text(value)
     for i, size in _ID_AT:
         value = out[i]
-        if not isinstance(value, bytes) or len(value) != size:
-            out[i] = ident(value, size)
-        elif type(value) is not bytes:
-            out[i] = bytes(value)
+        if type(value) is bytes and len(value) == size:
+            continue
+        out[i] = _NO_ID[size] if not value else ident(value, size)
     for i in _INT_AT:
         if type(out[i]) is not int:
             out[i] = int(out[i])
