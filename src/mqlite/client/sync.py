@@ -27,6 +27,12 @@ __all__ = ["Connection", "checked", "open_socket"]
 
 _RECV_SIZE = 1 << 18
 _DRAIN_EVERY = 64  # asynchronous sends between two non-blocking looks at incoming pushes
+# Asynchronous puts are coalesced: one sendall per burst instead of one per message, so the
+# queue manager also gets them in large reads. A burst goes out when it reaches these sizes,
+# before any synchronous call, or after lingering this long (a background flusher sees to it).
+_COALESCE_BYTES = 64 * 1024
+_COALESCE_FRAMES = 256
+_LINGER_SECONDS = 0.002
 
 
 def open_socket(endpoint: Endpoint, timeout: float | None = 30.0) -> socket.socket:
@@ -80,6 +86,10 @@ class Connection:
         self.target = target
         self._codec = native.NativeConnection(Role.CLIENT)
         self._lock = threading.RLock()
+        self._pending: list[bytes] = []  # coalesced frames not yet sent
+        self._pending_size = 0
+        self._flush_wakeup = threading.Condition(self._lock)
+        self._flusher: threading.Thread | None = None
         self._next_id = 1
         self._sends = 0
         self.broken: MQMIError | None = None
@@ -113,16 +123,44 @@ class Connection:
             reply = self._wait_reply(req_id)
         return checked(op, reply)
 
-    def send(self, frame: bytes) -> None:
-        """Send a frame that has no reply (asynchronous put, credit)."""
+    def send(self, frame: bytes, linger: bool = True) -> None:
+        """Send a frame that has no reply (asynchronous put, credit); ``linger`` lets it wait
+        a moment for company (see ``_COALESCE_BYTES``)."""
         with self._lock:
-            self._send(frame)
+            if self.broken is not None:
+                raise self.failure()
+            self._pending.append(frame)
+            self._pending_size += len(frame)
+            if not linger or self._pending_size >= _COALESCE_BYTES or len(self._pending) >= _COALESCE_FRAMES:
+                self._send(b"")
+            elif len(self._pending) == 1:
+                self._start_linger()
             self._sends += 1
             if self._sends % _DRAIN_EVERY == 0:
                 self._drain()
 
+    def _start_linger(self) -> None:
+        if self._flusher is None:
+            self._flusher = threading.Thread(target=self._linger_loop, name="mqlite-flush", daemon=True)
+            self._flusher.start()
+        self._flush_wakeup.notify()
+
+    def _linger_loop(self) -> None:
+        """Send coalesced frames that waited ``_LINGER_SECONDS`` with nothing pushing them out."""
+        with self._flush_wakeup:
+            while self.connected and self.broken is None:
+                if not self._pending:
+                    self._flush_wakeup.wait()
+                    continue
+                self._flush_wakeup.wait(_LINGER_SECONDS)
+                if self._pending and self.broken is None:
+                    try:
+                        self._send(b"")
+                    except MQMIError:
+                        return
+
     def grant_credit(self, hobj: int, count: int) -> None:
-        self.send(native.encode_credit(hobj, count))
+        self.send(native.encode_credit(hobj, count), linger=False)
 
     def start_read_ahead(self, hobj: int, window: int) -> None:
         self.read_ahead[hobj] = ReadAhead(window)
@@ -139,7 +177,11 @@ class Connection:
     def disconnect(self) -> None:
         if not self.connected:
             return
-        self.connected = False
+        with self._lock:
+            if self.broken is None:
+                self._send(b"")  # coalesced frames go before the DISCONNECT, in order
+            self.connected = False
+            self._flush_wakeup.notify()
         try:
             if self.broken is None:
                 self.call(Op.DISCONNECT, [])
@@ -148,8 +190,16 @@ class Connection:
 
     # -- bytes ------------------------------------------------------------------------------------
     def _send(self, frame: bytes) -> None:
+        """Send ``frame`` after whatever was coalesced before it, in one system call."""
         if self.broken is not None:
             raise self.failure()
+        if self._pending:
+            self._pending.append(frame)
+            frame = b"".join(self._pending)
+            self._pending.clear()
+            self._pending_size = 0
+        if not frame:
+            return
         try:
             self._sock.sendall(frame)
         except OSError as e:
@@ -206,6 +256,9 @@ class Connection:
     def _lost(self, why: str) -> Any:
         self.broken = MQMIError(cmqc.MQCC_FAILED, cmqc.MQRC_CONNECTION_BROKEN, text=why)
         self.connected = False
+        with self._lock:
+            self._pending.clear()
+            self._flush_wakeup.notify()  # the flusher ends with the connection
         self._close_socket()
         raise self.failure()
 
