@@ -161,10 +161,11 @@ class AdminMixin:
         if queue is None or queue.dynamic != "TEMPDYN":
             self._tx.delete_record("object", f"{qtype}/{name}")
 
-    def fail_waiters(
-        self, queue: LocalQueue, reason: int, text: str, through: dict[str, Any] | None = None
-    ) -> None:
-        raise NotImplementedError  # provided by QueueManager
+    if TYPE_CHECKING:  # provided by mqget.GetMixin, the other half of QueueManager
+
+        def fail_waiters(
+            self, queue: LocalQueue, reason: int, text: str, through: dict[str, Any] | None = None
+        ) -> None: ...
 
     # -- the admin API used by MQSC ----------------------------------------------------
     def define(

@@ -2,7 +2,8 @@
 
 The server drives it with calls and performs what it asks for afterwards
 (``take_effects``): store transactions, replies to waiting getters, read-ahead pushes.
-Administration (DEFINE/ALTER/DELETE/DISPLAY) lives in ``admin.AdminMixin``.
+Administration (DEFINE/ALTER/DELETE/DISPLAY) lives in ``admin.AdminMixin``, MQGET and the
+delivery of messages to waiting getters and read-ahead consumers in ``mqget.GetMixin``.
 """
 
 from __future__ import annotations
@@ -11,13 +12,13 @@ import itertools
 import struct
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple, cast
+from typing import Any, cast
 
 from mqlite import cmqc as C
 from mqlite.core import dead_letter
 from mqlite.core.admin import AdminMixin
 from mqlite.core.errors import MQCC_WARNING, MQError
+from mqlite.core.handles import INPUT_OPTIONS, Connection, Effects, GetResult, Handle, TruncatedError
 from mqlite.core.message import (
     NULL_ID,
     Message,
@@ -25,6 +26,7 @@ from mqlite.core.message import (
     Properties,
     put_date_time,
 )
+from mqlite.core.mqget import GetMixin
 from mqlite.core.queues import (
     AVAILABLE,
     LOCKED,
@@ -33,84 +35,16 @@ from mqlite.core.queues import (
     LocalQueue,
     MessageReader,
     expiry_deadline,
-    remaining_expiry,
 )
-from mqlite.core.uow import UnitOfWork
-from mqlite.core.waiters import GetRequest, Waiter
+from mqlite.core.waiters import Waiter
 from mqlite.store.tx import StoreTx
 
-_INPUT_OPTIONS = C.MQOO_INPUT_AS_Q_DEF | C.MQOO_INPUT_SHARED | C.MQOO_INPUT_EXCLUSIVE
-_BROWSE_GETS = C.MQGMO_BROWSE_FIRST | C.MQGMO_BROWSE_NEXT | C.MQGMO_BROWSE_MSG_UNDER_CURSOR
 _CONTEXT_SET = C.MQPMO_SET_IDENTITY_CONTEXT | C.MQPMO_SET_ALL_CONTEXT
 _CONTEXT_PASS = C.MQPMO_PASS_IDENTITY_CONTEXT | C.MQPMO_PASS_ALL_CONTEXT
 MQAT_UNIX = 6
 
 
-class GetResult(NamedTuple):
-    """A delivered message: ``body`` may be truncated to the caller's buffer."""
-
-    message: Message
-    body: bytes
-    data_length: int
-    reason: int  # 0, or MQRC_TRUNCATED_MSG_ACCEPTED
-
-
-class TruncatedError(MQError):
-    """MQRC_TRUNCATED_MSG_FAILED: the message stays, the caller learns its length."""
-
-    def __init__(self, message: Message, data_length: int) -> None:
-        super().__init__(C.MQRC_TRUNCATED_MSG_FAILED, "buffer too small")
-        self.message = message
-        self.data_length = data_length
-
-
-@dataclass(eq=False)
-class Handle:
-    """An open object (MQOPEN's Hobj)."""
-
-    hobj: int
-    name: str  # the queue it resolved to
-    opened_as: str  # the name the application gave (an alias, a model, ...)
-    options: int
-    queue: LocalQueue | None  # None for the queue manager object
-    alias_attrs: dict[str, Any] | None = None
-    exclusive: bool = False
-    created_dynamic: bool = False
-    browse_pos: tuple[int, int] | None = None  # (level, seq) of the last browsed message
-    browse_entry: Entry | None = None
-    read_ahead: bool = False
-    credit: int = 0
-    xmitq_for: tuple[str, str] | None = None  # (remote queue, remote qmgr) when sending via xmitq
-    conn: Connection | None = None
-
-
-@dataclass(eq=False)
-class Connection:
-    """An application's connection (MQCONN's Hconn)."""
-
-    conn_id: str
-    user: str
-    appl_name: str
-    pid: int = 0
-    handles: dict[int, Handle] = field(default_factory=dict)
-    uow: UnitOfWork = field(default_factory=UnitOfWork)
-    next_hobj: int = 1
-    connected: bool = True
-
-
-@dataclass
-class Effects:
-    """What the server must do after a call (see docs/ARCHITECTURE.md)."""
-
-    tx: StoreTx | None = None
-    completions: list[tuple[Waiter, GetResult | MQError]] = field(default_factory=list)
-    pushes: list[tuple[Connection, int, Message]] = field(default_factory=list)
-
-    def __bool__(self) -> bool:
-        return bool(self.tx or self.completions or self.pushes)
-
-
-class QueueManager(AdminMixin):
+class QueueManager(AdminMixin, GetMixin):
     """One queue manager's state and MQI; see the module docstring."""
 
     def __init__(
@@ -199,14 +133,14 @@ class QueueManager(AdminMixin):
         object_type = int(od.get("ObjectType", C.MQOT_Q))
         name = str(od.get("ObjectName", "")).strip()
         qmgr_name = str(od.get("ObjectQMgrName", "")).strip()
-        inputs = options & _INPUT_OPTIONS
+        inputs = options & INPUT_OPTIONS
         if inputs & (inputs - 1):
             raise MQError(C.MQRC_OPTIONS_ERROR, "more than one MQOO_INPUT_* option")
-        if not options & (_INPUT_OPTIONS | C.MQOO_BROWSE | C.MQOO_OUTPUT | C.MQOO_INQUIRE | C.MQOO_SET):
+        if not options & (INPUT_OPTIONS | C.MQOO_BROWSE | C.MQOO_OUTPUT | C.MQOO_INQUIRE | C.MQOO_SET):
             raise MQError(C.MQRC_OPTIONS_ERROR, "no access option given")
         hobj = conn.next_hobj
         if object_type == C.MQOT_Q_MGR:
-            if options & (_INPUT_OPTIONS | C.MQOO_BROWSE | C.MQOO_OUTPUT | C.MQOO_SET):
+            if options & (INPUT_OPTIONS | C.MQOO_BROWSE | C.MQOO_OUTPUT | C.MQOO_SET):
                 raise MQError(C.MQRC_OPTION_NOT_VALID_FOR_TYPE, "the queue manager opens for inquire")
             handle = Handle(hobj, self.name, self.name, options, None)
         elif object_type == C.MQOT_Q:
@@ -245,13 +179,13 @@ class QueueManager(AdminMixin):
             alias_attrs = attrs
             name, (qtype, attrs) = target, base
         if qtype == "QMODEL":
-            if options & (_INPUT_OPTIONS | C.MQOO_BROWSE | C.MQOO_OUTPUT | C.MQOO_INQUIRE | C.MQOO_SET) == 0:
+            if options & (INPUT_OPTIONS | C.MQOO_BROWSE | C.MQOO_OUTPUT | C.MQOO_INQUIRE | C.MQOO_SET) == 0:
                 raise MQError(C.MQRC_OPTIONS_ERROR, "no access option given")
             name = self._create_dynamic(conn, attrs, str(od.get("DynamicQName") or "AMQ.*"))
             qtype, attrs = self.qdefs[name]
             created = True
         if qtype == "QREMOTE":
-            if options & (_INPUT_OPTIONS | C.MQOO_BROWSE):
+            if options & (INPUT_OPTIONS | C.MQOO_BROWSE):
                 raise MQError(C.MQRC_OPTION_NOT_VALID_FOR_TYPE, "a remote queue opens for output")
             return self._open_via_xmitq(
                 hobj, str(attrs.get("RNAME") or name), str(attrs.get("RQMNAME", "")), options,
@@ -260,7 +194,7 @@ class QueueManager(AdminMixin):
         queue = self.queues[name]
         handle = Handle(hobj, name, name if alias_attrs is None else str(od.get("ObjectName")),
                         options, queue, alias_attrs=alias_attrs, created_dynamic=created)
-        if options & _INPUT_OPTIONS:
+        if options & INPUT_OPTIONS:
             self._open_input(queue, handle, options)
         if options & C.MQOO_OUTPUT:
             queue.open_output += 1
@@ -352,7 +286,7 @@ class QueueManager(AdminMixin):
         queue = handle.queue
         if queue is None:
             return
-        if handle.options & _INPUT_OPTIONS and handle.xmitq_for is None:
+        if handle.options & INPUT_OPTIONS and handle.xmitq_for is None:
             queue.open_input -= 1
             if queue.exclusive_holder is handle:
                 queue.exclusive_holder = None
@@ -481,184 +415,6 @@ class QueueManager(AdminMixin):
         self._msgid_counter += 1
         return self._msgid_prefix + struct.pack(">Q", self._msgid_counter)
 
-    # -- MQGET -------------------------------------------------------------------------
-    def get(self, conn: Connection, hobj: int, request: GetRequest, token: object = None) -> GetResult | Waiter:
-        """Get or browse a message; with MQGMO_WAIT and nothing there, return a Waiter."""
-        handle = self._handle(conn, hobj)
-        queue = handle.queue
-        options = request.options
-        browse = options & _BROWSE_GETS
-        if queue is None or handle.xmitq_for is not None:
-            raise MQError(C.MQRC_NOT_OPEN_FOR_INPUT, f"{handle.opened_as} is not open for input")
-        if browse:
-            if not handle.options & C.MQOO_BROWSE:
-                raise MQError(C.MQRC_NOT_OPEN_FOR_BROWSE, f"{handle.opened_as} is not open for browse")
-        elif not handle.options & _INPUT_OPTIONS:
-            raise MQError(C.MQRC_NOT_OPEN_FOR_INPUT, f"{handle.opened_as} is not open for input")
-        if (options & C.MQGMO_SYNCPOINT) and (options & C.MQGMO_NO_SYNCPOINT):
-            raise MQError(C.MQRC_OPTIONS_ERROR, "both MQGMO_SYNCPOINT and MQGMO_NO_SYNCPOINT")
-        if queue.deleted:
-            raise MQError(C.MQRC_Q_DELETED, f"queue {queue.name} was deleted")
-        result = self._try_get(conn, handle, queue, request)
-        if result is not None:
-            return result
-        if not options & C.MQGMO_WAIT or request.wait_ms == 0 or options & C.MQGMO_BROWSE_MSG_UNDER_CURSOR:
-            raise MQError(C.MQRC_NO_MSG_AVAILABLE, "no message available")
-        if request.wait_ms < -1:
-            raise MQError(C.MQRC_WAIT_INTERVAL_ERROR, f"WaitInterval {request.wait_ms}")
-        now = self.clock()
-        deadline = 0.0 if request.wait_ms == -1 else now + request.wait_ms / 1000
-        waiter = Waiter(conn, hobj, request, deadline, token)
-        queue.waiters.append(waiter)
-        self.waiting.add(waiter)
-        return waiter
-
-    def _inhibited(self, handle: Handle, queue: LocalQueue) -> bool:
-        alias = handle.alias_attrs
-        return queue.attrs.get("GET") == "DISABLED" or (alias is not None and alias.get("GET") == "DISABLED")
-
-    def _try_get(self, conn: Connection, handle: Handle, queue: LocalQueue, request: GetRequest) -> GetResult | None:
-        options = request.options
-        if self._inhibited(handle, queue):
-            raise MQError(C.MQRC_GET_INHIBITED, f"gets from {handle.opened_as} are inhibited")
-        now = self.clock()
-        expired: list[Entry] = []
-        try:
-            entry = self._select(handle, queue, request, now, expired)
-        finally:
-            if expired:
-                self._discard_expired(queue, expired)
-        if entry is None:
-            return None
-        message = queue.load(entry)
-        data_length = len(message.body)
-        reason = 0
-        body = message.body
-        if 0 <= request.max_length < data_length:
-            if not options & C.MQGMO_ACCEPT_TRUNCATED_MSG:
-                raise TruncatedError(self._delivered_copy(message, entry, now), data_length)
-            body = body[: request.max_length]
-            reason = C.MQRC_TRUNCATED_MSG_ACCEPTED
-        if options & _BROWSE_GETS:
-            handle.browse_pos = (entry.level, entry.seq)
-            handle.browse_entry = entry
-            return GetResult(self._delivered_copy(message, entry, now), body, data_length, reason)
-        syncpoint = bool(options & C.MQGMO_SYNCPOINT) or (
-            bool(options & C.MQGMO_SYNCPOINT_IF_PERSISTENT) and message.persistent
-        )
-        delivered = self._delivered_copy(message, entry, now)
-        if syncpoint:
-            if len(conn.uow) >= int(self.attrs.get("MAXUMSGS", 10000)):
-                raise MQError(C.MQRC_SYNCPOINT_LIMIT_REACHED, "too many messages in the unit of work")
-            queue.lock(entry)
-            conn.uow.gets.append((queue, entry))
-        else:
-            if entry.persistent:
-                self._tx.delete_message(queue.name, entry.seq)
-            queue.remove(entry)
-        if handle.browse_entry is entry:
-            handle.browse_entry = None
-        return GetResult(delivered, body, data_length, reason)
-
-    def _select(
-        self, handle: Handle, queue: LocalQueue, request: GetRequest, now: float, expired: list[Entry]
-    ) -> Entry | None:
-        options = request.options
-        if options & (C.MQGMO_MSG_UNDER_CURSOR | C.MQGMO_BROWSE_MSG_UNDER_CURSOR):
-            entry = handle.browse_entry
-            if entry is None or entry.state != AVAILABLE:
-                raise MQError(C.MQRC_NO_MSG_UNDER_CURSOR, "no message under the browse cursor")
-            return entry
-        match_id, match_correl = request.match_msg_id, request.match_correl_id
-        if options & C.MQGMO_BROWSE_NEXT and handle.browse_pos is not None:
-            for entry in queue.iter_after(*handle.browse_pos):
-                if entry.state != AVAILABLE:
-                    continue
-                if entry.expiry_at and entry.expiry_at <= now:
-                    queue.remove(entry)
-                    expired.append(entry)
-                    continue
-                if (match_id is None and match_correl is None) or self._matches(queue, entry, request):
-                    return entry
-            return None
-        if match_id is None and match_correl is None:
-            return queue.first_available(now, expired)
-        return queue.find_match(now, expired, match_id, match_correl)
-
-    def _matches(self, queue: LocalQueue, entry: Entry, request: GetRequest) -> bool:
-        md = queue.load(entry).md
-        if request.match_msg_id is not None and md.MsgId != request.match_msg_id:
-            return False
-        return request.match_correl_id is None or md.CorrelId == request.match_correl_id
-
-    def _delivered_copy(self, message: Message, entry: Entry, now: float) -> Message:
-        """The message as the getter sees it: remaining expiry, current backout count."""
-        if not entry.expiry_at:
-            return message
-        md = message.md.copy()
-        md.Expiry = remaining_expiry(entry, now)
-        return Message(md, message.body, message.properties)
-
-    def _discard_expired(self, queue: LocalQueue, expired: list[Entry]) -> None:
-        for entry in expired:
-            if entry.persistent:
-                self._tx.delete_message(queue.name, entry.seq)
-
-    # -- delivery to waiters and read-ahead consumers ------------------------------------
-    def _deliver(self, queue: LocalQueue) -> None:
-        """Hand newly available messages to waiting getters, then to read-ahead handles."""
-        waiters = queue.waiters
-        if waiters:
-            for waiter in list(waiters):
-                conn = waiter.conn
-                handle = conn.handles.get(waiter.hobj)
-                if handle is None:
-                    waiters.remove(waiter)
-                    self.waiting.discard(waiter)
-                    continue
-                try:
-                    result: GetResult | MQError | None = self._try_get(conn, handle, queue, waiter.request)
-                except MQError as error:
-                    result = error
-                if result is None:
-                    continue
-                waiters.remove(waiter)
-                self.waiting.discard(waiter)
-                waiter.done = True
-                self._effects.completions.append((waiter, result))
-        if queue.read_ahead:
-            self._push_read_ahead(queue)
-
-    def _push_read_ahead(self, queue: LocalQueue) -> None:
-        now = self.clock()
-        for handle in list(queue.read_ahead):
-            if self._inhibited(handle, queue):
-                continue
-            conn = handle.conn
-            while handle.credit > 0:
-                expired: list[Entry] = []
-                entry = queue.first_available(now, expired)
-                if expired:
-                    self._discard_expired(queue, expired)
-                if entry is None or entry.message is None or entry.message.persistent:
-                    return  # persistent messages go by MQGET, never ahead
-                message = self._delivered_copy(entry.message, entry, now)
-                queue.remove(entry)
-                handle.credit -= 1
-                if conn is not None:
-                    self._effects.pushes.append((conn, handle.hobj, message))
-
-    def grant_credit(self, conn: Connection, hobj: int, count: int) -> None:
-        """A read-ahead consumer can take ``count`` more messages ahead of its gets."""
-        handle = conn.handles.get(hobj)
-        if handle is None or not handle.read_ahead or handle.queue is None:
-            return
-        handle.credit += max(0, count)
-        queue = handle.queue
-        if handle not in queue.read_ahead:
-            queue.read_ahead.append(handle)
-        self._push_read_ahead(queue)
-
     # -- syncpoint ---------------------------------------------------------------------
     def commit(self, conn: Connection) -> None:
         puts, gets = conn.uow.take()
@@ -757,58 +513,6 @@ class QueueManager(AdminMixin):
             return False
         self._enqueue(deadq, wrapped, 0.0)
         return True
-
-    # -- timers ------------------------------------------------------------------------
-    def tick(self, now: float) -> None:
-        """Time out waiting getters whose wait interval has passed."""
-        for waiter in [w for w in self.waiting if w.deadline and w.deadline <= now]:
-            self.waiting.discard(waiter)
-            handle = waiter.conn.handles.get(waiter.hobj)
-            if handle is not None and handle.queue is not None and waiter in handle.queue.waiters:
-                handle.queue.waiters.remove(waiter)
-            waiter.done = True
-            self._effects.completions.append((waiter, MQError(C.MQRC_NO_MSG_AVAILABLE, "no message available")))
-
-    def sweep_expired(self, now: float) -> int:
-        """Remove expired messages from every queue (MQ does this periodically too)."""
-        removed = 0
-        for queue in self.queues.values():
-            expired = [e for e in queue.iter_entries() if e.state == AVAILABLE and e.expiry_at and e.expiry_at <= now]
-            for entry in expired:
-                queue.remove(entry)
-            if expired:
-                self._discard_expired(queue, expired)
-                removed += len(expired)
-        return removed
-
-    def quiesce(self) -> None:
-        """A controlled end began: refuse new connections and wake every waiting MQGET (2161)."""
-        self.quiescing = True
-        for queue in self.queues.values():
-            if queue.waiters:
-                self.fail_waiters(queue, C.MQRC_Q_MGR_QUIESCING, "the queue manager is ending")
-
-    def cancel_wait(self, waiter: Waiter) -> None:
-        """The caller went away: forget its pending MQGET."""
-        self.waiting.discard(waiter)
-        for queue in self.queues.values():
-            if waiter in queue.waiters:
-                queue.waiters.remove(waiter)
-                break
-
-    def fail_waiters(
-        self, queue: LocalQueue, reason: int, text: str, through: dict[str, Any] | None = None
-    ) -> None:
-        """Fail the queue's waiting getters (only those waiting through alias ``through``, if given)."""
-        for waiter in list(queue.waiters):
-            if through is not None:
-                handle = waiter.conn.handles.get(waiter.hobj)
-                if handle is None or handle.alias_attrs is not through:
-                    continue
-            queue.waiters.remove(waiter)
-            self.waiting.discard(waiter)
-            waiter.done = True
-            self._effects.completions.append((waiter, MQError(reason, text)))
 
     # -- MQINQ / MQSET -----------------------------------------------------------------
     def inquire(self, conn: Connection, hobj: int, selectors: list[int]) -> list[int | str]:

@@ -1,0 +1,81 @@
+"""The objects the MQI hands out and gets back: connections, handles, results, effects."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from mqlite import cmqc as C
+from mqlite.core.errors import MQError
+from mqlite.core.message import Message
+from mqlite.core.queues import Entry, LocalQueue
+from mqlite.core.uow import UnitOfWork
+from mqlite.core.waiters import Waiter
+from mqlite.store.tx import StoreTx
+
+INPUT_OPTIONS = C.MQOO_INPUT_AS_Q_DEF | C.MQOO_INPUT_SHARED | C.MQOO_INPUT_EXCLUSIVE
+BROWSE_GETS = C.MQGMO_BROWSE_FIRST | C.MQGMO_BROWSE_NEXT | C.MQGMO_BROWSE_MSG_UNDER_CURSOR
+
+
+class GetResult(NamedTuple):
+    """A delivered message: ``body`` may be truncated to the caller's buffer."""
+
+    message: Message
+    body: bytes
+    data_length: int
+    reason: int  # 0, or MQRC_TRUNCATED_MSG_ACCEPTED
+
+
+class TruncatedError(MQError):
+    """MQRC_TRUNCATED_MSG_FAILED: the message stays, the caller learns its length."""
+
+    def __init__(self, message: Message, data_length: int) -> None:
+        super().__init__(C.MQRC_TRUNCATED_MSG_FAILED, "buffer too small")
+        self.message = message
+        self.data_length = data_length
+
+
+@dataclass(eq=False)
+class Handle:
+    """An open object (MQOPEN's Hobj)."""
+
+    hobj: int
+    name: str  # the queue it resolved to
+    opened_as: str  # the name the application gave (an alias, a model, ...)
+    options: int
+    queue: LocalQueue | None  # None for the queue manager object
+    alias_attrs: dict[str, Any] | None = None
+    exclusive: bool = False
+    created_dynamic: bool = False
+    browse_pos: tuple[int, int] | None = None  # (level, seq) of the last browsed message
+    browse_entry: Entry | None = None
+    read_ahead: bool = False
+    credit: int = 0
+    xmitq_for: tuple[str, str] | None = None  # (remote queue, remote qmgr) when sending via xmitq
+    conn: Connection | None = None
+
+
+@dataclass(eq=False)
+class Connection:
+    """An application's connection (MQCONN's Hconn)."""
+
+    conn_id: str
+    user: str
+    appl_name: str
+    pid: int = 0
+    handles: dict[int, Handle] = field(default_factory=dict)
+    uow: UnitOfWork = field(default_factory=UnitOfWork)
+    next_hobj: int = 1
+    connected: bool = True
+
+
+@dataclass
+class Effects:
+    """What the server must do after a call (see docs/ARCHITECTURE.md)."""
+
+    tx: StoreTx | None = None
+    completions: list[tuple[Waiter, GetResult | MQError]] = field(default_factory=list)
+    pushes: list[tuple[Connection, int, Message]] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.tx or self.completions or self.pushes)
