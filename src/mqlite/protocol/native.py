@@ -39,6 +39,7 @@ can reply with the reason and carry on ("the server never dies on bad input").
 from __future__ import annotations
 
 import enum
+import struct
 from collections.abc import Callable
 from typing import Any, Final, NamedTuple
 
@@ -55,6 +56,7 @@ DEFAULT_MAX_FRAME: Final = 104_857_600 + 65536
 HEADER_SIZE: Final = 4
 # Compact the receive buffer once this many consumed bytes sit at its front.
 _COMPACT_AT = 65536
+_unpack_length = struct.Struct(">I").unpack_from
 
 
 class Role(enum.Enum):
@@ -472,7 +474,7 @@ class NativeConnection:
         buf, pos = self._buf, self._pos
         if len(buf) - pos < HEADER_SIZE:
             return NEED_DATA
-        size = int.from_bytes(buf[pos:pos + HEADER_SIZE], "big")
+        size: int = _unpack_length(buf, pos)[0]
         if size > self.max_frame:
             self._broken = ProtocolError(
                 MQRC_MSG_TOO_BIG_FOR_CHANNEL,
@@ -483,11 +485,9 @@ class NativeConnection:
         end = pos + HEADER_SIZE + size
         if len(buf) < end:
             return NEED_DATA
-        try:
-            with memoryview(buf) as view, view[pos + HEADER_SIZE:end] as payload:
-                return decode_payload(self.role, payload)
-        finally:  # consumed even when malformed: the next frame is still in step
-            self._consume(end)
+        payload = buf[pos + HEADER_SIZE:end]  # one copy, cheaper than a memoryview's bookkeeping
+        self._consume(end)  # consumed even when malformed: the next frame is still in step
+        return decode_payload(self.role, payload)
 
     def _consume(self, end: int) -> None:
         if end == len(self._buf):
