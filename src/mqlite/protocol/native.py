@@ -424,7 +424,7 @@ def _decode_push(kind: Op, items: list[Any]) -> Push:
     return Push(kind, args)
 
 
-def decode_payload(role: Role, payload: bytes | memoryview) -> Request | Reply | Push:
+def decode_payload(role: Role, payload: bytes | bytearray | memoryview) -> Request | Reply | Push:
     """Decode one frame's msgpack array into the event it is, as seen by ``role``."""
     try:
         items = msgpack.unpackb(payload, use_list=True, raw=False, strict_map_key=False)
