@@ -9,6 +9,8 @@ line of figures. Scenarios:
   read-ahead, end to end (first put to last get);
 - ``{np,p}_{256,4096}_{1,8}``: N producers and N consumers, synchronous put and get, each
   persistent one durable before it returns;
+- ``p_1024_8_producers_async``: 8 producers with MQPMO_ASYNC_RESPONSE put persistent 1 KB
+  messages, timed until the last is durable (no consumers);
 - ``p_256_8x8_async``: persistent, 8 producers with MQPMO_ASYNC_RESPONSE and 8 consumers getting
   under syncpoint and committing every 50 (how IBM advises streaming persistent messages);
 - ``fsync_per_s``: this disk's one-write-one-fsync rate, the physical reference;
@@ -175,20 +177,28 @@ def durable_put(queue: str) -> None:
     qm.disconnect()
 
 
+def load(queue: str, total: int, producers: int = 8) -> float:
+    """``producers`` asynchronous producers put ``total`` persistent 1 KB messages; returns the
+    seconds until the last of them is durable."""
+    ctx = mp.get_context("fork")
+    start = ctx.Event()
+    procs = [ctx.Process(target=producer, args=(queue, total // producers, 1024, True, True, start))
+             for _ in range(producers)]
+    for p in procs:
+        p.start()
+    time.sleep(0.5)
+    began = time.perf_counter()
+    start.set()
+    for p in procs:
+        p.join()
+    durable_put(queue)  # its reply waits for the store: every put before it is durable too
+    return time.perf_counter() - began
+
+
 def million(proc: subprocess.Popen[bytes], home: str) -> dict[str, float]:
     """1,000,000 persistent 1 KB messages: RSS of the queue manager, then restart time."""
     mqsc("DEFINE QLOCAL(BIG) MAXDEPTH(2000000) DEFPSIST(YES)\n")
-    began = time.perf_counter()
-    ctx = mp.get_context("fork")
-    start = ctx.Event()
-    producers = [ctx.Process(target=producer, args=("BIG", 125_000, 1024, True, True, start)) for _ in range(8)]
-    for p in producers:
-        p.start()
-    start.set()
-    for p in producers:
-        p.join()
-    durable_put("BIG")  # its reply waits for the store: every put before it is durable too
-    load_seconds = time.perf_counter() - began
+    load_seconds = load("BIG", 1_000_000)
     rss_loaded = rss_mb(proc.pid)
     time.sleep(5)  # housekeeping runs: RSS once the queue manager is idle
     rss_idle = rss_mb(proc.pid)
@@ -235,6 +245,13 @@ def main() -> None:
                         continue
                     total = int((40_000 if persistent else 80_000) * scale) // pairs * pairs
                     figures[name] = round(run_flow("BENCH.Q", total, size, persistent, pairs))
+        if want("p_1024_8_producers_async"):  # the persistent-producers target: durable msgs/s
+            mqsc("DEFINE QLOCAL(LOAD.Q) MAXDEPTH(1000000)\n")
+            total = int(200_000 * scale)
+            figures["p_1024_8_producers_async"] = round(total / load("LOAD.Q", total))
+            figures["p_1024_8_producers_async_over_fsync"] = round(
+                int(figures["p_1024_8_producers_async"]) / int(figures["fsync_per_s"]), 1)  # type: ignore[call-overload]
+            mqsc("DELETE QLOCAL(LOAD.Q) PURGE\n")
         if want("p_256_8x8_async"):  # producers with MQPMO_ASYNC_RESPONSE, as IBM advises for streams
             figures["p_256_8x8_async"] = round(run_flow("BENCH.Q", int(80_000 * scale), 256, True, 8,
                                                         asynchronous=True, batch=50))
