@@ -31,6 +31,8 @@ from pathlib import Path
 
 import pytest
 
+from mqlite.cli.state import process_alive
+
 MQLITE = Path(sys.executable).with_name("mqlite")
 if not MQLITE.exists():  # not running from the venv: fall back to PATH
     MQLITE = Path(shutil.which("mqlite") or "mqlite")
@@ -78,23 +80,9 @@ def _server_pids(home: Path) -> dict[str, int]:
             pid = int(pid_file.read_text().strip())
         except (OSError, ValueError):
             continue
-        if _alive(pid) and _started_from(pid, home):
+        if process_alive(pid) and _started_from(pid, home):
             pids[pid_file.parent.name] = pid
     return pids
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return True
-    return stat[stat.rfind(")") + 2 :][:1] != "Z"
 
 
 def _started_from(pid: int, home: Path) -> bool:
@@ -116,9 +104,9 @@ def _reap(home: Path) -> None:
             _run(("endmqm", "-i", name), None, 20, {"MQLITE_HOME": str(home)})
     deadline = time.monotonic() + 5
     for pid in pids.values():
-        while _alive(pid) and time.monotonic() < deadline:
+        while process_alive(pid) and time.monotonic() < deadline:
             time.sleep(0.05)
-        if _alive(pid):
+        if process_alive(pid):
             os.kill(pid, signal.SIGKILL)
 
 

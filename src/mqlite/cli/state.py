@@ -86,20 +86,14 @@ def lock_held(name: str) -> bool:
     except OSError:
         return False
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as e:
-            if e.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                return True
-            raise
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        try:
-            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as e:
-            if e.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                return True
-            raise
-        fcntl.lockf(fd, fcntl.LOCK_UN)
+        for take in (fcntl.flock, fcntl.lockf):  # BSD and POSIX locks are separate on Linux
+            try:
+                take(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as e:
+                if e.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                    return True
+                raise
+            take(fd, fcntl.LOCK_UN)
         return False
     finally:
         os.close(fd)
