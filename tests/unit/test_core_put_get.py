@@ -355,7 +355,10 @@ def test_priority_above_maximum_keeps_the_application_value(mq: Any, q: Any) -> 
     # IBM: "the message is placed on the queue at the queue manager's maximum priority ...
     # However, the Priority field retains the value specified by the application".
     mq.put(q, b"twelve", Priority=12)
+    assert mq.conn.warning == C.MQRC_PRIORITY_EXCEEDS_MAXIMUM  # MQCC_WARNING, reason 2049
     assert mq.get(q).message.md.Priority == 12
+    mq.put(q, b"nine", Priority=9)
+    assert mq.conn.warning == 0  # the next put starts clean
 
 
 def test_negative_priority_other_than_as_q_def_is_2050(mq: Any, q: Any) -> None:

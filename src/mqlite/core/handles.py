@@ -67,6 +67,7 @@ class Connection:
     uow: UnitOfWork = field(default_factory=UnitOfWork)
     next_hobj: int = 1
     connected: bool = True
+    warning: int = 0  # reason of the last call's MQCC_WARNING (e.g. 2049 on MQPUT), 0 if none
 
 
 @dataclass

@@ -327,6 +327,7 @@ class QueueManager(AdminMixin, GetMixin):
         self, conn: Connection, handle: Handle, queue: LocalQueue, md: MessageDescriptor,
         options: int, properties: Properties, body: bytes,
     ) -> MessageDescriptor:
+        conn.warning = 0
         if (options & C.MQPMO_SYNCPOINT) and (options & C.MQPMO_NO_SYNCPOINT):
             raise MQError(C.MQRC_OPTIONS_ERROR, "both MQPMO_SYNCPOINT and MQPMO_NO_SYNCPOINT")
         if queue.deleted:
@@ -385,6 +386,8 @@ class QueueManager(AdminMixin, GetMixin):
             md.Priority = int(defining.get("DEFPRTY", 0))
         elif md.Priority < 0:
             raise MQError(C.MQRC_PRIORITY_ERROR, f"Priority {md.Priority}")
+        elif md.Priority > 9:  # kept as given, delivered as MAXPRTY (9), and the caller is warned
+            conn.warning = C.MQRC_PRIORITY_EXCEEDS_MAXIMUM
         if md.Expiry <= 0 and md.Expiry != C.MQEI_UNLIMITED:
             raise MQError(C.MQRC_EXPIRY_ERROR, f"Expiry {md.Expiry}")
         if options & C.MQPMO_NEW_MSG_ID or md.MsgId == NULL_ID:

@@ -211,12 +211,24 @@ class ClientConnection(asyncio.Protocol):
 
     def _put(self, req_id: int, args: list[Any]) -> Any:
         hobj, md, options, props, body = args
-        done = self.runtime.core.put(self._conn(), hobj, MessageDescriptor.from_list(md), options, props, body)
-        return done.to_list() if req_id else None
+        conn = self._conn()
+        done = self.runtime.core.put(conn, hobj, MessageDescriptor.from_list(md), options, props, body)
+        return self._put_reply(req_id, conn, done)
 
     def _put1(self, req_id: int, args: list[Any]) -> Any:
         od, md, options, props, body = args
-        done = self.runtime.core.put1(self._conn(), od, MessageDescriptor.from_list(md), options, props, body)
+        conn = self._conn()
+        done = self.runtime.core.put1(conn, od, MessageDescriptor.from_list(md), options, props, body)
+        return self._put_reply(req_id, conn, done)
+
+    def _put_reply(self, req_id: int, conn: Any, done: MessageDescriptor) -> Any:
+        """The completed MQMD, with MQCC_WARNING when the put warned (2049)."""
+        if conn.warning:
+            if not req_id:
+                self.async_put["put_warning"] += 1
+                self.async_put["reason"] = conn.warning
+                return _PENDING  # counted, not a success
+            return native.encode_reply(req_id, 1, conn.warning, done.to_list())
         return done.to_list() if req_id else None
 
     def _get(self, req_id: int, args: list[Any]) -> Any:
