@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 import struct
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pytest
 import mqlite
 from mqlite import cmqc as C
 from mqlite import paths
+from mqlite.core.message import MessageDescriptor
 from mqlite.protocol import native
 
 QM = "BAD.QM"
@@ -139,3 +141,46 @@ def test_unknown_queue_is_2085_over_the_client(qmgr: object) -> None:
     assert info.value.reason == C.MQRC_UNKNOWN_OBJECT_NAME
     conn.disconnect()
     assert_still_serving()
+
+
+def test_a_client_that_does_not_read_its_replies_is_throttled_not_buffered(qmgr: object) -> None:
+    """Requests from a client that never reads are left unread (back-pressure), others go on,
+    and every reply is there, in order, once it reads."""
+    import threading
+
+    big = b"B" * (1 << 20)
+    conn = mqlite.connect(QM)
+    assert conn.mqsc("DEFINE QLOCAL(BIG.Q)\n")[0] == 0
+    mqlite.Queue(conn, "BIG.Q").put(big)
+    conn.disconnect()
+    count = 60  # 60 browses of a 1 MiB message: 60 MiB of replies if the server buffered them
+    with raw_socket() as s:
+        s.sendall(frame([int(native.Op.CONNECT), 1, QM, None, None, "slow", 1]))
+        assert read_reply(s).cc == C.MQCC_OK
+        s.sendall(frame([int(native.Op.OPEN), 2, {"ObjectName": "BIG.Q"}, C.MQOO_BROWSE]))
+        hobj = read_reply(s).result[0]
+        md = MessageDescriptor().to_list()
+        gmo = {"Options": C.MQGMO_BROWSE_FIRST, "WaitInterval": 0, "MatchOptions": 0}
+        requests = b"".join(frame([int(native.Op.GET), 10 + i, hobj, md, gmo, -1]) for i in range(count))
+        sender = threading.Thread(target=s.sendall, args=(requests,), daemon=True)
+        sender.start()
+        sender.join(timeout=2)  # blocks once the server stops reading from us: that is the point
+        time.sleep(1)  # give the queue manager time to answer all it has read
+        host = qmgr.host  # type: ignore[attr-defined]
+        buffered = max(c.transport.get_write_buffer_size() for c in host.connections if c.transport)
+        assert buffered < 16 * len(big), f"{buffered} bytes of replies buffered for a client not reading"
+        other = mqlite.connect(QM)  # meanwhile the queue manager serves everyone else
+        mqlite.Queue(other, "SAFE.Q").put(b"still serving")
+        other.disconnect()
+        codec = native.NativeConnection(native.Role.CLIENT)
+        seen = []
+        while len(seen) < count:
+            data = s.recv(1 << 20)
+            assert data
+            codec.receive_data(data)
+            for event in codec.events():
+                assert isinstance(event, native.Reply) and event.cc == C.MQCC_OK
+                assert len(event.result[2]) == len(big)
+                seen.append(event.req_id)
+        sender.join(timeout=10)
+        assert seen == [10 + i for i in range(count)]

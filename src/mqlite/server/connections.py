@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("mqlite.server")
 Op = native.Op
 _MATCH_DEFAULT = C.MQMO_MATCH_MSG_ID | C.MQMO_MATCH_CORREL_ID
+ROUND_OUTPUT_LIMIT = 1 << 20  # bytes of replies one round may produce before it yields
 
 
 def peer_user(transport: asyncio.BaseTransport) -> str | None:
@@ -52,6 +53,7 @@ class ClientConnection(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.session: Session | None = None
         self.os_user: str | None = None
+        self.writing_paused = False
         self.async_put = {"put_success": 0, "put_warning": 0, "put_failure": 0, "reason": 0}
         self._dispatch = {
             Op.CONNECT: self._connect, Op.DISCONNECT: self._disconnect, Op.OPEN: self._open,
@@ -73,6 +75,22 @@ class ClientConnection(asyncio.Protocol):
         if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
+    def pause_writing(self) -> None:
+        """The client is not reading its replies: stop reading its requests until it does, so a
+        client that only writes cannot fill the queue manager's memory with unsent replies."""
+        self.writing_paused = True
+        if self.transport is not None:
+            self.transport.pause_reading()
+
+    def resume_writing(self) -> None:
+        self.writing_paused = False
+        if self.transport is None or self.transport.is_closing():
+            return
+        if not self.runtime.reading_paused:
+            self.transport.resume_reading()
+        if self.codec.buffered:
+            asyncio.get_running_loop().call_soon(self._process)  # requests that waited for us
+
     def connection_lost(self, exc: Exception | None) -> None:
         if self.transport is not None:
             self.runtime.readers.discard(self.transport)
@@ -90,15 +108,23 @@ class ClientConnection(asyncio.Protocol):
             self.runtime.finish(Round())
 
     def data_received(self, data: bytes) -> None:
-        codec = self.codec
         try:
-            codec.receive_data(data)
+            self.codec.receive_data(data)
         except native.ProtocolError:
             return
+        self._process()
+
+    def _process(self) -> None:
+        """Handle the requests buffered so far, as one round. A round stops taking requests once
+        its replies pass ROUND_OUTPUT_LIMIT; the rest wait in the codec until the client has read
+        them (``resume_writing``), so a few bytes of requests cannot make megabytes of replies."""
+        codec = self.codec
         round_ = Round()
-        session = self.session
-        assert session is not None
-        while True:
+        more = False
+        while not self.writing_paused:
+            if round_.size > ROUND_OUTPUT_LIMIT:
+                more = True
+                break
             try:
                 event = codec.next_event()
             except native.ProtocolError as error:
@@ -111,6 +137,8 @@ class ClientConnection(asyncio.Protocol):
             assert isinstance(event, native.Request)
             self._handle(round_, event)
         self.runtime.finish(round_)
+        if more and not self.writing_paused and self.transport is not None and not self.transport.is_closing():
+            asyncio.get_running_loop().call_soon(self._process)  # the writes drained at once
 
     def _protocol_error(self, round_: Round, error: native.ProtocolError) -> None:
         log.warning("AMQ9504E: protocol error from %s: %s", self._peer(), error)

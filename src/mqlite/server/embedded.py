@@ -32,6 +32,11 @@ class EmbeddedQueueManager:
         self._ready = threading.Event()
         self._error: BaseException | None = None
 
+    @property
+    def host(self) -> QueueManagerHost | None:
+        """The running host (its connections, runtime and store), for inspection."""
+        return self._host
+
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name=f"mqlite-{self.name}", daemon=True)
         self._thread.start()

@@ -44,13 +44,15 @@ class Sink(Protocol):
 class Round:
     """One burst of input's output, released together."""
 
-    __slots__ = ("outputs", "ready")
+    __slots__ = ("outputs", "ready", "size")
 
     def __init__(self) -> None:
         self.ready = False
         self.outputs: dict[Session, list[bytes]] = {}
+        self.size = 0  # bytes of output so far
 
     def add(self, session: Session, data: bytes) -> None:
+        self.size += len(data)
         chunks = self.outputs.get(session)
         if chunks is None:
             self.outputs[session] = [data]
@@ -206,7 +208,7 @@ class Runtime:
                 continue
             if pause:
                 transport.pause_reading()
-            else:
+            elif not getattr(transport.get_protocol(), "writing_paused", False):
                 transport.resume_reading()
 
     def _on_durable(self, round_: Round, tx: StoreTx, error: BaseException | None) -> None:
