@@ -1,6 +1,7 @@
 """runmqsc: MQSC commands from stdin, run by the queue manager, output printed as IBM's tool does.
 
-The whole input goes to the queue manager in one MQSC request; the queue manager parses and
+At a terminal each command runs as soon as it is typed (``run_interactive``); otherwise the
+whole input goes to the queue manager in one MQSC request; the queue manager parses and
 runs it and returns the lines runmqsc prints (echoed commands, AMQ messages, the closing
 counts) and the exit code: 0 all ran, 10 some failed, 20 nothing could run. When the queue
 manager cannot be reached runmqsc prints AMQ8146 and exits 20, as IBM's does.
@@ -9,13 +10,17 @@ manager cannot be reached runmqsc prints AMQ8146 and exits 20, as IBM's does.
 from __future__ import annotations
 
 import os
+import re
 import sys
+from collections.abc import Iterable
+from typing import Any
 
 import click
 
 from mqlite import paths
 from mqlite.cli.common import CliError
 from mqlite.cli.connection import connect, resolve_target
+from mqlite.mqsc import display
 
 RC_MQSC_FAILED = 20
 NOT_AVAILABLE = "AMQ8146: WebSphere MQ queue manager not available."
@@ -51,11 +56,51 @@ def runmqsc(qmgr: str | None, client: str | None, user: str | None) -> None:
         if not paths.config_path(name).is_file():
             raise CliError(NOT_EXIST, RC_MQSC_FAILED)
     target = resolve_target(qmgr, client, user)
-    text = sys.stdin.read()
+    interactive = sys.stdin.isatty()
+    text = "" if interactive else sys.stdin.read()
     with connect(target, failure=_failure) as qm:
         shown = target.qmgr or str(getattr(qm, "name", "") or "")
         click.echo(f"Starting MQSC for queue manager {shown}.\n")
+        if interactive:
+            code = run_interactive(qm, sys.stdin)
+            click.get_current_context().exit(code)
         code, lines = qm.mqsc(text)
     for line in lines:
         click.echo(line)
     click.get_current_context().exit(int(code))
+
+
+_ECHO = re.compile(r"^\s*\d+ : ")
+# The closing lines of a one-command script, and the (read, syntax errors, failed) each means.
+_CLOSINGS = {tuple(display.summary(*counts)): counts for counts in ((1, 0, 0), (1, 1, 0), (1, 0, 1), (0, 0, 0))}
+
+
+def run_interactive(qm: Any, lines: Iterable[str]) -> int:
+    """runmqsc at a terminal: each command runs as soon as it is complete (``+``/``-`` continue
+    it), its output numbered as one session; END or end of input prints the closing counts."""
+    number = read = syntax = failed = 0
+    pending: list[str] = []
+    for raw in lines:
+        line = raw.rstrip("\n")
+        pending.append(line)
+        if line.rstrip().endswith(("+", "-")):
+            continue
+        command = "\n".join(pending) + "\n"
+        pending = []
+        stripped = command.strip()
+        if not stripped or stripped.startswith("*"):
+            continue
+        if stripped.upper() == "END":
+            break
+        code, output = qm.mqsc(command)
+        counts = _CLOSINGS.get(tuple(output[-3:]), (1, 0, 1 if code else 0))
+        body = output[:-3] if tuple(output[-3:]) in _CLOSINGS else output
+        number += 1
+        for text in body:
+            click.echo(_ECHO.sub(f"{number:>6} : ", text, count=1) if _ECHO.match(text) else text)
+        read, syntax, failed = read + counts[0], syntax + counts[1], failed + counts[2]
+        if code == RC_MQSC_FAILED:  # the queue manager went away: as in a script, stop here
+            break
+    for text in display.summary(read, syntax, failed):
+        click.echo(text)
+    return 0 if not (syntax or failed) else 10
