@@ -716,3 +716,12 @@ def test_a_persistent_get_outside_syncpoint_yields_a_delete(mq: Any, q: Any) -> 
     tx = mq.qm.take_effects().tx
     assert tx is not None
     assert [(op, rows) for op, rows in tx.runs] == [(DELETE_MESSAGE, [("APP.Q", 1)])]
+
+
+def test_put1_with_set_all_context_keeps_the_given_identity(mq: Any, q: Any) -> None:
+    # MQPUT1 derives its open options from the PMO: SET_ALL_CONTEXT is allowed, and kept.
+    md = MessageDescriptor(UserIdentifier="someone", PutApplName="loader", PutDate="20200101",
+                           PutTime="12000000", Persistence=0)
+    mq.qm.put1(mq.conn, {"ObjectName": "APP.Q"}, md, C.MQPMO_SET_ALL_CONTEXT, {}, b"reloaded")
+    got = mq.get(q).message.md
+    assert (got.UserIdentifier, got.PutApplName, got.PutDate) == ("someone", "loader", "20200101")

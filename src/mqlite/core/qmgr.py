@@ -112,8 +112,10 @@ class QueueManager(AdminMixin, GetMixin):
         """MQDISC commits (normal end); a broken connection backs out."""
         if not conn.connected:
             return
-        if conn.uow:
-            self.commit(conn) if commit else self.backout(conn)
+        if conn.uow and commit:
+            self.commit(conn)
+        elif conn.uow:
+            self.backout(conn)
         for hobj in list(conn.handles):
             try:
                 self.close(conn, hobj, 0)
@@ -179,8 +181,6 @@ class QueueManager(AdminMixin, GetMixin):
             alias_attrs = attrs
             name, (qtype, attrs) = target, base
         if qtype == "QMODEL":
-            if options & (INPUT_OPTIONS | C.MQOO_BROWSE | C.MQOO_OUTPUT | C.MQOO_INQUIRE | C.MQOO_SET) == 0:
-                raise MQError(C.MQRC_OPTIONS_ERROR, "no access option given")
             name = self._create_dynamic(conn, attrs, str(od.get("DynamicQName") or "AMQ.*"))
             qtype, attrs = self.qdefs[name]
             created = True
@@ -274,12 +274,10 @@ class QueueManager(AdminMixin, GetMixin):
         if queue is not None and queue.dynamic == "PERMDYN" and deleting and queue.depth and not purge:
             raise MQError(C.MQRC_Q_NOT_EMPTY, f"queue {queue.name} is not empty")
         self._drop_handle(conn, handle)
-        if queue is not None and queue.dynamic and not queue.deleted:
-            delete = options & (C.MQCO_DELETE | C.MQCO_DELETE_PURGE) or (
-                queue.dynamic == "TEMPDYN" and handle.created_dynamic
-            )
-            if delete:
-                self._remove_queue(queue.name)
+        # A dynamic queue goes with MQCO_DELETE*; a temporary one also with the handle that made it.
+        ends = deleting or (queue is not None and queue.dynamic == "TEMPDYN" and handle.created_dynamic)
+        if ends and queue is not None and not queue.deleted:
+            self._remove_queue(queue.name)
 
     def _drop_handle(self, conn: Connection, handle: Handle) -> None:
         conn.handles.pop(handle.hobj, None)
@@ -317,7 +315,12 @@ class QueueManager(AdminMixin, GetMixin):
         self, conn: Connection, od: dict[str, Any], md: MessageDescriptor, options: int,
         properties: Properties, body: bytes,
     ) -> MessageDescriptor:
-        handle = self.open(conn, od, C.MQOO_OUTPUT)
+        # MQPUT1 opens with what its context options need, as IBM derives them from the PMO.
+        open_options = C.MQOO_OUTPUT
+        for pmo_option, oo_option in _PUT1_CONTEXT:
+            if options & pmo_option:
+                open_options |= oo_option
+        handle = self.open(conn, od, open_options)
         try:
             return self.put(conn, handle.hobj, md, options, properties, body)
         finally:
@@ -535,6 +538,12 @@ class QueueManager(AdminMixin, GetMixin):
         inquire.set_attributes(self, handle, values)
 
 
+_PUT1_CONTEXT = (
+    (C.MQPMO_SET_ALL_CONTEXT, C.MQOO_SET_ALL_CONTEXT),
+    (C.MQPMO_SET_IDENTITY_CONTEXT, C.MQOO_SET_IDENTITY_CONTEXT),
+    (C.MQPMO_PASS_ALL_CONTEXT, C.MQOO_PASS_ALL_CONTEXT),
+    (C.MQPMO_PASS_IDENTITY_CONTEXT, C.MQOO_PASS_IDENTITY_CONTEXT),
+)
 _CONTEXT_OPEN_OPTIONS = (
     C.MQOO_PASS_IDENTITY_CONTEXT | C.MQOO_PASS_ALL_CONTEXT | C.MQOO_SET_IDENTITY_CONTEXT
     | C.MQOO_SET_ALL_CONTEXT | C.MQOO_ALTERNATE_USER_AUTHORITY | C.MQOO_BIND_AS_Q_DEF
