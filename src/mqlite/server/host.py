@@ -34,12 +34,14 @@ class QueueManagerHost:
         self._servers: list[asyncio.Server] = []
         self.ended = asyncio.Event()
         self.end_mode = "Ended normally"
+        self._fatal: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
         started = time.monotonic()
         self.store = Store(paths.store_path(self.name))
         self.runtime = Runtime(self.name, self.store, loop)
+        self.runtime.on_fatal = self._end_on_store_failure
         recovered = self.runtime.recover()
         log.info("AMQ7229I: %d persistent messages recovered in %.2f s", recovered, time.monotonic() - started)
         if self.port is not None:
@@ -55,6 +57,10 @@ class QueueManagerHost:
         self._servers.append(await loop.create_unix_server(self._protocol, address))
         log.info("AMQ8003I: queue manager %s started", self.name)
 
+    def _end_on_store_failure(self) -> None:
+        self._fatal = asyncio.get_running_loop().create_task(self.stop(immediate=True))
+        self.end_mode = "Ended unexpectedly"
+
     def _protocol(self) -> ClientConnection:
         assert self.runtime is not None
         connection = _TrackedConnection(self.runtime, self.connections)
@@ -65,7 +71,8 @@ class QueueManagerHost:
         runtime = self.runtime
         if runtime is None or runtime.ending:
             return
-        self.end_mode = "Ended immediately" if immediate else "Ended normally"
+        if self.end_mode != "Ended unexpectedly":
+            self.end_mode = "Ended immediately" if immediate else "Ended normally"
         log.info("AMQ8004I: queue manager %s ending (%s)", self.name, "immediate" if immediate else "controlled")
         for server in self._servers:
             server.close()

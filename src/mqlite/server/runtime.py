@@ -123,6 +123,7 @@ class Runtime:
         self.readers: set[asyncio.Transport] = set()  # client transports, paused when the store lags
         self.backlog = 0  # store operations submitted and not yet durable
         self.reading_paused = False
+        self.on_fatal: Callable[[], None] | None = None  # set by the host: end immediately
 
     # -- start-up ------------------------------------------------------------------------
     def recover(self) -> int:
@@ -216,11 +217,17 @@ class Runtime:
         if self.reading_paused and self.backlog < STORE_BACKLOG_LOW:
             self._pause_reading(False)
         if error is not None:
-            # The disk refused: the in-memory state is ahead of the store. Say so loudly;
-            # the replies still go out so that no caller hangs.
-            log.error("AMQ6118E: store write failed: %r", error)
-        else:
-            self.core.on_durable(tx)
+            # The disk refused: what this round acknowledges is not durable. Like a queue manager
+            # whose log fails, end at once rather than tell anyone it was: the callers see their
+            # connection break (2009) and know the outcome is uncertain; nothing is lost that was
+            # acknowledged.
+            log.error("AMQ6118E: store write failed, ending the queue manager: %r", error)
+            for session in round_.outputs:
+                session.closed = True
+            if self.on_fatal is not None:
+                self.on_fatal()
+            return
+        self.core.on_durable(tx)
         self._release(round_)
 
     @staticmethod
