@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,29 +19,14 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+import qmgr_process
 
 import mqlite
 from mqlite import cmqc as C
-from mqlite import paths
 
 WORKER = str(Path(__file__).with_name("crash_worker.py"))
 QM = "CRASH.QM"
 QUEUE = "CRASH.Q"
-
-
-def start_server(home: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "MQLITE_HOME": str(home)}
-    proc = subprocess.Popen([sys.executable, "-m", "mqlite.server", QM], env=env)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with socket.socket(socket.AF_UNIX) as s:
-                s.connect(paths.socket_address(QM))
-            return proc
-        except OSError:
-            assert proc.poll() is None, "queue manager exited during start"
-            time.sleep(0.05)
-    raise AssertionError("queue manager did not start")
 
 
 def read_log(path: Path) -> list[str]:
@@ -80,9 +64,8 @@ def drain(qmgr: str) -> list[str]:
 @pytest.mark.parametrize("rounds", [3])
 def test_kill_9_loses_and_duplicates_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rounds: int) -> None:
     monkeypatch.setenv("MQLITE_HOME", str(tmp_path))
-    paths.qmgr_dir(QM).mkdir(parents=True)
-    paths.write_config(QM, {"name": QM, "port": None, "created": time.time()})
-    proc = start_server(tmp_path)
+    qmgr_process.create(QM)
+    proc = qmgr_process.start(QM, tmp_path)
     try:
         qm = mqlite.connect(QM)
         code, lines = qm.mqsc(f"DEFINE QLOCAL({QUEUE}) MAXDEPTH(1000000)\n")
@@ -115,7 +98,7 @@ def test_kill_9_loses_and_duplicates_nothing(tmp_path: Path, monkeypatch: pytest
                 done, pending = balance_consumer_log(read_log(logs / f"consumer{i}.log"))
                 committed += done
                 maybe += pending
-            proc = start_server(tmp_path)
+            proc = qmgr_process.start(QM, tmp_path)
             remaining = drain(QM)
             assert acked, "the load did not run long enough to acknowledge a put"
             assert committed, "the consumers committed nothing before the crash"
@@ -129,6 +112,4 @@ def test_kill_9_loses_and_duplicates_nothing(tmp_path: Path, monkeypatch: pytest
             lost = acked - set(committed) - set(maybe) - set(remaining)
             assert lost == set(), f"{len(lost)} acknowledged messages lost, e.g. {sorted(lost)[:5]}"
     finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-            proc.wait(timeout=60)
+        qmgr_process.stop(proc)

@@ -3,54 +3,21 @@ back in order. make test runs a 20,000-message version; the slow one queues 300,
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
+import qmgr_process
 
 import mqlite
 from mqlite import cmqc as C
-from mqlite import paths
 
 QM = "DEEP.QM"
 
 
-def start(home: Path) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen([sys.executable, "-m", "mqlite.server", QM], env={**os.environ, "MQLITE_HOME": str(home)})
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            with socket.socket(socket.AF_UNIX) as s:
-                s.connect(paths.socket_address(QM))
-            return proc
-        except OSError:
-            assert proc.poll() is None, "queue manager exited during start"
-            time.sleep(0.05)
-    raise AssertionError("queue manager did not start")
-
-
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    proc.send_signal(signal.SIGTERM)
-    proc.wait(timeout=120)
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
 def fill_restart_drain(home: Path, count: int, size: int) -> tuple[float, float]:
     """Queue ``count`` persistent messages, restart, drain in order; (RSS full, RSS restarted)."""
-    paths.qmgr_dir(QM).mkdir(parents=True)
-    paths.write_config(QM, {"name": QM, "port": None, "created": time.time()})
-    proc = start(home)
+    qmgr_process.create(QM)
+    proc = qmgr_process.start(QM, home)
     try:
         qm = mqlite.connect(QM)
         assert qm.mqsc("DEFINE QLOCAL(DEEP.Q) MAXDEPTH(999999999) DEFPSIST(YES)\n")[0] == 0
@@ -60,10 +27,10 @@ def fill_restart_drain(home: Path, count: int, size: int) -> tuple[float, float]
             q.put(b"%09d" % i + pad, asynchronous=True)
         q.put(b"end", persistent=True)  # returns once everything before it is durable
         qm.disconnect()
-        full = rss_mb(proc.pid)
-        stop(proc)
-        proc = start(home)
-        restarted = rss_mb(proc.pid)
+        full = qmgr_process.rss_mb(proc.pid)
+        qmgr_process.stop(proc)
+        proc = qmgr_process.start(QM, home)
+        restarted = qmgr_process.rss_mb(proc.pid)
         qm = mqlite.connect(QM)
         q = mqlite.Queue(qm, "DEEP.Q", C.MQOO_INPUT_EXCLUSIVE)
         for i in range(count):
@@ -76,8 +43,7 @@ def fill_restart_drain(home: Path, count: int, size: int) -> tuple[float, float]
         qm.disconnect()
         return full, restarted
     finally:
-        if proc.poll() is None:
-            stop(proc)
+        qmgr_process.stop(proc)
 
 
 def test_deep_queue_survives_restart_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

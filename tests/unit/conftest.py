@@ -168,6 +168,15 @@ def mq(qm: QueueManager, clock: FakeClock) -> MQ:
 
 
 @pytest.fixture
+def q(mq: MQ) -> Any:
+    """APP.Q, a local queue with IBM's defaults, open for output, shared input, browse, inquire."""
+    mq.define("APP.Q")
+    handle = mq.open("APP.Q", C.MQOO_OUTPUT | C.MQOO_INPUT_SHARED | C.MQOO_BROWSE | C.MQOO_INQUIRE)
+    mq.qm.take_effects()  # the definition's record: tests look at their own effects only
+    return handle
+
+
+@pytest.fixture
 def store(tmp_path: Any) -> Iterator[Store]:
     st = Store(tmp_path / "QM1.db")
     yield st

@@ -21,14 +21,6 @@ IO = C.MQOO_OUTPUT | C.MQOO_INPUT_SHARED | C.MQOO_BROWSE | C.MQOO_INQUIRE
 SP_GET = C.MQGMO_SYNCPOINT
 
 
-@pytest.fixture
-def q(mq: Any) -> Any:
-    mq.define("APP.Q")
-    handle = mq.open("APP.Q", IO)
-    mq.qm.take_effects()
-    return handle
-
-
 # -- expiry -----------------------------------------------------------------------------------
 def test_returned_expiry_is_the_time_left(mq: Any, q: Any, clock: Any) -> None:
     md = mq.put(q, b"x", Expiry=50)  # 5 seconds, in tenths

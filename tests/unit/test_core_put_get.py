@@ -20,15 +20,6 @@ BROWSE_FIRST = C.MQGMO_BROWSE_FIRST | C.MQGMO_NO_SYNCPOINT
 BROWSE_NEXT = C.MQGMO_BROWSE_NEXT | C.MQGMO_NO_SYNCPOINT
 
 
-@pytest.fixture
-def q(mq: Any) -> Any:
-    """APP.Q, a local queue with IBM's defaults, open for output, shared input, browse, inquire."""
-    mq.define("APP.Q")
-    handle = mq.open("APP.Q", IO)
-    mq.qm.take_effects()  # the definition's record: tests look at their own effects only
-    return handle
-
-
 # -- delivery order ----------------------------------------------------------------------------
 PUTS = [(0, b"a0"), (5, b"a5"), (0, b"b0"), (9, b"a9"), (5, b"b5"), (5, b"c5")]
 

@@ -23,14 +23,6 @@ PERSISTENT = C.MQPER_PERSISTENT
 
 
 @pytest.fixture
-def q(mq: Any) -> Any:
-    mq.define("APP.Q")
-    handle = mq.open("APP.Q", IO)
-    mq.qm.take_effects()
-    return handle
-
-
-@pytest.fixture
 def other(mq: Any) -> tuple[Any, Any]:
     """A second connection with APP.Q open for input and output."""
     conn = mq.connect()
