@@ -17,7 +17,7 @@ from typing import Any, cast
 from mqlite import cmqc as C
 from mqlite.core import dead_letter
 from mqlite.core.admin import AdminMixin
-from mqlite.core.errors import MQCC_WARNING, MQError
+from mqlite.core.errors import MQError
 from mqlite.core.handles import INPUT_OPTIONS, Connection, Effects, GetResult, Handle, TruncatedError
 from mqlite.core.message import (
     NULL_ID,
@@ -146,7 +146,7 @@ class QueueManager(AdminMixin, GetMixin):
                 raise MQError(C.MQRC_OPTION_NOT_VALID_FOR_TYPE, "the queue manager opens for inquire")
             handle = Handle(hobj, self.name, self.name, options, None)
         elif object_type == C.MQOT_Q:
-            handle = self._open_queue(conn, hobj, name, qmgr_name, options, od)
+            handle = self._open_queue(hobj, name, qmgr_name, options, od)
         elif object_type == C.MQOT_TOPIC:
             raise MQError(C.MQRC_FUNCTION_NOT_SUPPORTED, "publish/subscribe is not available yet")
         else:
@@ -157,7 +157,7 @@ class QueueManager(AdminMixin, GetMixin):
         return handle
 
     def _open_queue(
-        self, conn: Connection, hobj: int, name: str, qmgr_name: str, options: int, od: dict[str, Any]
+        self, hobj: int, name: str, qmgr_name: str, options: int, od: dict[str, Any]
     ) -> Handle:
         if not name:
             raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, "no queue name given")
@@ -181,7 +181,7 @@ class QueueManager(AdminMixin, GetMixin):
             alias_attrs = attrs
             name, (qtype, attrs) = target, base
         if qtype == "QMODEL":
-            name = self._create_dynamic(conn, attrs, str(od.get("DynamicQName") or "AMQ.*"))
+            name = self._create_dynamic(attrs, str(od.get("DynamicQName") or "AMQ.*"))
             qtype, attrs = self.qdefs[name]
             created = True
         if qtype == "QREMOTE":
@@ -245,7 +245,7 @@ class QueueManager(AdminMixin, GetMixin):
         handle.xmitq_for = (rname, target_qmgr)
         return handle
 
-    def _create_dynamic(self, conn: Connection, model: dict[str, Any], pattern: str) -> str:
+    def _create_dynamic(self, model: dict[str, Any], pattern: str) -> str:
         pattern = pattern.strip()
         if pattern.endswith("*"):
             prefix = pattern[:-1]
@@ -261,7 +261,6 @@ class QueueManager(AdminMixin, GetMixin):
         attrs["DEFTYPE"] = deftype
         queue = self._add_local_queue(name, attrs, persist=deftype == "PERMDYN")
         queue.dynamic = deftype
-        queue.owner = conn if deftype == "TEMPDYN" else None
         return name
 
     def close(self, conn: Connection, hobj: int, options: int) -> None:
@@ -550,4 +549,4 @@ _CONTEXT_OPEN_OPTIONS = (
     | C.MQOO_BIND_ON_OPEN | C.MQOO_BIND_NOT_FIXED
 )
 
-__all__ = ["MQCC_WARNING", "Connection", "Effects", "GetResult", "Handle", "QueueManager", "TruncatedError"]
+__all__ = ["Connection", "Effects", "GetResult", "Handle", "QueueManager", "TruncatedError"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import bisect
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
 from mqlite.core.message import Message
@@ -123,7 +123,6 @@ class LocalQueue:
         self.evicted = 0
         self._eviction_candidates: list[Entry] = []
         self.dynamic: str = ""  # "", "TEMPDYN" or "PERMDYN"
-        self.owner: object | None = None  # connection owning a temporary dynamic queue
         self.deleted = False
         self.fifo = attrs.get("MSGDLVSQ") == "FIFO"
 
@@ -289,13 +288,6 @@ class LocalQueue:
             return entry
         return None
 
-    def find_seq(self, level: int, seq: int) -> Entry | None:
-        entries = self.levels[level].entries
-        i = bisect.bisect_left(entries, seq, key=_seq_key)
-        if i < len(entries) and entries[i].seq == seq:
-            return entries[i]
-        return None
-
     # -- bodies ------------------------------------------------------------------------
     def load(self, entry: Entry) -> Message:
         """The message of an entry, reading evicted bodies back (with the next ones)."""
@@ -363,5 +355,3 @@ def remaining_expiry(entry: Entry, now: float) -> int:
         return -1
     return max(1, int((entry.expiry_at - now) * 10 + 0.999))
 
-
-QueueLookup = Callable[[str], "LocalQueue | None"]
