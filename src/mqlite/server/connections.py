@@ -108,6 +108,7 @@ class ClientConnection(asyncio.Protocol):
             self.runtime.finish(Round())
 
     def data_received(self, data: bytes) -> None:
+        self.runtime.busy_poll.touch()
         try:
             self.codec.receive_data(data)
         except native.ProtocolError:

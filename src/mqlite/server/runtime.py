@@ -21,6 +21,7 @@ from mqlite.core.message import Message
 from mqlite.core.qmgr import GetResult, QueueManager
 from mqlite.core.waiters import Waiter
 from mqlite.protocol import native
+from mqlite.server.busy_poll import BusyPoll, window_from_env
 from mqlite.store.sqlite import Store
 from mqlite.store.tx import StoreTx
 
@@ -124,6 +125,7 @@ class Runtime:
         self.backlog = 0  # store operations submitted and not yet durable
         self.reading_paused = False
         self.on_fatal: Callable[[], None] | None = None  # set by the host: end immediately
+        self.busy_poll = BusyPoll(loop, window_from_env(), lambda: self.backlog > 0 or self.ending)
 
     # -- start-up ------------------------------------------------------------------------
     def recover(self) -> int:
