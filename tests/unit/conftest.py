@@ -124,6 +124,51 @@ class MQ:
                 assert error.reason == C.MQRC_NO_MSG_AVAILABLE, error
                 return out
 
+    # -- publish / subscribe -------------------------------------------------------------
+    def topic(self, topic: str = "", object_name: str = "", conn: Connection | None = None,
+              options: int = C.MQOO_OUTPUT) -> Handle:
+        """MQOPEN a topic for publishing (by string, object or both)."""
+        od = {"ObjectType": C.MQOT_TOPIC, "ObjectName": object_name, "ObjectString": topic}
+        return self.qm.open(conn or self.conn, od, options)
+
+    def pub(self, handle: Handle | str, body: bytes = b"pub", pmo: int = C.MQPMO_NO_SYNCPOINT,
+            props: Properties | None = None, conn: Connection | None = None, pub_level: int = 9,
+            **fields: Any) -> MessageDescriptor:
+        """MQPUT to a topic handle, or to a topic string (opened and closed around the put)."""
+        opened = self.topic(handle, conn=conn) if isinstance(handle, str) else handle
+        try:
+            md = MessageDescriptor(**fields)
+            return self.qm.put(conn or self.conn, opened.hobj, md, pmo, props or {}, body, pub_level)
+        finally:
+            if isinstance(handle, str):
+                self.qm.close(conn or self.conn, opened.hobj, C.MQCO_NONE)
+
+    def sub(self, topic: str = "", options: int = C.MQSO_CREATE | C.MQSO_MANAGED, name: str | None = None,
+            queue: Handle | None = None, conn: Connection | None = None, object_name: str = "",
+            **sd: Any) -> tuple[Handle, Handle | None, dict[str, Any]]:
+        """MQSUB: (Hsub, the queue handle MQSUB returned or None, MQSD outputs)."""
+        fields = {"Options": options, "ObjectString": topic, "ObjectName": object_name, **sd}
+        if name is not None:
+            fields["SubName"] = name
+        return self.qm.subscribe(conn or self.conn, fields, queue.hobj if queue is not None else 0)
+
+    def managed(self, topic: str, options: int = 0, conn: Connection | None = None,
+                **sd: Any) -> tuple[Handle, Handle]:
+        """A managed subscription: (Hsub, the managed queue's handle)."""
+        hsub, hobj, _ = self.sub(topic, C.MQSO_CREATE | C.MQSO_MANAGED | options, conn=conn, **sd)
+        assert hobj is not None
+        return hsub, hobj
+
+    def got(self, handle: Handle, conn: Connection | None = None) -> list[GetResult]:
+        """Every message on a subscription's queue now (until 2033)."""
+        out: list[GetResult] = []
+        while True:
+            try:
+                out.append(self.get(handle, conn=conn))
+            except MQError as error:
+                assert error.reason == C.MQRC_NO_MSG_AVAILABLE, error
+                return out
+
     def inq(self, handle: Handle, *selectors: int, conn: Connection | None = None) -> list[int | str]:
         return self.qm.inquire(conn or self.conn, handle.hobj, list(selectors))
 

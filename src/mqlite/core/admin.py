@@ -20,6 +20,8 @@ from mqlite.store.tx import StoreTx
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from mqlite.core.topics.tree import TopicTree
+
 QUEUE_TYPES = ("QLOCAL", "QALIAS", "QMODEL", "QREMOTE")
 DEFAULT_OBJECT = {
     "QLOCAL": "SYSTEM.DEFAULT.LOCAL.QUEUE",
@@ -99,6 +101,7 @@ class AdminMixin:
             attrs = attributes.defaults(qtype)
             attrs.update(extra)
             self._store_definition(name, qtype, attrs, now)
+        self.define_topic("SYSTEM.BASE.TOPIC", dict(attributes.SYSTEM_BASE_TOPIC))
 
     def restore(self, records: dict[str, Any], qmgr_attrs: dict[str, Any]) -> None:
         """Rebuild definitions from store records (messages come after, via ``restore_message``)."""
@@ -108,6 +111,9 @@ class AdminMixin:
         for key, value in records.items():
             qtype, name = key.split("/", 1)
             attrs = dict(value)
+            if qtype == "TOPIC":
+                self.tree.associate(name, attrs, self.clock())
+                continue
             if qtype == "QLOCAL":
                 queue = self._add_local_queue(name, attrs, persist=False)
                 if attrs.get("DEFTYPE") == "PERMDYN":
@@ -161,17 +167,33 @@ class AdminMixin:
         if queue is None or queue.dynamic != "TEMPDYN":
             self._tx.delete_record("object", f"{qtype}/{name}")
 
-    if TYPE_CHECKING:  # provided by mqget.GetMixin, the other half of QueueManager
+    if TYPE_CHECKING:  # provided by the other parts of QueueManager
+        tree: TopicTree
+        managed_queues: dict[str, Any]
 
         def fail_waiters(
             self, queue: LocalQueue, reason: int, text: str, through: dict[str, Any] | None = None
         ) -> None: ...
+        def define_topic(self, name: str, attrs: dict[str, Any], like: str | None = None,
+                         replace: bool = False) -> None: ...
+        def alter_topic(self, name: str, attrs: dict[str, Any]) -> None: ...
+        def delete_topic(self, name: str) -> None: ...
+        def topic_rows(self, generic: str) -> list[dict[str, Any]]: ...
+        def define_sub(self, name: str, attrs: dict[str, Any], like: str | None = None,
+                       replace: bool = False) -> None: ...
+        def alter_sub(self, name: str, attrs: dict[str, Any]) -> None: ...
+        def delete_sub(self, name: str) -> None: ...
+        def sub_rows(self, generic: str) -> list[dict[str, Any]]: ...
 
     # -- the admin API used by MQSC ----------------------------------------------------
     def define(
         self, objtype: str, name: str, attrs: dict[str, Any], like: str | None = None, replace: bool = False
     ) -> None:
         objtype = objtype.upper()
+        if objtype == "TOPIC":
+            return self.define_topic(name, attrs, like, replace)
+        if objtype == "SUB":
+            return self.define_sub(name, attrs, like, replace)
         if objtype not in QUEUE_TYPES:
             raise MQError(C.MQRC_FUNCTION_NOT_SUPPORTED, f"DEFINE {objtype} is not supported yet")
         try:
@@ -208,6 +230,10 @@ class AdminMixin:
             self.attrs["ALTDATE"], self.attrs["ALTTIME"] = altdate, alttime
             self._tx.put_record("qmgr", "attrs", self.attrs)
             return
+        if objtype == "TOPIC":
+            return self.alter_topic(name, attrs)
+        if objtype == "SUB":
+            return self.alter_sub(name, attrs)
         definition = self.qdefs.get(name)
         if definition is None:
             raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"object {name} not found")
@@ -230,6 +256,12 @@ class AdminMixin:
 
     def delete(self, objtype: str, name: str, purge: bool = False) -> None:
         objtype = objtype.upper()
+        if objtype == "TOPIC":
+            return self.delete_topic(name)
+        if objtype == "SUB":
+            return self.delete_sub(name)
+        if name in self.managed_queues:  # spec A R-MGD-6: the queue manager owns it
+            raise MQError(C.MQRC_OBJECT_IN_USE, f"queue {name} is the managed queue of a subscription")
         definition = self.qdefs.get(name)
         if definition is None:
             raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"object {name} not found")
@@ -259,6 +291,10 @@ class AdminMixin:
         objtype = objtype.upper()
         if objtype == "QMGR":
             return [{"QMNAME": self.name, **self.attrs}]
+        if objtype == "TOPIC":
+            return self.topic_rows(generic)
+        if objtype == "SUB":
+            return self.sub_rows(generic)
         if objtype not in (*QUEUE_TYPES, "QUEUE"):
             raise MQError(C.MQRC_FUNCTION_NOT_SUPPORTED, f"DISPLAY {objtype} is not supported yet")
         rows = []

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
@@ -12,6 +12,10 @@ from mqlite.core.queues import Entry, LocalQueue
 from mqlite.core.uow import UnitOfWork
 from mqlite.core.waiters import Waiter
 from mqlite.store.tx import StoreTx
+
+if TYPE_CHECKING:
+    from mqlite.core.pubsub.subscription import Subscription
+    from mqlite.core.topics.tree import TopicNode
 
 INPUT_OPTIONS = C.MQOO_INPUT_AS_Q_DEF | C.MQOO_INPUT_SHARED | C.MQOO_INPUT_EXCLUSIVE
 BROWSE_GETS = C.MQGMO_BROWSE_FIRST | C.MQGMO_BROWSE_NEXT | C.MQGMO_BROWSE_MSG_UNDER_CURSOR
@@ -53,6 +57,10 @@ class Handle:
     credit: int = 0
     xmitq_for: tuple[str, str] | None = None  # (remote queue, remote qmgr) when sending via xmitq
     conn: Connection | None = None
+    topic: TopicNode | None = None  # an open topic (publishing)
+    topic_string: str = ""
+    subscription: Subscription | None = None  # an Hsub
+    managed_for: Subscription | None = None  # the managed queue handle MQSUB returned
 
 
 @dataclass(eq=False)

@@ -27,6 +27,8 @@ from mqlite.core.message import (
     put_date_time,
 )
 from mqlite.core.mqget import GetMixin
+from mqlite.core.pubsub.admin import PubSubAdminMixin
+from mqlite.core.pubsub.engine import PubSubMixin
 from mqlite.core.queues import (
     AVAILABLE,
     LOCKED,
@@ -44,7 +46,7 @@ _CONTEXT_PASS = C.MQPMO_PASS_IDENTITY_CONTEXT | C.MQPMO_PASS_ALL_CONTEXT
 MQAT_UNIX = 6
 
 
-class QueueManager(AdminMixin, GetMixin):
+class QueueManager(PubSubMixin, PubSubAdminMixin, AdminMixin, GetMixin):
     """One queue manager's state and MQI; see the module docstring."""
 
     def __init__(
@@ -117,12 +119,17 @@ class QueueManager(AdminMixin, GetMixin):
         elif conn.uow:
             self.backout(conn)
         for hobj in list(conn.handles):
+            handle = conn.handles.get(hobj)
+            if handle is None:  # went with a subscription closed before it
+                continue
             try:
                 self.close(conn, hobj, 0)
             except MQError:
-                self._drop_handle(conn, conn.handles[hobj])
+                self._drop_handle(conn, handle)
         conn.connected = False
         self.connections.pop(conn.conn_id, None)
+        if self.publish_exit is not None:
+            self.publish_exit.end(conn.conn_id)
 
     def _handle(self, conn: Connection, hobj: int) -> Handle:
         handle = conn.handles.get(hobj)
@@ -148,7 +155,7 @@ class QueueManager(AdminMixin, GetMixin):
         elif object_type == C.MQOT_Q:
             handle = self._open_queue(hobj, name, qmgr_name, options, od)
         elif object_type == C.MQOT_TOPIC:
-            raise MQError(C.MQRC_FUNCTION_NOT_SUPPORTED, "publish/subscribe is not available yet")
+            handle = self._open_topic(hobj, od, options)
         else:
             raise MQError(C.MQRC_OBJECT_TYPE_ERROR, f"object type {object_type}")
         conn.next_hobj += 1
@@ -170,8 +177,10 @@ class QueueManager(AdminMixin, GetMixin):
         alias_attrs = None
         created = False
         if qtype == "QALIAS":
-            if attrs.get("TARGTYPE", "QUEUE") == "TOPIC":
-                raise MQError(C.MQRC_FUNCTION_NOT_SUPPORTED, "topic aliases come with publish/subscribe")
+            if attrs.get("TARGTYPE", "QUEUE") == "TOPIC":  # an alias publishes to its topic object
+                handle = self._open_topic(hobj, {"ObjectName": attrs.get("TARGET", "")}, options)
+                handle.opened_as = name
+                return handle
             target = str(attrs.get("TARGET", ""))
             base = self.qdefs.get(target)
             if base is None:
@@ -192,6 +201,8 @@ class QueueManager(AdminMixin, GetMixin):
                 xmitq=str(attrs.get("XMITQ", "")), opened_as=name, remote_attrs=attrs,
             )
         queue = self.queues[name]
+        if options & INPUT_OPTIONS and name in self.managed_queues:
+            raise MQError(C.MQRC_OBJECT_IN_USE, f"{name} is the managed queue of a subscription")
         handle = Handle(hobj, name, name if alias_attrs is None else str(od.get("ObjectName")),
                         options, queue, alias_attrs=alias_attrs, created_dynamic=created)
         if options & INPUT_OPTIONS:
@@ -265,6 +276,19 @@ class QueueManager(AdminMixin, GetMixin):
 
     def close(self, conn: Connection, hobj: int, options: int) -> None:
         handle = self._handle(conn, hobj)
+        if handle.subscription is not None:
+            self._close_subscription(conn, handle, options)
+            return
+        if handle.topic is not None:
+            self._close_topic(handle)
+            conn.handles.pop(hobj, None)
+            return
+        if handle.managed_for is not None:
+            if options & (C.MQCO_DELETE | C.MQCO_DELETE_PURGE):  # spec C R-CLS-7
+                raise MQError(C.MQRC_OPTION_NOT_VALID_FOR_TYPE, "a managed queue is deleted by the queue manager")
+            self._drop_handle(conn, handle)
+            self._close_managed(handle)
+            return
         queue = handle.queue
         deleting = options & (C.MQCO_DELETE | C.MQCO_DELETE_PURGE)
         if deleting and (queue is None or not queue.dynamic):
@@ -301,18 +325,20 @@ class QueueManager(AdminMixin, GetMixin):
     # -- MQPUT / MQPUT1 ----------------------------------------------------------------
     def put(
         self, conn: Connection, hobj: int, md: MessageDescriptor, options: int,
-        properties: Properties, body: bytes,
+        properties: Properties, body: bytes, pub_level: int = 9,
     ) -> MessageDescriptor:
         handle = self._handle(conn, hobj)
         if not handle.options & C.MQOO_OUTPUT:
             raise MQError(C.MQRC_NOT_OPEN_FOR_OUTPUT, f"{handle.opened_as} is not open for output")
+        if handle.topic is not None:
+            return self.publish(conn, handle, md, options, properties, body, pub_level)
         queue = handle.queue
         assert queue is not None
         return self._put(conn, handle, queue, md, options, properties, body)
 
     def put1(
         self, conn: Connection, od: dict[str, Any], md: MessageDescriptor, options: int,
-        properties: Properties, body: bytes,
+        properties: Properties, body: bytes, pub_level: int = 9,
     ) -> MessageDescriptor:
         # MQPUT1 opens with what its context options need, as IBM derives them from the PMO.
         open_options = C.MQOO_OUTPUT
@@ -321,7 +347,7 @@ class QueueManager(AdminMixin, GetMixin):
                 open_options |= oo_option
         handle = self.open(conn, od, open_options)
         try:
-            return self.put(conn, handle.hobj, md, options, properties, body)
+            return self.put(conn, handle.hobj, md, options, properties, body, pub_level)
         finally:
             self.close(conn, handle.hobj, 0)
 
@@ -429,7 +455,7 @@ class QueueManager(AdminMixin, GetMixin):
                 continue
             queue.commit_put(entry)
             message = entry.message
-            if message is not None and message.persistent:
+            if message is not None and message.persistent and queue.dynamic != "TEMPDYN":
                 self._persist_put(queue, entry, message)
             if queue not in touched:
                 touched.append(queue)
@@ -442,8 +468,11 @@ class QueueManager(AdminMixin, GetMixin):
         for queue in touched:
             if queue.waiters or queue.read_ahead:
                 self._deliver(queue)
+        for action in conn.uow.take_after_commit():
+            action()
 
     def backout(self, conn: Connection) -> None:
+        conn.uow.take_after_commit()
         puts, gets = conn.uow.take()
         for queue, entry in puts:
             queue.remove(entry)

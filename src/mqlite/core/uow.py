@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from mqlite.core.queues import Entry, LocalQueue
@@ -13,14 +14,19 @@ class UnitOfWork:
 
     puts: list[tuple[LocalQueue, Entry]] = field(default_factory=list)
     gets: list[tuple[LocalQueue, Entry]] = field(default_factory=list)
+    after_commit: list[Callable[[], None]] = field(default_factory=list)  # e.g. retaining a publication
 
     def __len__(self) -> int:
         return len(self.puts) + len(self.gets)
 
     def __bool__(self) -> bool:
-        return bool(self.puts or self.gets)
+        return bool(self.puts or self.gets or self.after_commit)
 
     def take(self) -> tuple[list[tuple[LocalQueue, Entry]], list[tuple[LocalQueue, Entry]]]:
         puts, gets = self.puts, self.gets
         self.puts, self.gets = [], []
         return puts, gets
+
+    def take_after_commit(self) -> list[Callable[[], None]]:
+        actions, self.after_commit = self.after_commit, []
+        return actions

@@ -89,6 +89,9 @@ class Op(enum.IntEnum):
     STAT = 13
     CREDIT = 14
     PING = 15
+    SUB = 16
+    SUBRQ = 17
+    PUBLISH = 18  # a PUT with an explicit PubLevel (MQPMO.PubLevel other than 9)
     PUSH_MSG = 64
     PUSH_ERROR = 65
 
@@ -97,7 +100,7 @@ REQUEST_OPS: Final = frozenset(op for op in Op if 1 <= op < 64)
 PUSH_KINDS: Final = frozenset(op for op in Op if op >= 64)
 _REQUEST_BY_CODE: Final = {int(op): op for op in REQUEST_OPS}
 # Requests that may carry req_id 0 (no reply on success / never a reply).
-NO_REPLY_OK: Final = frozenset({Op.PUT, Op.PUT1, Op.CREDIT})
+NO_REPLY_OK: Final = frozenset({Op.PUT, Op.PUT1, Op.PUBLISH, Op.CREDIT})
 
 
 class Request(NamedTuple):
@@ -263,6 +266,28 @@ check_od = _keyed(OD_DEFAULTS, "OD")
 check_gmo = _keyed(GMO_DEFAULTS, "GMO")
 
 
+# MQSD fields (pymqi names). SubName None is "not initialised" (spec C §3.2: RESUME and ALTER
+# need it initialised, 2440).
+SD_FIELDS: Final[dict[str, tuple[type, ...]]] = {
+    "Options": (int,), "ObjectName": (str,), "ObjectString": (str,), "SubName": (str, type(None)),
+    "SubUserData": (str,), "SubCorrelId": (bytes,), "PubPriority": (int,), "PubAccountingToken": (bytes,),
+    "PubApplIdentityData": (str,), "SelectionString": (str,), "SubLevel": (int,), "SubExpiry": (int,),
+    "AlternateUserId": (str,),
+}
+
+
+def check_sd(v: Any) -> dict[str, Any]:
+    if type(v) is not dict:
+        raise _Bad("SD must be a map")
+    for key, value in v.items():
+        types = SD_FIELDS.get(key) if type(key) is str else None
+        if types is None:
+            raise _Bad(f"SD: unknown field {key!r}")
+        if type(value) not in types:
+            raise _Bad(f"SD.{key}: expected {types[0].__name__}")
+    return v
+
+
 def _int_list(v: Any) -> list[int]:
     if type(v) is not list or any(type(x) is not int for x in v):
         raise _Bad("expected a list of int")
@@ -294,6 +319,9 @@ REQUEST_SHAPES: Final[dict[Op, tuple[Checker, ...]]] = {
     Op.STAT: (),
     Op.CREDIT: (_int, _int),
     Op.PING: (),
+    Op.SUB: (check_sd, _int),
+    Op.SUBRQ: (_int, _int),
+    Op.PUBLISH: (_int, check_md, _int, check_props, _bytes, _int),
 }
 
 _FAST_CHECKS: Final[dict[Op, Callable[[list[Any]], list[Any]]]] = {}

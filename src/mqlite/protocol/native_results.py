@@ -84,6 +84,10 @@ RESULT_SHAPES: Final[dict[Op, Checker]] = {
     Op.MQSC: _tuple(_int, _lines),
     Op.STAT: _fields(put_success=int, put_warning=int, put_failure=int, reason=int),
     Op.PING: _none,
+    Op.PUBLISH: check_md,
+    Op.SUB: _tuple(_int, _int, _str, _fields(ResObjectString=str, SubCorrelId=bytes, SubName=str,
+                                            SelectionString=str, SubExpiry=int, SubLevel=int, SubId=bytes)),
+    Op.SUBRQ: _int,
 }
 
 

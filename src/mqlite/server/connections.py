@@ -60,6 +60,7 @@ class ClientConnection(asyncio.Protocol):
             Op.CLOSE: self._close, Op.PUT: self._put, Op.PUT1: self._put1, Op.GET: self._get,
             Op.COMMIT: self._commit, Op.BACKOUT: self._backout, Op.INQ: self._inq, Op.SET: self._set,
             Op.MQSC: self._mqsc, Op.STAT: self._stat, Op.CREDIT: self._credit, Op.PING: self._ping,
+            Op.SUB: self._sub, Op.SUBRQ: self._subrq, Op.PUBLISH: self._publish,
         }
 
     # -- transport events -----------------------------------------------------------------
@@ -173,10 +174,10 @@ class ClientConnection(asyncio.Protocol):
         except MQError as error:
             if req_id:
                 round_.add(session, native.encode_reply(req_id, error.comp, error.reason, error.text or None))
-            elif op in (Op.PUT, Op.PUT1):
+            elif op in (Op.PUT, Op.PUT1, Op.PUBLISH):
                 self.async_put["put_failure"] += 1
                 self.async_put["reason"] = error.reason
-                hobj = int(args[0]) if op == Op.PUT else 0
+                hobj = int(args[0]) if op != Op.PUT1 else 0
                 round_.add(session, native.encode_push_error(hobj, error.reason))
             return
         except Exception:  # a bug must not take the queue manager down
@@ -193,7 +194,7 @@ class ClientConnection(asyncio.Protocol):
                 round_.add(session, result)
             else:
                 round_.add(session, native.encode_reply(req_id, 0, 0, result))
-        elif op in (Op.PUT, Op.PUT1):
+        elif op in (Op.PUT, Op.PUT1, Op.PUBLISH):
             self.async_put["put_success"] += 1
 
     def _conn(self) -> Any:
@@ -243,6 +244,23 @@ class ClientConnection(asyncio.Protocol):
         conn = self._conn()
         done = self.runtime.core.put(conn, hobj, MessageDescriptor.from_list(md), options, props, body)
         return self._put_reply(req_id, conn, done)
+
+    def _publish(self, req_id: int, args: list[Any]) -> Any:
+        hobj, md, options, props, body, pub_level = args
+        conn = self._conn()
+        done = self.runtime.core.put(conn, hobj, MessageDescriptor.from_list(md), options, props, body, pub_level)
+        return self._put_reply(req_id, conn, done)
+
+    def _sub(self, req_id: int, args: list[Any]) -> Any:
+        """MQSUB: [Hsub, Hobj returned (0: the caller's own), its queue name, MQSD outputs]."""
+        sd, hobj = args
+        hsub, returned, out = self.runtime.core.subscribe(self._conn(), sd, hobj)
+        return [hsub.hobj, returned.hobj if returned is not None else 0,
+                returned.name if returned is not None else "", out]
+
+    def _subrq(self, req_id: int, args: list[Any]) -> Any:
+        hsub, action = args
+        return self.runtime.core.request_update(self._conn(), hsub, action)
 
     def _put1(self, req_id: int, args: list[Any]) -> Any:
         od, md, options, props, body = args

@@ -13,6 +13,7 @@ import os
 import time
 
 from mqlite import paths
+from mqlite.server import qm_ini
 from mqlite.server.connections import ClientConnection
 from mqlite.server.runtime import Round, Runtime
 from mqlite.store.sqlite import Store
@@ -43,6 +44,7 @@ class QueueManagerHost:
         self.runtime = Runtime(self.name, self.store, loop)
         self.runtime.on_fatal = self._end_on_store_failure
         recovered = self.runtime.recover()
+        self._configure(self.runtime)
         log.info("AMQ7229I: %d persistent messages recovered in %.2f s", recovered, time.monotonic() - started)
         if self.port is not None:
             server = await loop.create_server(self._protocol, self.bind, self.port, reuse_address=True)
@@ -56,6 +58,16 @@ class QueueManagerHost:
                 os.unlink(address)
         self._servers.append(await loop.create_unix_server(self._protocol, address))
         log.info("AMQ8003I: queue manager %s started", self.name)
+
+    def _configure(self, runtime: Runtime) -> None:
+        """qm.ini stanzas that change behaviour: the publish exit (spec C §8.2)."""
+        pubsub = qm_ini.read(paths.qmgr_dir(self.name)).get("PublishSubscribe", {})
+        path = pubsub.get("PublishExitPath")
+        if path:
+            runtime.core.configure_publish_exit(path, pubsub.get("PublishExitFunction", ""),
+                                                pubsub.get("PublishExitData", ""))
+            if runtime.core.publish_exit_error is not None:
+                log.error("AMQ5881E: %s; publish/subscribe is inhibited", runtime.core.publish_exit_error.text)
 
     def _end_on_store_failure(self) -> None:
         self._fatal = asyncio.get_running_loop().create_task(self.stop(immediate=True))

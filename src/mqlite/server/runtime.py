@@ -140,6 +140,7 @@ class Runtime:
             log.info("AMQ8006I: created the system objects of queue manager %s", self.name)
             return 0
         core.restore(self.store.load_records("object"), qmgr_records["attrs"])
+        core.restore_pubsub(self.store.load_records("sub"), self.store.load_records("retained"))
         count = 0
         orphans: list[tuple[str, int]] = []
         for row in self.store.scan_index():
@@ -256,6 +257,7 @@ class Runtime:
         self._timer = None
         now = time.time()
         self.core.tick(now)
+        self.core.pubsub_tick(now)
         if now - self._last_sweep >= SWEEP_EVERY:
             self._last_sweep = now
             self.core.sweep_expired(now)

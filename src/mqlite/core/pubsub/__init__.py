@@ -1,0 +1,1 @@
+"""Publish/subscribe in the queue manager: subscriptions, publishing, copies, the publish exit."""

@@ -1,0 +1,338 @@
+"""Administration of publish/subscribe: topic objects, administrative subscriptions and the
+status displays (DISPLAY SBSTATUS, TPSTATUS, PUBSUB), for MQSC over the queue manager.
+
+Attributes arrive canonical and typed from the attribute catalogue (``core.attributes``): TOPIC
+with spec A §12's names, SUB with MQSC's (TOPICSTR, TOPICOBJ, DEST, DESTCLAS, SELECTOR, ...).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from mqlite import cmqc as C
+from mqlite.core import attributes
+from mqlite.core.errors import MQError
+from mqlite.core.message import NULL_ID
+from mqlite.core.pubsub.subscription import Subscription
+from mqlite.core.topics.tree import BASE_TOPIC, TopicTree
+from mqlite.store.tx import StoreTx
+
+if TYPE_CHECKING:
+    from mqlite.core.handles import Connection
+    from mqlite.core.queues import LocalQueue
+
+_TOPIC_STATUS_TYPES = ("TOPIC", "SUB", "PUB")
+_SUBTYPE = {C.MQSUBTYPE_API: "API", C.MQSUBTYPE_ADMIN: "ADMIN", C.MQSUBTYPE_PROXY: "PROXY"}
+_PSPROP = {"NONE": C.MQPSPROP_NONE, "COMPAT": C.MQPSPROP_COMPAT, "RFH2": C.MQPSPROP_RFH2,
+           "MSGPROP": C.MQPSPROP_MSGPROP}
+_PUBPRTY = {"ASPUB": C.MQPRI_PRIORITY_AS_PUBLISHED, "ASQDEF": C.MQPRI_PRIORITY_AS_Q_DEF}
+
+
+def _date_time(now: float) -> tuple[str, str]:
+    t = time.localtime(now)
+    return time.strftime("%Y-%m-%d", t), time.strftime("%H.%M.%S", t)
+
+
+class PubSubAdminMixin:
+    """DEFINE/ALTER/DELETE/DISPLAY of TOPIC and SUB, and the pub/sub status displays."""
+
+    if TYPE_CHECKING:
+        name: str
+        attrs: dict[str, Any]
+        qdefs: dict[str, tuple[str, dict[str, Any]]]
+        queues: dict[str, LocalQueue]
+        clock: Callable[[], float]
+        connections: dict[str, Connection]
+        tree: TopicTree
+        subs_by_id: dict[bytes, Subscription]
+        subs_by_name: dict[str, list[Subscription]]
+        _tx: StoreTx
+
+        def _new_subscription(self, topic: str, char_scheme: bool, durable: bool, name: str, user: str, *,
+                              level: int = 1, options: int = 0, selection: str = "",
+                              correl_id: bytes = NULL_ID, pub_priority: int = -3, user_data: str = "",
+                              expiry: int = -1, sub_type: int = 1) -> Subscription: ...
+        def _add_subscription(self, sub: Subscription, persist: bool = True) -> None: ...
+        def _send_retained(self, conn: Connection | None, sub: Subscription) -> int: ...
+        def remove_subscription(self, sub: Subscription) -> None: ...
+        def schedule_expiry(self, sub: Subscription) -> None: ...
+        def resolve_topic(self, object_name: str, object_string: str) -> tuple[str, str]: ...
+        def _make_managed_queue(self, sub: Subscription, model_name: str) -> None: ...
+
+    # -- topic objects ----------------------------------------------------------------------
+    def define_topic(self, name: str, attrs: dict[str, Any], like: str | None = None, replace: bool = False) -> None:
+        existing = self.tree.objects.get(name)
+        if existing is not None and not replace:
+            raise MQError(C.MQRC_OBJECT_ALREADY_EXISTS, f"topic object {name} already exists")
+        if like is not None:
+            model = self.tree.objects.get(like)
+            if model is None:
+                raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"LIKE topic {like} not found")
+            base = dict(model)
+        else:
+            base = attributes.defaults("TOPIC")
+        for key in ("CRDATE", "CRTIME", "ALTDATE", "ALTTIME", "TOPICSTR"):
+            base.pop(key, None)
+        base.update(attrs)
+        if existing is not None:  # REPLACE keeps the topic string (spec A R-ATO-7, A-24)
+            base["TOPICSTR"] = existing.get("TOPICSTR", "")
+        topic = str(base.get("TOPICSTR", ""))
+        if not topic and name != BASE_TOPIC:
+            raise MQError(C.MQRC_ADMIN_TOPIC_STRING_ERROR, "TOPICSTR is required (spec A A-27)")
+        holder = self.tree.object_for_topic(topic)
+        if holder is not None and holder != name and holder in self.tree.objects:
+            raise MQError(C.MQRC_OBJECT_ALREADY_EXISTS, f"topic string {topic!r} belongs to topic {holder}")
+        now = self.clock()
+        crdate, crtime = _date_time(now)
+        base["CRDATE"] = existing.get("CRDATE", crdate) if existing else crdate
+        base["CRTIME"] = existing.get("CRTIME", crtime) if existing else crtime
+        base["ALTDATE"], base["ALTTIME"] = crdate, crtime
+        if existing is not None:
+            self.tree.dissociate(name, now)
+        self.tree.associate(name, base, now)
+        self._tx.put_record("object", f"TOPIC/{name}", base)
+
+    def alter_topic(self, name: str, attrs: dict[str, Any]) -> None:
+        current = self.tree.objects.get(name)
+        if current is None:
+            raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"topic object {name} not found")
+        if "TOPICSTR" in attrs and attrs["TOPICSTR"] != current.get("TOPICSTR"):
+            raise MQError(C.MQRC_TOPIC_NOT_ALTERABLE, "TOPICSTR cannot be altered: DELETE and DEFINE again")
+        current.update(attrs)
+        current["ALTDATE"], current["ALTTIME"] = _date_time(self.clock())
+        self.tree.changed()  # ASPARENT values below it change at once (spec A R-ATO-4)
+        self._tx.put_record("object", f"TOPIC/{name}", current)
+
+    def delete_topic(self, name: str) -> None:
+        if name not in self.tree.objects:
+            raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"topic object {name} not found")
+        self.tree.dissociate(name, self.clock())
+        self._tx.delete_record("object", f"TOPIC/{name}")
+
+    def topic_rows(self, generic: str) -> list[dict[str, Any]]:
+        rows = [{"TOPIC": name, "TYPE": "LOCAL", **attrs} for name, attrs in sorted(self.tree.objects.items())
+                if attributes.generic_match(generic, name)]
+        if not rows and "*" not in generic:
+            raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"topic object {generic} not found")
+        return rows
+
+    # -- administrative subscriptions ----------------------------------------------------------
+    def define_sub(self, name: str, attrs: dict[str, Any], like: str | None = None, replace: bool = False) -> None:
+        """DEFINE SUB: a durable subscription of type ADMIN (spec A A-35, spec C R-FAC-1..3)."""
+        existing = self._sub_named(name)
+        if like is not None:
+            model = self._sub_named(like)
+            if model is None:
+                raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"LIKE subscription {like} not found")
+            attrs = {**self._sub_attrs(model), **attrs}
+        if existing is not None:
+            if not replace:
+                raise MQError(C.MQRC_SUB_ALREADY_EXISTS, f"subscription {name} already exists")
+            # REPLACE keeps the topic (spec A TV-IN-18): the rest is altered
+            kept = {k: v for k, v in attrs.items() if k not in ("TOPICSTR", "TOPICOBJ", "WSCHEMA")}
+            self.alter_sub(name, kept)
+            return
+        topic, _ = self.resolve_topic(str(attrs.get("TOPICOBJ", "")), str(attrs.get("TOPICSTR", "")))
+        char_scheme = attrs.get("WSCHEMA", "TOPIC") == "CHAR"
+        managed = attrs.get("DESTCLAS", "PROVIDED") == "MANAGED"
+        dest = str(attrs.get("DEST", "")).strip()
+        if not managed:
+            if not dest:
+                raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, "DEST is required unless DESTCLAS(MANAGED)")
+            if dest not in self.qdefs and not attrs.get("DESTQMGR"):
+                raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"destination queue {dest} is not defined")
+        options = C.MQSO_DURABLE | (C.MQSO_MANAGED if managed else 0)
+        options |= C.MQSO_WILDCARD_CHAR if char_scheme else C.MQSO_WILDCARD_TOPIC
+        if attrs.get("REQONLY") in (True, "YES"):
+            options |= C.MQSO_PUBLICATIONS_ON_REQUEST
+        if attrs.get("VARUSER", "ANY") == "ANY":
+            options |= C.MQSO_ANY_USERID
+        correl = attrs.get("DESTCORL")
+        if correl:
+            options |= C.MQSO_SET_CORREL_ID
+        sub = self._new_subscription(
+            topic, char_scheme, True, name, str(attrs.get("SUBUSER") or "mqm"),
+            level=int(attrs.get("SUBLEVEL", 1)), options=options, selection=str(attrs.get("SELECTOR", "")),
+            correl_id=bytes.fromhex(str(correl)) if correl else NULL_ID,
+            pub_priority=_pub_priority(attrs.get("PUBPRTY", "ASPUB")), user_data=str(attrs.get("USERDATA", "")),
+            expiry=_expiry(attrs.get("EXPIRY", "UNLIMITED")), sub_type=C.MQSUBTYPE_ADMIN,
+        )
+        info = sub.info
+        info.object_name = str(attrs.get("TOPICOBJ", ""))
+        info.object_string = str(attrs.get("TOPICSTR", ""))
+        info.dest_qmgr = str(attrs.get("DESTQMGR", ""))
+        info.ps_properties = _PSPROP.get(str(attrs.get("PSPROP", "MSGPROP")), C.MQPSPROP_MSGPROP)
+        if attrs.get("PUBACCT"):
+            info.pub_accounting_token = bytes.fromhex(str(attrs["PUBACCT"])).ljust(32, b"\0")[:32]
+        info.pub_appl_identity = str(attrs.get("PUBAPPID", ""))
+        if managed:
+            model = self.tree.resolved(self.tree.owner_of_pattern(topic, char_scheme)).get("MDURMDL", "")
+            self._make_managed_queue(sub, str(model))
+        else:
+            sub.dest = dest
+        self._add_subscription(sub)
+        self._send_retained(None, sub)  # "including the currently retained publication" (R-FAC-1)
+
+    def alter_sub(self, name: str, attrs: dict[str, Any]) -> None:
+        sub = self._sub_named(name)
+        if sub is None:
+            raise MQError(C.MQRC_NO_SUBSCRIPTION, f"subscription {name} not found")
+        for fixed in ("TOPICSTR", "TOPICOBJ", "WSCHEMA", "DESTCLAS", "SUBLEVEL", "SELECTOR"):
+            if fixed in attrs and attrs[fixed] != self._sub_attrs(sub).get(fixed):
+                raise MQError(C.MQRC_TOPIC_NOT_ALTERABLE if fixed.startswith("TOPIC") else C.MQRC_OPTIONS_ERROR,
+                              f"{fixed} of subscription {name} cannot be altered")
+        if "DEST" in attrs:
+            dest = str(attrs["DEST"]).strip()
+            if dest not in self.qdefs:
+                raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"destination queue {dest} is not defined")
+            sub.dest = dest
+        if "USERDATA" in attrs:
+            sub.user_data = str(attrs["USERDATA"])
+        if "PUBPRTY" in attrs:
+            sub.pub_priority = _pub_priority(attrs["PUBPRTY"])
+        if "EXPIRY" in attrs:
+            sub.expiry = _expiry(attrs["EXPIRY"])
+            sub.expires_at = self.clock() + sub.expiry / 10 if sub.expiry > 0 else 0.0
+            self.schedule_expiry(sub)
+        if "DESTCORL" in attrs:
+            sub.correl_id = bytes.fromhex(str(attrs["DESTCORL"])) if attrs["DESTCORL"] else sub.sub_id
+        info = sub.info
+        if "PSPROP" in attrs:
+            info.ps_properties = _PSPROP.get(str(attrs["PSPROP"]), C.MQPSPROP_MSGPROP)
+        if "PUBAPPID" in attrs:
+            info.pub_appl_identity = str(attrs["PUBAPPID"])
+        info.altered = self.clock()
+        if sub.durable:
+            self._tx.put_record("sub", sub.sub_id.hex(), sub.to_record())
+
+    def delete_sub(self, name: str) -> None:
+        sub = self._sub_named(name)
+        if sub is None:
+            raise MQError(C.MQRC_NO_SUBSCRIPTION, f"subscription {name} not found")
+        self.remove_subscription(sub)
+
+    def _sub_named(self, name: str) -> Subscription | None:
+        named = self.subs_by_name.get(name)
+        if named:
+            return named[0]
+        try:  # SUBID(hex) names a subscription too
+            return self.subs_by_id.get(bytes.fromhex(name))
+        except ValueError:
+            return None
+
+    def sub_rows(self, generic: str) -> list[dict[str, Any]]:
+        """DISPLAY SUB: every subscription with a name matching ``generic``."""
+        rows = [self._sub_attrs(s) for s in self._subs_matching(generic)]
+        if not rows and "*" not in generic:
+            raise MQError(C.MQRC_NO_SUBSCRIPTION, f"subscription {generic} not found")
+        return rows
+
+    def sub_status_rows(self, generic: str, subtype: str = "USER") -> list[dict[str, Any]]:
+        """DISPLAY SBSTATUS: durable ones always, non-durable ones while they exist (spec A R-NDUR-2)."""
+        wanted = {"ALL": None, "USER": (C.MQSUBTYPE_API, C.MQSUBTYPE_ADMIN), "API": (C.MQSUBTYPE_API,),
+                  "ADMIN": (C.MQSUBTYPE_ADMIN,), "PROXY": (C.MQSUBTYPE_PROXY,)}.get(subtype.upper())
+        rows = []
+        for sub in self._subs_matching(generic):
+            if wanted is not None and sub.sub_type not in wanted:
+                continue
+            info = sub.info
+            holder = sub.holder_conn
+            rows.append({
+                "SUB": sub.name, "SUBID": sub.sub_id.hex().upper(), "DURABLE": "YES" if sub.durable else "NO",
+                "SUBTYPE": _SUBTYPE.get(sub.sub_type, "API"), "SUBUSER": sub.user,
+                "ACTCONN": holder.conn_id.rjust(48, "0") if holder is not None else "0" * 48,
+                "NUMMSGS": info.messages, "RESMDATE": _date_time(info.resumed or info.created)[0],
+                "RESMTIME": _date_time(info.resumed or info.created)[1],
+                "LMSGDATE": _date_time(info.last_message)[0] if info.last_message else "",
+                "LMSGTIME": _date_time(info.last_message)[1] if info.last_message else "",
+                "TOPICSTR": sub.topic, "DEST": sub.dest,
+            })
+        if not rows and "*" not in generic:
+            raise MQError(C.MQRC_NO_SUBSCRIPTION, f"subscription {generic} not found")
+        return rows
+
+    def _subs_matching(self, generic: str) -> list[Subscription]:
+        subs = sorted(self.subs_by_id.values(), key=lambda s: (s.name, s.sub_id))
+        return [s for s in subs if attributes.generic_match(generic, s.name or s.sub_id.hex().upper())]
+
+    def _sub_attrs(self, sub: Subscription) -> dict[str, Any]:
+        info = sub.info
+        crdate, crtime = _date_time(info.created)
+        altdate, alttime = _date_time(info.altered or info.created)
+        return {
+            "SUB": sub.name, "SUBID": sub.sub_id.hex().upper(), "TOPICSTR": info.object_string or sub.topic,
+            "TOPICOBJ": info.object_name, "DEST": sub.dest, "DESTQMGR": info.dest_qmgr or self.name,
+            "DESTCLAS": "MANAGED" if sub.managed else "PROVIDED",
+            "DESTCORL": sub.correl_id.hex().upper(), "DURABLE": "YES" if sub.durable else "NO",
+            "EXPIRY": "UNLIMITED" if sub.expiry < 0 else sub.expiry,
+            "PSPROP": {v: k for k, v in _PSPROP.items()}.get(info.ps_properties, "MSGPROP"),
+            "PUBACCT": info.pub_accounting_token.hex().upper(), "PUBAPPID": info.pub_appl_identity,
+            "PUBPRTY": {v: k for k, v in _PUBPRTY.items()}.get(sub.pub_priority, sub.pub_priority),
+            "REQONLY": "YES" if sub.options & C.MQSO_PUBLICATIONS_ON_REQUEST else "NO",
+            "SELECTOR": sub.selection_string, "SUBLEVEL": sub.level,
+            "SUBSCOPE": "QMGR" if sub.options & C.MQSO_SCOPE_QMGR else "ALL",
+            "SUBTYPE": _SUBTYPE.get(sub.sub_type, "API"), "SUBUSER": sub.user, "USERDATA": sub.user_data,
+            "VARUSER": "ANY" if sub.options & C.MQSO_ANY_USERID else "FIXED",
+            "WSCHEMA": "CHAR" if sub.char_scheme else "TOPIC", "RESOLVED": sub.topic,
+            "CRDATE": crdate, "CRTIME": crtime, "ALTDATE": altdate, "ALTTIME": alttime,
+        }
+
+    # -- topic status ------------------------------------------------------------------------
+    def topic_status_rows(self, pattern: str, status_type: str = "TOPIC") -> list[dict[str, Any]]:
+        """DISPLAY TPSTATUS(pattern) TYPE(TOPIC|SUB|PUB): ``pattern`` is a topic-scheme pattern over
+        the existing nodes (spec A A-13); '#' lists the whole tree."""
+        status_type = status_type.upper()
+        if status_type not in _TOPIC_STATUS_TYPES:
+            raise MQError(C.MQRC_OPTIONS_ERROR, "TYPE must be TOPIC, SUB or PUB")
+        nodes = list(self.tree.matching(pattern)) if pattern else []
+        rows: list[dict[str, Any]] = []
+        for node in nodes:
+            topic = node.topic
+            if status_type == "TOPIC":
+                resolved = self.tree.resolved(node)
+                rows.append({
+                    "TOPICSTR": topic, "ADMIN": node.object_name or "", "RETAINED": "YES" if node.retained else "NO",
+                    "PUBCOUNT": node.publishers, "SUBCOUNT": node.subscribers,
+                    **{k: resolved[k] for k in ("CLUSTER", "DEFPRESP", "DEFPERSIST", "DEFPRTY", "DURSUB",
+                                                "MDURMDL", "MNDURMDL", "NPMSGDLV", "PMSGDLV", "PUB", "SUB",
+                                                "PUBSCOPE", "SUBSCOPE")},
+                })
+            elif status_type == "SUB":
+                for sub in self.subs_by_id.values():
+                    if sub.topic == topic:
+                        holder = sub.holder_conn
+                        rows.append({"TOPICSTR": topic, "SUBID": sub.sub_id.hex().upper(), "SUBUSER": sub.user,
+                                     "DURABLE": "YES" if sub.durable else "NO",
+                                     "SUBTYPE": _SUBTYPE.get(sub.sub_type, "API"),
+                                     "ACTCONN": holder.conn_id.rjust(48, "0") if holder else "0" * 48,
+                                     "NUMMSGS": sub.info.messages})
+            else:
+                for conn in self.connections.values():
+                    for handle in conn.handles.values():
+                        if handle.topic is node:
+                            rows.append({"TOPICSTR": topic, "ACTCONN": conn.conn_id.rjust(48, "0"),
+                                         "USERID": conn.user, "APPLTAG": conn.appl_name})
+        if not rows and not any(c in pattern for c in "#+") and status_type == "TOPIC":
+            raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"topic {pattern!r} not found")
+        return rows
+
+    def pubsub_status(self) -> list[dict[str, Any]]:
+        """DISPLAY PUBSUB: this queue manager's publish/subscribe engine."""
+        mode = self.attrs.get("PSMODE", "ENABLED")
+        return [{"QMNAME": self.name, "TYPE": "LOCAL", "STATUS": "INACTIVE" if mode == "DISABLED" else "ACTIVE",
+                 "SUBCOUNT": len(self.subs_by_id), "TPCOUNT": sum(1 for _ in self.tree.walk())}]
+
+
+def _pub_priority(value: Any) -> int:
+    if isinstance(value, int):
+        return value
+    text = str(value).upper()
+    return _PUBPRTY[text] if text in _PUBPRTY else int(text)
+
+
+def _expiry(value: Any) -> int:
+    if isinstance(value, int):
+        return value
+    return C.MQEI_UNLIMITED if str(value).upper() == "UNLIMITED" else int(value)

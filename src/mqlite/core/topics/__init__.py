@@ -1,0 +1,1 @@
+"""The topic tree and what matches topics: strings, wildcard schemes, the subscription index."""

@@ -1,0 +1,250 @@
+"""The topic tree: nodes created on demand, administrative topic objects, retained publications,
+attribute inheritance (ASPARENT) and the removal of unused nodes after TREELIFE.
+
+A node is one level of a topic string; the root (``''``, SYSTEM.BASE.TOPIC's place) is not a
+level, so ``'/a'`` is the root's child ``''`` and then ``'a'`` (spec A, A-11). Nodes hold only
+what makes them *used* (spec A R-TT-6): an associated topic object, a retained publication,
+children, open publishers and subscriptions counted on them. Whether a wildcard subscription
+still matches a node (the sixth condition) is asked of the subscription index at sweep time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from mqlite.core import attributes
+from mqlite.core.message import Message
+from mqlite.core.topics.matching import compile_matcher
+from mqlite.core.topics.strings import levels, literal_prefix
+
+BASE_TOPIC = "SYSTEM.BASE.TOPIC"
+# Attributes a node takes from the closest topic object that does not say ASPARENT (spec A R-ATO-4).
+# WILDCARD is not among them: it acts on its own node's subtree (R-WB-2).
+INHERITED = ("DURSUB", "PUB", "SUB", "DEFPRTY", "DEFPERSIST", "DEFPRESP", "MDURMDL", "MNDURMDL",
+             "NPMSGDLV", "PMSGDLV", "PUBSCOPE", "SUBSCOPE", "CLUSTER", "PROXYSUB", "CLROUTE")
+_BLANK_INHERITS = ("MDURMDL", "MNDURMDL", "CLUSTER")
+
+
+class TopicNode:
+    """One node; ``topic`` is rebuilt from the parent chain (the level string is shared with the
+    parent's dict key, so a million nodes do not hold a million full topic strings)."""
+
+    __slots__ = (
+        "children",
+        "name",
+        "object_name",
+        "parent",
+        "publishers",
+        "retained",
+        "subscribers",
+        "unused_since",
+    )
+
+    def __init__(self, name: str, parent: TopicNode | None) -> None:
+        self.name = name
+        self.parent = parent
+        self.children: dict[str, TopicNode] | None = None
+        self.object_name: str | None = None
+        self.retained: Message | None = None
+        self.publishers = 0
+        self.subscribers = 0
+        self.unused_since = 0.0
+
+    @property
+    def topic(self) -> str:
+        parts: list[str] = []
+        node: TopicNode | None = self
+        while node is not None and node.parent is not None:
+            parts.append(node.name)
+            node = node.parent
+        return "/".join(reversed(parts))
+
+    @property
+    def is_root(self) -> bool:
+        return self.parent is None
+
+    def depth(self) -> int:
+        count, node = 0, self.parent
+        while node is not None:
+            count, node = count + 1, node.parent
+        return count
+
+    def in_use(self) -> bool:
+        """Conditions 1-5 of spec A R-TT-6 (the wildcard one is checked by the sweep)."""
+        return bool(self.object_name or self.retained is not None or self.children or self.publishers
+                    or self.subscribers or self.parent is None)
+
+
+class TopicTree:
+    """Nodes, their topic objects and the attribute resolution over them."""
+
+    def __init__(self) -> None:
+        self.root = TopicNode("", None)
+        self.root.object_name = BASE_TOPIC
+        self.objects: dict[str, dict[str, Any]] = {}  # topic object name -> attrs (TOPICSTR...)
+        self._owner_cache: dict[str, dict[str, Any]] = {}  # object name -> resolved attrs
+        self._blocked: frozenset[str] | None = None
+        self.candidates: set[TopicNode] = set()  # nodes that may be unused (checked by sweep)
+        self.retained_count = 0
+
+    # -- nodes -------------------------------------------------------------------------------
+    def node(self, topic: str, now: float = 0.0) -> TopicNode:
+        """The node of ``topic``, created with its missing ancestors (spec A R-TT-2)."""
+        node = self.root
+        for level in levels(topic):
+            children = node.children
+            if children is None:
+                children = node.children = {}
+            child = children.get(level)
+            if child is None:
+                child = children[level] = TopicNode(level, node)
+                child.unused_since = now
+                self.candidates.add(child)
+            node = child
+        return node
+
+    def find(self, topic: str) -> TopicNode | None:
+        node: TopicNode | None = self.root
+        for level in levels(topic):
+            children = node.children if node is not None else None
+            if children is None:
+                return None
+            node = children.get(level)
+        return node
+
+    def walk(self, start: TopicNode | None = None) -> Iterator[TopicNode]:
+        """Every node below ``start`` (the whole tree by default), parents first."""
+        stack = [start or self.root]
+        while stack:
+            node = stack.pop()
+            if node is not self.root or start is not None:
+                yield node
+            if node.children:
+                stack.extend(reversed(list(node.children.values())))
+
+    def matching(self, pattern: str, char_scheme: bool = False) -> Iterator[TopicNode]:
+        """Existing nodes whose topic matches ``pattern`` (TPSTATUS, retained deliveries), visiting
+        only the subtree below the pattern's literal prefix."""
+        prefix = literal_prefix(pattern, char_scheme)
+        start = self.find("/".join(prefix)) if prefix else None
+        if prefix and start is None:
+            return
+        test = compile_matcher(pattern, char_scheme)
+        for node in self.walk(start):  # the root ('', SYSTEM.BASE.TOPIC) is not a topic
+            if test(node.topic):
+                yield node
+
+    def released(self, node: TopicNode, now: float) -> None:
+        """Something that kept ``node`` in use went away: it may now be unused."""
+        if not node.in_use():
+            node.unused_since = now
+            self.candidates.add(node)
+
+    def sweep(self, now: float, treelife: float, covered: Callable[[str], bool]) -> int:
+        """Remove nodes unused for ``treelife`` seconds (spec A R-TT-6..8); returns how many.
+        ``covered(topic)`` says whether a wildcard subscription matches the topic."""
+        removed = 0
+        for node in list(self.candidates):
+            if node.in_use() or (node.parent is None):
+                self.candidates.discard(node)
+                continue
+            if now - node.unused_since < treelife:
+                continue
+            if covered(node.topic):
+                node.unused_since = now  # in use by a wildcard subscription: look again later
+                continue
+            self.candidates.discard(node)
+            parent = node.parent
+            assert parent is not None and parent.children is not None
+            del parent.children[node.name]
+            if not parent.children:
+                parent.children = None
+            removed += 1
+            self.released(parent, now)  # the parent waits its own TREELIFE (spec A A-12)
+        return removed
+
+    # -- topic objects -----------------------------------------------------------------------
+    def associate(self, name: str, attrs: dict[str, Any], now: float = 0.0) -> None:
+        """Bind a topic object to the node of its TOPICSTR (spec A R-TT-3)."""
+        self.objects[name] = attrs
+        topic = str(attrs.get("TOPICSTR", ""))
+        node = self.node(topic, now) if topic else self.root
+        node.object_name = name
+        self.changed()
+
+    def dissociate(self, name: str, now: float = 0.0) -> None:
+        attrs = self.objects.pop(name, None)
+        if attrs is None:
+            return
+        topic = str(attrs.get("TOPICSTR", ""))
+        node = self.find(topic) if topic else self.root
+        if node is not None and node.object_name == name:
+            node.object_name = None
+            self.released(node, now)
+        self.changed()
+
+    def object_for_topic(self, topic: str) -> str | None:
+        node = self.find(topic) if topic else self.root
+        return node.object_name if node is not None else None
+
+    def changed(self) -> None:
+        """A topic object was defined, altered or deleted: resolved values are stale."""
+        self._owner_cache.clear()
+        self._blocked = None
+
+    def owner(self, node: TopicNode) -> TopicNode:
+        """The closest node at or above ``node`` with a topic object (the root if none)."""
+        current: TopicNode | None = node
+        while current is not None:
+            if current.object_name is not None and current.object_name in self.objects:
+                return current
+            current = current.parent
+        return self.root
+
+    def owner_of_pattern(self, pattern: str, char_scheme: bool) -> TopicNode:
+        """Spec A R-ATO-5: truncate at the first wildcard, then the closest object above."""
+        node: TopicNode = self.root
+        for level in literal_prefix(pattern, char_scheme):
+            child = node.children.get(level) if node.children else None
+            if child is None:
+                break
+            node = child
+        return self.owner(node)
+
+    def resolved(self, node: TopicNode) -> Mapping[str, Any]:
+        """Every inherited attribute's effective value for ``node`` (spec A R-ATO-4, R-ATO-9)."""
+        owner = self.owner(node)
+        key = owner.object_name or BASE_TOPIC
+        cached = self._owner_cache.get(key)
+        if cached is None:
+            cached = self._owner_cache[key] = self._resolve(owner)
+        return cached
+
+    def _resolve(self, owner: TopicNode) -> dict[str, Any]:
+        values: dict[str, Any] = {}
+        current: TopicNode | None = owner
+        while current is not None and len(values) < len(INHERITED):
+            attrs = self.objects.get(current.object_name) if current.object_name else None
+            if attrs is not None:
+                for attr in INHERITED:
+                    if attr in values:
+                        continue
+                    value = attrs.get(attr, "ASPARENT")
+                    if value == "ASPARENT" or (attr in _BLANK_INHERITS and not str(value).strip()):
+                        continue
+                    values[attr] = value
+            current = current.parent
+        for attr in INHERITED:  # SYSTEM.BASE.TOPIC's values, even when that object is gone
+            values.setdefault(attr, attributes.SYSTEM_BASE_TOPIC.get(attr, ""))
+        return values
+
+    def blocked_topics(self) -> frozenset[str]:
+        """Topic strings of the objects with WILDCARD(BLOCK): a subscription keeps the set that
+        held when it was made (spec A R-WB-6), so it is one shared frozenset per topology."""
+        if self._blocked is None:
+            self._blocked = frozenset(
+                str(attrs.get("TOPICSTR", "")) for attrs in self.objects.values()
+                if attrs.get("WILDCARD") == "BLOCK" and attrs.get("TOPICSTR")
+            )
+        return self._blocked
