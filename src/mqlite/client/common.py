@@ -142,6 +142,32 @@ def raise_for(cc: int, reason: int, result: Any = None) -> None:
         raise MQMIError(cc, reason, text=result if isinstance(result, str) else "")
 
 
+# Publish/subscribe property names and their MQRFH2 synonyms (spec C §5.1, R-PROP-1).
+PROPERTY_SYNONYMS = {
+    "MQTopicString": "mqps.Top", "MQSubUserData": "mqps.Sud", "MQIsRetained": "mqps.Ret",
+    "MQPubOptions": "mqps.Pub", "MQPubLevel": "mqps.Pbl", "MQPubTime": "mqpse.Pts",
+    "MQPubSeqNum": "mqpse.Seq", "MQPubStrIntData": "mqpse.Sid", "MQPubFormat": "mqpse.Pfmt",
+}
+_SYNONYM = {**PROPERTY_SYNONYMS, **{v: k for k, v in PROPERTY_SYNONYMS.items()}}
+
+
+class Properties(dict[str, Any]):
+    """A message's properties: a dict where a pub/sub property answers to its MQRFH2 name too
+    ('mqps.Top' and 'MQTopicString' are the same property, as MQINQMP takes either)."""
+
+    def __missing__(self, key: str) -> Any:
+        other = _SYNONYM.get(key)
+        if other is not None and dict.__contains__(self, other):
+            return dict.__getitem__(self, other)
+        raise KeyError(key)
+
+    def __contains__(self, key: object) -> bool:
+        return dict.__contains__(self, key) or (isinstance(key, str) and dict.__contains__(self, _SYNONYM.get(key)))
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        return self[key] if key in self else default
+
+
 class ReceivedMessage(bytes):
     """What ``get`` returns: the body as ``bytes`` (pymqi), plus ``md`` and ``properties``."""
 
@@ -153,7 +179,7 @@ class ReceivedMessage(bytes):
                 ) -> ReceivedMessage:
         self = super().__new__(cls, body)
         self.md = md
-        self.properties = properties
+        self.properties = properties if isinstance(properties, Properties) else Properties(properties)
         self.data_length = len(body) if data_length is None else data_length
         return self
 

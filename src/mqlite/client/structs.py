@@ -18,7 +18,8 @@ from mqlite.core.message import MD_FIELDS, MessageDescriptor
 
 __all__ = [
     "CD", "CMHO", "GMO", "IMPO", "MD", "OD", "PD", "PMO", "SCO", "SD", "SMPO", "SRO", "STS",
-    "CharField", "MQOpts", "gmo_to_wire", "md_fill", "md_to_wire", "od_fill", "od_to_wire",
+    "CharField", "MQOpts", "gmo_to_wire", "md_fill", "md_to_wire", "od_fill", "od_to_wire", "sd_fill",
+    "sd_to_wire",
 ]
 
 # IBM's lengths of the MQMD character fields, for blank padding on the way back.
@@ -205,7 +206,7 @@ class PMO(MQOpts):
         ("InvalidDestCount", 0), ("ResolvedQName", b""), ("ResolvedQMgrName", b""), ("RecsPresent", 0),
         ("PutMsgRecFields", 0), ("PutMsgRecOffset", 0), ("ResponseRecOffset", 0), ("PutMsgRecPtr", 0),
         ("ResponseRecPtr", 0), ("OriginalMsgHandle", 0), ("NewMsgHandle", 0), ("Action", 0),
-        ("PubLevel", 0),
+        ("PubLevel", 9),
     )
 
 
@@ -273,10 +274,32 @@ class SD(MQOpts):
         ("StrucId", b"SD  "), ("Version", cmqc.MQSD_VERSION_1), ("Options", cmqc.MQSO_NON_DURABLE),
         ("ObjectName", b""), ("AlternateUserId", b""), ("AlternateSecurityId", bytes(40)),
         ("SubExpiry", cmqc.MQEI_UNLIMITED), *_vs("ObjectString"), *_vs("SubName"), *_vs("SubUserData"),
-        ("SubCorrelId", bytes(24)), ("PubPriority", cmqc.MQPRI_PRIORITY_AS_Q_DEF),
+        ("SubCorrelId", bytes(24)), ("PubPriority", cmqc.MQPRI_PRIORITY_AS_PUBLISHED),
         ("PubAccountingToken", bytes(32)), ("PubApplIdentityData", b""), *_vs("SelectionString"),
-        ("SubLevel", 0), *_vs("ResObjectString"),
+        ("SubLevel", 1), *_vs("ResObjectString"),
     )
+
+
+def sd_to_wire(sd: SD) -> dict[str, Any]:
+    """An MQSD as the SUB request carries it; SubName None means "not initialised" (spec C §3.2)."""
+    name = sd.get_vs("SubName")
+    return {
+        "Options": int(sd.Options), "ObjectName": text(sd.ObjectName), "ObjectString": sd.vs_text("ObjectString"),
+        "SubName": None if name is None else text(name), "SubUserData": sd.vs_text("SubUserData"),
+        "SubCorrelId": ident(sd.SubCorrelId or b"", 24), "PubPriority": int(sd.PubPriority),
+        "PubAccountingToken": ident(sd.PubAccountingToken or b"", 32),
+        "PubApplIdentityData": text(sd.PubApplIdentityData), "SelectionString": sd.vs_text("SelectionString"),
+        "SubLevel": int(sd.SubLevel), "SubExpiry": int(sd.SubExpiry), "AlternateUserId": text(sd.AlternateUserId),
+    }
+
+
+def sd_fill(sd: SD, out: dict[str, Any]) -> None:
+    """What MQSUB returns in the MQSD: the resolved topic, the SubCorrelId, the stored values."""
+    sd.set_vs("ResObjectString", str(out["ResObjectString"]))
+    sd.SubCorrelId = bytes(out["SubCorrelId"])
+    if sd.Options & (cmqc.MQSO_RESUME | cmqc.MQSO_ALTER):
+        sd.set_vs("SelectionString", str(out["SelectionString"]))
+        sd.SubExpiry = int(out["SubExpiry"])
 
 
 class SRO(MQOpts):
