@@ -164,8 +164,11 @@ class Properties(dict[str, Any]):
     def __contains__(self, key: object) -> bool:
         return dict.__contains__(self, key) or (isinstance(key, str) and dict.__contains__(self, _SYNONYM.get(key)))
 
-    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
-        return self[key] if key in self else default
+    def get(self, key: str, default: Any = None) -> Any:
+        try:
+            return self[key]
+        except KeyError:
+            return default
 
 
 class ReceivedMessage(bytes):
