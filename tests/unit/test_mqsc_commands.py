@@ -101,6 +101,19 @@ class MemoryAdmin:
             raise MQError(cmqc.MQRC_OBJECT_TYPE_ERROR, f"{name} is not local")
         self.depth[name] = 0
 
+    # The pub/sub statuses are exercised against the real core in test_mqsc_pubsub.py.
+    def sub_status_rows(self, generic: str, subtype: str = "USER") -> list[dict[str, Any]]:
+        raise MQError(cmqc.MQRC_FUNCTION_NOT_SUPPORTED, "no subscriptions here")
+
+    def topic_status_rows(self, pattern: str, status_type: str = "TOPIC") -> list[dict[str, Any]]:
+        raise MQError(cmqc.MQRC_FUNCTION_NOT_SUPPORTED, "no topic tree here")
+
+    def pubsub_status(self) -> list[dict[str, Any]]:
+        raise MQError(cmqc.MQRC_FUNCTION_NOT_SUPPORTED, "no pub/sub engine here")
+
+    def clear_retained(self, topic: str) -> bool:
+        raise MQError(cmqc.MQRC_FUNCTION_NOT_SUPPORTED, "no retained publications here")
+
     def queue_status(self, generic: str, status_type: str) -> list[dict[str, Any]]:
         names = [n for n in sorted(self.depth) if attributes.generic_match(generic, n)]
         if not names and not generic.endswith("*"):

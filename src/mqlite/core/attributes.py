@@ -274,6 +274,19 @@ SYSTEM_BASE_TOPIC: Final[Mapping[str, Any]] = {
     "MASTER": "YES", "CLROUTE": "DIRECT",
 }
 
+# Administrative subscriptions (DEFINE SUB; spec A §12, spec C §11.9). PCF selectors omitted.
+_SUB = (
+    _s("TOPICSTR", "", None, 10_240), _s("TOPICOBJ", ""), _s("DEST", ""), _s("DESTQMGR", ""),
+    _s("DESTCORL", "", None, 48), _e("DESTCLAS", "PROVIDED", "PROVIDED=2 MANAGED=1"),
+    _i("EXPIRY", "UNLIMITED", None, 0, 999_999_999, "UNLIMITED=-1"),
+    _e("PSPROP", "MSGPROP", "NONE=0 COMPAT=1 RFH2=2 MSGPROP=3"),
+    _s("PUBACCT", "", None, 64), _s("PUBAPPID", "", None, 32),
+    _i("PUBPRTY", "ASPUB", None, 0, 9, "ASPUB=-3 ASQDEF=-1"),
+    _e("REQONLY", "NO", "NO=0 YES=1"), _s("SELECTOR", "", None, 10_240), _i("SUBLEVEL", 1, None, 0, 9),
+    _e("SUBSCOPE", "ALL", "ALL=0 QMGR=4"), _s("SUBUSER", "", None, 12), _s("USERDATA", "", None, 10_240),
+    _e("VARUSER", "ANY", "ANY=1 FIXED=2"), _e("WSCHEMA", "TOPIC", "TOPIC=2 CHAR=1"),
+)
+
 _S = Role.STATUS
 _ALT = (_s("ALTDATE", "", 2027, role=_S), _s("ALTTIME", "", 2028, role=_S))
 _CREATED = (_s("CRDATE", "", 2004, role=_S), _s("CRTIME", "", 2005, role=_S))
@@ -300,6 +313,10 @@ _TABLE: dict[str, tuple[Attr, ...]] = {
              _s("QMID", "", 2032, role=_S), *_CREATED, *_ALT),
     "TOPIC": (*_identity(_s("TOPIC", "", 2092), _e("TYPE", "LOCAL", "LOCAL=0 CLUSTER=1", 208)),
               *_TOPIC, *_ALT),
+    "SUB": (*_identity(_s("SUB", "", None, 10_240), None), *_SUB,
+            _s("SUBID", "", None, 48, role=_S), _e("DURABLE", "YES", "NO=0 YES=1", ro=True),
+            _e("SUBTYPE", "ADMIN", "API=1 ADMIN=2 PROXY=3", ro=True), _s("RESOLVED", "", None, 10_240, role=_S),
+            *_CREATED, *_ALT),
 }
 
 #: Object types with a catalogue. "QUEUE" (any queue type, for DISPLAY QUEUE) is accepted too.

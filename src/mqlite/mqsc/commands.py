@@ -46,6 +46,14 @@ class AdminAPI(Protocol):
 
     def queue_status(self, generic: str, status_type: str) -> list[dict[str, Any]]: ...
 
+    def sub_status_rows(self, generic: str, subtype: str = "USER") -> list[dict[str, Any]]: ...
+
+    def topic_status_rows(self, pattern: str, status_type: str = "TOPIC") -> list[dict[str, Any]]: ...
+
+    def pubsub_status(self) -> list[dict[str, Any]]: ...
+
+    def clear_retained(self, topic: str) -> bool: ...
+
 
 class Status(enum.Enum):
     """How one command ended, as runmqsc counts it."""
@@ -98,6 +106,9 @@ _QSTATUS_KEYS = {
                          "INPUT", "INQUIRE", "OUTPUT", "PID", "SET", "TID", "URID", "URTYPE",
                          "USERID", "QMURID", "CONNID", "OPENOPTS"}),
 }
+# Status displays of publish/subscribe and the keys each record starts with.
+_PUBSUB_STATUS = {"SBSTATUS": ("SUB", "SUBID"), "TPSTATUS": ("TOPICSTR",), "PUBSUB": ("QMNAME", "TYPE")}
+_ACTCON = {"ACTCON": "ACTCONN"}  # spec A §9.3 writes IBM's ACTCONN as ACTCON
 # Name keys of object types without a catalogue yet (DISPLAY shows them first).
 _NAME_KEYS = {"SUB": "SUB", "CHANNEL": "CHANNEL", "LISTENER": "LISTENER", "NAMELIST": "NAMELIST",
               "PROCESS": "PROCESS", "TPSTATUS": "TOPICSTR", "SBSTATUS": "SUB", "CHSTATUS": "CHANNEL",
@@ -181,6 +192,8 @@ def run_command(admin: AdminAPI, command: Command) -> Outcome:
 
 
 def _dispatch(admin: AdminAPI, cmd: Command) -> list[str]:
+    if cmd.objtype == "SUB" and cmd.name is None and isinstance(cmd.attrs.get("SUBID"), str):
+        cmd = _named_by_subid(cmd)
     verb, objtype, name = cmd.verb, cmd.objtype, cmd.name or ""
     if verb == "DISPLAY":
         return _display(admin, cmd)
@@ -194,9 +207,23 @@ def _dispatch(admin: AdminAPI, cmd: Command) -> list[str]:
     elif verb == "CLEAR" and objtype == "QLOCAL":
         _no_attributes(cmd)
         admin.clear_queue(name)
+    elif verb == "CLEAR" and objtype == "TOPICSTR":  # spec A R-RET-10
+        _no_attributes(cmd)
+        if cmd.options.get("CLTRTYPE", "RETAINED").upper() != "RETAINED":
+            raise cmd.error("CLTRTYPE must be RETAINED", "CLTRTYPE")
+        if not admin.clear_retained(name):
+            raise MQError(cmqc.MQRC_NO_RETAINED_MSG, f"topic {name!r} has no retained publication")
+        return ["AMQ8887I: WebSphere MQ topic string cleared."]
     else:
         raise MQError(cmqc.MQRC_FUNCTION_NOT_SUPPORTED, f"{verb} {objtype} is not supported yet")
     return [display.done_message(verb, objtype)]
+
+
+def _named_by_subid(cmd: Command) -> Command:
+    """``DELETE SUB SUBID(hex)``: the id names the subscription (the core accepts either)."""
+    attrs = {k: v for k, v in cmd.attrs.items() if k != "SUBID"}
+    return Command(cmd.verb, cmd.objtype, str(cmd.attrs["SUBID"]), attrs, cmd.flags, cmd.options, cmd.where,
+                   cmd.text, cmd.spans)
 
 
 def _no_attributes(cmd: Command) -> None:
@@ -241,6 +268,17 @@ def _display(admin: AdminAPI, cmd: Command) -> list[str]:
         rows = admin.queue_status(name, status_type)
         if not rows and status_type == "HANDLE":
             return []
+    elif objtype in _PUBSUB_STATUS:
+        identity = _PUBSUB_STATUS[objtype]
+        keys = [_ACTCON.get(k, k) for k in _requested(cmd, lambda kw: kw)]
+        where_key = where.keyword if where else ""
+        if objtype == "SBSTATUS":
+            rows = admin.sub_status_rows(name or "*", cmd.options.get("SUBTYPE", "USER"))
+        elif objtype == "TPSTATUS":
+            rows = admin.topic_status_rows(name, cmd.options.get("TYPE", "TOPIC"))
+        else:
+            rows = admin.pubsub_status()
+        show_all_default = not keys
     else:
         kind = objtype
         if objtype == "QUEUE":

@@ -177,6 +177,8 @@ def parse(text: str) -> Command:
     if objtype not in VERB_NOUNS.get(verb, frozenset()):
         raise cur.fail(f"{verb} {objtype} is not a valid command", noun_tok)
     name = None
+    if objtype in ("SUB", "SBSTATUS") and cur.peek().kind is TokenKind.WORD and cur.peek().value == "SUBID":
+        return _parse_rest(cur, verb, objtype, None)  # named by SUBID(...) instead (IBM allows either)
     if objtype not in UNNAMED:
         opener = cur.take()
         if opener.kind is not TokenKind.LPAREN:
