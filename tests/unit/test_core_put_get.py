@@ -716,3 +716,20 @@ def test_put1_with_set_all_context_keeps_the_given_identity(mq: Any, q: Any) -> 
     mq.qm.put1(mq.conn, {"ObjectName": "APP.Q"}, md, C.MQPMO_SET_ALL_CONTEXT, {}, b"reloaded")
     got = mq.get(q).message.md
     assert (got.UserIdentifier, got.PutApplName, got.PutDate) == ("someone", "loader", "20200101")
+
+
+# -- read-ahead -------------------------------------------------------------------------------------
+def test_waiting_get_after_messages_went_ahead_returns_at_once(mq: Any) -> None:
+    """A consumer whose read-ahead messages may still be in flight must not be held for its whole
+    wait interval: the queue manager answers 2033 at once, and waits on the next call."""
+    mq.define("RA.Q", DEFREADA="YES")
+    handle = mq.open("RA.Q", C.MQOO_INPUT_SHARED)
+    assert handle.read_ahead
+    mq.qm.grant_credit(mq.conn, handle.hobj, 10)
+    producer = mq.open("RA.Q", C.MQOO_OUTPUT)
+    mq.put(producer, b"ahead", Persistence=C.MQPER_NOT_PERSISTENT)
+    pushes = mq.qm.take_deliveries()[1]
+    assert [m.body for _, _, m in pushes] == [b"ahead"]
+    with mq.raises(C.MQRC_NO_MSG_AVAILABLE):
+        mq.qm.get(mq.conn, handle.hobj, mq.request(C.MQGMO_WAIT, wait_ms=5000))
+    assert isinstance(mq.qm.get(mq.conn, handle.hobj, mq.request(C.MQGMO_WAIT, wait_ms=5000)), Waiter)

@@ -398,11 +398,17 @@ class Queue:
         """A get on a read-ahead handle: the buffer first, else the queue manager (persistent
         messages never come ahead), and a message pushed meanwhile wins over 2033."""
         item = buffer.take()
-        if item is None:
+        waiting = bool(gmo_wire["Options"] & cmqc.MQGMO_WAIT) and gmo_wire["WaitInterval"] != 0
+        attempts = 3  # an immediate 2033 after messages went ahead is retried (see Queue.get)
+        while item is None:
+            attempts -= 1
             cc, reason, result = await conn.request(Op.GET, [hobj, md_wire, gmo_wire, length])
             if reason == cmqc.MQRC_NO_MSG_AVAILABLE and not buffer.messages:
                 await conn.call(Op.PING, [])  # brings in pushes sent before its reply
-            if reason != cmqc.MQRC_NO_MSG_AVAILABLE or (item := buffer.take()) is None:
+            if reason != cmqc.MQRC_NO_MSG_AVAILABLE:
+                return common.finish_get(cc, reason, result, md, gmo)
+            item = buffer.take()
+            if item is None and (not waiting or not attempts):
                 return common.finish_get(cc, reason, result, md, gmo)
         cc, reason, result = common.from_buffer(item, length, gmo_wire["Options"])
         if cc == cmqc.MQCC_FAILED:

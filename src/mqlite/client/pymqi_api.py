@@ -389,8 +389,11 @@ class Queue:
             item = buffer.take()
             if item is not None:
                 return self._from_buffer(conn, hobj, buffer, item, max_length, md, gmo, gmo_wire["Options"])
-        cc, reason, result = conn.request(Op.GET, [hobj, md_wire, gmo_wire, max_length])
-        if local and reason == cmqc.MQRC_NO_MSG_AVAILABLE:
+        waiting = bool(gmo_wire["Options"] & cmqc.MQGMO_WAIT) and gmo_wire["WaitInterval"] != 0
+        for _ in range(3):
+            cc, reason, result = conn.request(Op.GET, [hobj, md_wire, gmo_wire, max_length])
+            if not (local and reason == cmqc.MQRC_NO_MSG_AVAILABLE):
+                break
             assert buffer is not None
             if not buffer.messages:
                 # Messages released by a credit grant may follow this reply in the stream;
@@ -399,6 +402,10 @@ class Queue:
             item = buffer.take()  # pushed while our get waited
             if item is not None:
                 return self._from_buffer(conn, hobj, buffer, item, max_length, md, gmo, gmo_wire["Options"])
+            if not waiting:
+                break
+            # The queue manager answers at once when it had sent messages ahead since our last
+            # get (they might have been in flight); none was for us, so now wait for real.
         return common.finish_get(cc, reason, result, md, gmo)
 
     @staticmethod

@@ -55,6 +55,7 @@ class Handle:
     browse_entry: Entry | None = None
     read_ahead: bool = False
     credit: int = 0
+    pushed_since_get: int = 0  # read-ahead messages sent since the consumer's last MQGET
     xmitq_for: tuple[str, str] | None = None  # (remote queue, remote qmgr) when sending via xmitq
     conn: Connection | None = None
     topic: TopicNode | None = None  # an open topic (publishing)

@@ -51,11 +51,17 @@ class GetMixin:
             raise MQError(C.MQRC_OPTIONS_ERROR, "both MQGMO_SYNCPOINT and MQGMO_NO_SYNCPOINT")
         if queue.deleted:
             raise MQError(C.MQRC_Q_DELETED, f"queue {queue.name} was deleted")
+        pushed, handle.pushed_since_get = handle.pushed_since_get, 0
         result = self._try_get(conn, handle, queue, request)
         if result is not None:
             return result
         if not options & C.MQGMO_WAIT or request.wait_ms == 0 or options & C.MQGMO_BROWSE_MSG_UNDER_CURSOR:
             raise MQError(C.MQRC_NO_MSG_AVAILABLE, "no message available")
+        if pushed:
+            # Messages went ahead to this consumer since its last MQGET and may still be on their
+            # way: waiting here could hold it for the whole wait interval while one sits in its
+            # socket. It reads them, and calls again if they were not what it wanted.
+            raise MQError(C.MQRC_NO_MSG_AVAILABLE, "messages were sent ahead: read them first")
         if request.wait_ms < -1:
             raise MQError(C.MQRC_WAIT_INTERVAL_ERROR, f"WaitInterval {request.wait_ms}")
         now = self.clock()
@@ -197,6 +203,7 @@ class GetMixin:
                 message = self._delivered_copy(entry.message, entry, now)
                 queue.remove(entry)
                 handle.credit -= 1
+                handle.pushed_since_get += 1
                 if conn is not None:
                     self._effects.pushes.append((conn, handle.hobj, message))
 
