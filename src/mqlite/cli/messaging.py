@@ -13,7 +13,6 @@ from typing import Any
 import click
 
 from mqlite.cli import queues
-from mqlite.cli.common import fail
 from mqlite.cli.connection import connect, connection_options, target_from_options
 
 MQRC_NO_MSG_AVAILABLE = 2033
@@ -84,7 +83,17 @@ def browse(queue: str, **options: Any) -> None:
 @click.argument("topic_string")
 def pub(topic_string: str, retain: bool, **options: Any) -> None:
     """Publish each line of stdin on TOPIC_STRING, like amqspub."""
-    fail("pub: not yet supported.", 1)
+    import mqlite
+    from mqlite import cmqc
+
+    target = target_from_options(options)
+    with connect(target) as qm:
+        topic = mqlite.Topic(qm, topic_string=topic_string, open_opts=cmqc.MQOO_OUTPUT | cmqc.MQOO_FAIL_IF_QUIESCING)
+        try:
+            for line in sys.stdin.buffer:
+                topic.pub(_strip_eol(line), mqlite.MD(Format=cmqc.MQFMT_STRING), retain=retain)
+        finally:
+            topic.close()
 
 
 @click.command()
@@ -98,5 +107,30 @@ def pub(topic_string: str, retain: bool, **options: Any) -> None:
 @click.argument("topic_string")
 def sub(topic_string: str, durable: str | None, wait: float, count: int | None,
         **options: Any) -> None:
-    """Subscribe to TOPIC_STRING and print each publication body on a line, like amqssub."""
-    fail("sub: not yet supported.", 1)
+    """Subscribe to TOPIC_STRING and print each publication body on a line, like amqssub.
+
+    A managed subscription: non-durable ones end with the command; --durable NAME creates the
+    subscription or resumes it, and keeps it (and what arrives meanwhile) when the command ends."""
+    import mqlite
+    from mqlite import cmqc
+    from mqlite.client import MQMIError
+
+    target = target_from_options(options)
+    out = sys.stdout.buffer
+    with connect(target) as qm:
+        subscription = mqlite.Subscription(qm, topic_string, name=durable, durable=durable is not None)
+        got = 0
+        try:
+            while count is None or got < count:
+                try:
+                    message = subscription.get(wait=wait) if wait else subscription.get()
+                except MQMIError as e:
+                    if e.reason == MQRC_NO_MSG_AVAILABLE:
+                        break
+                    raise
+                out.write(message.body + b"\n")
+                out.flush()
+                got += 1
+        finally:
+            keep = cmqc.MQCO_KEEP_SUB if durable else cmqc.MQCO_REMOVE_SUB
+            subscription.close(keep, close_sub_queue=True)
