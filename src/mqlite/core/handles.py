@@ -39,7 +39,7 @@ class TruncatedError(MQError):
         self.data_length = data_length
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Handle:
     """An open object (MQOPEN's Hobj)."""
 
@@ -60,8 +60,15 @@ class Handle:
     conn: Connection | None = None
     topic: TopicNode | None = None  # an open topic (publishing)
     topic_string: str = ""
-    subscription: Subscription | None = None  # an Hsub
     managed_for: Subscription | None = None  # the managed queue handle MQSUB returned
+
+
+class SubscriptionHandle(NamedTuple):
+    """What MQSUB hands back as Hsub: a number in the connection's handle space (the connection
+    keeps only the number -> subscription map, so a million open subscriptions stay small)."""
+
+    hobj: int
+    subscription: Subscription
 
 
 @dataclass(eq=False)
@@ -73,6 +80,7 @@ class Connection:
     appl_name: str
     pid: int = 0
     handles: dict[int, Handle] = field(default_factory=dict)
+    subscriptions: dict[int, Subscription] = field(default_factory=dict)  # Hsub -> subscription
     uow: UnitOfWork = field(default_factory=UnitOfWork)
     next_hobj: int = 1
     connected: bool = True

@@ -118,9 +118,11 @@ class QueueManager(PubSubMixin, PubSubAdminMixin, AdminMixin, GetMixin):
             self.commit(conn)
         elif conn.uow:
             self.backout(conn)
+        for hsub in list(conn.subscriptions):  # non-durable ones end, durable ones are kept
+            self.close(conn, hsub, 0)
         for hobj in list(conn.handles):
             handle = conn.handles.get(hobj)
-            if handle is None:  # went with a subscription closed before it
+            if handle is None:
                 continue
             try:
                 self.close(conn, hobj, 0)
@@ -275,10 +277,10 @@ class QueueManager(PubSubMixin, PubSubAdminMixin, AdminMixin, GetMixin):
         return name
 
     def close(self, conn: Connection, hobj: int, options: int) -> None:
-        handle = self._handle(conn, hobj)
-        if handle.subscription is not None:
-            self._close_subscription(conn, handle, options)
+        if hobj in conn.subscriptions:
+            self._close_subscription(conn, hobj, options)
             return
+        handle = self._handle(conn, hobj)
         if handle.topic is not None:
             self._close_topic(handle)
             conn.handles.pop(hobj, None)

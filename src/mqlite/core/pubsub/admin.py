@@ -237,16 +237,15 @@ class PubSubAdminMixin:
         for sub in self._subs_matching(generic):
             if wanted is not None and sub.sub_type not in wanted:
                 continue
-            info = sub.info
             holder = sub.holder_conn
             rows.append({
                 "SUB": sub.name, "SUBID": sub.sub_id.hex().upper(), "DURABLE": "YES" if sub.durable else "NO",
                 "SUBTYPE": _SUBTYPE.get(sub.sub_type, "API"), "SUBUSER": sub.user,
                 "ACTCONN": holder.conn_id.rjust(48, "0") if holder is not None else "0" * 48,
-                "NUMMSGS": info.messages, "RESMDATE": _date_time(info.resumed or info.created)[0],
-                "RESMTIME": _date_time(info.resumed or info.created)[1],
-                "LMSGDATE": _date_time(info.last_message)[0] if info.last_message else "",
-                "LMSGTIME": _date_time(info.last_message)[1] if info.last_message else "",
+                "NUMMSGS": sub.messages, "RESMDATE": _date_time(sub.resumed or sub.created)[0],
+                "RESMTIME": _date_time(sub.resumed or sub.created)[1],
+                "LMSGDATE": _date_time(sub.last_message)[0] if sub.last_message else "",
+                "LMSGTIME": _date_time(sub.last_message)[1] if sub.last_message else "",
                 "TOPICSTR": sub.topic, "DEST": sub.dest,
             })
         if not rows and "*" not in generic:
@@ -258,9 +257,9 @@ class PubSubAdminMixin:
         return [s for s in subs if attributes.generic_match(generic, s.name or s.sub_id.hex().upper())]
 
     def _sub_attrs(self, sub: Subscription) -> dict[str, Any]:
-        info = sub.info
-        crdate, crtime = _date_time(info.created)
-        altdate, alttime = _date_time(info.altered or info.created)
+        info = sub.view
+        crdate, crtime = _date_time(sub.created)
+        altdate, alttime = _date_time(info.altered or sub.created)
         return {
             "SUB": sub.name, "SUBID": sub.sub_id.hex().upper(), "TOPICSTR": info.object_string or sub.topic,
             "TOPICOBJ": info.object_name, "DEST": sub.dest, "DESTQMGR": info.dest_qmgr or self.name,
@@ -307,7 +306,7 @@ class PubSubAdminMixin:
                                      "DURABLE": "YES" if sub.durable else "NO",
                                      "SUBTYPE": _SUBTYPE.get(sub.sub_type, "API"),
                                      "ACTCONN": holder.conn_id.rjust(48, "0") if holder else "0" * 48,
-                                     "NUMMSGS": sub.info.messages})
+                                     "NUMMSGS": sub.messages})
             else:
                 for conn in self.connections.values():
                     for handle in conn.handles.values():

@@ -96,7 +96,7 @@ def publication_copy(
         copy.Priority = queue_priority
     copy.UserIdentifier = sub.user[:12]
     if sub.options & C.MQSO_SET_IDENTITY_CONTEXT:
-        info = sub.info
+        info = sub.view
         copy.AccountingToken = info.pub_accounting_token
         copy.ApplIdentityData = info.pub_appl_identity
     else:

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
-from mqlite.core.handles import Connection, Handle
-from mqlite.core.message import NULL_ID, Message, MessageDescriptor, Properties
+from mqlite.core.handles import Connection, Handle, SubscriptionHandle
+from mqlite.core.message import NULL_ACCOUNTING_TOKEN, NULL_ID, Message, MessageDescriptor, Properties
 from mqlite.core.pubsub import copies
 from mqlite.core.pubsub.publish_exit import PublishExit, load_exit
 from mqlite.core.pubsub.subscription import MQSO_NOT_OWN_PUBS, STORED_OPTIONS, Subscription, SubscriptionDetails
@@ -238,7 +238,7 @@ class PubSubMixin:
             if self.publish_exit is not None:
                 verdict = self.publish_exit.publication(
                     conn.conn_id if conn is not None else "ADMIN", message, topic, sub.dest,
-                    sub.info.dest_qmgr or self.name, _exit_fields(sub))
+                    sub.view.dest_qmgr or self.name, _exit_fields(sub))
                 message, dest = verdict.message, verdict.dest_q or sub.dest
                 if verdict.suppressed:  # spec C R-PX-6
                     if message.md.Report & C.MQRO_DISCARD_MSG:
@@ -263,9 +263,8 @@ class PubSubMixin:
                 continue
             assert queue is not None
             self._put_copy(conn, queue, message, syncpoint, now)
-            info = sub.info
-            info.messages += 1
-            info.last_message = now
+            sub.messages += 1
+            sub.last_message = now
             delivered += 1
         return delivered
 
@@ -302,7 +301,7 @@ class PubSubMixin:
     # -- MQSUB ------------------------------------------------------------------------------
     def subscribe(
         self, conn: Connection, sd: dict[str, Any], hobj: int,
-    ) -> tuple[Handle, Handle | None, dict[str, Any]]:
+    ) -> tuple[SubscriptionHandle, Handle | None, dict[str, Any]]:
         """MQSUB: the subscription handle, the queue handle (managed, or opened for a resume with
         MQHO_NONE; None when the caller passed its own) and the MQSD output fields."""
         options = int(sd.get("Options", 0))
@@ -366,7 +365,7 @@ class PubSubMixin:
 
     def _create_subscription(
         self, conn: Connection, sd: dict[str, Any], options: int, name: str, queue_handle: Handle | None,
-    ) -> tuple[Handle, Handle | None, dict[str, Any]]:
+    ) -> tuple[SubscriptionHandle, Handle | None, dict[str, Any]]:
         managed = bool(options & C.MQSO_MANAGED)
         durable = bool(options & C.MQSO_DURABLE)
         char_scheme = bool(options & C.MQSO_WILDCARD_CHAR)
@@ -379,10 +378,12 @@ class PubSubMixin:
             correl_id=bytes(sd.get("SubCorrelId") or NULL_ID), pub_priority=int(sd.get("PubPriority", -3)),
             user_data=str(sd.get("SubUserData") or ""), expiry=int(sd.get("SubExpiry", C.MQEI_UNLIMITED)),
         )
-        info = sub.info
-        info.object_name, info.object_string = object_name.strip(), object_string
-        info.pub_accounting_token = bytes(sd.get("PubAccountingToken") or bytes(32))
-        info.pub_appl_identity = str(sd.get("PubApplIdentityData") or "")
+        token = bytes(sd.get("PubAccountingToken") or NULL_ACCOUNTING_TOKEN)
+        identity = str(sd.get("PubApplIdentityData") or "")
+        if object_name.strip() or token != NULL_ACCOUNTING_TOKEN or identity:  # details only when needed
+            info = sub.info
+            info.object_name, info.object_string = object_name.strip(), object_string
+            info.pub_accounting_token, info.pub_appl_identity = token, identity
         returned: Handle | None = None
         if managed:
             attrs = self.tree.resolved(self.tree.owner_of_pattern(topic, char_scheme))
@@ -436,19 +437,25 @@ class PubSubMixin:
             level=level, pub_priority=pub_priority, user=user, user_data=user_data, selector=selector,
             expiry=expiry, expires_at=now + expiry / 10 if expiry > 0 else 0.0, wildcard=wildcard,
         )
-        sub.info.created = sub.info.altered = now
+        sub.created = now
         return sub
 
     def _add_subscription(self, sub: Subscription, persist: bool = True) -> None:
         """Index a subscription: matching, names, the tree node it keeps in use, the store."""
-        prefix = literal_prefix(sub.topic, sub.char_scheme)
+        if sub.char_scheme:
+            pattern_levels = None
+            prefix = literal_prefix(sub.topic, True)
+        else:  # one split shared by the tree's and the index's nodes
+            pattern_levels = levels(sub.topic)
+            wild = [i for i, level in enumerate(pattern_levels) if level in ("#", "+")]
+            prefix = pattern_levels[:wild[0]] if wild else pattern_levels
         sub.prefix_depth = len(prefix)
         if sub.wildcard:
             sub.blocked = self.tree.blocked_topics()
-        node = self.tree.node("/".join(prefix), self.clock()) if prefix else self.tree.root
+        node = self.tree.node_at(prefix, self.clock())
         node.subscribers += 1
         sub.node = node
-        self.sub_index.add(sub, sub.topic, sub.char_scheme)
+        self.sub_index.add(sub, sub.topic, sub.char_scheme, pattern_levels)
         self.subs_by_id[sub.sub_id] = sub
         if sub.name:
             self.subs_by_name.setdefault(sub.name, []).append(sub)
@@ -495,16 +502,14 @@ class PubSubMixin:
         sub.managed_handle = handle
         return handle
 
-    def _hold(self, conn: Connection, sub: Subscription) -> Handle:
-        """The Hsub: a handle in the connection's object-handle space (MQCLOSE closes it)."""
-        handle = Handle(conn.next_hobj, sub.topic, sub.name, 0, None)
-        handle.subscription = sub
-        handle.conn = conn
-        conn.handles[handle.hobj] = handle
+    def _hold(self, conn: Connection, sub: Subscription) -> SubscriptionHandle:
+        """The Hsub: a number in the connection's object-handle space (MQCLOSE closes it)."""
+        hsub = conn.next_hobj
         conn.next_hobj += 1
-        sub.holder = handle
+        conn.subscriptions[hsub] = sub
+        sub.holder = hsub
         sub.holder_conn = conn
-        return handle
+        return SubscriptionHandle(hsub, sub)
 
     def _sd_output(self, sub: Subscription, returned: Handle | None) -> dict[str, Any]:
         return {
@@ -517,8 +522,8 @@ class PubSubMixin:
     def _resume_subscription(
         self, conn: Connection, sub: Subscription, sd: dict[str, Any], options: int, alter: bool,
         queue_handle: Handle | None,
-    ) -> tuple[Handle, Handle | None, dict[str, Any]]:
-        if sub.holder is not None:
+    ) -> tuple[SubscriptionHandle, Handle | None, dict[str, Any]]:
+        if sub.holder_conn is not None:
             raise MQError(C.MQRC_SUBSCRIPTION_IN_USE, f"subscription {sub.name} is in use")
         if sub.user != conn.user:
             if not sub.options & C.MQSO_ANY_USERID:
@@ -536,7 +541,7 @@ class PubSubMixin:
                 returned = sub.managed_handle
         elif queue_handle is None:
             returned = self._open_implicit(conn, sub)
-        sub.info.resumed = self.clock()
+        sub.resumed = self.clock()
         return self._hold(conn, sub), returned, self._sd_output(sub, returned)
 
     def _open_implicit(self, conn: Connection, sub: Subscription) -> Handle:
@@ -589,7 +594,7 @@ class PubSubMixin:
         sub.options = kept | (options & STORED_OPTIONS & ~(C.MQSO_DURABLE | C.MQSO_MANAGED))
         info = sub.info
         if options & C.MQSO_SET_IDENTITY_CONTEXT:
-            info.pub_accounting_token = bytes(sd.get("PubAccountingToken") or bytes(32))
+            info.pub_accounting_token = bytes(sd.get("PubAccountingToken") or NULL_ACCOUNTING_TOKEN)
             info.pub_appl_identity = str(sd.get("PubApplIdentityData") or "")
         info.altered = self.clock()
         if sub.durable:
@@ -620,29 +625,28 @@ class PubSubMixin:
 
     def request_update(self, conn: Connection, hsub: int, action: int) -> int:
         """MQSUBRQ: send the subscription's retained publications now; their count."""
-        handle = conn.handles.get(hsub)
-        if handle is None or handle.subscription is None:
+        sub = conn.subscriptions.get(hsub)
+        if sub is None:
             raise MQError(C.MQRC_HOBJ_ERROR, f"handle {hsub} is not a subscription")
         if action != C.MQSR_ACTION_PUBLICATION:
             raise MQError(C.MQRC_ACTION_ERROR, f"MQSUBRQ action {action}")
-        sent = self._send_retained(conn, handle.subscription)
+        sent = self._send_retained(conn, sub)
         if not sent:
             raise MQError(C.MQRC_NO_RETAINED_MSG, "no retained publication matches")
         return sent
 
     # -- closing -------------------------------------------------------------------------------
-    def _close_subscription(self, conn: Connection, handle: Handle, options: int) -> None:
-        sub = handle.subscription
-        assert sub is not None
+    def _close_subscription(self, conn: Connection, hsub: int, options: int) -> None:
+        sub = conn.subscriptions[hsub]
         if sub.sub_id not in self.subs_by_id:  # expired or deleted while open: closing just ends the handle
-            conn.handles.pop(handle.hobj, None)
+            del conn.subscriptions[hsub]
             return
         if options & C.MQCO_KEEP_SUB and not sub.durable:
             raise MQError(C.MQRC_OPTIONS_ERROR, "MQCO_KEEP_SUB on a non-durable subscription")
         if options & C.MQCO_KEEP_SUB and options & C.MQCO_REMOVE_SUB:
             raise MQError(C.MQRC_OPTIONS_ERROR, "MQCO_KEEP_SUB with MQCO_REMOVE_SUB")
-        conn.handles.pop(handle.hobj, None)
-        sub.holder = None
+        del conn.subscriptions[hsub]
+        sub.holder = 0
         sub.holder_conn = None
         if options & C.MQCO_REMOVE_SUB or not sub.durable:
             self.remove_subscription(sub)
@@ -719,7 +723,7 @@ class PubSubMixin:
 
 def _exit_fields(sub: Subscription) -> dict[str, Any]:
     """The MQSBC fields of a subscription (spec C §8.3)."""
-    info = sub.info
+    info = sub.view
     return {"SubType": sub.sub_type, "SubOptions": sub.options, "ObjectName": info.object_name,
             "ObjectString": info.object_string, "SubTopicString": sub.topic, "SubName": sub.name,
             "SubId": sub.sub_id, "SelectionString": sub.selection_string, "SubLevel": sub.level,

@@ -37,12 +37,11 @@ class SubscriptionDetails:
     pub_accounting_token: bytes = bytes(32)
     pub_appl_identity: str = ""
     ps_properties: int = C.MQPSPROP_MSGPROP
-    created: float = 0.0
     altered: float = 0.0
-    resumed: float = 0.0
-    last_message: float = 0.0
-    messages: int = 0
     variable_user: bool = True
+
+
+NO_DETAILS = SubscriptionDetails()  # what a subscription without details reads (never written)
 
 
 @dataclass(slots=True, eq=False)
@@ -65,10 +64,14 @@ class Subscription:
     prefix_depth: int = 0  # literal levels before the first wildcard (k of spec A R-WB-5)
     wildcard: bool = False
     node: TopicNode | None = None  # the tree node the subscription keeps in use
-    holder: Handle | None = None  # the open Hsub, if any (in use)
-    holder_conn: Connection | None = None
+    holder: int = 0  # the open Hsub's number, 0 when no application holds it
+    holder_conn: Connection | None = None  # the connection holding it (in use)
     managed_handle: Handle | None = None  # MQSO_MANAGED: the Hobj MQSUB returned
-    details: SubscriptionDetails | None = None
+    details: SubscriptionDetails | None = None  # made only when a subscription needs one
+    created: float = 0.0
+    resumed: float = 0.0
+    last_message: float = 0.0
+    messages: int = 0
 
     @property
     def durable(self) -> bool:
@@ -88,13 +91,19 @@ class Subscription:
 
     @property
     def info(self) -> SubscriptionDetails:
+        """The details, to change them (made on first use)."""
         if self.details is None:
             self.details = SubscriptionDetails()
         return self.details
 
+    @property
+    def view(self) -> SubscriptionDetails:
+        """The details, to read them (shared defaults when there are none)."""
+        return self.details if self.details is not None else NO_DETAILS
+
     # -- store ----------------------------------------------------------------------------
     def to_record(self) -> dict[str, Any]:
-        d = self.info
+        d = self.view
         return {
             "id": self.sub_id, "name": self.name, "topic": self.topic, "options": self.options,
             "dest": self.dest, "correl": self.correl_id, "type": self.sub_type, "level": self.level,
@@ -102,7 +111,7 @@ class Subscription:
             "selector": self.selection_string, "expiry": self.expiry, "expires_at": self.expires_at,
             "objname": d.object_name, "objstr": d.object_string, "destqm": d.dest_qmgr,
             "acct": d.pub_accounting_token, "applid": d.pub_appl_identity, "psprop": d.ps_properties,
-            "created": d.created, "altered": d.altered, "varuser": d.variable_user,
+            "created": self.created, "altered": d.altered, "varuser": d.variable_user,
         }
 
     @classmethod
@@ -111,12 +120,12 @@ class Subscription:
         details = SubscriptionDetails(
             object_name=r.get("objname", ""), object_string=r.get("objstr", ""), dest_qmgr=r.get("destqm", ""),
             pub_accounting_token=r.get("acct", bytes(32)), pub_appl_identity=r.get("applid", ""),
-            ps_properties=r.get("psprop", C.MQPSPROP_MSGPROP), created=r.get("created", 0.0),
-            altered=r.get("altered", 0.0), variable_user=r.get("varuser", True),
+            ps_properties=r.get("psprop", C.MQPSPROP_MSGPROP), altered=r.get("altered", 0.0),
+            variable_user=r.get("varuser", True),
         )
         return cls(
             sub_id=r["id"], name=r["name"], topic=r["topic"], options=r["options"], dest=r["dest"],
             correl_id=r["correl"], sub_type=r["type"], level=r["level"], pub_priority=r["prio"],
             user=r["user"], user_data=r["udata"], selector=selector, expiry=r["expiry"],
-            expires_at=r["expires_at"], details=details,
+            expires_at=r["expires_at"], details=details, created=r.get("created", 0.0),
         )

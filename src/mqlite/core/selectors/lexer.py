@@ -53,7 +53,10 @@ def tokenize(selector: str) -> list[Token]:
         elif kind == "str":
             tokens.append(Token("str", text[1:-1].replace("''", "'"), pos, text))
         elif kind == "num":
-            tokens.append(Token("num", _number(text), pos, text))
+            try:
+                tokens.append(Token("num", _number(text), pos, text))
+            except ValueError:  # e.g. '1.L': a long suffix on an approximate number
+                raise syntax_error(f"bad number {text!r} at {pos}") from None
         elif kind == "id":
             upper = text.upper()
             if upper in KEYWORDS:

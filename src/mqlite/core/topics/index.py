@@ -19,7 +19,14 @@ from mqlite.core.topics.matching import _collapse, compile_matcher
 from mqlite.core.topics.strings import has_char_wildcards, levels, literal_prefix, unescape_char_pattern
 
 K = TypeVar("K", bound=Hashable)
-_EMPTY: tuple[()] = ()
+
+
+class _Wild(str):
+    """A wild step ('+' or '#'); a distinct type, so a literal level '+' is never taken for one."""
+
+
+_PLUS, _HASH = _Wild("+"), _Wild("#")
+Step = str
 
 
 class _Node:
@@ -51,26 +58,29 @@ class SubscriptionIndex(Generic[K]):
 
     # -- paths ---------------------------------------------------------------------------------
     @staticmethod
-    def _steps(pattern: str, char_scheme: bool) -> tuple[list[str], bool]:
+    def _steps(pattern: str, char_scheme: bool, pattern_levels: tuple[str, ...] | None) -> tuple[list[Step], bool]:
         """The trie steps of a pattern ('+' and '#' are wild steps in the topic scheme only) and
-        whether it is a character-scheme wildcard pattern (stored at its literal prefix)."""
+        whether it is a character-scheme wildcard pattern (stored at its literal prefix). The
+        literal steps are the very strings of ``pattern_levels`` when the caller gives them, so a
+        node's name is shared with the topic tree's."""
         if char_scheme:
             if has_char_wildcards(pattern):
                 return list(literal_prefix(pattern, True)), True
-            return [f"={level}" for level in levels(unescape_char_pattern(pattern))], False
-        return [s if s in ("+", "#") else f"={s}" for s in _collapse(levels(pattern))], False
+            return list(levels(unescape_char_pattern(pattern))), False
+        split = pattern_levels if pattern_levels is not None else levels(pattern)
+        return [_PLUS if s == "+" else _HASH if s == "#" else s for s in _collapse(split)], False
 
     @staticmethod
-    def _child(node: _Node, step: str, create: bool) -> _Node | None:
-        if step == "+":
+    def _child(node: _Node, step: Step, create: bool) -> _Node | None:
+        if step is _PLUS:
             if node.plus is None and create:
                 node.plus = _Node()
             return node.plus
-        if step == "#":
+        if step is _HASH:
             if node.hash is None and create:
                 node.hash = _Node()
             return node.hash
-        name = step[1:]
+        name = step
         children = node.children
         child = children.get(name) if children is not None else None
         if child is None and create:
@@ -80,12 +90,12 @@ class SubscriptionIndex(Generic[K]):
         return child
 
     # -- changes -------------------------------------------------------------------------------
-    def add(self, key: K, pattern: str, char_scheme: bool) -> None:
-        steps, char_wild = self._steps(pattern, char_scheme)
+    def add(self, key: K, pattern: str, char_scheme: bool, pattern_levels: tuple[str, ...] | None = None) -> None:
+        steps, char_wild = self._steps(pattern, char_scheme, pattern_levels)
         node = self._root
         if char_wild:
             for level in steps:
-                found = self._child(node, f"={level}", True)
+                found = self._child(node, level, True)
                 assert found is not None
                 node = found
             if node.chars is None:
@@ -105,10 +115,10 @@ class SubscriptionIndex(Generic[K]):
         self._count += 1
 
     def remove(self, key: K, pattern: str, char_scheme: bool) -> None:
-        steps, char_wild = self._steps(pattern, char_scheme)
-        path: list[tuple[_Node, str]] = []
+        steps, char_wild = self._steps(pattern, char_scheme, None)
+        path: list[tuple[_Node, Step]] = []
         node: _Node | None = self._root
-        for step in (f"={s}" for s in steps) if char_wild else steps:
+        for step in steps:
             assert node is not None
             path.append((node, step))
             node = self._child(node, step, False)
@@ -134,13 +144,13 @@ class SubscriptionIndex(Generic[K]):
             child = self._child(parent, step, False)
             if child is None or not child.empty():
                 break
-            if step == "+":
+            if step is _PLUS:
                 parent.plus = None
-            elif step == "#":
+            elif step is _HASH:
                 parent.hash = None
             else:
                 assert parent.children is not None
-                del parent.children[step[1:]]
+                del parent.children[step]
                 if not parent.children:
                     parent.children = None
 

@@ -10,7 +10,7 @@ still matches a node (the sixth condition) is asked of the subscription index at
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from mqlite.core import attributes
@@ -91,8 +91,12 @@ class TopicTree:
     # -- nodes -------------------------------------------------------------------------------
     def node(self, topic: str, now: float = 0.0) -> TopicNode:
         """The node of ``topic``, created with its missing ancestors (spec A R-TT-2)."""
+        return self.node_at(levels(topic), now)
+
+    def node_at(self, topic_levels: Sequence[str], now: float = 0.0) -> TopicNode:
+        """The node of a topic given as its levels (an empty sequence is the root)."""
         node = self.root
-        for level in levels(topic):
+        for level in topic_levels:
             children = node.children
             if children is None:
                 children = node.children = {}
