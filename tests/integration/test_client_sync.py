@@ -284,12 +284,3 @@ def test_one_connection_shared_by_threads(qm: mqlite.QueueManager) -> None:
     for t in threads:
         t.join()
     assert not errors and q.depth == 300
-
-
-def test_pubsub_is_not_there_yet(qm: mqlite.QueueManager) -> None:
-    # TODO(pub/sub issue): replace with the real tests.
-    with pytest.raises(mqlite.MQMIError) as e:
-        mqlite.Topic(qm, topic_string="price/fruit/apples").pub(b"1.20", retain=True)
-    assert e.value.reason == CMQC.MQRC_FUNCTION_NOT_SUPPORTED
-    with pytest.raises(mqlite.MQMIError):
-        mqlite.Subscription(qm, "price/#", name="desk1", durable=True)

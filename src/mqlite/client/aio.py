@@ -24,6 +24,7 @@ from mqlite.client.errors import MQMIError, PYIFError
 from mqlite.client.pymqi_api import _BROWSE_GMO, _INPUT, _inq_value, _props, make_q_desc
 from mqlite.client.structs import GMO, MD, OD, PMO, STS, md_fill, od_fill, od_to_wire, text
 from mqlite.client.sync import checked
+from mqlite.core.mqget import SENT_AHEAD
 from mqlite.protocol import native
 from mqlite.protocol.native import NEED_DATA, Op, ProtocolError, Push, Reply, Role
 
@@ -408,7 +409,7 @@ class Queue:
             if reason != cmqc.MQRC_NO_MSG_AVAILABLE:
                 return common.finish_get(cc, reason, result, md, gmo)
             item = buffer.take()
-            if item is None and (not waiting or not attempts):
+            if item is None and (not waiting or not attempts or result != SENT_AHEAD):
                 return common.finish_get(cc, reason, result, md, gmo)
         cc, reason, result = common.from_buffer(item, length, gmo_wire["Options"])
         if cc == cmqc.MQCC_FAILED:

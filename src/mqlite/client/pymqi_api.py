@@ -22,6 +22,7 @@ from mqlite.client.errors import MQMIError, PYIFError
 from mqlite.client.handles import properties_of
 from mqlite.client.structs import CD, GMO, MD, OD, PMO, SCO, STS, CharField, md_fill, od_fill, od_to_wire, text
 from mqlite.client.sync import Connection
+from mqlite.core.mqget import SENT_AHEAD
 from mqlite.protocol import native
 from mqlite.protocol.native import Op
 
@@ -402,10 +403,10 @@ class Queue:
             item = buffer.take()  # pushed while our get waited
             if item is not None:
                 return self._from_buffer(conn, hobj, buffer, item, max_length, md, gmo, gmo_wire["Options"])
-            if not waiting:
+            if not waiting or result != SENT_AHEAD:
                 break
-            # The queue manager answers at once when it had sent messages ahead since our last
-            # get (they might have been in flight); none was for us, so now wait for real.
+            # The queue manager answered at once because it had sent messages ahead since our
+            # last get (they might have been in flight); none was for us, so now wait for real.
         return common.finish_get(cc, reason, result, md, gmo)
 
     @staticmethod

@@ -17,6 +17,10 @@ from mqlite.core.queues import AVAILABLE, Entry, LocalQueue, remaining_expiry
 from mqlite.core.waiters import GetRequest, Waiter
 from mqlite.store.tx import StoreTx
 
+# The text of the immediate 2033 a waiting MQGET gets when messages went ahead since its last
+# get: the client reads its buffer and, finding nothing for it, asks again (and then waits).
+SENT_AHEAD = "messages were sent ahead: read them first"
+
 
 class GetMixin:
     """MQGET, waiting getters and read-ahead (see the module docstring)."""
@@ -61,7 +65,7 @@ class GetMixin:
             # Messages went ahead to this consumer since its last MQGET and may still be on their
             # way: waiting here could hold it for the whole wait interval while one sits in its
             # socket. It reads them, and calls again if they were not what it wanted.
-            raise MQError(C.MQRC_NO_MSG_AVAILABLE, "messages were sent ahead: read them first")
+            raise MQError(C.MQRC_NO_MSG_AVAILABLE, SENT_AHEAD)
         if request.wait_ms < -1:
             raise MQError(C.MQRC_WAIT_INTERVAL_ERROR, f"WaitInterval {request.wait_ms}")
         now = self.clock()
