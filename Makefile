@@ -24,6 +24,7 @@ demo: install
 
 bench: install
 	$(BIN)/python bench/p2p.py
+	$(BIN)/python bench/pubsub.py
 
 lint: install
 	$(BIN)/ruff check src tests bench examples

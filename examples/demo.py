@@ -40,6 +40,34 @@ def run(*args: str, stdin: str | None = None) -> str:
     return done.stdout
 
 
+def pubsub(port: int) -> None:
+    """Publish/subscribe: a topic object, a retained price, a durable subscriber and a selector."""
+    import mqlite
+
+    run("runmqsc", "DEMO.QM", stdin=(
+        "DEFINE TOPIC(PRICES) TOPICSTR('price') DESCR('Shop prices')\n"
+        "DEFINE QLOCAL(EXPENSIVE)\n"
+        "DEFINE SUB(EXPENSIVE.FRUIT) TOPICSTR('price/fruit/#') DEST(EXPENSIVE) SELECTOR('Price > 1.0')\n"
+    ))
+    run("pub", "-m", "DEMO.QM", "price/fruit/apples", "--retain", stdin="1.20\n")
+    console.print("[bold cyan]>>> Python client: a durable subscription and priced publications[/]")
+    qm = mqlite.connect("DEMO.QM", host="127.0.0.1", port=port)
+    desk = mqlite.Subscription(qm, "price/#", name="DESK1", durable=True)
+    first = desk.get(wait=1.0)
+    console.print(f"DESK1 got the retained {first.properties['MQTopicString']} = {first.text} "
+                  f"(MQIsRetained={first.properties['MQIsRetained']})")
+    fruit = mqlite.Topic(qm, topic_name="PRICES", topic_string="fruit/pears")
+    for price in (0.9, 1.1):
+        fruit.pub(f"{price:.2f}", properties={"Price": price})
+    console.print(f"DESK1 then got {[m.text for m in desk.messages(wait=0.5)]}")
+    desk.close()  # durable: kept, publications keep arriving while nobody listens
+    qm.disconnect()
+    run("get", "-m", "DEMO.QM", "EXPENSIVE", "-w", "0")  # what the selector let through
+    run("sub", "-m", "DEMO.QM", "price/#", "--durable", "DESK1", "-w", "0.5")
+    run("runmqsc", "DEMO.QM", stdin="DISPLAY SBSTATUS(*) SUBTYPE(ALL)\n"
+                                     "DISPLAY TPSTATUS('price/#') RETAINED\n")
+
+
 def main() -> None:
     home = tempfile.mkdtemp(prefix="mqlite-demo-")
     os.environ["MQLITE_HOME"] = home
@@ -86,6 +114,7 @@ def main() -> None:
                       "(durable when the last returned)")
         console.print(f"{count:,} gets under syncpoint, committed every 100: {count / get_seconds:,.0f}/s")
         run("runmqsc", "DEMO.QM", stdin="DISPLAY QSTATUS(APP.ORDERS) CURDEPTH IPPROCS OPPROCS\n")
+        pubsub(port)
         run("dspmq")
     finally:
         run("endmqm", "DEMO.QM")
