@@ -237,6 +237,8 @@ class GetMixin:
         """Remove expired messages from every queue (MQ does this periodically too)."""
         removed = 0
         for queue in self.queues.values():
+            if not queue.expiring:
+                continue
             expired = [e for e in queue.iter_entries() if e.state == AVAILABLE and e.expiry_at and e.expiry_at <= now]
             for entry in expired:
                 queue.remove(entry)

@@ -110,6 +110,7 @@ class LocalQueue:
         self.reader = reader
         self.levels = [_Level() for _ in range(10)]
         self.depth = 0  # CURDEPTH: available + uncommitted puts (a got message leaves at MQGET)
+        self.expiring = 0  # live entries with an expiry (the periodic sweep skips queues with none)
         self.uncommitted = 0
         self.locked = 0  # got inside units of work that have not committed
         self.next_seq = 1
@@ -143,6 +144,8 @@ class LocalQueue:
             self.next_seq = seq + 1
         index = self.level_of(message.md.Priority)
         entry = Entry(seq, index, message, expiry_at, state)
+        if expiry_at:
+            self.expiring += 1
         entries = self.levels[index].entries
         if entries and entries[-1].seq > seq:  # recovery may interleave; keep seq order
             bisect.insort(entries, entry, key=_seq_key)
@@ -159,6 +162,8 @@ class LocalQueue:
         index = self.level_of(priority)
         entry = Entry(seq, index, None, expiry_at, AVAILABLE)
         entry.durable = True
+        if expiry_at:
+            self.expiring += 1
         entries = self.levels[index].entries
         if entries and entries[-1].seq > seq:
             bisect.insort(entries, entry, key=_seq_key)
@@ -199,6 +204,8 @@ class LocalQueue:
             self.locked -= 1
         else:
             self.depth -= 1
+        if entry.expiry_at:
+            self.expiring -= 1
         entry.state = REMOVED
         if entry.message is None:
             self.evicted -= 1
