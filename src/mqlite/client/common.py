@@ -20,7 +20,7 @@ from typing import Any
 from mqlite import cmqc, paths
 from mqlite.client.errors import MQMIError
 from mqlite.client.structs import GMO, MD, PMO, gmo_to_wire, ident, md_fill, md_to_wire, text
-from mqlite.core.message import MessageDescriptor
+from mqlite.core.message import MD_FIELDS, MessageDescriptor
 
 DEFAULT_PORT = 1414
 DEFAULT_CHANNEL = "SYSTEM.DEF.SVRCONN"
@@ -342,6 +342,9 @@ class AsyncPuts:
 # Building requests.
 
 _DEFAULT_MD: list[Any] = MessageDescriptor().to_list()
+_CCSID = MD_FIELDS.index("CodedCharSetId")
+_GET_FIELDS = tuple((MD_FIELDS.index(n), n) for n in ("MsgId", "CorrelId", "GroupId", "Encoding", "CodedCharSetId"))
+_ID_POSITIONS = frozenset({_MSG_ID, _CORREL_ID, _GROUP_ID})
 _FIELD = {name: i for i, name in enumerate(
     ("Report", "MsgType", "Expiry", "Feedback", "Encoding", "CodedCharSetId", "Format", "Priority",
      "Persistence", "MsgId", "CorrelId", "BackoutCount", "ReplyToQ", "ReplyToQMgr"))}
@@ -417,7 +420,15 @@ def get_request(md: MD | None, gmo: GMO | None, *, wait: float | None = None,
                 syncpoint: bool | None = None, ccsid: int = 1208) -> tuple[list[Any], dict[str, int]]:
     """The wire MQMD (match fields) and GMO of a get; ``wait`` in seconds (``None``: the
     GMO's own wait; negative or infinite: unlimited)."""
-    md_wire = md_to_wire(md, ccsid) if md is not None else list(_DEFAULT_MD)
+    md_wire = list(_DEFAULT_MD)
+    if md is not None:  # a get reads only the match ids (and conversion's CCSID and encoding)
+        for position, name in _GET_FIELDS:
+            value = getattr(md, name)
+            if position in _ID_POSITIONS:
+                if value:
+                    md_wire[position] = ident(value, 24)
+            else:
+                md_wire[position] = int(value) if value or position != _CCSID else ccsid
     gmo_wire = gmo_to_wire(gmo) if gmo is not None else {
         "Options": cmqc.MQGMO_NO_WAIT, "WaitInterval": 0,
         "MatchOptions": cmqc.MQMO_MATCH_MSG_ID | cmqc.MQMO_MATCH_CORREL_ID}
