@@ -337,3 +337,15 @@ def test_not_own_subs_on_the_put(mq: Any) -> None:
     mq.pub("Own/T", b"x", C.MQPMO_NOT_OWN_SUBS)
     assert bodies(mq, mine) == []
     assert len(mq.got(theirs, conn=theirs.conn)) == 1
+
+
+def test_property_synonyms_name_the_same_values() -> None:  # C:SC-PROP-11, C:R-PROP-1
+    from mqlite.client.common import PROPERTY_SYNONYMS, Properties
+    from mqlite.core.pubsub.copies import PROPERTY_SYNONYMS as CORE_SYNONYMS
+
+    assert PROPERTY_SYNONYMS == CORE_SYNONYMS  # the client and the queue manager agree on all nine
+    props = Properties({name: f"v-{name}" for name in PROPERTY_SYNONYMS})
+    for name, rfh2 in PROPERTY_SYNONYMS.items():
+        assert props[name] == props[rfh2] == props.get(rfh2) == f"v-{name}"
+        assert rfh2 in props
+    assert Properties({}).get("mqps.Top") is None

@@ -422,3 +422,39 @@ def test_durability_and_persistence_are_independent(store_mq: Any, recover: Any)
     mq = recover()
     assert bodies(mq, mq.open("LCDQ", INPUT)) == [b"P1"]
     assert status_names(mq) == ["LCD"]
+
+
+def test_managed_non_durable_lifecycle(mq: Any, clock: Any) -> None:  # C:SC-LC-01
+    mq.pub("LC/T1", b"P1", C.MQPMO_RETAIN)
+    mq.pub("LC/T1", b"P2", C.MQPMO_RETAIN)
+    conn = mq.connect()
+    hsub, q = mq.managed("LC/T1", conn=conn, SubExpiry=20)
+    assert mq.qm.queues[q.name].dynamic == "TEMPDYN"
+    first = mq.get(q, conn=conn)
+    assert first.body == b"P2" and first.message.properties["MQIsRetained"] is True
+    mq.pub("LC/T1", b"P3")
+    mq.pub("LC/T1", b"P3b")
+    assert mq.get(q, conn=conn).body == b"P3"
+    clock.advance(2.5)
+    mq.qm.pubsub_tick(clock.now)
+    mq.pub("LC/T1", b"P4")
+    assert [r.body for r in mq.got(q, conn=conn)] == [b"P3b"]
+    mq.close(hsub, conn=conn)  # the subscription expired: closing it still succeeds
+    mq.qm.disconnect(conn, commit=False)
+    assert q.name not in mq.qm.queues
+    assert status_names(mq) == []
+
+
+def test_shared_consumers_of_one_subscription_queue(mq: Any) -> None:  # C:SC-SUB-02
+    mq.define("STOCKTICKER")
+    mq.qm.define("SUB", "TICKS", {"TOPICSTR": "NYSE/IBM/PRICE", "DEST": "STOCKTICKER"})
+    a, b = mq.connect("a"), mq.connect("b")
+    qa = mq.open("STOCKTICKER", C.MQOO_INPUT_SHARED, conn=a)
+    qb = mq.open("STOCKTICKER", C.MQOO_INPUT_SHARED, conn=b)
+    for i in range(10):
+        mq.pub("NYSE/IBM/PRICE", str(i).encode())
+    got_a, got_b = [], []
+    for i in range(10):
+        (got_a if i % 2 else got_b).append(mq.get(qa if i % 2 else qb, conn=a if i % 2 else b).body)
+    assert sorted(got_a + got_b, key=int) == [str(i).encode() for i in range(10)]
+    assert got_a == sorted(got_a, key=int) and got_b == sorted(got_b, key=int)
