@@ -66,11 +66,9 @@ def subscriber(topic: str, subs: int, count: int, persistent: bool, ready: mp.sy
         else:
             subscriptions.append(mqlite.Subscription(qm, topic, read_ahead=True))
     ready.set()
-    gmo = mqlite.GMO(Options=C.MQGMO_WAIT | (C.MQGMO_SYNCPOINT if persistent else C.MQGMO_NO_SYNCPOINT),
-                     WaitInterval=60_000)
     for sub in subscriptions:  # each gets its own copy of every publication
         for i in range(1, count + 2):  # + the synchronous "end" publication
-            sub.get(None, mqlite.MD(), gmo)
+            sub.get(wait=60.0, syncpoint=persistent)  # the Pythonic form of DESIGN 3
             if persistent and i % 50 == 0:
                 qm.commit()
         if persistent:

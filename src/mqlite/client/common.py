@@ -174,17 +174,35 @@ class Properties(dict[str, Any]):
 class ReceivedMessage(bytes):
     """What ``get`` returns: the body as ``bytes`` (pymqi), plus ``md`` and ``properties``."""
 
-    md: MD
-    properties: dict[str, Any]
     data_length: int
+    _md: MD | None
+    _md_wire: list[Any] | None
+    _properties: dict[str, Any]
 
-    def __new__(cls, body: bytes, md: MD, properties: dict[str, Any], data_length: int | None = None
-                ) -> ReceivedMessage:
+    def __new__(cls, body: bytes, md: MD | None, properties: dict[str, Any], data_length: int | None = None,
+                md_wire: list[Any] | None = None) -> ReceivedMessage:
         self = super().__new__(cls, body)
-        self.md = md
-        self.properties = properties if isinstance(properties, Properties) else Properties(properties)
+        self._md = md
+        self._md_wire = md_wire  # the MD is built from it when first asked for
+        self._properties = properties  # wrapped (synonyms) when first asked for
         self.data_length = len(body) if data_length is None else data_length
         return self
+
+    @property
+    def properties(self) -> Properties:
+        props = self._properties
+        if not isinstance(props, Properties):
+            props = self._properties = Properties(props)
+        return props
+
+    @property
+    def md(self) -> MD:
+        if self._md is None:
+            md = MD()
+            if self._md_wire is not None:
+                md_fill(md, self._md_wire)
+            self._md = md
+        return self._md
 
     @property
     def body(self) -> bytes:
@@ -478,16 +496,17 @@ def finish_get(cc: int, reason: int, result: Any, md: MD | None, gmo: GMO | None
     if cc == cmqc.MQCC_FAILED and not isinstance(result, list):
         raise_for(cc, reason, result)
     md_wire, props, body, data_length = result
-    target = md if md is not None else MD()
     if cc != cmqc.MQCC_FAILED:
-        md_fill(target, md_wire)
+        if md is not None:
+            md_fill(md, md_wire)
         if gmo is not None:
             gmo.ReturnedLength = len(body)
             if gmo.MsgHandle:
                 from mqlite.client.handles import deliver_properties
 
                 deliver_properties(int(gmo.MsgHandle), props)
-    message = ReceivedMessage(body, target, props, data_length)
+    # With no MD given, the MD is built only if the application looks at it.
+    message = ReceivedMessage(body, md, props, data_length, md_wire if cc != cmqc.MQCC_FAILED else None)
     if cc != cmqc.MQCC_OK:
         raise MQMIError(cc, reason, message=message, original_length=data_length)
     return message

@@ -383,9 +383,9 @@ class QueueManager(PubSubMixin, PubSubAdminMixin, AdminMixin, GetMixin):
         length = len(body)
         if length > int(self.attrs.get("MAXMSGL", 4194304)):
             raise MQError(C.MQRC_MSG_TOO_BIG_FOR_Q_MGR, f"{length} bytes exceed the queue manager's MAXMSGL")
-        if length > int(attrs.get("MAXMSGL", 4194304)):
+        if length > queue.max_msgl:
             raise MQError(C.MQRC_MSG_TOO_BIG_FOR_Q, f"{length} bytes exceed MAXMSGL of {queue.name}")
-        if queue.depth >= int(attrs.get("MAXDEPTH", 5000)):
+        if queue.depth >= queue.max_depth:
             raise MQError(C.MQRC_Q_FULL, f"queue {queue.name} is full")
         persistent = md.Persistence == C.MQPER_PERSISTENT
         if persistent and queue.dynamic == "TEMPDYN":

@@ -126,12 +126,16 @@ class LocalQueue:
         self.dynamic: str = ""  # "", "TEMPDYN" or "PERMDYN"
         self.deleted = False
         self.fifo = attrs.get("MSGDLVSQ") == "FIFO"
+        self.max_depth = int(attrs.get("MAXDEPTH", 5000))
+        self.max_msgl = int(attrs.get("MAXMSGL", 4194304))
 
     # -- attributes used on hot paths ---------------------------------------------------
     def refresh(self) -> None:
         """Re-read the attributes cached for the hot paths (after DEFINE REPLACE / ALTER)."""
         # Messages already queued keep their level; new ones follow the new sequence.
         self.fifo = self.attrs.get("MSGDLVSQ") == "FIFO"
+        self.max_depth = int(self.attrs.get("MAXDEPTH", 5000))  # not settable by MQSET: ALTER refreshes
+        self.max_msgl = int(self.attrs.get("MAXMSGL", 4194304))
 
     def level_of(self, priority: int) -> int:
         return 0 if self.fifo else (9 if priority > 9 else priority if priority > 0 else 0)

@@ -448,7 +448,12 @@ def _decode_reply(items: list[Any]) -> Reply:
 
 def _decode_push(kind: Op, items: list[Any]) -> Push:
     try:
-        args = _check_args(PUSH_SHAPES[kind], items[1:], kind.name)
+        if kind is Op.PUSH_MSG and len(items) == 5 and type(items[1]) is int and type(items[4]) is bytes:
+            args = items[1:]  # the common case, checked inline (same rules as PUSH_SHAPES)
+            check_md(args[1])
+            check_props(args[2])
+        else:
+            args = _check_args(PUSH_SHAPES[kind], items[1:], kind.name)
     except _Bad as e:
         raise ProtocolError(MQRC_UNEXPECTED_ERROR, f"bad {kind.name} push: {e}") from None
     return Push(kind, args)

@@ -230,7 +230,9 @@ class PubSubMixin:
         planned: list[tuple[Subscription, LocalQueue | None, Message, int, str]] = []
         for sub in chosen:
             queue = self.queues.get(sub.dest)
-            queue_priority = int(queue.attrs.get("DEFPRTY", 0)) if queue is not None else 0
+            queue_priority = 0
+            if sub.pub_priority == C.MQPRI_PRIORITY_AS_Q_DEF and queue is not None:
+                queue_priority = int(queue.attrs.get("DEFPRTY", 0))
             message = copies.publication_copy(sub, md, properties, body, topic, options, pub_level,
                                               self._next_id(), queue_priority, retained)
             dest = sub.dest
@@ -268,16 +270,16 @@ class PubSubMixin:
             delivered += 1
         return delivered
 
-    def _refusal(self, queue: LocalQueue, message: Message) -> int:
+    @staticmethod
+    def _refusal(queue: LocalQueue, message: Message) -> int:
         """Why ``queue`` would refuse ``message`` (0 if it takes it)."""
-        attrs = queue.attrs
         if queue.deleted:
             return C.MQRC_Q_DELETED
-        if attrs.get("PUT") == "DISABLED":
+        if queue.attrs.get("PUT") == "DISABLED":  # MQSET may change it: read it each time
             return C.MQRC_PUT_INHIBITED
-        if queue.depth >= int(attrs.get("MAXDEPTH", 5000)):
+        if queue.depth >= queue.max_depth:
             return C.MQRC_Q_FULL
-        if len(message.body) > int(attrs.get("MAXMSGL", 4194304)):
+        if len(message.body) > queue.max_msgl:
             return C.MQRC_MSG_TOO_BIG_FOR_Q
         return 0
 
