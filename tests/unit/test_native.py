@@ -105,6 +105,12 @@ def test_pushes_round_trip() -> None:
     assert client.next_event() == Push(Op.PUSH_MSG, [4, MD, {"k": "v"}, b"ahead"])
     assert client.next_event() == Push(Op.PUSH_ERROR, [4, 2053])
     assert client.next_event() is NEED_DATA
+    batch = [[4, MD, {}, b"one"], [5, MD, {"k": 1}, b"two"]]
+    client.receive_data(native.encode_push_msgs(batch))
+    assert client.next_event() == Push(Op.PUSH_MSGS, [batch])
+    client.receive_data(native.encode_push_msgs([[4, MD, {}, "not bytes"]]))  # type: ignore[list-item]
+    with pytest.raises(ProtocolError):
+        client.next_event()
 
 
 def test_hot_path_encoders_match_the_generic_ones() -> None:
@@ -258,7 +264,7 @@ def test_send_checks_direction_and_shape() -> None:
 
 def test_op_numbers_are_stable() -> None:
     # These numbers are the wire format: changing one breaks every deployed client.
-    assert [int(op) for op in Op] == [0, *range(1, 19), 64, 65]
+    assert [int(op) for op in Op] == [0, *range(1, 19), 64, 65, 66]
 
 
 @settings(max_examples=400, deadline=None)

@@ -172,6 +172,12 @@ class AsyncConnection:
             buffer = self.read_ahead.get(hobj)
             if buffer is not None:
                 buffer.messages.append([md, props, body])
+        elif push.kind is Op.PUSH_MSGS:
+            read_ahead = self.read_ahead
+            for hobj, md, props, body in push.args[0]:
+                buffer = read_ahead.get(hobj)
+                if buffer is not None:
+                    buffer.messages.append([md, props, body])
         elif push.kind is Op.PUSH_ERROR:
             self.async_puts.failed(*push.args)
 

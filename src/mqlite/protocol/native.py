@@ -94,6 +94,7 @@ class Op(enum.IntEnum):
     PUBLISH = 18  # a PUT with an explicit PubLevel (MQPMO.PubLevel other than 9)
     PUSH_MSG = 64
     PUSH_ERROR = 65
+    PUSH_MSGS = 66  # several read-ahead messages in one frame: [[hobj, md, props, body], ...]
 
 
 REQUEST_OPS: Final = frozenset(op for op in Op if 1 <= op < 64)
@@ -328,8 +329,20 @@ _FAST_CHECKS: Final[dict[Op, Callable[[list[Any]], list[Any]]]] = {}
 
 PUSH_SHAPES: Final[dict[Op, tuple[Checker, ...]]] = {
     Op.PUSH_MSG: (_int, check_md, check_props, _bytes),
+    Op.PUSH_MSGS: (lambda v: _check_push_batch(v),),
     Op.PUSH_ERROR: (_int, _int),
 }
+
+
+def _check_push_batch(v: Any) -> list[Any]:
+    if type(v) is not list or not v:
+        raise _Bad("expected a non-empty list of messages")
+    for item in v:
+        if type(item) is not list or len(item) != 4 or type(item[0]) is not int or type(item[3]) is not bytes:
+            raise _Bad("each message is [hobj, md, props, body]")
+        check_md(item[1])
+        check_props(item[2])
+    return v
 
 
 def _check_put(args: list[Any]) -> list[Any]:
@@ -379,6 +392,7 @@ _PUT = int(Op.PUT)
 _GET = int(Op.GET)
 _CREDIT = int(Op.CREDIT)
 _PUSH_MSG = int(Op.PUSH_MSG)
+_PUSH_MSGS = int(Op.PUSH_MSGS)
 _PUSH_ERROR = int(Op.PUSH_ERROR)
 
 
@@ -413,6 +427,11 @@ def encode_reply(req_id: int, cc: int, reason: int, result: Any) -> bytes:
 
 def encode_push_msg(hobj: int, md: list[Any], props: dict[str, Any], body: bytes) -> bytes:
     return encode_frame([_PUSH_MSG, hobj, md, props, body])
+
+
+def encode_push_msgs(messages: list[list[Any]]) -> bytes:
+    """Several read-ahead messages for one connection in one frame (a fan-out sends many)."""
+    return encode_frame([_PUSH_MSGS, messages])
 
 
 def encode_push_error(hobj: int, reason: int) -> bytes:
@@ -452,6 +471,8 @@ def _decode_push(kind: Op, items: list[Any]) -> Push:
             args = items[1:]  # the common case, checked inline (same rules as PUSH_SHAPES)
             check_md(args[1])
             check_props(args[2])
+        elif kind is Op.PUSH_MSGS and len(items) == 2:
+            args = [_check_push_batch(items[1])]
         else:
             args = _check_args(PUSH_SHAPES[kind], items[1:], kind.name)
     except _Bad as e:

@@ -191,11 +191,23 @@ class Runtime:
             session, req_id = cast("tuple[Session, int]", waiter.token)
             session.waiters.pop(req_id, None)
             round_.add(session, encode_get_reply(req_id, result))
-        for conn, hobj, message in pushes:
+        if not pushes:
+            return
+        batches: dict[Session, list[list[Any]]] = {}
+        for conn, hobj, message in pushes:  # one frame per connection (a fan-out pushes many)
             target = self.sessions.get(conn.conn_id)
             if target is not None:
-                round_.add(target, native.encode_push_msg(hobj, message.md.to_list(), message.properties,
-                                                          message.body))
+                batch = batches.get(target)
+                item = [hobj, message.md.to_list(), message.properties, message.body]
+                if batch is None:
+                    batches[target] = [item]
+                else:
+                    batch.append(item)
+        for target, batch in batches.items():
+            if len(batch) == 1:
+                round_.add(target, native.encode_push_msg(*batch[0]))
+            else:
+                round_.add(target, native.encode_push_msgs(batch))
 
     def _durable_callback(self, round_: Round, tx: StoreTx) -> Callable[[BaseException | None], None]:
         loop = self.loop
