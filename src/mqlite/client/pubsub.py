@@ -72,7 +72,7 @@ class Topic:
         hobj, resolved, _, _ = conn.call(Op.OPEN, [{**native.OD_DEFAULTS, **wire}, int(options)])
         self._hobj = int(hobj)
         self.resolved_topic_string = str(resolved)
-        od.set_vs("ResObjectString", self.resolved_topic_string)
+        od.fill_vs("ResObjectString", self.resolved_topic_string)
 
     def pub(self, msg: bytes | str, md: MD | None = None, pmo: PMO | None = None, *,
             retain: bool = False, properties: dict[str, Any] | None = None, syncpoint: bool | None = None,

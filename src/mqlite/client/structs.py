@@ -149,6 +149,20 @@ class MQOpts:
             if name + suffix in self._names:
                 setattr(self, name + suffix, value)
 
+    def fill_vs(self, name: str, value: str, cut: bool = True) -> None:
+        """An output MQCHARV (spec C R-PUB-5, R-PROP-8): VSLength is always the whole length; with a
+        VSBufSize smaller than that, ``cut`` keeps its first VSBufSize characters (ResObjectString,
+        no NUL added) and otherwise the buffer is left as it was (SelectionString on MQSO_RESUME).
+        No VSBufSize at all (mqlite's Python convenience) returns the whole string."""
+        size = int(getattr(self, name + "VSBufSize", 0) or 0)
+        if size and len(value) > size:
+            if cut:
+                self._vs[name] = value[:size]
+        else:
+            self._vs[name] = value
+        if name + "VSLength" in self._names:
+            setattr(self, name + "VSLength", len(value))
+
     def get_vs(self, vs_name: str) -> bytes | str | None:
         value: bytes | str | None = self._vs.get(vs_name.removesuffix("VSPtr"))
         return value
@@ -295,10 +309,10 @@ def sd_to_wire(sd: SD) -> dict[str, Any]:
 
 def sd_fill(sd: SD, out: dict[str, Any]) -> None:
     """What MQSUB returns in the MQSD: the resolved topic, the SubCorrelId, the stored values."""
-    sd.set_vs("ResObjectString", str(out["ResObjectString"]))
+    sd.fill_vs("ResObjectString", str(out["ResObjectString"]))
     sd.SubCorrelId = bytes(out["SubCorrelId"])
     if sd.Options & (cmqc.MQSO_RESUME | cmqc.MQSO_ALTER):
-        sd.set_vs("SelectionString", str(out["SelectionString"]))
+        sd.fill_vs("SelectionString", str(out["SelectionString"]), cut=False)
         sd.SubExpiry = int(out["SubExpiry"])
 
 
