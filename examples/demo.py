@@ -40,7 +40,7 @@ def run(*args: str, stdin: str | None = None) -> str:
     return done.stdout
 
 
-def pubsub(port: int) -> None:
+def pubsub() -> None:
     """Publish/subscribe: a topic object, a retained price, a durable subscriber and a selector."""
     import mqlite
 
@@ -50,8 +50,8 @@ def pubsub(port: int) -> None:
         "DEFINE SUB(EXPENSIVE.FRUIT) TOPICSTR('price/fruit/#') DEST(EXPENSIVE) SELECTOR('Price > 1.0')\n"
     ))
     run("pub", "-m", "DEMO.QM", "price/fruit/apples", "--retain", stdin="1.20\n")
-    console.print("[bold cyan]>>> Python client: a durable subscription and priced publications[/]")
-    qm = mqlite.connect("DEMO.QM", host="127.0.0.1", port=port)
+    console.print("[bold cyan]>>> Python client (local binding): a durable subscription and priced publications[/]")
+    qm = mqlite.connect("DEMO.QM")  # as this OS user, like the command line: it may resume DESK1 too
     desk = mqlite.Subscription(qm, "price/#", name="DESK1", durable=True)
     first = desk.get(wait=1.0)
     console.print(f"DESK1 got the retained {first.properties['MQTopicString']} = {first.text} "
@@ -61,6 +61,7 @@ def pubsub(port: int) -> None:
         fruit.pub(f"{price:.2f}", properties={"Price": price})
     console.print(f"DESK1 then got {[m.text for m in desk.messages(wait=0.5)]}")
     desk.close()  # durable: kept, publications keep arriving while nobody listens
+    mqlite.Topic(qm, topic_string="price/fruit/plums").pub(b"1.30", properties={"Price": 1.3})
     qm.disconnect()
     run("get", "-m", "DEMO.QM", "EXPENSIVE", "-w", "0")  # what the selector let through
     run("sub", "-m", "DEMO.QM", "price/#", "--durable", "DESK1", "-w", "0.5")
@@ -114,7 +115,7 @@ def main() -> None:
                       "(durable when the last returned)")
         console.print(f"{count:,} gets under syncpoint, committed every 100: {count / get_seconds:,.0f}/s")
         run("runmqsc", "DEMO.QM", stdin="DISPLAY QSTATUS(APP.ORDERS) CURDEPTH IPPROCS OPPROCS\n")
-        pubsub(port)
+        pubsub()
         run("dspmq")
     finally:
         run("endmqm", "DEMO.QM")
