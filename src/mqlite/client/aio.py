@@ -19,7 +19,15 @@ from typing import Any
 
 from mqlite import cmqc
 from mqlite.client import common
-from mqlite.client.common import AsyncPuts, Endpoint, ReadAhead, ReceivedMessage, Target, resolve_target
+from mqlite.client.common import (
+    AsyncPuts,
+    Endpoint,
+    ReadAhead,
+    ReceivedMessage,
+    Target,
+    buffer_pushes,
+    resolve_target,
+)
 from mqlite.client.errors import MQMIError, PYIFError
 from mqlite.client.pymqi_api import _BROWSE_GMO, _INPUT, _inq_value, _props, make_q_desc
 from mqlite.client.structs import GMO, MD, OD, PMO, STS, md_fill, od_fill, od_to_wire, text
@@ -168,16 +176,9 @@ class AsyncConnection:
 
     def _on_push(self, push: Push) -> None:
         if push.kind is Op.PUSH_MSG:
-            hobj, md, props, body = push.args
-            buffer = self.read_ahead.get(hobj)
-            if buffer is not None:
-                buffer.messages.append([md, props, body])
+            buffer_pushes(self.read_ahead, [push.args])
         elif push.kind is Op.PUSH_MSGS:
-            read_ahead = self.read_ahead
-            for hobj, md, props, body in push.args[0]:
-                buffer = read_ahead.get(hobj)
-                if buffer is not None:
-                    buffer.messages.append([md, props, body])
+            buffer_pushes(self.read_ahead, push.args[0])
         elif push.kind is Op.PUSH_ERROR:
             self.async_puts.failed(*push.args)
 

@@ -229,6 +229,15 @@ class ReceivedMessage(bytes):
 # Read-ahead.
 
 
+def buffer_pushes(read_ahead: dict[int, ReadAhead], messages: list[list[Any]]) -> None:
+    """File pushed messages ([hobj, md, props, body] each) in their handles' read-ahead buffers;
+    a closed handle's late messages are dropped, as IBM does."""
+    for hobj, md, props, body in messages:
+        buffer = read_ahead.get(hobj)
+        if buffer is not None:
+            buffer.messages.append([md, props, body])
+
+
 @dataclass
 class ReadAhead:
     """Messages the queue manager sent ahead of our gets for one handle, and our credit."""

@@ -17,7 +17,7 @@ import threading
 from typing import Any
 
 from mqlite import cmqc
-from mqlite.client.common import AsyncPuts, Endpoint, ReadAhead, Target, appl_name, raise_for
+from mqlite.client.common import AsyncPuts, Endpoint, ReadAhead, Target, appl_name, buffer_pushes, raise_for
 from mqlite.client.errors import MQMIError
 from mqlite.protocol import native
 from mqlite.protocol.native import NEED_DATA, Op, ProtocolError, Push, Reply, Role
@@ -246,16 +246,9 @@ class Connection:
 
     def _on_push(self, push: Push) -> None:
         if push.kind is Op.PUSH_MSG:
-            hobj, md, props, body = push.args
-            buffer = self.read_ahead.get(hobj)
-            if buffer is not None:  # a closed handle's late messages are dropped, as IBM does
-                buffer.messages.append([md, props, body])
+            buffer_pushes(self.read_ahead, [push.args])
         elif push.kind is Op.PUSH_MSGS:
-            read_ahead = self.read_ahead
-            for hobj, md, props, body in push.args[0]:
-                buffer = read_ahead.get(hobj)
-                if buffer is not None:
-                    buffer.messages.append([md, props, body])
+            buffer_pushes(self.read_ahead, push.args[0])
         elif push.kind is Op.PUSH_ERROR:
             self.async_puts.failed(*push.args)
 
