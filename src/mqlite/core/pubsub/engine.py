@@ -20,7 +20,7 @@ from mqlite.core.handles import Connection, Handle, SubscriptionHandle
 from mqlite.core.message import NULL_ACCOUNTING_TOKEN, NULL_ID, Message, MessageDescriptor, Properties
 from mqlite.core.pubsub import copies
 from mqlite.core.pubsub.publish_exit import PublishExit, load_exit
-from mqlite.core.pubsub.subscription import MQSO_NOT_OWN_PUBS, STORED_OPTIONS, Subscription, SubscriptionDetails
+from mqlite.core.pubsub.subscription import STORED_OPTIONS, Subscription
 from mqlite.core.queues import AVAILABLE, UNCOMMITTED, LocalQueue, expiry_deadline
 from mqlite.core.selectors import compile_selector
 from mqlite.core.topics.index import SubscriptionIndex
@@ -331,8 +331,6 @@ class PubSubMixin:
             if managed:
                 raise MQError(C.MQRC_HOBJ_ERROR, "MQSO_MANAGED takes no queue handle (MQHO_NONE)")
         existing = self.subs_by_name.get(name, []) if name else []
-        if managed and not durable and not existing:
-            resume = resume and False  # ignored for a non-durable managed subscription (spec C §3.3)
         sub: Subscription | None = None
         if queue_handle is not None:
             on_queue = [s for s in existing if s.dest == queue_handle.name]
@@ -732,4 +730,4 @@ def _exit_fields(sub: Subscription) -> dict[str, Any]:
             "PSProperties": info.ps_properties}
 
 
-__all__ = ["MQSO_NOT_OWN_PUBS", "PubSubMixin", "PublishFailed", "SubscriptionDetails"]
+__all__ = ["PubSubMixin", "PublishFailed"]
