@@ -17,14 +17,14 @@ if TYPE_CHECKING:
     from mqlite.core.handles import Connection, Handle
     from mqlite.core.topics.tree import TopicNode
 
+# Named in spec C §10.3 but absent from IBM's headers: mqlite's own bit, unused by IBM.
+MQSO_NOT_OWN_PUBS = 0x00020000
 # The MQSO_* options a subscription keeps (the rest act on the MQSUB call only).
 STORED_OPTIONS = (C.MQSO_DURABLE | C.MQSO_MANAGED | C.MQSO_GROUP_SUB | C.MQSO_SET_IDENTITY_CONTEXT
                   | C.MQSO_FIXED_USERID | C.MQSO_ANY_USERID | C.MQSO_PUBLICATIONS_ON_REQUEST
                   | C.MQSO_NEW_PUBLICATIONS_ONLY | C.MQSO_WILDCARD_CHAR | C.MQSO_WILDCARD_TOPIC
                   | C.MQSO_SET_CORREL_ID | C.MQSO_SCOPE_QMGR | C.MQSO_NO_READ_AHEAD | C.MQSO_NO_MULTICAST
-                  | 0x00020000)  # MQSO_NOT_OWN_PUBS
-# Named in spec C §10.3 but absent from IBM's headers: mqlite's own bit, unused by IBM.
-MQSO_NOT_OWN_PUBS = 0x00020000
+                  | MQSO_NOT_OWN_PUBS)
 
 
 @dataclass(slots=True, eq=False)
