@@ -8,9 +8,10 @@ dmpmqmsg file codec) do not depend on the client's structure classes.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from mqlite.core.message import BYTE_FIELDS, MD_FIELDS, Message, MessageDescriptor
+from mqlite.client.structs import core_descriptor
+from mqlite.core.message import MD_FIELDS, Message
 
 if TYPE_CHECKING:
     from mqlite.client.pymqi_api import Queue, QueueManager
@@ -94,7 +95,7 @@ def get(q: Queue, *, wait: float | None = None, browse_next: bool = False,
         if e.reason == MQRC_NO_MSG_AVAILABLE:
             return None
         raise
-    return Message(_descriptor(md), bytes(body), dict(getattr(body, "properties", {}) or {}))
+    return Message(core_descriptor(md), bytes(body), dict(getattr(body, "properties", {}) or {}))
 
 
 def browse_all(q: Queue) -> Iterator[Message]:
@@ -115,18 +116,3 @@ def current_depth(q: Queue) -> int | None:
     except Exception:
         return None
     return depth if isinstance(depth, int) else None
-
-
-def _descriptor(md: Any) -> MessageDescriptor:
-    """The client's MD (blank-padded ``bytes`` character fields, as pymqi) in core's terms."""
-    values = {}
-    for name in MD_FIELDS:
-        value = getattr(md, name)
-        if name in BYTE_FIELDS:
-            value = bytes(value)
-        elif isinstance(value, bytes):
-            value = value.decode("utf-8", "replace").rstrip(" \0")
-        elif isinstance(value, str):
-            value = value.rstrip(" \0")
-        values[name] = value
-    return MessageDescriptor(**values)

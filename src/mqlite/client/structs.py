@@ -14,12 +14,12 @@ from operator import attrgetter
 from typing import Any, ClassVar
 
 from mqlite import cmqc
-from mqlite.core.message import MD_FIELDS, MessageDescriptor
+from mqlite.core.message import BYTE_FIELDS, MD_FIELDS, MessageDescriptor
 
 __all__ = [
     "CD", "CMHO", "GMO", "IMPO", "MD", "OD", "PD", "PMO", "SCO", "SD", "SMPO", "SRO", "STS",
-    "CharField", "MQOpts", "gmo_to_wire", "md_fill", "md_to_wire", "od_fill", "od_to_wire", "sd_fill",
-    "sd_to_wire",
+    "CharField", "MQOpts", "core_descriptor", "gmo_to_wire", "md_fill", "md_to_wire", "od_fill",
+    "od_to_wire", "sd_fill", "sd_to_wire",
 ]
 
 # IBM's lengths of the MQMD character fields, for blank padding on the way back.
@@ -452,3 +452,18 @@ def od_fill(od: OD, resolved_q: str, resolved_qmgr: str) -> None:
 def gmo_to_wire(gmo: GMO) -> dict[str, int]:
     return {"Options": int(gmo.Options), "WaitInterval": int(gmo.WaitInterval),
             "MatchOptions": int(gmo.MatchOptions)}
+
+
+def core_descriptor(md: Any) -> MessageDescriptor:
+    """The client's MD (blank-padded ``bytes`` character fields, as pymqi) in core's terms."""
+    values = {}
+    for name in MD_FIELDS:
+        value = getattr(md, name)
+        if name in BYTE_FIELDS:
+            value = bytes(value)
+        elif isinstance(value, bytes):
+            value = value.decode("utf-8", "replace").rstrip(" \0")
+        elif isinstance(value, str):
+            value = value.rstrip(" \0")
+        values[name] = value
+    return MessageDescriptor(**values)
