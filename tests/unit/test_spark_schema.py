@@ -14,7 +14,7 @@ def test_row_of_a_publication() -> None:
     row = dict(zip(COLUMNS, to_row(md, {"MQTopicString": "price/IBM", "MQIsRetained": True, "raw": b"\x01"},
                                    b"150"), strict=True))
     assert row["text"] == "150" and row["topic"] == "price/IBM"
-    assert row["put_time"] == dt.datetime(2026, 11, 24, 1, 2, 3, 40_000, tzinfo=dt.timezone.utc)
+    assert row["put_time"] == dt.datetime(2026, 11, 24, 1, 2, 3, 40_000, tzinfo=dt.UTC)
     assert (row["priority"], row["persistence"], row["reply_to_q"], row["user_id"]) == (4, 1, "REPLY", "alice")
     assert row["properties"] == {"MQTopicString": "price/IBM", "MQIsRetained": "true", "raw": "01"}
 
