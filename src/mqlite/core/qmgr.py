@@ -38,6 +38,7 @@ from mqlite.core.queues import (
     MessageReader,
     expiry_deadline,
 )
+from mqlite.core.ranges import RangeMixin
 from mqlite.core.waiters import Waiter
 from mqlite.store.tx import StoreTx
 
@@ -46,7 +47,7 @@ _CONTEXT_PASS = C.MQPMO_PASS_IDENTITY_CONTEXT | C.MQPMO_PASS_ALL_CONTEXT
 MQAT_UNIX = 6
 
 
-class QueueManager(PubSubMixin, PubSubAdminMixin, AdminMixin, GetMixin):
+class QueueManager(PubSubMixin, PubSubAdminMixin, RangeMixin, AdminMixin, GetMixin):
     """One queue manager's state and MQI; see the module docstring."""
 
     def __init__(

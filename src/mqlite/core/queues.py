@@ -251,6 +251,22 @@ class LocalQueue:
                 if entry.state != REMOVED:
                     yield entry
 
+    def in_range(self, after: int, through: int, limit: int) -> list[Entry]:
+        """Available entries with ``after < seq <= through``, in sequence order, at most ``limit``
+        (offsets for stream readers: sequence numbers only grow, across restarts too)."""
+        found: list[Entry] = []
+        for level in self.levels:
+            entries = level.entries
+            start = max(level.head, bisect.bisect_right(entries, after, lo=level.head, key=_seq_key))
+            for i in range(start, len(entries)):
+                entry = entries[i]
+                if entry.seq > through:
+                    break
+                if entry.state == AVAILABLE:
+                    found.append(entry)
+        found.sort(key=_seq_key)
+        return found[:limit]
+
     def first_available(self, now: float, expired: list[Entry]) -> Entry | None:
         """The next message to deliver; expired ones met on the way are removed into ``expired``."""
         for level in reversed(self.levels):

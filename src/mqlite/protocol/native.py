@@ -92,6 +92,9 @@ class Op(enum.IntEnum):
     SUB = 16
     SUBRQ = 17
     PUBLISH = 18  # a PUT with an explicit PubLevel (MQPMO.PubLevel other than 9)
+    OFFSETS = 19  # a queue's oldest and newest sequence numbers (stream readers)
+    BROWSE_RANGE = 20  # the messages of a sequence range, left in place
+    REMOVE_THROUGH = 21  # remove a committed range
     PUSH_MSG = 64
     PUSH_ERROR = 65
     PUSH_MSGS = 66  # several read-ahead messages in one frame: [[hobj, md, props, body], ...]
@@ -323,6 +326,9 @@ REQUEST_SHAPES: Final[dict[Op, tuple[Checker, ...]]] = {
     Op.SUB: (check_sd, _int),
     Op.SUBRQ: (_int, _int),
     Op.PUBLISH: (_int, check_md, _int, check_props, _bytes, _int),
+    Op.OFFSETS: (_str,),
+    Op.BROWSE_RANGE: (_str, _int, _int, _int),
+    Op.REMOVE_THROUGH: (_str, _int),
 }
 
 _FAST_CHECKS: Final[dict[Op, Callable[[list[Any]], list[Any]]]] = {}

@@ -61,6 +61,7 @@ class ClientConnection(asyncio.Protocol):
             Op.COMMIT: self._commit, Op.BACKOUT: self._backout, Op.INQ: self._inq, Op.SET: self._set,
             Op.MQSC: self._mqsc, Op.STAT: self._stat, Op.CREDIT: self._credit, Op.PING: self._ping,
             Op.SUB: self._sub, Op.SUBRQ: self._subrq, Op.PUBLISH: self._publish,
+            Op.OFFSETS: self._offsets, Op.BROWSE_RANGE: self._browse_range, Op.REMOVE_THROUGH: self._remove_through,
         }
 
     # -- transport events -----------------------------------------------------------------
@@ -261,6 +262,17 @@ class ClientConnection(asyncio.Protocol):
     def _subrq(self, req_id: int, args: list[Any]) -> Any:
         hsub, action = args
         return self.runtime.core.request_update(self._conn(), hsub, action)
+
+    def _offsets(self, req_id: int, args: list[Any]) -> Any:
+        return list(self.runtime.core.queue_offsets(args[0]))
+
+    def _browse_range(self, req_id: int, args: list[Any]) -> Any:
+        name, after, through, limit = args
+        return [[seq, m.md.to_list(), m.properties, m.body]
+                for seq, m in self.runtime.core.browse_range(name, after, through, limit)]
+
+    def _remove_through(self, req_id: int, args: list[Any]) -> Any:
+        return self.runtime.core.remove_through(args[0], args[1])  # its reply waits for the disk
 
     def _put1(self, req_id: int, args: list[Any]) -> Any:
         od, md, options, props, body = args

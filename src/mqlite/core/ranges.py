@@ -1,0 +1,64 @@
+"""Reading a queue by sequence number: offsets for stream readers such as the Spark source.
+
+Every message on a queue has a per-queue sequence number that only grows (the store keeps the
+high-water mark across restarts). A stream reader asks for the newest one, browses ranges
+(``after < seq <= through``, nothing removed) and, once its consumer has committed a range,
+removes everything through its end. Reading a range twice gives the same messages, which is
+what makes a restarted query exactly-once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from mqlite import cmqc as C
+from mqlite.core.errors import MQError
+from mqlite.core.message import Message
+from mqlite.core.queues import LocalQueue
+
+if TYPE_CHECKING:
+    from mqlite.store.tx import StoreTx
+
+MAX_RANGE = 10_000  # messages per browse call
+
+
+class RangeMixin:
+    """The offset calls of ``QueueManager``."""
+
+    if TYPE_CHECKING:
+        queues: dict[str, LocalQueue]
+        clock: Callable[[], float]
+        _tx: StoreTx
+
+    def _range_queue(self, name: str) -> LocalQueue:
+        queue = self.queues.get(name)
+        if queue is None:
+            raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"local queue {name} is not defined")
+        return queue
+
+    def queue_offsets(self, name: str) -> tuple[int, int]:
+        """(the sequence number before the oldest available message, the newest one)."""
+        queue = self._range_queue(name)
+        newest = queue.next_seq - 1
+        oldest = queue.in_range(0, newest, 1)
+        return (oldest[0].seq - 1 if oldest else newest), newest
+
+    def browse_range(self, name: str, after: int, through: int, limit: int = MAX_RANGE) -> list[tuple[int, Message]]:
+        """The available messages with ``after < seq <= through`` (at most ``limit``), left in place."""
+        queue = self._range_queue(name)
+        return [(entry.seq, queue.load(entry)) for entry in queue.in_range(after, through, min(limit, MAX_RANGE))]
+
+    def remove_through(self, name: str, through: int) -> int:
+        """Remove every available message with ``seq <= through`` (a committed range); how many."""
+        queue = self._range_queue(name)
+        removed = 0
+        while True:
+            batch = queue.in_range(0, through, MAX_RANGE)
+            if not batch:
+                return removed
+            for entry in batch:
+                if entry.persistent:
+                    self._tx.delete_message(queue.name, entry.seq)
+                queue.remove(entry)
+            removed += len(batch)

@@ -1,0 +1,39 @@
+"""Reading a queue by sequence number (core/ranges.py): the offsets of stream readers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mqlite import cmqc as C
+
+
+def test_offsets_browse_and_remove_through(mq: Any, q: Any) -> None:
+    assert mq.qm.queue_offsets("APP.Q") == (0, 0)
+    for i in range(5):
+        mq.put(q, f"m{i}".encode(), Priority=9 - i)  # priorities do not change sequence order
+    assert mq.qm.queue_offsets("APP.Q") == (0, 5)
+    assert [(seq, m.body) for seq, m in mq.qm.browse_range("APP.Q", 1, 3)] == [(2, b"m1"), (3, b"m2")]
+    assert [seq for seq, _ in mq.qm.browse_range("APP.Q", 0, 5, limit=2)] == [1, 2]
+    assert mq.depth("APP.Q") == 5  # browsing removes nothing
+    assert mq.qm.remove_through("APP.Q", 3) == 3
+    assert mq.qm.queue_offsets("APP.Q") == (3, 5)
+    assert [seq for seq, _ in mq.qm.browse_range("APP.Q", 0, 99)] == [4, 5]
+    assert mq.qm.remove_through("APP.Q", 3) == 0  # committing again is harmless
+
+
+def test_ranges_of_persistent_messages_reach_the_store(store_mq: Any, recover: Any) -> None:
+    store_mq.define("P.Q")
+    handle = store_mq.open("P.Q", C.MQOO_OUTPUT)
+    for i in range(4):
+        store_mq.put(handle, f"p{i}".encode(), Persistence=C.MQPER_PERSISTENT)
+    store_mq.flush()
+    store_mq.qm.remove_through("P.Q", 2)
+    store_mq.flush()
+    mq = recover()
+    assert mq.qm.queue_offsets("P.Q") == (2, 4)  # sequence numbers survive the restart
+    assert [m.body for _, m in mq.qm.browse_range("P.Q", 2, 4)] == [b"p2", b"p3"]
+
+
+def test_unknown_queue(mq: Any) -> None:
+    with mq.raises(C.MQRC_UNKNOWN_OBJECT_NAME):
+        mq.qm.queue_offsets("NOPE")
