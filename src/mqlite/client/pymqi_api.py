@@ -231,6 +231,22 @@ class QueueManager:
     def ping(self) -> None:
         self.get_handle().ping()
 
+    # -- offsets (an mqlite addition, for stream readers such as the Spark source) --------------
+    def queue_offsets(self, queue: str) -> tuple[int, int]:
+        """(the sequence number before the oldest available message, the newest) of a local queue."""
+        oldest, newest = self.get_handle().call(Op.OFFSETS, [queue])
+        return int(oldest), int(newest)
+
+    def browse_range(self, queue: str, after: int, through: int, limit: int = 10_000
+                     ) -> list[tuple[int, ReceivedMessage]]:
+        """The messages with ``after < seq <= through`` (at most ``limit``), left on the queue."""
+        items = self.get_handle().call(Op.BROWSE_RANGE, [queue, int(after), int(through), int(limit)])
+        return [(int(seq), ReceivedMessage(body, None, props, len(body), md)) for seq, md, props, body in items]
+
+    def remove_through(self, queue: str, through: int) -> int:
+        """Remove the messages with ``seq <= through`` (a range the reader has committed)."""
+        return int(self.get_handle().call(Op.REMOVE_THROUGH, [queue, int(through)]))
+
     # -- Python protocols -----------------------------------------------------------------------
     def __enter__(self) -> QueueManager:
         return self

@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
+from pyspark.sql.datasource import DataSource, DataSourceReader, DataSourceStreamReader, InputPartition
+from pyspark.sql.streaming.datasource import ReadAllAvailable, ReadLimit, ReadMaxRows
 from pyspark.sql.types import StructType
 
 from mqlite.spark.schema import SCHEMA_DDL, to_row
@@ -34,13 +35,18 @@ class Options:
     queue: str | None
     topic: str | None
     home: str | None  # MQLITE_HOME where the local queue manager lives (default: the environment's)
+    subscription: str | None = None  # streaming from a topic: the durable subscription's name
+    max_per_trigger: int | None = None
+    partition_size: int = 10_000
 
     @classmethod
     def parse(cls, options: dict[str, str]) -> Options:
         get = {k.lower(): v for k, v in options.items()}.get
         port = get("port")
+        limit = get("maxmessagespertrigger")
         parsed = cls(get("qmgr"), get("host"), int(port) if port else None, get("channel"), get("user"),
-                     get("password"), get("queue"), get("topic"), get("home"))
+                     get("password"), get("queue"), get("topic"), get("home"), get("subscription"),
+                     int(limit) if limit else None, int(get("partitionsize") or 10_000))
         if parsed.host is None and parsed.qmgr is None:
             raise ValueError("mqlite: give option 'qmgr' (a local queue manager) or 'host' and 'port'")
         if parsed.host is not None and parsed.port is None:
@@ -72,6 +78,12 @@ class MQDataSource(DataSource):
     def reader(self, schema: StructType) -> DataSourceReader:
         return BatchReader(Options.parse(dict(self.options)))
 
+    def streamReader(self, schema: StructType) -> DataSourceStreamReader:
+        options = Options.parse(dict(self.options))
+        if options.topic is not None and not options.subscription:
+            raise ValueError("mqlite: streaming from a topic needs option 'subscription' (a durable one's name)")
+        return StreamReader(options)
+
 
 class BatchReader(DataSourceReader):
     def __init__(self, options: Options) -> None:
@@ -88,6 +100,90 @@ class BatchReader(DataSourceReader):
             else:
                 assert self.options.topic is not None
                 yield from _retained(qm, self.options.topic)
+        finally:
+            qm.disconnect()
+
+
+@dataclass(frozen=True)
+class RangePartition(InputPartition):
+    """Messages with ``after < seq <= through`` of one queue."""
+
+    after: int
+    through: int
+
+
+class StreamReader(DataSourceStreamReader):
+    """A queue, or a durable subscription's queue, read by sequence-number offsets: ``read``
+    browses a range (the same range gives the same messages, so a restarted query reads exactly
+    what its checkpoint says), ``commit`` removes what Spark has committed."""
+
+    def __init__(self, options: Options) -> None:
+        self.options = options
+        self.queue = options.queue or self._subscription_queue()
+
+    def _subscription_queue(self) -> str:
+        """Create the durable subscription on first use, resume it after; its queue's name."""
+        import mqlite
+        from mqlite import cmqc
+
+        assert self.options.topic is not None and self.options.subscription is not None
+        qm = self.options.connect()
+        try:
+            sub = mqlite.Subscription(qm, self.options.topic, name=self.options.subscription, durable=True)
+            queue = sub.get_sub_queue()
+            assert queue is not None
+            name = str(queue.name)
+            sub.close(cmqc.MQCO_KEEP_SUB, close_sub_queue=True)
+            return name
+        finally:
+            qm.disconnect()
+
+    def _offsets(self) -> tuple[int, int]:
+        qm = self.options.connect()
+        try:
+            offsets: tuple[int, int] = qm.queue_offsets(self.queue)
+            return offsets
+        finally:
+            qm.disconnect()
+
+    def initialOffset(self) -> dict[str, int]:
+        return {"seq": self._offsets()[0]}
+
+    def getDefaultReadLimit(self) -> ReadLimit:
+        limit = self.options.max_per_trigger
+        return ReadMaxRows(limit) if limit else ReadAllAvailable()
+
+    def latestOffset(self, start: dict[str, int], limit: ReadLimit) -> dict[str, int]:
+        newest = self._offsets()[1]
+        if isinstance(limit, ReadMaxRows):
+            newest = min(newest, int(start["seq"]) + limit.max_rows)
+        return {"seq": max(newest, int(start["seq"]))}
+
+    def partitions(self, start: dict[str, int], end: dict[str, int]) -> list[InputPartition]:
+        first, last, size = int(start["seq"]), int(end["seq"]), self.options.partition_size
+        return [RangePartition(after, min(after + size, last)) for after in range(first, last, size)]
+
+    def read(self, partition: InputPartition) -> Iterator[tuple[Any, ...]]:
+        from mqlite.client.structs import core_descriptor
+
+        assert isinstance(partition, RangePartition)
+        qm = self.options.connect()
+        try:
+            after = partition.after
+            while after < partition.through:
+                batch = qm.browse_range(self.queue, after, partition.through)
+                if not batch:
+                    return
+                for seq, message in batch:
+                    yield to_row(core_descriptor(message.md), message.properties, bytes(message))
+                    after = seq
+        finally:
+            qm.disconnect()
+
+    def commit(self, end: dict[str, int]) -> None:
+        qm = self.options.connect()
+        try:
+            qm.remove_through(self.queue, int(end["seq"]))
         finally:
             qm.disconnect()
 
