@@ -17,6 +17,7 @@ from typing import Any, cast
 from mqlite import cmqc as C
 from mqlite.core import dead_letter
 from mqlite.core.admin import AdminMixin
+from mqlite.core.dedupe import DuplicateWindow
 from mqlite.core.errors import MQError
 from mqlite.core.handles import INPUT_OPTIONS, Connection, Effects, GetResult, Handle, TruncatedError
 from mqlite.core.message import (
@@ -68,6 +69,7 @@ class QueueManager(PubSubMixin, PubSubAdminMixin, RangeMixin, AdminMixin, GetMix
         self._msgid_prefix = b"AMQ " + name.encode()[:12].ljust(12, b" ")
         self.quiescing = False
         self.waiting: set[Waiter] = set()
+        self.duplicates: DuplicateWindow | None = None  # qm.ini Mqlite: DuplicateWindow=SECONDS
 
     # -- effects -----------------------------------------------------------------------
     def take_effects(self) -> Effects:
@@ -374,6 +376,8 @@ class QueueManager(PubSubMixin, PubSubAdminMixin, RangeMixin, AdminMixin, GetMix
         if attrs.get("PUT") == "DISABLED" or defining.get("PUT") == "DISABLED":
             raise MQError(C.MQRC_PUT_INHIBITED, f"puts to {handle.opened_as} are inhibited")
         now = self.clock()
+        if self._duplicate(conn, queue.name, md, options, now):
+            return md  # accepted and dropped: this MsgId was committed here within the window
         md = self._complete_md(conn, md, options, defining, now)
         if handle.xmitq_for is not None:
             from mqlite.protocol import xqh
@@ -404,6 +408,21 @@ class QueueManager(PubSubMixin, PubSubAdminMixin, RangeMixin, AdminMixin, GetMix
             if queue.waiters or queue.read_ahead:
                 self._deliver(queue)
         return md
+
+    def _duplicate(self, conn: Connection, target: str, md: MessageDescriptor, options: int, now: float) -> bool:
+        """With a duplicate window, is this application-given MsgId one already committed to
+        ``target``? If not, remember it once the put is final (at once, or at commit)."""
+        window = self.duplicates
+        if window is None or md.MsgId == NULL_ID or options & C.MQPMO_NEW_MSG_ID:
+            return False
+        if window.seen(target, md.MsgId, now):
+            return True
+        msg_id = md.MsgId
+        if options & C.MQPMO_SYNCPOINT:
+            conn.uow.after_commit.append(lambda: window.record(target, msg_id, self.clock()))
+        else:
+            window.record(target, msg_id, now)
+        return False
 
     def _complete_md(
         self, conn: Connection, md: MessageDescriptor, options: int, defining: dict[str, Any], now: float

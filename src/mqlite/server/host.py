@@ -13,6 +13,7 @@ import os
 import time
 
 from mqlite import paths
+from mqlite.core.dedupe import DuplicateWindow
 from mqlite.server import qm_ini
 from mqlite.server.connections import ClientConnection
 from mqlite.server.runtime import Round, Runtime
@@ -60,8 +61,13 @@ class QueueManagerHost:
         log.info("AMQ8003I: queue manager %s started", self.name)
 
     def _configure(self, runtime: Runtime) -> None:
-        """qm.ini stanzas that change behaviour: the publish exit (spec C §8.2)."""
-        pubsub = qm_ini.read(paths.qmgr_dir(self.name)).get("PublishSubscribe", {})
+        """qm.ini stanzas that change behaviour: the publish exit (spec C §8.2) and the duplicate
+        MsgId window."""
+        stanzas = qm_ini.read(paths.qmgr_dir(self.name))
+        window = stanzas.get("Mqlite", {}).get("DuplicateWindow")
+        if window:  # exactly-once writers: drop a committed MsgId seen again within the window
+            runtime.core.duplicates = DuplicateWindow(float(window))
+        pubsub = stanzas.get("PublishSubscribe", {})
         path = pubsub.get("PublishExitPath")
         if path:
             runtime.core.configure_publish_exit(path, pubsub.get("PublishExitFunction", ""),
