@@ -10,14 +10,25 @@ Every connection is made where the data is read (on the executor), never pickled
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from pyspark.sql.datasource import DataSource, DataSourceReader, DataSourceStreamReader, InputPartition
+from pyspark.sql.datasource import (
+    DataSource,
+    DataSourceReader,
+    DataSourceStreamReader,
+    DataSourceStreamWriter,
+    DataSourceWriter,
+    InputPartition,
+    WriterCommitMessage,
+)
 from pyspark.sql.streaming.datasource import ReadAllAvailable, ReadLimit, ReadMaxRows
-from pyspark.sql.types import StructType
+from pyspark.sql.types import Row, StructType
 
 from mqlite.spark.schema import SCHEMA_DDL, to_row
 
@@ -38,21 +49,24 @@ class Options:
     subscription: str | None = None  # streaming from a topic: the durable subscription's name
     max_per_trigger: int | None = None
     partition_size: int = 10_000
+    topic_column: str | None = None  # writing: the column holding each row's topic string
 
     @classmethod
-    def parse(cls, options: dict[str, str]) -> Options:
+    def parse(cls, options: dict[str, str], writing: bool = False) -> Options:
         get = {k.lower(): v for k, v in options.items()}.get
         port = get("port")
         limit = get("maxmessagespertrigger")
         parsed = cls(get("qmgr"), get("host"), int(port) if port else None, get("channel"), get("user"),
                      get("password"), get("queue"), get("topic"), get("home"), get("subscription"),
-                     int(limit) if limit else None, int(get("partitionsize") or 10_000))
+                     int(limit) if limit else None, int(get("partitionsize") or 10_000), get("topic_column"))
         if parsed.host is None and parsed.qmgr is None:
             raise ValueError("mqlite: give option 'qmgr' (a local queue manager) or 'host' and 'port'")
         if parsed.host is not None and parsed.port is None:
             raise ValueError("mqlite: option 'host' needs 'port'")
-        if (parsed.queue is None) == (parsed.topic is None):
-            raise ValueError("mqlite: give exactly one of the options 'queue' and 'topic'")
+        targets = [t for t in (parsed.queue, parsed.topic, parsed.topic_column if writing else None) if t]
+        if len(targets) != 1:
+            wanted = "'queue', 'topic' and 'topic_column'" if writing else "'queue' and 'topic'"
+            raise ValueError(f"mqlite: give exactly one of the options {wanted}")
         return parsed
 
     def connect(self) -> Any:
@@ -77,6 +91,12 @@ class MQDataSource(DataSource):
 
     def reader(self, schema: StructType) -> DataSourceReader:
         return BatchReader(Options.parse(dict(self.options)))
+
+    def writer(self, schema: StructType, overwrite: bool) -> DataSourceWriter:
+        return BatchWriter(Options.parse(dict(self.options), writing=True), schema.fieldNames())
+
+    def streamWriter(self, schema: StructType, overwrite: bool) -> DataSourceStreamWriter:
+        return StreamWriter(Options.parse(dict(self.options), writing=True), schema.fieldNames())
 
     def streamReader(self, schema: StructType) -> DataSourceStreamReader:
         options = Options.parse(dict(self.options))
@@ -186,6 +206,110 @@ class StreamReader(DataSourceStreamReader):
             qm.remove_through(self.queue, int(end["seq"]))
         finally:
             qm.disconnect()
+
+
+class _RowWriter:
+    """Each partition's rows put (``queue``) or published (``topic`` / ``topic_column``) in one
+    unit of work, committed when the partition is written: a failed task leaves nothing, and its
+    retry sends the same deterministic MsgIds, so a queue manager with a duplicate window
+    (qm.ini ``Mqlite: DuplicateWindow``) drops what an earlier attempt had committed.
+
+    Columns: ``body`` (binary or string, required), and if present ``properties`` (a map),
+    ``correl_id`` (binary), ``priority``, ``persistence`` (ints), and the topic column."""
+
+    def __init__(self, options: Options, columns: list[str]) -> None:
+        if "body" not in columns:
+            raise ValueError("mqlite: the rows to write need a 'body' column")
+        if options.topic_column is not None and options.topic_column not in columns:
+            raise ValueError(f"mqlite: no column {options.topic_column!r} for option 'topic_column'")
+        self.options = options
+        self.columns = columns
+        self.write_id = uuid.uuid4().hex  # distinct per write job; streaming uses the query id
+
+    def write(self, iterator: Iterator[Row]) -> WriterCommitMessage:
+        from pyspark import TaskContext
+
+        context = TaskContext.get()
+        partition = context.partitionId() if context is not None else 0
+        query = (context.getLocalProperty("sql.streaming.queryId") if context is not None else None) or self.write_id
+        batch = (context.getLocalProperty("streaming.sql.batchId") if context is not None else None) or "0"
+        return _Written(_write_rows(self.options, iterator, f"{query}/{batch}/{partition}"))
+
+
+@dataclass
+class _Written(WriterCommitMessage):
+    rows: int
+
+
+class BatchWriter(_RowWriter, DataSourceWriter):
+    """``df.write.format("mqlite")``."""
+
+
+class StreamWriter(_RowWriter, DataSourceStreamWriter):
+    """The same per-partition units of work for each micro-batch; MsgIds from the query id (kept
+    in the checkpoint) and the batch id, so a batch Spark replays after a restart is recognised."""
+
+    def commit(self, messages: list[WriterCommitMessage | None], batchId: int) -> None:
+        return None
+
+    def abort(self, messages: list[WriterCommitMessage | None], batchId: int) -> None:
+        return None
+
+
+def _write_rows(options: Options, rows: Iterator[Row], prefix: str) -> int:
+    import mqlite
+    from mqlite import cmqc
+
+    qm = options.connect()
+    handles: dict[str, Any] = {}
+    count = 0
+    try:
+        for index, row in enumerate(rows):
+            fields = row.asDict()
+            body = fields["body"]
+            body = body.encode("utf-8") if isinstance(body, str) else bytes(body)
+            md = mqlite.MD(MsgId=hashlib.sha256(f"{prefix}/{index}".encode()).digest()[:24])
+            if isinstance(fields["body"], str):
+                md.Format = cmqc.MQFMT_STRING
+            if fields.get("correl_id") is not None:
+                md.CorrelId = bytes(fields["correl_id"])
+            if fields.get("priority") is not None:
+                md.Priority = int(fields["priority"])
+            if fields.get("persistence") is not None:
+                md.Persistence = int(fields["persistence"])
+            properties = dict(fields.get("properties") or {})
+            target = _target(options, fields)
+            handle: Any = handles.get(target)
+            if handle is None:
+                handle = handles[target] = (mqlite.Queue(qm, options.queue, cmqc.MQOO_OUTPUT) if options.queue
+                                            else mqlite.Topic(qm, topic_string=target, open_opts=cmqc.MQOO_OUTPUT))
+            pmo = mqlite.PMO(Options=cmqc.MQPMO_SYNCPOINT)
+            if options.queue:
+                handle.put(body, md, pmo, properties=properties)
+            else:
+                handle.pub(body, md, pmo, properties=properties)
+            count += 1
+        qm.commit()
+        return count
+    except BaseException:
+        with contextlib.suppress(Exception):
+            qm.backout()
+        raise
+    finally:
+        with contextlib.suppress(Exception):
+            qm.disconnect()
+
+
+def _target(options: Options, fields: dict[str, Any]) -> str:
+    if options.queue:
+        return options.queue
+    if options.topic_column is not None:
+        topic = fields.get(options.topic_column)
+        if not topic:
+            raise ValueError(f"mqlite: a row has no topic in column {options.topic_column!r}")
+        return str(topic)
+    assert options.topic is not None
+    return options.topic
 
 
 def _browse(qm: Any, queue: str) -> Iterator[tuple[Any, ...]]:
