@@ -21,6 +21,7 @@ test: install
 
 demo: install
 	$(BIN)/python examples/demo.py
+	$(BIN)/python examples/spark_vwap.py
 
 bench: install
 	$(BIN)/python bench/p2p.py

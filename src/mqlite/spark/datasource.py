@@ -50,6 +50,7 @@ class Options:
     max_per_trigger: int | None = None
     partition_size: int = 10_000
     topic_column: str | None = None  # writing: the column holding each row's topic string
+    retain: bool = False  # writing to topics: retained publications
 
     @classmethod
     def parse(cls, options: dict[str, str], writing: bool = False) -> Options:
@@ -58,7 +59,8 @@ class Options:
         limit = get("maxmessagespertrigger")
         parsed = cls(get("qmgr"), get("host"), int(port) if port else None, get("channel"), get("user"),
                      get("password"), get("queue"), get("topic"), get("home"), get("subscription"),
-                     int(limit) if limit else None, int(get("partitionsize") or 10_000), get("topic_column"))
+                     int(limit) if limit else None, int(get("partitionsize") or 10_000), get("topic_column"),
+                     (get("retain") or "false").lower() in ("true", "yes", "1"))
         if parsed.host is None and parsed.qmgr is None:
             raise ValueError("mqlite: give option 'qmgr' (a local queue manager) or 'host' and 'port'")
         if parsed.host is not None and parsed.port is None:
@@ -214,7 +216,8 @@ class _RowWriter:
     retry sends the same deterministic MsgIds, so a queue manager with a duplicate window
     (qm.ini ``Mqlite: DuplicateWindow``) drops what an earlier attempt had committed.
 
-    Columns: ``body`` (binary or string, required), and if present ``properties`` (a map),
+    Option ``retain`` makes publications retained. Columns: ``body`` (binary or string, required),
+    and if present ``properties`` (a map),
     ``correl_id`` (binary), ``priority``, ``persistence`` (ints), and the topic column."""
 
     def __init__(self, options: Options, columns: list[str]) -> None:
@@ -283,7 +286,7 @@ def _write_rows(options: Options, rows: Iterator[Row], prefix: str) -> int:
             if handle is None:
                 handle = handles[target] = (mqlite.Queue(qm, options.queue, cmqc.MQOO_OUTPUT) if options.queue
                                             else mqlite.Topic(qm, topic_string=target, open_opts=cmqc.MQOO_OUTPUT))
-            pmo = mqlite.PMO(Options=cmqc.MQPMO_SYNCPOINT)
+            pmo = mqlite.PMO(Options=cmqc.MQPMO_SYNCPOINT | (cmqc.MQPMO_RETAIN if options.retain else 0))
             if options.queue:
                 handle.put(body, md, pmo, properties=properties)
             else:
