@@ -186,18 +186,20 @@ class StreamReader(DataSourceStreamReader):
         return [RangePartition(after, min(after + size, last)) for after in range(first, last, size)]
 
     def read(self, partition: InputPartition) -> Iterator[tuple[Any, ...]]:
-        from mqlite.client.structs import core_descriptor
+        from mqlite.core.message import MessageDescriptor
+        from mqlite.protocol.native import Op
 
         assert isinstance(partition, RangePartition)
         qm = self.options.connect()
         try:
+            call = qm.get_handle().call  # the wire form: rows straight from the MQMD lists
             after = partition.after
             while after < partition.through:
-                batch = qm.browse_range(self.queue, after, partition.through)
+                batch = call(Op.BROWSE_RANGE, [self.queue, after, partition.through, 10_000])
                 if not batch:
                     return
-                for seq, message in batch:
-                    yield to_row(core_descriptor(message.md), message.properties, bytes(message))
+                for seq, md, props, body in batch:
+                    yield to_row(MessageDescriptor.from_list(md), props, body)
                     after = seq
         finally:
             qm.disconnect()
@@ -286,7 +288,10 @@ def _write_rows(options: Options, rows: Iterator[Row], prefix: str) -> int:
             if handle is None:
                 handle = handles[target] = (mqlite.Queue(qm, options.queue, cmqc.MQOO_OUTPUT) if options.queue
                                             else mqlite.Topic(qm, topic_string=target, open_opts=cmqc.MQOO_OUTPUT))
-            pmo = mqlite.PMO(Options=cmqc.MQPMO_SYNCPOINT | (cmqc.MQPMO_RETAIN if options.retain else 0))
+            # Asynchronous puts inside the unit of work: a failure shows at the commit, which then
+            # backs the whole partition out (the client's commit checks), so nothing is lost.
+            options_ = cmqc.MQPMO_SYNCPOINT | cmqc.MQPMO_ASYNC_RESPONSE
+            pmo = mqlite.PMO(Options=options_ | (cmqc.MQPMO_RETAIN if options.retain else 0))
             if options.queue:
                 handle.put(body, md, pmo, properties=properties)
             else:
