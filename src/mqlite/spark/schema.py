@@ -49,6 +49,34 @@ def to_row(md: MessageDescriptor, properties: Mapping[str, Any], body: bytes) ->
     )
 
 
+def arrow_schema() -> Any:
+    """The schema as pyarrow types (for readers that yield Arrow record batches)."""
+    import pyarrow as pa
+
+    return pa.schema([
+        ("body", pa.binary()), ("text", pa.string()), ("topic", pa.string()), ("msg_id", pa.binary()),
+        ("correl_id", pa.binary()), ("put_time", pa.timestamp("us", tz="UTC")), ("priority", pa.int32()),
+        ("persistence", pa.int32()), ("expiry", pa.int32()), ("format", pa.string()), ("reply_to_q", pa.string()),
+        ("reply_to_qmgr", pa.string()), ("user_id", pa.string()), ("put_appl_name", pa.string()),
+        ("backout_count", pa.int32()), ("properties", pa.map_(pa.string(), pa.string())),
+    ])
+
+
+def to_batch(rows: list[tuple[Any, ...]]) -> Any:
+    """Rows (``to_row``'s tuples) as one Arrow record batch: Spark takes it without per-row pickling."""
+    import pyarrow as pa
+
+    schema = arrow_schema()
+    columns = list(zip(*rows, strict=True)) if rows else [()] * len(COLUMNS)
+    arrays = []
+    for field, column in zip(schema, columns, strict=True):
+        values = list(column)
+        if field.name == "properties":
+            values = [list(v.items()) for v in values]
+        arrays.append(pa.array(values, type=field.type))
+    return pa.RecordBatch.from_arrays(arrays, schema=schema)
+
+
 def _text(value: Any) -> str:
     if isinstance(value, bytes):
         return value.hex()
