@@ -46,9 +46,9 @@ def test_retried_task_does_not_duplicate(qmgr_factory: Any, mqlite_home: Path, r
     """A task whose commit went through but whose success Spark never heard of is run again with
     the same (query, batch, partition) and so the same MsgIds: the queue manager's duplicate window
     drops the second copy. Without the window the retry would duplicate."""
-    from pyspark.sql import Row
+    import pyarrow as pa
 
-    from mqlite.spark.datasource import Options, _write_rows
+    from mqlite.spark.datasource import Options, write_batches
 
     qmgr = qmgr_factory("QMD", port=False)
     assert run_cli("endmqm", "QMD").returncode == 0
@@ -57,11 +57,11 @@ def test_retried_task_does_not_duplicate(qmgr_factory: Any, mqlite_home: Path, r
     qm = mqlite.connect("QMD")
     qm.mqsc("DEFINE QLOCAL(RETRY.Q)")
     options = Options.parse({"qmgr": "QMD", "home": str(qmgr.home), "queue": "RETRY.Q"}, writing=True)
-    rows = [Row(body=f"r{i}") for i in range(10)]
-    assert _write_rows(options, iter(rows), "query-1/7/0") == 10  # the attempt that committed
-    assert _write_rows(options, iter(rows), "query-1/7/0") == 10  # its retry: accepted, dropped
+    rows = pa.RecordBatch.from_pydict({"body": [f"r{i}" for i in range(10)]})
+    assert write_batches(options, iter([rows]), "query-1/7/0") == 10  # the attempt that committed
+    assert write_batches(options, iter([rows]), "query-1/7/0") == 10  # its retry: accepted, dropped
     assert mqlite.Queue(qm, "RETRY.Q").depth == 10
-    assert _write_rows(options, iter(rows), "query-1/8/0") == 10  # the next batch is new data
+    assert write_batches(options, iter([rows]), "query-1/8/0") == 10  # the next batch is new data
     assert mqlite.Queue(qm, "RETRY.Q").depth == 20
     qm.disconnect()
 

@@ -20,7 +20,9 @@ from typing import Any
 
 from pyspark.sql.datasource import (
     DataSource,
+    DataSourceArrowWriter,
     DataSourceReader,
+    DataSourceStreamArrowWriter,
     DataSourceStreamReader,
     DataSourceStreamWriter,
     DataSourceWriter,
@@ -28,8 +30,9 @@ from pyspark.sql.datasource import (
     WriterCommitMessage,
 )
 from pyspark.sql.streaming.datasource import ReadAllAvailable, ReadLimit, ReadMaxRows
-from pyspark.sql.types import Row, StructType
+from pyspark.sql.types import StructType
 
+from mqlite.core.message import MD_FIELDS, MessageDescriptor
 from mqlite.spark.schema import SCHEMA_DDL, to_batch, to_row
 
 
@@ -186,7 +189,6 @@ class StreamReader(DataSourceStreamReader):
         return [RangePartition(after, min(after + size, last)) for after in range(first, last, size)]
 
     def read(self, partition: InputPartition) -> Iterator[Any]:
-        from mqlite.core.message import MessageDescriptor
         from mqlite.protocol.native import Op
 
         assert isinstance(partition, RangePartition)
@@ -219,8 +221,9 @@ class _RowWriter:
     (qm.ini ``Mqlite: DuplicateWindow``) drops what an earlier attempt had committed.
 
     Option ``retain`` makes publications retained. Columns: ``body`` (binary or string, required),
-    and if present ``properties`` (a map),
-    ``correl_id`` (binary), ``priority``, ``persistence`` (ints), and the topic column."""
+    and if present ``properties`` (a map), ``correl_id`` (binary), ``priority``, ``persistence``
+    (ints), and the topic column. Rows come as Arrow record batches and go out as asynchronous
+    puts checked at the commit, without per-row MQI structures."""
 
     def __init__(self, options: Options, columns: list[str]) -> None:
         if "body" not in columns:
@@ -231,14 +234,14 @@ class _RowWriter:
         self.columns = columns
         self.write_id = uuid.uuid4().hex  # distinct per write job; streaming uses the query id
 
-    def write(self, iterator: Iterator[Row]) -> WriterCommitMessage:
+    def write(self, iterator: Iterator[Any]) -> WriterCommitMessage:
         from pyspark import TaskContext
 
         context = TaskContext.get()
         partition = context.partitionId() if context is not None else 0
         query = (context.getLocalProperty("sql.streaming.queryId") if context is not None else None) or self.write_id
         batch = (context.getLocalProperty("streaming.sql.batchId") if context is not None else None) or "0"
-        return _Written(_write_rows(self.options, iterator, f"{query}/{batch}/{partition}"))
+        return _Written(write_batches(self.options, iterator, f"{query}/{batch}/{partition}"))
 
 
 @dataclass
@@ -246,11 +249,11 @@ class _Written(WriterCommitMessage):
     rows: int
 
 
-class BatchWriter(_RowWriter, DataSourceWriter):
+class BatchWriter(_RowWriter, DataSourceArrowWriter):
     """``df.write.format("mqlite")``."""
 
 
-class StreamWriter(_RowWriter, DataSourceStreamWriter):
+class StreamWriter(_RowWriter, DataSourceStreamArrowWriter):
     """The same per-partition units of work for each micro-batch; MsgIds from the query id (kept
     in the checkpoint) and the batch id, so a batch Spark replays after a restart is recognised."""
 
@@ -261,43 +264,55 @@ class StreamWriter(_RowWriter, DataSourceStreamWriter):
         return None
 
 
-def _write_rows(options: Options, rows: Iterator[Row], prefix: str) -> int:
-    import mqlite
+_MD_POSITION = {name: i for i, name in enumerate(MD_FIELDS)}
+
+
+def write_batches(options: Options, batches: Iterator[Any], prefix: str) -> int:
+    """Put or publish every row of ``batches`` (Arrow record batches) in one unit of work; MsgId i
+    of the partition is sha256(prefix/i). Returns the number of rows."""
     from mqlite import cmqc
+    from mqlite.client import common
+    from mqlite.protocol import native
+    from mqlite.protocol.native import Op
 
     qm = options.connect()
-    handles: dict[str, Any] = {}
+    conn = qm.get_handle()
+    opened: dict[str, int] = {}
+    template = MessageDescriptor(CodedCharSetId=conn.ccsid).to_list()
+    put_options = cmqc.MQPMO_SYNCPOINT | cmqc.MQPMO_ASYNC_RESPONSE | (cmqc.MQPMO_RETAIN if options.retain else 0)
     count = 0
     try:
-        for index, row in enumerate(rows):
-            fields = row.asDict()
-            body = fields["body"]
-            body = body.encode("utf-8") if isinstance(body, str) else bytes(body)
-            md = mqlite.MD(MsgId=hashlib.sha256(f"{prefix}/{index}".encode()).digest()[:24])
-            if isinstance(fields["body"], str):
-                md.Format = cmqc.MQFMT_STRING
-            if fields.get("correl_id") is not None:
-                md.CorrelId = bytes(fields["correl_id"])
-            if fields.get("priority") is not None:
-                md.Priority = int(fields["priority"])
-            if fields.get("persistence") is not None:
-                md.Persistence = int(fields["persistence"])
-            properties = dict(fields.get("properties") or {})
-            target = _target(options, fields)
-            handle: Any = handles.get(target)
-            if handle is None:
-                handle = handles[target] = (mqlite.Queue(qm, options.queue, cmqc.MQOO_OUTPUT) if options.queue
-                                            else mqlite.Topic(qm, topic_string=target, open_opts=cmqc.MQOO_OUTPUT))
-            # Asynchronous puts inside the unit of work: a failure shows at the commit, which then
-            # backs the whole partition out (the client's commit checks), so nothing is lost.
-            options_ = cmqc.MQPMO_SYNCPOINT | cmqc.MQPMO_ASYNC_RESPONSE
-            pmo = mqlite.PMO(Options=options_ | (cmqc.MQPMO_RETAIN if options.retain else 0))
-            if options.queue:
-                handle.put(body, md, pmo, properties=properties)
-            else:
-                handle.pub(body, md, pmo, properties=properties)
-            count += 1
-        qm.commit()
+        for batch in batches:
+            columns = batch.to_pydict()
+            bodies = columns["body"]
+            n = len(bodies)
+            props_column = columns.get("properties") or [None] * n
+            for i in range(n):
+                row = {name: values[i] for name, values in columns.items()} if len(columns) > 1 else None
+                body = bodies[i]
+                wire = list(template)
+                if isinstance(body, str):
+                    body = body.encode("utf-8")
+                    wire[_MD_POSITION["Format"]] = "MQSTR"
+                wire[_MD_POSITION["MsgId"]] = hashlib.sha256(f"{prefix}/{count}".encode()).digest()[:24]
+                if row is not None:
+                    if row.get("correl_id") is not None:
+                        wire[_MD_POSITION["CorrelId"]] = bytes(row["correl_id"]).ljust(24, b"\0")[:24]
+                    if row.get("priority") is not None:
+                        wire[_MD_POSITION["Priority"]] = int(row["priority"])
+                    if row.get("persistence") is not None:
+                        wire[_MD_POSITION["Persistence"]] = int(row["persistence"])
+                target = _target(options, row or {"body": body})
+                hobj = opened.get(target)
+                if hobj is None:
+                    od = {**native.OD_DEFAULTS, "ObjectName": target} if options.queue else {
+                        **native.OD_DEFAULTS, "ObjectType": cmqc.MQOT_TOPIC, "ObjectString": target}
+                    hobj = opened[target] = int(conn.call(Op.OPEN, [od, cmqc.MQOO_OUTPUT])[0])
+                props = dict(props_column[i] or {})
+                common.prepare_async(wire, put_options, conn.async_puts)
+                conn.send(native.encode_put(0, hobj, wire, put_options, props, bytes(body)))
+                count += 1
+        qm.commit()  # reads the asynchronous puts' failures first: any one backs the partition out
         return count
     except BaseException:
         with contextlib.suppress(Exception):
