@@ -340,15 +340,21 @@ PUSH_SHAPES: Final[dict[Op, tuple[Checker, ...]]] = {
 }
 
 
-def _check_push_batch(v: Any) -> list[Any]:
-    if type(v) is not list or not v:
-        raise _Bad("expected a non-empty list of messages")
+def check_messages(v: Any, allow_empty: bool = True) -> list[Any]:
+    """A list of [number, md, props, body]: a PUSH_MSGS batch (number = hobj, never empty) or a
+    BROWSE_RANGE result (number = sequence number)."""
+    if type(v) is not list or (not v and not allow_empty):
+        raise _Bad("expected a list of messages")
     for item in v:
         if type(item) is not list or len(item) != 4 or type(item[0]) is not int or type(item[3]) is not bytes:
-            raise _Bad("each message is [hobj, md, props, body]")
+            raise _Bad("each message is [number, md, props, body]")
         check_md(item[1])
         check_props(item[2])
     return v
+
+
+def _check_push_batch(v: Any) -> list[Any]:
+    return check_messages(v, allow_empty=False)
 
 
 def _check_put(args: list[Any]) -> list[Any]:

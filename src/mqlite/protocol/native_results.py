@@ -21,6 +21,7 @@ from mqlite.protocol.native import (
     _int,
     _str,
     check_md,
+    check_messages,
     check_props,
 )
 
@@ -69,17 +70,6 @@ def _lines(v: Any) -> list[str]:
     return v
 
 
-def _ranged(v: Any) -> list[Any]:
-    if type(v) is not list:
-        raise _Bad("expected a list")
-    for item in v:
-        if type(item) is not list or len(item) != 4 or type(item[0]) is not int or type(item[3]) is not bytes:
-            raise _Bad("each message is [seq, md, props, body]")
-        check_md(item[1])
-        check_props(item[2])
-    return v
-
-
 RESULT_SHAPES: Final[dict[Op, Checker]] = {
     Op.CONNECT: _fields(qmgr=str, user=str, conn_id=str, maxmsgl=int, ccsid=int),
     Op.DISCONNECT: _none,
@@ -100,7 +90,7 @@ RESULT_SHAPES: Final[dict[Op, Checker]] = {
                                             SelectionString=str, SubExpiry=int, SubLevel=int, SubId=bytes)),
     Op.SUBRQ: _int,
     Op.OFFSETS: _tuple(_int, _int),
-    Op.BROWSE_RANGE: lambda v: _ranged(v),
+    Op.BROWSE_RANGE: check_messages,
     Op.REMOVE_THROUGH: _int,
 }
 
