@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import mqlite
 
 
@@ -59,4 +61,22 @@ def test_subscription_stream(spark: Any, qmgr: Any, tmp_path: Path) -> None:
     assert {r.topic for r in rows} == {"ticks/IBM", "ticks/HAL"}
     _, lines = qm.mqsc("DISPLAY SBSTATUS('ticks.spark')")
     assert any("DURABLE(YES)" in line for line in lines)
+    qm.disconnect()
+
+
+def test_selector_filters_the_subscription_and_a_bad_one_fails_at_start(
+        spark: Any, qmgr: Any, tmp_path: Path) -> None:
+    qm = mqlite.connect(qmgr.name)
+    base = (spark.readStream.format("mqlite").option("qmgr", qmgr.name).option("home", str(qmgr.home))
+            .option("topic", "orders/#"))
+    bad = base.option("subscription", "bad.sel").option("selector", "Price >")
+    with pytest.raises(Exception, match="2459"):  # the query fails at its start, with the reason code
+        run_once(spark, bad, tmp_path / "bad", tmp_path / "bad-cp")
+    good = base.option("subscription", "big.orders").option("selector", "Qty >= 10")
+    out, checkpoint = tmp_path / "out", tmp_path / "cp"
+    run_once(spark, good, out, checkpoint)
+    for qty in (1, 10, 5, 20):
+        mqlite.Topic(qm, topic_string="orders/new").pub(f"q{qty}", properties={"Qty": qty})
+    run_once(spark, good, out, checkpoint)
+    assert sorted(r.text for r in spark.read.parquet(str(out)).select("text").collect()) == ["q10", "q20"]
     qm.disconnect()

@@ -3,7 +3,8 @@
 Batch reads so far: ``spark.read.format("mqlite")`` with ``queue`` browses a queue (nothing is
 removed); with ``topic`` (a topic-scheme pattern) it reads the retained publications under it.
 Options: ``qmgr`` (a local queue manager, found in ``home`` or ``$MQLITE_HOME``) or ``host`` +
-``port`` (+ ``channel``), ``user``, ``password``, and one of ``queue`` / ``topic``. Rows follow ``mqlite.spark.schema``.
+``port`` (+ ``channel``), ``user``, ``password``, and one of ``queue`` / ``topic`` (with a
+``selector`` on the publications' properties). Rows follow ``mqlite.spark.schema``.
 
 Every connection is made where the data is read (on the executor), never pickled.
 """
@@ -54,6 +55,7 @@ class Options:
     partition_size: int = 10_000
     topic_column: str | None = None  # writing: the column holding each row's topic string
     retain: bool = False  # writing to topics: retained publications
+    selector: str | None = None  # reading a topic: the subscription's selection string
 
     @classmethod
     def parse(cls, options: dict[str, str], writing: bool = False) -> Options:
@@ -63,7 +65,9 @@ class Options:
         parsed = cls(get("qmgr"), get("host"), int(port) if port else None, get("channel"), get("user"),
                      get("password"), get("queue"), get("topic"), get("home"), get("subscription"),
                      int(limit) if limit else None, int(get("partitionsize") or 10_000), get("topic_column"),
-                     (get("retain") or "false").lower() in ("true", "yes", "1"))
+                     (get("retain") or "false").lower() in ("true", "yes", "1"), get("selector"))
+        if parsed.selector and not parsed.topic:
+            raise ValueError("mqlite: option 'selector' filters a topic's publications: give 'topic'")
         if parsed.host is None and parsed.qmgr is None:
             raise ValueError("mqlite: give option 'qmgr' (a local queue manager) or 'host' and 'port'")
         if parsed.host is not None and parsed.port is None:
@@ -124,7 +128,7 @@ class BatchReader(DataSourceReader):
                 yield from _browse(qm, self.options.queue)
             else:
                 assert self.options.topic is not None
-                yield from _retained(qm, self.options.topic)
+                yield from _retained(qm, self.options.topic, self.options.selector)
         finally:
             qm.disconnect()
 
@@ -154,7 +158,8 @@ class StreamReader(DataSourceStreamReader):
         assert self.options.topic is not None and self.options.subscription is not None
         qm = self.options.connect()
         try:
-            sub = mqlite.Subscription(qm, self.options.topic, name=self.options.subscription, durable=True)
+            sub = mqlite.Subscription(qm, self.options.topic, name=self.options.subscription, durable=True,
+                                      selector=self.options.selector)
             queue = sub.get_sub_queue()
             assert queue is not None
             name = str(queue.name)
@@ -348,14 +353,14 @@ def _browse(qm: Any, queue: str) -> Iterator[tuple[Any, ...]]:
         q.close()
 
 
-def _retained(qm: Any, pattern: str) -> Iterator[tuple[Any, ...]]:
+def _retained(qm: Any, pattern: str, selector: str | None) -> Iterator[tuple[Any, ...]]:
     """The retained publications under ``pattern``: a short-lived managed subscription receives
     them at once (spec A R-RET-12) and is removed with its queue."""
     import mqlite
     from mqlite import cmqc
     from mqlite.client.structs import core_descriptor
 
-    sub = mqlite.Subscription(qm, pattern)
+    sub = mqlite.Subscription(qm, pattern, selector=selector)
     try:
         for message in sub.messages(wait=0):
             yield to_row(core_descriptor(message.md), message.properties, bytes(message))
