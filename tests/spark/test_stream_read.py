@@ -80,3 +80,27 @@ def test_selector_filters_the_subscription_and_a_bad_one_fails_at_start(
     run_once(spark, good, out, checkpoint)
     assert sorted(r.text for r in spark.read.parquet(str(out)).select("text").collect()) == ["q10", "q20"]
     qm.disconnect()
+
+
+def test_queue_manager_gone_fails_the_query_and_a_restart_loses_nothing(
+        spark: Any, qmgr: Any, run_cli: Any, tmp_path: Path) -> None:
+    qm = mqlite.connect(qmgr.name)
+    qm.mqsc("DEFINE QLOCAL(DURABLE.EVENTS) DEFPSIST(YES)")
+    q = mqlite.Queue(qm, "DURABLE.EVENTS")
+    for i in range(30):
+        q.put(f"d{i}")
+    reader = (spark.readStream.format("mqlite").option("qmgr", qmgr.name).option("home", str(qmgr.home))
+              .option("queue", "DURABLE.EVENTS").option("maxMessagesPerTrigger", "10"))
+    out, checkpoint = tmp_path / "out", tmp_path / "cp"
+    run_once(spark, reader, out, checkpoint)
+    for i in range(30, 50):
+        q.put(f"d{i}")
+    qm.disconnect()
+    assert run_cli("endmqm", "-i", qmgr.name).returncode == 0
+    with pytest.raises(Exception, match="2059|2009|2161|2162"):  # the reason code, not a hang
+        run_once(spark, reader, out, checkpoint)
+    assert run_cli("strmqm", qmgr.name).returncode == 0
+    run_once(spark, reader, out, checkpoint)  # from the checkpoint, after the restart
+    rows = collected(spark, out)
+    assert sorted(int(r.text[1:]) for r in rows) == list(range(50))
+    assert len({bytes(r.msg_id) for r in rows}) == 50
