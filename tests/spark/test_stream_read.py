@@ -97,7 +97,7 @@ def test_queue_manager_gone_fails_the_query_and_a_restart_loses_nothing(
         q.put(f"d{i}")
     qm.disconnect()
     assert run_cli("endmqm", "-i", qmgr.name).returncode == 0
-    with pytest.raises(Exception, match="2059|2009|2161|2162"):  # the reason code, not a hang
+    with pytest.raises(Exception, match=r"2059|2009|2161|2162"):  # the reason code, not a hang
         run_once(spark, reader, out, checkpoint)
     assert run_cli("strmqm", qmgr.name).returncode == 0
     run_once(spark, reader, out, checkpoint)  # from the checkpoint, after the restart
