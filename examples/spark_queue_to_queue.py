@@ -11,8 +11,6 @@ Run: ``.venv/bin/python examples/spark_queue_to_queue.py``
 from __future__ import annotations
 
 import json
-import os
-import sys
 import tempfile
 from pathlib import Path
 
@@ -21,12 +19,10 @@ import mqlite
 
 def main(orders: int = 1_000) -> None:
     home = tempfile.mkdtemp(prefix="mqlite-spark-q2q-")
-    os.environ["PYSPARK_PYTHON"] = sys.executable
     with mqlite.embedded("Q2Q.QM", home=home):
-        from pyspark.sql import SparkSession
         from pyspark.sql import functions as F
 
-        from mqlite.spark import MQDataSource
+        from mqlite.spark import local_session
 
         qm = mqlite.connect("Q2Q.QM")
         qm.mqsc("DEFINE QLOCAL(ORDERS.IN) MAXDEPTH(100000)\nDEFINE QLOCAL(ORDERS.OUT) MAXDEPTH(100000)")
@@ -36,10 +32,7 @@ def main(orders: int = 1_000) -> None:
             for i in range(first, first + count):
                 inbound.put(json.dumps({"order": i, "qty": i % 7 + 1, "price": 2.5 + i % 11}), persistent=True)
 
-        spark = (SparkSession.builder.master("local[2]").appName("mqlite-q2q")
-                 .config("spark.ui.enabled", "false").getOrCreate())
-        spark.sparkContext.setLogLevel("ERROR")
-        spark.dataSource.register(MQDataSource)
+        spark = local_session("mqlite-q2q")
         options = {"qmgr": "Q2Q.QM", "home": home}
         order = F.from_json("text", "order long, qty long, price double")
         enriched = (spark.readStream.format("mqlite").options(**options).option("queue", "ORDERS.IN").load()

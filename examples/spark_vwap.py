@@ -13,9 +13,7 @@ Run it with ``make demo`` (after the point-to-point part) or ``.venv/bin/python 
 from __future__ import annotations
 
 import json
-import os
 import random
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -32,19 +30,13 @@ SYMBOLS = {"IBM": 150.0, "HAL": 7.5, "ACME": 42.0, "INITECH": 12.25}
 
 def main(trades: int = 2_000) -> None:
     home = tempfile.mkdtemp(prefix="mqlite-spark-demo-")
-    os.environ["PYSPARK_PYTHON"] = sys.executable  # Spark's Python workers run this interpreter
-    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
     with mqlite.embedded("SPARK.QM", home=home):
-        from pyspark.sql import SparkSession
         from pyspark.sql import functions as F
 
-        from mqlite.spark import MQDataSource
+        from mqlite.spark import local_session
 
         console.print("[bold cyan]>>> Spark local[2] with mqlite's data source[/]")
-        spark = (SparkSession.builder.master("local[2]").appName("mqlite-vwap")
-                 .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "2").getOrCreate())
-        spark.sparkContext.setLogLevel("ERROR")
-        spark.dataSource.register(MQDataSource)
+        spark = local_session("mqlite-vwap", config={"spark.sql.shuffle.partitions": "2"})
         options = {"qmgr": "SPARK.QM", "home": home}
         source = (spark.readStream.format("mqlite").options(**options)
                   .option("topic", "trades/#").option("subscription", "vwap.spark").load())

@@ -4,7 +4,6 @@ from the integration fixtures (a temporary MQLITE_HOME, processes ended by pid).
 from __future__ import annotations
 
 import importlib.util
-import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,16 +28,8 @@ qmgr = _fixtures.qmgr
 
 @pytest.fixture(scope="session")
 def spark() -> Iterator[Any]:
-    from pyspark.sql import SparkSession
+    from mqlite.spark import local_session
 
-    # Spark's Python workers must run this interpreter (NOTES.md).
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
-    session = (SparkSession.builder.master("local[2]").appName("mqlite-tests")
-               .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "2")
-               .getOrCreate())
-    from mqlite.spark import MQDataSource
-
-    session.dataSource.register(MQDataSource)
+    session = local_session("mqlite-tests", config={"spark.sql.shuffle.partitions": "2"}, log_level="WARN")
     yield session
     session.stop()

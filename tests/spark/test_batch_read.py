@@ -66,3 +66,24 @@ def test_unknown_queue_fails_with_its_reason(spark: Any, qmgr: Any) -> None:
     with pytest.raises(Exception, match="2085"):
         df.collect()
     assert C.MQRC_UNKNOWN_OBJECT_NAME == 2085
+
+
+def test_a_schema_given_by_the_user_picks_columns(spark: Any, qmgr: Any) -> None:
+    qm = mqlite.connect(qmgr.name)
+    qm.mqsc("DEFINE QLOCAL(PICKED)")
+    mqlite.Queue(qm, "PICKED").put("hello", priority=3)
+    df = (spark.read.format("mqlite").schema("priority int, text string").option("qmgr", qmgr.name)
+          .option("home", str(qmgr.home)).option("queue", "PICKED").load())
+    assert df.columns == ["priority", "text"]
+    assert [tuple(r) for r in df.collect()] == [(3, "hello")]
+    qm.disconnect()
+
+
+@pytest.mark.parametrize(("schema", "message"), [
+    ("body binary, colour string", "no column 'colour'"), ("priority string", "column 'priority' is int"),
+])
+def test_a_schema_with_unknown_columns_or_wrong_types_fails_at_query_start(spark: Any, schema: str,
+                                                                          message: str) -> None:
+    reader = spark.read.format("mqlite").schema(schema).option("qmgr", "QM1").option("queue", "Q")
+    with pytest.raises(Exception, match=message):
+        reader.load().collect()

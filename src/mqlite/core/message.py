@@ -123,13 +123,17 @@ def put_date_time(now: float) -> tuple[str, str]:
 
 def put_timestamp(md: MessageDescriptor) -> float | None:
     """The epoch seconds of PutDate/PutTime, or None when they are not set."""
-    if len(md.PutDate) != 8 or len(md.PutTime) < 6:
+    hundredths = put_hundredths(md.PutDate, md.PutTime)
+    return None if hundredths is None else hundredths / 100
+
+
+def put_hundredths(date: str, time_of_day: str) -> int | None:
+    """PutDate (YYYYMMDD) and PutTime (HHMMSSTH) as hundredths of a second since the epoch (UTC),
+    or None when they are not set."""
+    if len(date) != 8 or len(time_of_day) < 6 or not (date.isdigit() and time_of_day[:8].isdigit()):
         return None
     import calendar
 
-    d, t = md.PutDate, md.PutTime
-    base = calendar.timegm(
-        (int(d[0:4]), int(d[4:6]), int(d[6:8]), int(t[0:2]), int(t[2:4]), int(t[4:6]), 0, 0, 0)
-    )
-    hundredths = int(t[6:8]) if len(t) >= 8 else 0
-    return base + hundredths / 100
+    d, t = date, time_of_day
+    base = calendar.timegm((int(d[0:4]), int(d[4:6]), int(d[6:8]), int(t[0:2]), int(t[2:4]), int(t[4:6])))
+    return base * 100 + (int(t[6:8]) if len(t) >= 8 else 0)

@@ -4,5 +4,6 @@ Importing this module needs PySpark (``pip install mqlite[spark]``; ``make insta
 """
 
 from mqlite.spark.datasource import MQDataSource
+from mqlite.spark.local import local_session
 
-__all__ = ["MQDataSource"]
+__all__ = ["MQDataSource", "local_session"]

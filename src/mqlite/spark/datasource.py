@@ -1,10 +1,15 @@
 """mqlite as a PySpark data source (Python Data Source API, no JVM code): ``format("mqlite")``.
 
-Batch reads so far: ``spark.read.format("mqlite")`` with ``queue`` browses a queue (nothing is
-removed); with ``topic`` (a topic-scheme pattern) it reads the retained publications under it.
-Options: ``qmgr`` (a local queue manager, found in ``home`` or ``$MQLITE_HOME``) or ``host`` +
-``port`` (+ ``channel``), ``user``, ``password``, and one of ``queue`` / ``topic`` (with a
-``selector`` on the publications' properties). Rows follow ``mqlite.spark.schema``.
+- ``spark.read``: with ``queue``, a browse of the queue (nothing is removed); with ``topic`` (a
+  topic-scheme pattern), the retained publications under it.
+- ``spark.readStream``: a queue, or a durable subscription (``topic`` + ``subscription``), read
+  by sequence-number offsets; what Spark has committed is removed (``StreamReader``).
+- ``write`` / ``writeStream``: each partition put (``queue``) or published (``topic`` /
+  ``topic_column``) in one unit of work, with deterministic MsgIds (``_RowWriter``).
+
+Connection options: ``qmgr`` (a local queue manager, found in ``home`` or ``$MQLITE_HOME``) or
+``host`` + ``port`` (+ ``channel``), ``user``, ``password``. Rows follow ``mqlite.spark.schema``;
+a schema given with ``.schema(...)`` picks some of its columns (the fewer, the faster).
 
 Every connection is made where the data is read (on the executor), never pickled.
 """
@@ -13,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import os
 import uuid
 from collections.abc import Iterator
@@ -34,7 +40,11 @@ from pyspark.sql.streaming.datasource import ReadAllAvailable, ReadLimit, ReadMa
 from pyspark.sql.types import StructType
 
 from mqlite.core.message import MD_FIELDS, MessageDescriptor
-from mqlite.spark.schema import SCHEMA_DDL, to_batch, to_row
+from mqlite.spark.schema import COLUMNS, SCHEMA_DDL, WireMessage, check_columns, to_batch
+
+# Messages per browse call and per Arrow batch: small enough that Spark works on one batch while
+# the next is fetched, large enough that per-batch costs vanish.
+_CHUNK = 2_000
 
 
 @dataclass(frozen=True)
@@ -99,7 +109,7 @@ class MQDataSource(DataSource):
         return SCHEMA_DDL
 
     def reader(self, schema: StructType) -> DataSourceReader:
-        return BatchReader(Options.parse(dict(self.options)))
+        return BatchReader(Options.parse(dict(self.options)), check_columns(schema))
 
     def writer(self, schema: StructType, overwrite: bool) -> DataSourceWriter:
         return BatchWriter(Options.parse(dict(self.options), writing=True), schema.fieldNames())
@@ -111,24 +121,27 @@ class MQDataSource(DataSource):
         options = Options.parse(dict(self.options))
         if options.topic is not None and not options.subscription:
             raise ValueError("mqlite: streaming from a topic needs option 'subscription' (a durable one's name)")
-        return StreamReader(options)
+        return StreamReader(options, check_columns(schema))
 
 
 class BatchReader(DataSourceReader):
-    def __init__(self, options: Options) -> None:
+    def __init__(self, options: Options, columns: tuple[str, ...] = COLUMNS) -> None:
         self.options = options
+        self.columns = columns
 
     def partitions(self) -> list[InputPartition]:
         return [InputPartition(0)]  # one browse cursor: one partition
 
-    def read(self, partition: InputPartition) -> Iterator[tuple[Any, ...]]:
+    def read(self, partition: InputPartition) -> Iterator[Any]:
         qm = self.options.connect()
         try:
             if self.options.queue is not None:
-                yield from _browse(qm, self.options.queue)
+                messages = _browse(qm, self.options.queue)
             else:
                 assert self.options.topic is not None
-                yield from _retained(qm, self.options.topic, self.options.selector)
+                messages = _retained(qm, self.options.topic, self.options.selector)
+            while chunk := list(itertools.islice(messages, _CHUNK)):
+                yield to_batch(chunk, self.columns)
         finally:
             qm.disconnect()
 
@@ -146,8 +159,9 @@ class StreamReader(DataSourceStreamReader):
     browses a range (the same range gives the same messages, so a restarted query reads exactly
     what its checkpoint says), ``commit`` removes what Spark has committed."""
 
-    def __init__(self, options: Options) -> None:
+    def __init__(self, options: Options, columns: tuple[str, ...] = COLUMNS) -> None:
         self.options = options
+        self.columns = columns
         self.queue = options.queue or self._subscription_queue()
 
     def _subscription_queue(self) -> str:
@@ -202,11 +216,11 @@ class StreamReader(DataSourceStreamReader):
             call = qm.get_handle().call  # the wire form: rows straight from the MQMD lists
             after = partition.after
             while after < partition.through:
-                batch = call(Op.BROWSE_RANGE, [self.queue, after, partition.through, 10_000])
+                batch = call(Op.BROWSE_RANGE, [self.queue, after, partition.through, _CHUNK])
                 if not batch:
                     return
                 # One Arrow record batch per browse: Spark takes it without pickling each row.
-                yield to_batch([to_row(MessageDescriptor.from_list(md), props, body) for _, md, props, body in batch])
+                yield to_batch([(md, props, body) for _, md, props, body in batch], self.columns)
                 after = batch[-1][0]
         finally:
             qm.disconnect()
@@ -340,7 +354,7 @@ def _target(options: Options, fields: dict[str, Any]) -> str:
     return options.topic
 
 
-def _browse(qm: Any, queue: str) -> Iterator[tuple[Any, ...]]:
+def _browse(qm: Any, queue: str) -> Iterator[WireMessage]:
     import mqlite
     from mqlite import cmqc
     from mqlite.client.structs import core_descriptor
@@ -348,12 +362,12 @@ def _browse(qm: Any, queue: str) -> Iterator[tuple[Any, ...]]:
     q = mqlite.Queue(qm, queue, cmqc.MQOO_BROWSE | cmqc.MQOO_FAIL_IF_QUIESCING)
     try:
         for message in q.browse():
-            yield to_row(core_descriptor(message.md), message.properties, bytes(message))
+            yield core_descriptor(message.md).to_list(), message.properties, bytes(message)
     finally:
         q.close()
 
 
-def _retained(qm: Any, pattern: str, selector: str | None) -> Iterator[tuple[Any, ...]]:
+def _retained(qm: Any, pattern: str, selector: str | None) -> Iterator[WireMessage]:
     """The retained publications under ``pattern``: a short-lived managed subscription receives
     them at once (spec A R-RET-12) and is removed with its queue."""
     import mqlite
@@ -363,6 +377,6 @@ def _retained(qm: Any, pattern: str, selector: str | None) -> Iterator[tuple[Any
     sub = mqlite.Subscription(qm, pattern, selector=selector)
     try:
         for message in sub.messages(wait=0):
-            yield to_row(core_descriptor(message.md), message.properties, bytes(message))
+            yield core_descriptor(message.md).to_list(), message.properties, bytes(message)
     finally:
         sub.close(cmqc.MQCO_REMOVE_SUB, close_sub_queue=True)

@@ -17,40 +17,35 @@ Pure functions (no Spark session needed) so the conversion is testable on its ow
 
 from __future__ import annotations
 
-import datetime as dt
-from collections.abc import Mapping
+import functools
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mqlite.core.message import MessageDescriptor, put_timestamp
+from mqlite.core.message import MD_FIELDS, put_hundredths
 
 SCHEMA_DDL = (
     "body binary, text string, topic string, msg_id binary, correl_id binary, put_time timestamp, "
     "priority int, persistence int, expiry int, format string, reply_to_q string, reply_to_qmgr string, "
     "user_id string, put_appl_name string, backout_count int, properties map<string,string>"
 )
-COLUMNS = tuple(part.strip().split(" ", 1)[0] for part in SCHEMA_DDL.split(", "))
+_TYPES = dict(part.strip().split(" ", 1) for part in SCHEMA_DDL.split(", "))  # column -> Spark type
+COLUMNS = tuple(_TYPES)
 MQSTR = "MQSTR"
+TOPIC_PROPERTIES = ("MQTopicString", "mqps.Top")  # the property a publication's topic string is in
 
+# A message on the wire: (MQMD as a list in MD_FIELDS order, properties, body).
+WireMessage = tuple[Sequence[Any], Mapping[str, Any], bytes]
 
-def put_time(md: MessageDescriptor) -> dt.datetime | None:
-    stamp = put_timestamp(md)
-    return None if stamp is None else dt.datetime.fromtimestamp(stamp, dt.UTC)
-
-
-def to_row(md: MessageDescriptor, properties: Mapping[str, Any], body: bytes) -> tuple[Any, ...]:
-    """One message as a row in ``COLUMNS`` order."""
-    text = body.decode("utf-8", "replace") if md.Format.strip() == MQSTR else None
-    topic = properties.get("MQTopicString", properties.get("mqps.Top"))
-    return (
-        body, text, None if topic is None else str(topic), md.MsgId, md.CorrelId, put_time(md),
-        md.Priority, md.Persistence, md.Expiry, md.Format.strip(), md.ReplyToQ.strip(),
-        md.ReplyToQMgr.strip(), md.UserIdentifier.strip(), md.PutApplName.strip(), md.BackoutCount,
-        {str(k): _text(v) for k, v in properties.items()},
-    )
+_AT = {name: i for i, name in enumerate(MD_FIELDS)}
+# Columns copied from the MQMD as they are, and those trimmed of MQ's blank padding.
+_PLAIN = {"msg_id": "MsgId", "correl_id": "CorrelId", "priority": "Priority", "persistence": "Persistence",
+          "expiry": "Expiry", "backout_count": "BackoutCount"}
+_TRIMMED = {"reply_to_q": "ReplyToQ", "reply_to_qmgr": "ReplyToQMgr", "user_id": "UserIdentifier",
+            "put_appl_name": "PutApplName"}
 
 
 def arrow_schema() -> Any:
-    """The schema as pyarrow types (for readers that yield Arrow record batches)."""
+    """The schema as pyarrow types (readers yield Arrow record batches)."""
     import pyarrow as pa
 
     return pa.schema([
@@ -62,19 +57,103 @@ def arrow_schema() -> Any:
     ])
 
 
-def to_batch(rows: list[tuple[Any, ...]]) -> Any:
-    """Rows (``to_row``'s tuples) as one Arrow record batch: Spark takes it without per-row pickling."""
+def check_columns(schema: Any) -> tuple[str, ...]:
+    """The columns of a schema the user gave (``.schema("body binary, topic string")``): a subset
+    of ``COLUMNS`` with their types, in any order. Fewer columns cost Spark less per row."""
+    names = []
+    for field in schema.fields:
+        kind = _TYPES.get(field.name)
+        if kind is None:
+            raise ValueError(f"mqlite: no column {field.name!r}; the columns are {', '.join(COLUMNS)}")
+        if field.dataType.simpleString() != kind:
+            raise ValueError(f"mqlite: column {field.name!r} is {kind}, not {field.dataType.simpleString()}")
+        names.append(field.name)
+    return tuple(names)
+
+
+def to_batch(messages: Sequence[WireMessage], columns: Sequence[str] = COLUMNS) -> Any:
+    """Messages as one Arrow record batch of ``columns``, built column by column (Spark takes it
+    without per-row conversion; a row at a time costs several times more)."""
     import pyarrow as pa
 
-    schema = arrow_schema()
-    columns = list(zip(*rows, strict=True)) if rows else [()] * len(COLUMNS)
-    arrays = []
-    for field, column in zip(schema, columns, strict=True):
-        values = list(column)
+    full = arrow_schema()
+    schema = pa.schema([full.field(name) for name in columns])
+    parts = _Columns(messages)
+    return pa.RecordBatch.from_arrays([parts.array(field) for field in schema], schema=schema)
+
+
+class _Columns:
+    """The columns of a list of messages, each computed when asked for."""
+
+    def __init__(self, messages: Sequence[WireMessage]) -> None:
+        self.n = len(messages)
+        mds, self.props, self.bodies = (list(c) for c in zip(*messages, strict=True)) if self.n else ([], [], [])
+        self.fields = list(zip(*mds, strict=True)) if self.n else [()] * len(MD_FIELDS)
+
+    @functools.cached_property
+    def formats(self) -> list[str]:
+        return [f.strip() for f in self.fields[_AT["Format"]]]
+
+    def values(self, column: str) -> list[Any] | tuple[Any, ...]:
+        if column == "body":
+            return self.bodies
+        if column == "text":
+            return [b.decode("utf-8", "replace") if f == MQSTR else None
+                    for f, b in zip(self.formats, self.bodies, strict=True)]
+        if column == "topic":
+            return [_topic(p) if p else None for p in self.props]
+        if column == "put_time":
+            return _put_times(self.fields[_AT["PutDate"]], self.fields[_AT["PutTime"]])
+        if column == "format":
+            return self.formats
+        if column in _TRIMMED:
+            return [v.strip() for v in self.fields[_AT[_TRIMMED[column]]]]
+        return self.fields[_AT[_PLAIN[column]]]
+
+    def array(self, field: Any) -> Any:
+        import pyarrow as pa
+
         if field.name == "properties":
-            values = [list(v.items()) for v in values]
-        arrays.append(pa.array(values, type=field.type))
-    return pa.RecordBatch.from_arrays(arrays, schema=schema)
+            return _properties(self.props, field.type)
+        return pa.array(self.values(field.name), type=field.type)
+
+
+def _topic(properties: Mapping[str, Any]) -> str | None:
+    for name in TOPIC_PROPERTIES:
+        if name in properties:
+            return str(properties[name])
+    return None
+
+
+def _put_times(dates: Sequence[str], times: Sequence[str]) -> list[int | None]:
+    """PutDate + PutTime as microseconds since the epoch (UTC); None where they are not set.
+    Messages put in the same hundredth share a stamp, so each distinct one is parsed once."""
+    seen: dict[tuple[str, str], int | None] = {}
+    result: list[int | None] = []
+    for stamp in zip(dates, times, strict=True):
+        micros = seen.get(stamp, -1)
+        if micros == -1:
+            hundredths = put_hundredths(*stamp)
+            micros = seen[stamp] = None if hundredths is None else hundredths * 10_000
+        result.append(micros)
+    return result
+
+
+def _properties(props: Sequence[Mapping[str, Any]], kind: Any) -> Any:
+    """The properties column: a map array built from flat keys and values."""
+    import pyarrow as pa
+
+    offsets = [0]
+    keys: list[str] = []
+    values: list[str] = []
+    for p in props:
+        if p:
+            for k, v in p.items():
+                keys.append(str(k))
+                values.append(_text(v))
+        offsets.append(len(keys))
+    return pa.MapArray.from_arrays(pa.array(offsets, pa.int32()), pa.array(keys, pa.string()),
+                                   pa.array(values, pa.string()), type=kind)
 
 
 def _text(value: Any) -> str:
