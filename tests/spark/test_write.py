@@ -33,6 +33,26 @@ def test_batch_write_to_a_queue_and_to_topics(spark: Any, qmgr: Any) -> None:
     qm.disconnect()
 
 
+def test_columns_set_the_mqmd_and_a_row_without_a_topic_backs_its_partition_out(spark: Any, qmgr: Any) -> None:
+    qm = mqlite.connect(qmgr.name)
+    qm.mqsc("DEFINE QLOCAL(FIELDS.Q)")
+    df = spark.createDataFrame([(b"a", b"corr-1", 7), (b"b", None, None)],
+                               "body binary, correl_id binary, priority int")
+    df.coalesce(1).write.format("mqlite").options(**writer_options(qmgr)).option("queue", "FIELDS.Q").mode(
+        "append").save()
+    q = mqlite.Queue(qm, "FIELDS.Q")
+    first, second = q.get(), q.get()  # priority order: 7 before the default 0
+    assert (bytes(first), first.md.Priority, first.md.CorrelId) == (b"a", 7, b"corr-1".ljust(24, b"\0"))
+    assert (bytes(second), second.md.Priority, second.md.CorrelId) == (b"b", 0, b"\0" * 24)
+    sub = mqlite.Subscription(qm, "news/#")
+    rows = spark.createDataFrame([("news/a", b"1"), (None, b"2")], "topic string, body binary").coalesce(1)
+    with pytest.raises(Exception, match="no topic in column 'topic'"):
+        rows.write.format("mqlite").options(**writer_options(qmgr)).option("topic_column", "topic").mode(
+            "append").save()
+    assert list(sub.messages(wait=0.5)) == []  # the row before it was backed out with the partition
+    qm.disconnect()
+
+
 def test_write_needs_a_body_and_one_target(spark: Any, qmgr: Any) -> None:
     df = spark.createDataFrame([("x",)], "text string")
     with pytest.raises(Exception, match="'body'"):

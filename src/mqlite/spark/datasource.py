@@ -297,40 +297,48 @@ def write_batches(options: Options, batches: Iterator[Any], prefix: str) -> int:
     qm = options.connect()
     conn = qm.get_handle()
     opened: dict[str, int] = {}
+
+    def handle(target: str) -> int:
+        hobj = opened.get(target)
+        if hobj is None:
+            od = {**native.OD_DEFAULTS, "ObjectName": target} if options.queue else {
+                **native.OD_DEFAULTS, "ObjectType": cmqc.MQOT_TOPIC, "ObjectString": target}
+            hobj = opened[target] = int(conn.call(Op.OPEN, [od, cmqc.MQOO_OUTPUT])[0])
+        return hobj
+
     template = MessageDescriptor(CodedCharSetId=conn.ccsid).to_list()
     put_options = cmqc.MQPMO_SYNCPOINT | cmqc.MQPMO_ASYNC_RESPONSE | (cmqc.MQPMO_RETAIN if options.retain else 0)
+    fixed = 0 if options.topic_column else handle(options.queue or str(options.topic))  # 0: per row
     count = 0
     try:
         for batch in batches:
             columns = batch.to_pydict()
-            bodies = columns["body"]
-            n = len(bodies)
-            props_column = columns.get("properties") or [None] * n
-            for i in range(n):
-                row = {name: values[i] for name, values in columns.items()} if len(columns) > 1 else None
-                body = bodies[i]
-                wire = list(template)
-                if isinstance(body, str):
+            overrides = [(_MD_POSITION[field], convert, columns[column])
+                         for column, field, convert in _MD_COLUMNS if column in columns]
+            properties = columns.get("properties")
+            topics = columns[options.topic_column] if options.topic_column else None
+            frames = []
+            for i, body in enumerate(columns["body"]):
+                wire = template.copy()
+                if type(body) is str:
                     body = body.encode("utf-8")
-                    wire[_MD_POSITION["Format"]] = "MQSTR"
-                wire[_MD_POSITION["MsgId"]] = hashlib.sha256(f"{prefix}/{count}".encode()).digest()[:24]
-                if row is not None:
-                    if row.get("correl_id") is not None:
-                        wire[_MD_POSITION["CorrelId"]] = bytes(row["correl_id"]).ljust(24, b"\0")[:24]
-                    if row.get("priority") is not None:
-                        wire[_MD_POSITION["Priority"]] = int(row["priority"])
-                    if row.get("persistence") is not None:
-                        wire[_MD_POSITION["Persistence"]] = int(row["persistence"])
-                target = _target(options, row or {"body": body})
-                hobj = opened.get(target)
-                if hobj is None:
-                    od = {**native.OD_DEFAULTS, "ObjectName": target} if options.queue else {
-                        **native.OD_DEFAULTS, "ObjectType": cmqc.MQOT_TOPIC, "ObjectString": target}
-                    hobj = opened[target] = int(conn.call(Op.OPEN, [od, cmqc.MQOO_OUTPUT])[0])
-                props = dict(props_column[i] or {})
+                    wire[_FORMAT] = "MQSTR"
+                elif body is None:
+                    body = b""
+                wire[_MSG_ID] = hashlib.sha256(f"{prefix}/{count}".encode()).digest()[:24]
+                for at, convert, values in overrides:
+                    if values[i] is not None:
+                        wire[at] = convert(values[i])
+                hobj = fixed if topics is None else handle(_row_topic(options, topics[i]))
+                props = dict(properties[i]) if properties is not None and properties[i] else {}
                 common.prepare_async(wire, put_options, conn.async_puts)
-                conn.send(native.encode_put(0, hobj, wire, put_options, props, bytes(body)))
+                frames.append(native.encode_put(0, hobj, wire, put_options, props, body))
                 count += 1
+                if len(frames) == _FRAMES_PER_SEND:
+                    conn.send(b"".join(frames))
+                    frames.clear()
+            if frames:
+                conn.send(b"".join(frames))
         qm.commit()  # reads the asynchronous puts' failures first: any one backs the partition out
         return count
     except BaseException:
@@ -342,16 +350,20 @@ def write_batches(options: Options, batches: Iterator[Any], prefix: str) -> int:
             qm.disconnect()
 
 
-def _target(options: Options, fields: dict[str, Any]) -> str:
-    if options.queue:
-        return options.queue
-    if options.topic_column is not None:
-        topic = fields.get(options.topic_column)
-        if not topic:
-            raise ValueError(f"mqlite: a row has no topic in column {options.topic_column!r}")
-        return str(topic)
-    assert options.topic is not None
-    return options.topic
+_FORMAT, _MSG_ID = _MD_POSITION["Format"], _MD_POSITION["MsgId"]
+_FRAMES_PER_SEND = 128  # asynchronous puts handed to the connection at once
+# Optional columns a written row may set MQMD fields from.
+_MD_COLUMNS: tuple[tuple[str, str, Any], ...] = (
+    ("correl_id", "CorrelId", lambda v: bytes(v).ljust(24, b"\0")[:24]),
+    ("priority", "Priority", int),
+    ("persistence", "Persistence", int),
+)
+
+
+def _row_topic(options: Options, topic: Any) -> str:
+    if not topic:
+        raise ValueError(f"mqlite: a row has no topic in column {options.topic_column!r}")
+    return str(topic)
 
 
 def _browse(qm: Any, queue: str) -> Iterator[WireMessage]:
