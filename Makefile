@@ -26,6 +26,7 @@ demo: install
 bench: install
 	$(BIN)/python bench/p2p.py
 	$(BIN)/python bench/pubsub.py
+	$(BIN)/python bench/spark.py
 
 lint: install
 	$(BIN)/ruff check src tests bench examples

@@ -19,6 +19,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from p2p import QM, mqsc, start_qmgr, stop_qmgr
+from pyspark.sql.streaming.datasource import ReadAllAvailable
 
 from mqlite.spark.datasource import Options, StreamReader, write_batches
 from spark import fill
@@ -36,7 +37,7 @@ def main() -> None:
         reader = StreamReader(Options.parse({"qmgr": QM, "home": home, "queue": "PARTS.IN"}))
         start = reader.initialOffset()
         began = time.perf_counter()
-        batches = [b for p in reader.partitions(start, reader.latestOffset(start, None)) for b in reader.read(p)]
+        batches = [b for p in reader.partitions(start, reader.latestOffset(start, ReadAllAvailable())) for b in reader.read(p)]
         read = time.perf_counter() - began
         writing = Options.parse({"qmgr": QM, "home": home, "queue": "PARTS.OUT"}, writing=True)
         bodies = [b.select(["body"]) for b in batches]
