@@ -37,7 +37,8 @@ def main() -> None:
         reader = StreamReader(Options.parse({"qmgr": QM, "home": home, "queue": "PARTS.IN"}))
         start = reader.initialOffset()
         began = time.perf_counter()
-        batches = [b for p in reader.partitions(start, reader.latestOffset(start, ReadAllAvailable())) for b in reader.read(p)]
+        partitions = reader.partitions(start, reader.latestOffset(start, ReadAllAvailable()))
+        batches = [batch for partition in partitions for batch in reader.read(partition)]
         read = time.perf_counter() - began
         writing = Options.parse({"qmgr": QM, "home": home, "queue": "PARTS.OUT"}, writing=True)
         bodies = [b.select(["body"]) for b in batches]
