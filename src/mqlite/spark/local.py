@@ -23,9 +23,10 @@ from typing import Any
 
 
 def local_session(app_name: str, cores: int = 2, config: dict[str, str] | None = None,
-                  log_level: str = "ERROR") -> Any:
+                  log_level: str = "ERROR", task_attempts: int = 1) -> Any:
     """A ``local[cores]`` SparkSession with the mqlite data source registered; ``config`` adds
-    Spark settings (``{"spark.sql.shuffle.partitions": "2"}``)."""
+    Spark settings (``{"spark.sql.shuffle.partitions": "2"}``). Local mode runs a failed task
+    once (``task_attempts=1``); more attempts retry it as a cluster would."""
     from pyspark.sql import SparkSession
 
     from mqlite.spark.datasource import MQDataSource
@@ -35,7 +36,7 @@ def local_session(app_name: str, cores: int = 2, config: dict[str, str] | None =
         lean = lean_spark_home()
         if lean is not None:
             os.environ["SPARK_HOME"] = str(lean)
-    builder = SparkSession.builder.master(f"local[{cores}]").appName(app_name).config("spark.ui.enabled", "false")
+    builder = SparkSession.builder.master(f"local[{cores},{task_attempts}]").appName(app_name).config("spark.ui.enabled", "false")
     for key, value in (config or {}).items():
         builder = builder.config(key, value)
     session = builder.getOrCreate()
