@@ -36,7 +36,8 @@ def local_session(app_name: str, cores: int = 2, config: dict[str, str] | None =
         lean = lean_spark_home()
         if lean is not None:
             os.environ["SPARK_HOME"] = str(lean)
-    builder = SparkSession.builder.master(f"local[{cores},{task_attempts}]").appName(app_name).config("spark.ui.enabled", "false")
+    builder = SparkSession.builder.master(f"local[{cores},{task_attempts}]").appName(app_name)
+    builder = builder.config("spark.ui.enabled", "false")
     for key, value in (config or {}).items():
         builder = builder.config(key, value)
     session = builder.getOrCreate()
