@@ -104,3 +104,18 @@ def test_queue_manager_gone_fails_the_query_and_a_restart_loses_nothing(
     rows = collected(spark, out)
     assert sorted(int(r.text[1:]) for r in rows) == list(range(50))
     assert len({bytes(r.msg_id) for r in rows}) == 50
+
+
+@pytest.mark.parametrize(("options", "reason"), [
+    ({"qmgr": "NO.SUCH.QM", "queue": "Q"}, "2058"),  # MQRC_Q_MGR_NAME_ERROR: no such queue manager
+    ({"queue": "NO.SUCH.QUEUE"}, "2085"),  # MQRC_UNKNOWN_OBJECT_NAME
+    ({"topic": "t/#"}, "needs option 'subscription'"),
+    ({"queue": "Q", "selector": "a = 1"}, "'selector' filters a topic"),
+])
+def test_a_stream_with_bad_options_fails_at_start_with_the_reason(
+        spark: Any, qmgr: Any, tmp_path: Path, options: dict[str, str], reason: str) -> None:
+    reader = spark.readStream.format("mqlite").option("qmgr", qmgr.name).option("home", str(qmgr.home))
+    for key, value in options.items():
+        reader = reader.option(key, value)
+    with pytest.raises(Exception, match=reason):
+        run_once(spark, reader, tmp_path / "out", tmp_path / "cp")
