@@ -28,6 +28,7 @@ def test_the_lean_spark_home_links_the_jars_and_leaves_out_python_lib(tmp_path: 
     assert home is not None and home.parent == tmp_path / "mqlite"
     assert (home / "jars").is_dir() and any((home / "jars").glob("spark-core*.jar"))
     assert (home / "bin" / "spark-submit").exists() and not (home / "python").exists()
+    assert "rootLogger.level = warn" in (home / "conf" / "log4j2.properties").read_text()
     assert lean_spark_home(tmp_path) == home  # made once, found again
 
 

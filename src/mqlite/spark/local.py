@@ -9,7 +9,8 @@ Two things a pip-installed PySpark gets wrong for local work, fixed here:
   worker (planning, streaming source, reader, writer) starts a fresh interpreter: about a second of
   CPU each, seconds per query. When ``SPARK_HOME`` is not set, the session gets a lean one: the
   pip package's ``bin`` and ``jars`` linked into a cache directory, without the zips, so workers
-  import the installed (byte-compiled) PySpark instead.
+  import the installed (byte-compiled) PySpark instead. Its ``conf/log4j2.properties`` keeps
+  warnings and leaves out the start-up chatter.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ def local_session(app_name: str, cores: int = 2, config: dict[str, str] | None =
         if lean is not None:
             os.environ["SPARK_HOME"] = str(lean)
     builder = SparkSession.builder.master(f"local[{cores},{task_attempts}]").appName(app_name)
-    builder = builder.config("spark.ui.enabled", "false")
+    builder = (builder.config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+               .config("spark.log.level", log_level))
     for key, value in (config or {}).items():
         builder = builder.config(key, value)
     session = builder.getOrCreate()
@@ -63,4 +65,25 @@ def lean_spark_home(cache: Path | None = None) -> Path | None:
         if target.exists() and not link.exists():
             with contextlib.suppress(FileExistsError):  # another process made it meanwhile
                 link.symlink_to(target, target_is_directory=True)
+    conf = home / "conf" / "log4j2.properties"
+    if not (package / "conf").exists() and not conf.exists():
+        conf.parent.mkdir(exist_ok=True)
+        conf.write_text(_LOG4J2)
     return home
+
+
+# Warnings and errors on stderr, without the start-up chatter of Spark's default profile
+# (no native Hadoop library, loopback address) that says nothing about the job.
+_LOG4J2 = """\
+rootLogger.level = warn
+rootLogger.appenderRef.stderr.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %d{yy/MM/dd HH:mm:ss} %p %c{1}: %m%n%ex
+logger.hadoop.name = org.apache.hadoop.util.NativeCodeLoader
+logger.hadoop.level = error
+logger.utils.name = org.apache.spark.util.Utils
+logger.utils.level = error
+"""
