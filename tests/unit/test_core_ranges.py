@@ -37,3 +37,16 @@ def test_ranges_of_persistent_messages_reach_the_store(store_mq: Any, recover: A
 def test_unknown_queue(mq: Any) -> None:
     with mq.raises(C.MQRC_UNKNOWN_OBJECT_NAME):
         mq.qm.queue_offsets("NOPE")
+
+
+def test_remove_one_message_by_its_sequence_number(store_mq: Any, recover: Any) -> None:
+    store_mq.define("ONE.Q")
+    handle = store_mq.open("ONE.Q", C.MQOO_OUTPUT)
+    for i in range(4):
+        store_mq.put(handle, f"p{i}".encode(), Persistence=C.MQPER_PERSISTENT)
+    store_mq.flush()
+    assert store_mq.qm.remove_message("ONE.Q", 2) is True
+    assert store_mq.qm.remove_message("ONE.Q", 2) is False  # already gone
+    store_mq.flush()
+    mq = recover()
+    assert [seq for seq, _ in mq.qm.browse_range("ONE.Q", 0, 9)] == [1, 3, 4]  # the removal was durable

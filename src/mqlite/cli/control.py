@@ -47,8 +47,10 @@ def _existing(name: str) -> str:
 @click.option("-p", "port", type=click.IntRange(0, 65535), default=None,
               help="TCP listener port (0 or omitted: local connections only).")
 @click.option("-q", "make_default", is_flag=True, help="Make it the default queue manager.")
+@click.option("--mqtt-port", type=click.IntRange(0, 65535), default=None,
+              help="TCP port of an MQTT (3.1.1 and 5.0) listener on the topic tree.")
 @click.argument("qmgr")
-def crtmqm(qmgr: str, port: int | None, make_default: bool) -> None:
+def crtmqm(qmgr: str, port: int | None, make_default: bool, mqtt_port: int | None) -> None:
     """Create queue manager QMGR."""
     check_qmgr_name(qmgr)
     directory = paths.qmgr_dir(qmgr)
@@ -56,7 +58,7 @@ def crtmqm(qmgr: str, port: int | None, make_default: bool) -> None:
         fail("AMQ8110: WebSphere MQ queue manager already exists.", RC_EXISTS)
     directory.mkdir(parents=True)
     created = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-    paths.write_config(qmgr, {"name": qmgr, "port": port or None, "created": created})
+    paths.write_config(qmgr, {"name": qmgr, "port": port or None, "created": created, "mqtt_port": mqtt_port})
     if make_default:
         paths.set_default_qmgr(qmgr)
     click.echo("WebSphere MQ queue manager created.")

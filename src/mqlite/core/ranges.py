@@ -62,3 +62,16 @@ class RangeMixin:
                     self._tx.delete_message(queue.name, entry.seq)
                 queue.remove(entry)
             removed += len(batch)
+
+    def remove_message(self, name: str, seq: int) -> bool:
+        """Remove the available message ``seq`` (one a browser has seen and is done with, such as
+        an MQTT delivery the client acknowledged); False when it is no longer there."""
+        queue = self._range_queue(name)
+        found = queue.in_range(seq - 1, seq, 1)
+        if not found:
+            return False
+        entry = found[0]
+        if entry.persistent:
+            self._tx.delete_message(queue.name, entry.seq)
+        queue.remove(entry)
+        return True

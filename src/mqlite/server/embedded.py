@@ -20,12 +20,13 @@ from mqlite.server.host import QueueManagerHost
 
 
 class EmbeddedQueueManager:
-    """A handle on an embedded queue manager: its name, home, TCP port, and ``stop``."""
+    """A handle on an embedded queue manager: its name, home, TCP ports, and ``stop``."""
 
-    def __init__(self, name: str, home: Path, port: int | None) -> None:
+    def __init__(self, name: str, home: Path, port: int | None, mqtt_port: int | None = None) -> None:
         self.name = name
         self.home = home
         self.port = port
+        self.mqtt_port = mqtt_port
         self._host: QueueManagerHost | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -56,10 +57,10 @@ class EmbeddedQueueManager:
             loop.close()
 
     async def _serve(self) -> None:
-        host = QueueManagerHost(self.name, self.port, bind="127.0.0.1")
+        host = QueueManagerHost(self.name, self.port, bind="127.0.0.1", mqtt_port=self.mqtt_port)
         self._host = host
         await host.start()
-        self.port = host.port
+        self.port, self.mqtt_port = host.port, host.mqtt_port
         self._ready.set()
         await host.ended.wait()
 
@@ -75,9 +76,10 @@ class EmbeddedQueueManager:
 
 @contextmanager
 def embedded(
-    name: str, home: str | os.PathLike[str] | None = None, port: int | None = None
+    name: str, home: str | os.PathLike[str] | None = None, port: int | None = None, mqtt_port: int | None = None,
 ) -> Iterator[EmbeddedQueueManager]:
-    """Run queue manager ``name`` in this process (``port=0``: a TCP port chosen by the OS)."""
+    """Run queue manager ``name`` in this process (``port=0``: a TCP port chosen by the OS;
+    ``mqtt_port``: an MQTT listener too, 0 for one the OS chooses)."""
     previous = os.environ.get("MQLITE_HOME")
     if home is not None:
         os.environ["MQLITE_HOME"] = str(home)
@@ -86,7 +88,7 @@ def embedded(
         if not directory.is_dir():
             directory.mkdir(parents=True)
             paths.write_config(name, {"name": name, "port": port, "created": time.time()})
-        qm = EmbeddedQueueManager(name, paths.home(), port)
+        qm = EmbeddedQueueManager(name, paths.home(), port, mqtt_port)
         qm.start()
         try:
             yield qm

@@ -16,6 +16,8 @@ from mqlite import paths
 from mqlite.core.dedupe import DuplicateWindow
 from mqlite.server import qm_ini
 from mqlite.server.connections import ClientConnection
+from mqlite.server.mqtt_listener import MqttConnection
+from mqlite.server.mqtt_session import MqttBroker
 from mqlite.server.runtime import Round, Runtime
 from mqlite.store.sqlite import Store
 
@@ -26,10 +28,13 @@ CONTROLLED_END_GRACE = 5.0
 class QueueManagerHost:
     """One running queue manager: listeners on a Unix socket and optionally TCP."""
 
-    def __init__(self, name: str, port: int | None = None, bind: str = "0.0.0.0") -> None:
+    def __init__(self, name: str, port: int | None = None, bind: str = "0.0.0.0",
+                 mqtt_port: int | None = None) -> None:
         self.name = name
         self.port = port
         self.bind = bind
+        self.mqtt_port = mqtt_port  # the MQTT listener (None: qm.json's "mqtt_port", if any)
+        self.mqtt_connections: set[MqttConnection] = set()
         self.runtime: Runtime | None = None
         self.store: Store | None = None
         self.connections: set[ClientConnection] = set()
@@ -52,6 +57,7 @@ class QueueManagerHost:
             self.port = server.sockets[0].getsockname()[1]
             self._servers.append(server)
             log.info("AMQ9209I: listening on TCP port %d", self.port)
+        await self._start_mqtt(loop, self.runtime)
         # The Unix socket last: strmqm reports "started" once it accepts, so everything else is up.
         address = paths.socket_address(self.name)
         if not address.startswith("\0"):
@@ -59,6 +65,24 @@ class QueueManagerHost:
                 os.unlink(address)
         self._servers.append(await loop.create_unix_server(self._protocol, address))
         log.info("AMQ8003I: queue manager %s started", self.name)
+
+    async def _start_mqtt(self, loop: asyncio.AbstractEventLoop, runtime: Runtime) -> None:
+        if self.mqtt_port is None:
+            configured = paths.read_config(self.name).get("mqtt_port")
+            self.mqtt_port = int(configured) if isinstance(configured, int) else None
+        if self.mqtt_port is None:
+            return
+        broker = MqttBroker(runtime.core)
+
+        def protocol() -> MqttConnection:
+            connection = MqttConnection(runtime, broker)
+            connection.registry = self.mqtt_connections
+            return connection
+
+        server = await loop.create_server(protocol, self.bind, self.mqtt_port, reuse_address=True)
+        self.mqtt_port = server.sockets[0].getsockname()[1]
+        self._servers.append(server)
+        log.info("AMQ9209I: MQTT listener on TCP port %d", self.mqtt_port)
 
     def _configure(self, runtime: Runtime) -> None:
         """qm.ini stanzas that change behaviour: the publish exit (spec C §8.2) and the duplicate
@@ -98,12 +122,13 @@ class QueueManagerHost:
         runtime.finish(Round())
         if not immediate:
             deadline = time.monotonic() + CONTROLLED_END_GRACE
-            while self.connections and time.monotonic() < deadline:
+            while (self.connections or self.mqtt_connections) and time.monotonic() < deadline:
                 await asyncio.sleep(0.05)
         runtime.ending = True
-        for connection in list(self.connections):
-            if connection.transport is not None:
-                connection.transport.close()
+        transports = [c.transport for c in self.connections] + [c.transport for c in self.mqtt_connections]
+        for transport in transports:
+            if transport is not None:
+                transport.close()
         await asyncio.sleep(0.05)  # let connection_lost run: it backs out their units of work
         for conn in list(runtime.core.connections.values()):
             runtime.core.disconnect(conn, commit=False)

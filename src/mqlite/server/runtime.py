@@ -81,6 +81,10 @@ class Session:
         else:
             self.pending.append((round_, data))
 
+    def complete(self, round_: Round, req_id: int, result: GetResult | MQError) -> None:
+        """A waiting MQGET of this connection completed: its reply goes in the round."""
+        round_.add(self, encode_get_reply(req_id, result))
+
     def flush(self) -> None:
         out = []
         pending = self.pending
@@ -190,7 +194,7 @@ class Runtime:
         for waiter, result in completions:
             session, req_id = cast("tuple[Session, int]", waiter.token)
             session.waiters.pop(req_id, None)
-            round_.add(session, encode_get_reply(req_id, result))
+            session.complete(round_, req_id, result)
         if not pushes:
             return
         batches: dict[Session, list[list[Any]]] = {}

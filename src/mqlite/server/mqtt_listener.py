@@ -1,0 +1,169 @@
+"""The MQTT listener's connections: bytes in, MQTT packets, the session's calls, bytes out.
+
+Bad input of any kind ends only its own connection, with the reason code MQTT 5.0 gives it (a
+DISCONNECT carrying it for a 5.0 client past CONNECT; a CONNACK refusal before); the queue
+manager and every other connection carry on. A client silent for one and a half keep-alive
+intervals is disconnected (MQTT 3.1.2.10).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+from typing import TYPE_CHECKING, cast
+
+from mqlite.protocol.mqtt import V5, ConnAck, Connect, Disconnect, MqttError, MqttStream, Packet
+from mqlite.protocol.mqtt import reasons as R
+from mqlite.protocol.mqtt.stream import NEED_DATA
+from mqlite.server.mqtt_session import MqttBroker, MqttLink, MqttOutput
+from mqlite.server.runtime import Round
+
+if TYPE_CHECKING:
+    from mqlite.server.runtime import Runtime
+
+log = logging.getLogger("mqlite.server")
+MAX_PACKET_SIZE = 4 * 1024 * 1024 + 1024  # MAXMSGL and room for the headers
+CONNECT_TIMEOUT = 10.0  # seconds a new connection has to send its CONNECT
+
+
+class MqttConnection(asyncio.Protocol):
+    def __init__(self, runtime: Runtime, broker: MqttBroker) -> None:
+        self.runtime = runtime
+        self.broker = broker
+        self.stream = MqttStream(server=True, max_packet_size=MAX_PACKET_SIZE)
+        self.transport: asyncio.Transport | None = None
+        self.link: MqttLink | None = None
+        self.closing = False
+        self._timer: asyncio.TimerHandle | None = None
+        self._heard = True
+        self.registry: set[MqttConnection] | None = None  # the host's, to close at the end
+
+    # -- transport events ------------------------------------------------------------------------
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)
+        self.runtime.readers.add(self.transport)
+        if self.registry is not None:
+            self.registry.add(self)
+        sock = transport.get_extra_info("socket")
+        if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self._timer = asyncio.get_running_loop().call_later(CONNECT_TIMEOUT, self._connect_timeout)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.transport is not None:
+            self.runtime.readers.discard(self.transport)
+        if self.registry is not None:
+            self.registry.discard(self)
+        if self._timer is not None:
+            self._timer.cancel()
+        link, self.link = self.link, None
+        if link is not None:
+            if link.output is not None:
+                link.output.closed = True
+            link.end()
+            self.runtime.sessions.pop(getattr(link.conn, "conn_id", ""), None)
+            self.runtime.finish(Round())
+
+    def data_received(self, data: bytes) -> None:
+        self._heard = True
+        self.stream.receive_data(data)
+        round_ = Round()
+        try:
+            while not self.closing:
+                packet = self.stream.next_event()
+                if packet is NEED_DATA:
+                    break
+                self._handle(round_, cast(Packet, packet))
+        except MqttError as error:
+            log.warning("AMQ9504E: MQTT protocol error from %s: %s", self._peer(), error)
+            self._refuse(round_, error.reason)
+        except Exception:  # a bug must not take the queue manager down
+            log.exception("AMQ6119E: unexpected error on an MQTT connection")
+            self._refuse(round_, R.UNSPECIFIED_ERROR)
+        self.runtime.finish(round_)
+
+    # -- packets ---------------------------------------------------------------------------------
+    def _handle(self, round_: Round, packet: Packet) -> None:
+        if isinstance(packet, Connect):
+            self._on_connect(round_, packet)
+        elif self.link is not None:
+            self.link.handle(round_, packet)
+
+    def _on_connect(self, round_: Round, connect: Connect) -> None:
+        if self.runtime.ending:
+            self._send(round_, ConnAck(False, R.SERVER_UNAVAILABLE))
+            self.close(-1)
+            return
+        user = connect.username or "mqtt"
+        self.link = MqttLink(self.broker, connect, user, self._send, self.close, self._output)
+        self.link.start(round_)
+        if self.link is not None and self.link.conn is not None:
+            self.runtime.sessions[self.link.conn.conn_id] = self.link.output
+        self._arm_keep_alive(connect.keep_alive)
+
+    def _output(self, link: MqttLink) -> MqttOutput:
+        assert self.transport is not None
+        return MqttOutput(self.transport, link)
+
+    def _send(self, round_: Round, packet: Packet) -> None:
+        data = self.stream.send(packet)
+        link = self.link
+        if link is not None:
+            round_.add(link.output, data)
+        elif self.transport is not None:
+            self.transport.write(data)
+
+    # -- errors and the end ----------------------------------------------------------------------
+    def _refuse(self, round_: Round, reason: int) -> None:
+        """End the connection for bad input: CONNACK refusal before CONNECT went through, a 5.0
+        DISCONNECT with the reason after."""
+        if self.link is None:
+            if self.stream.connected or reason == R.UNSUPPORTED_PROTOCOL_VERSION:
+                version = self.stream.version if self.stream.connected else V5
+                code = reason if version == V5 else R.v3_connack_code(reason)
+                if self.transport is not None:
+                    self.transport.write(bytes((0x20, 3 if version == V5 else 2, 0, code)) +
+                                         (b"\x00" if version == V5 else b""))
+        elif self.stream.version == V5:
+            self._send(round_, Disconnect(reason))
+        self.close(reason)
+
+    def close(self, reason: int) -> None:
+        """End the connection once the round's output has gone (``reason`` is for the log)."""
+        if self.closing:
+            return
+        self.closing = True
+        loop = asyncio.get_running_loop()
+        loop.call_soon(self._close_transport)
+
+    def _close_transport(self) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.close()
+
+    def _peer(self) -> str:
+        peer = self.transport.get_extra_info("peername") if self.transport is not None else None
+        return str(peer) if peer else "?"
+
+    # -- timers ----------------------------------------------------------------------------------
+    def _connect_timeout(self) -> None:
+        if self.link is None:
+            self.close(R.MAXIMUM_CONNECT_TIME)
+
+    def _arm_keep_alive(self, keep_alive: int) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if keep_alive:
+            self._heard = False
+            self._timer = asyncio.get_running_loop().call_later(keep_alive * 1.5, self._keep_alive, keep_alive)
+
+    def _keep_alive(self, keep_alive: int) -> None:
+        if not self._heard:
+            log.info("MQTT client at %s silent for %d s: disconnected", self._peer(), keep_alive * 1.5)
+            if self.link is not None and self.stream.version == V5 and self.transport is not None:
+                self.transport.write(self.stream.send(Disconnect(R.KEEP_ALIVE_TIMEOUT)))
+            self.close(R.KEEP_ALIVE_TIMEOUT)
+            return
+        self._heard = False
+        self._timer = asyncio.get_running_loop().call_later(keep_alive * 1.5, self._keep_alive, keep_alive)

@@ -1,0 +1,526 @@
+"""MQTT sessions on the queue manager's own topic tree, as IBM MQ's telemetry service has them.
+
+Each client id has a queue of its own (``SYSTEM.MQTT.<hash of the id>``, FIFO) where every one of
+its subscriptions puts its publications. A subscription of a clean session is non-durable; one of
+a persistent session is durable, named ``MQTT:<client id>:<filter>``, so it and its queue survive
+disconnection and restarts of the queue manager. The subscription's MQTT options ride in its
+SubUserData, which every publication copy carries (``MQSubUserData``), so a delivery knows its
+QoS and identifier without a lookup.
+
+Deliveries browse the queue (a waiting browse wakes when a publication arrives) and remove a
+message only when it is done: at once for QoS 0, at PUBACK for QoS 1, at PUBREC for QoS 2. What
+is still on the queue when a client comes back is sent again, with DUP set when it had been sent
+before. Publications from MQTT are published as MQI publications: QoS 0 non-persistent, QoS 1
+and 2 persistent (IBM's mapping); MQTT 5 user properties become message properties and back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from mqlite import cmqc as C
+from mqlite.core.errors import MQError
+from mqlite.core.message import MessageDescriptor
+from mqlite.core.pubsub.subscription import MQSO_NOT_OWN_PUBS
+from mqlite.core.qmgr import GetResult, QueueManager
+from mqlite.core.waiters import GetRequest, Waiter
+from mqlite.protocol.mqtt import (
+    V5,
+    ConnAck,
+    Connect,
+    Disconnect,
+    Packet,
+    PingReq,
+    PingResp,
+    PubAck,
+    PubComp,
+    Publish,
+    PubRec,
+    PubRel,
+    SubAck,
+    Subscribe,
+    Subscription,
+    UnsubAck,
+    Unsubscribe,
+)
+from mqlite.protocol.mqtt import reasons as R
+from mqlite.server.runtime import Round, Session, Sink
+
+log = logging.getLogger("mqlite.server")
+
+QUEUE_PREFIX = "SYSTEM.MQTT."
+SUB_PREFIX = "MQTT:"
+RECEIVE_MAXIMUM = 100  # QoS 1 and 2 publications a client may have unacknowledged towards us
+SEND_WINDOW = 100  # and we towards it, unless it asks for fewer
+TOPIC_ALIAS_MAXIMUM = 100
+OPEN_TOPICS = 256  # topic handles kept open per connection for publishing
+# MQTT 5 publication fields kept as message properties (and given back to MQTT subscribers).
+FIELD_PROPERTIES = {"content_type": "mqtt.ContentType", "response_topic": "mqtt.ResponseTopic",
+                    "correlation_data": "mqtt.CorrelationData", "payload_format_indicator": "mqtt.PayloadFormat"}
+_HIDDEN_PREFIXES = ("MQ", "mqps.", "mqtt.")  # properties that are not the publisher's own
+
+
+def queue_name(client_id: str) -> str:
+    return QUEUE_PREFIX + hashlib.sha1(client_id.encode()).hexdigest()[:32].upper()
+
+
+def subscription_name(client_id: str, topic_filter: str) -> str:
+    return f"{SUB_PREFIX}{client_id}:{topic_filter}"
+
+
+def valid_filter(topic_filter: str) -> bool:
+    """MQTT 4.7.1: '#' only as the whole last level, '+' only as a whole level, not empty."""
+    if not topic_filter:
+        return False
+    levels = topic_filter.split("/")
+    for i, level in enumerate(levels):
+        if "#" in level and (level != "#" or i != len(levels) - 1):
+            return False
+        if "+" in level and level != "+":
+            return False
+    return True
+
+
+@dataclass
+class Inflight:
+    seq: int  # the message's sequence number on the client's queue
+    qos: int
+    released: bool = False  # QoS 2: PUBREC came, PUBREL sent, PUBCOMP awaited
+
+
+@dataclass
+class MqttSession:
+    """What a client id has while the queue manager runs, across its connections."""
+
+    client_id: str
+    persistent: bool
+    queue: str
+    inflight: dict[int, Inflight] = field(default_factory=dict)  # by packet id, towards the client
+    awaiting_rel: set[int] = field(default_factory=set)  # QoS 2 packet ids from the client
+    sent_through: int = 0  # the highest sequence number sent: a resend below it has DUP set
+    next_packet_id: int = 1
+    link: MqttLink | None = None  # the connection it is on, if any
+
+    def packet_id(self) -> int:
+        for _ in range(65535):
+            pid = self.next_packet_id
+            self.next_packet_id = pid % 65535 + 1
+            if pid not in self.inflight:
+                return pid
+        raise MQError(C.MQRC_RESOURCE_PROBLEM, "no free packet identifier")
+
+
+class MqttOutput(Session):
+    """The runtime's view of one MQTT connection: its output, and its waiting browse."""
+
+    def __init__(self, sink: Sink, link: MqttLink) -> None:
+        super().__init__(sink)
+        self.link = link
+
+    def complete(self, round_: Round, req_id: int, result: GetResult | MQError) -> None:
+        self.link.on_browse(round_, result)
+
+
+class MqttBroker:
+    """The MQTT sessions of one queue manager, by client id."""
+
+    def __init__(self, core: QueueManager) -> None:
+        self.core = core
+        self.sessions: dict[str, MqttSession] = {}
+
+
+class MqttLink:
+    """One MQTT connection after its CONNECT: packets in, core calls, packets out. ``send``
+    puts a packet's bytes in the current round; ``close`` ends the connection."""
+
+    def __init__(self, broker: MqttBroker, connect: Connect, user: str, send: Callable[[Round, Packet], None],
+                 close: Callable[[int], None], output: Callable[[MqttLink], MqttOutput]) -> None:
+        self.broker = broker
+        self.core = broker.core
+        self.connect_packet = connect
+        self.version = connect.protocol_level
+        self.user = user
+        self._send = send
+        self.close = close
+        self.output = output(self)
+        self.session: MqttSession | None = None
+        self.conn: Any = None
+        self.hobj = 0
+        self.waiting: Waiter | None = None
+        self.window = min(SEND_WINDOW, int(connect.properties.get("receive_maximum", SEND_WINDOW)))
+        self.max_packet = int(connect.properties.get("maximum_packet_size", 0)) or None
+        self.topics: OrderedDict[str, int] = OrderedDict()  # topic -> output handle
+        self.aliases: dict[int, str] = {}  # inbound topic aliases (5.0)
+        self.subscriptions: dict[str, Any] = {}  # non-durable subscription handles by filter
+        self.will_sent = False
+        self._req = 0
+
+    def send(self, round_: Round, packet: Packet) -> None:
+        self._send(round_, packet)
+
+    # -- CONNECT ---------------------------------------------------------------------------------
+    def start(self, round_: Round) -> None:
+        """Accept the CONNECT: take over or resume the session, answer CONNACK, deliver."""
+        c = self.connect_packet
+        broker, core = self.broker, self.core
+        client_id, assigned = c.client_id, None
+        persistent = not c.clean_start if self.version != V5 else \
+            int(c.properties.get("session_expiry_interval", 0)) > 0
+        if not client_id:
+            if self.version != V5 and not c.clean_start:
+                self.send(round_, ConnAck(False, R.CLIENT_IDENTIFIER_NOT_VALID))
+                self.close(R.CLIENT_IDENTIFIER_NOT_VALID)
+                return
+            client_id = assigned = "mqlite-" + uuid.uuid4().hex[:16]
+        old = broker.sessions.get(client_id)
+        if old is not None and old.link is not None:  # a new connection takes the session over
+            old.link.takeover()
+        if old is not None and (c.clean_start or not old.persistent):
+            self._discard(old)
+            old = None
+        self.conn = core.connect(self.user, f"MQTT {client_id}"[:28], 0)
+        queue = queue_name(client_id)
+        if queue not in core.queues:
+            core.define("QLOCAL", queue, {"MSGDLVSQ": "FIFO", "MAXDEPTH": 100_000,
+                                          "DESCR": f"MQTT client {client_id}"[:64]})
+        elif c.clean_start:
+            core.clear_queue(queue)
+            self._remove_durable_subscriptions(client_id)
+        session_present = old is not None
+        session = old or MqttSession(client_id, persistent, queue)
+        session.persistent = persistent
+        session.link = self
+        broker.sessions[client_id] = session
+        self.session = session
+        handle = core.open(self.conn, {"ObjectType": C.MQOT_Q, "ObjectName": queue},
+                           C.MQOO_BROWSE | C.MQOO_INPUT_SHARED | C.MQOO_FAIL_IF_QUIESCING)
+        self.hobj = handle.hobj
+        properties: dict[str, Any] = {}
+        if self.version == V5:
+            properties = {"receive_maximum": RECEIVE_MAXIMUM, "topic_alias_maximum": TOPIC_ALIAS_MAXIMUM,
+                          "shared_subscription_available": 0}
+            if assigned:
+                properties["assigned_client_identifier"] = assigned
+        self.send(round_, ConnAck(session_present, R.SUCCESS, properties))
+        for pid, flight in sorted(session.inflight.items()):  # a QoS 2 delivery waiting for PUBCOMP
+            if flight.released:
+                self.send(round_, PubRel(pid))
+        session.inflight = {pid: f for pid, f in session.inflight.items() if f.released}
+        self.pump(round_)
+
+    def takeover(self) -> None:
+        if self.version == V5:
+            self.close(R.SESSION_TAKEN_OVER)
+        else:
+            self.close(R.SUCCESS)
+        self.end()
+
+    def _discard(self, session: MqttSession) -> None:
+        """A clean start, or a clean session's end: its subscriptions and queue go."""
+        self._remove_durable_subscriptions(session.client_id)
+        if session.queue in self.core.queues:
+            try:
+                self.core.delete("QLOCAL", session.queue, purge=True)
+            except MQError as error:  # still open elsewhere: emptied instead
+                log.debug("MQTT queue %s kept: %s", session.queue, error)
+                self.core.clear_queue(session.queue)
+        self.broker.sessions.pop(session.client_id, None)
+
+    def _remove_durable_subscriptions(self, client_id: str) -> None:
+        prefix = subscription_name(client_id, "")
+        for name in [n for n in self.core.subs_by_name if n.startswith(prefix)]:
+            self.core.delete_sub(name)
+
+    # -- packets ---------------------------------------------------------------------------------
+    def handle(self, round_: Round, packet: Packet) -> None:
+        if isinstance(packet, Publish):
+            self.on_publish(round_, packet)
+        elif isinstance(packet, PubAck):
+            self.on_ack(round_, packet.packet_id, PubAck)
+        elif isinstance(packet, PubRec):
+            self.on_ack(round_, packet.packet_id, PubRec)
+        elif isinstance(packet, PubComp):
+            self.on_ack(round_, packet.packet_id, PubComp)
+        elif isinstance(packet, PubRel):
+            session = self._session()
+            known = packet.packet_id in session.awaiting_rel
+            session.awaiting_rel.discard(packet.packet_id)
+            self.send(round_, PubComp(packet.packet_id, 0 if known else R.PACKET_IDENTIFIER_NOT_FOUND))
+        elif isinstance(packet, Subscribe):
+            self.on_subscribe(round_, packet)
+        elif isinstance(packet, Unsubscribe):
+            self.on_unsubscribe(round_, packet)
+        elif isinstance(packet, PingReq):
+            self.send(round_, PingResp())
+        elif isinstance(packet, Disconnect):
+            if packet.reason == R.SUCCESS:
+                self.will_sent = True  # a normal DISCONNECT drops the will
+            self.close(-1)
+        else:  # AUTH without an authentication method
+            self.close(R.PROTOCOL_ERROR)
+
+    def _session(self) -> MqttSession:
+        assert self.session is not None
+        return self.session
+
+    # -- PUBLISH from the client -----------------------------------------------------------------
+    def on_publish(self, round_: Round, p: Publish) -> None:
+        topic = p.topic
+        alias = p.properties.get("topic_alias")
+        if alias is not None:
+            if alias > TOPIC_ALIAS_MAXIMUM:
+                self.close(R.TOPIC_ALIAS_INVALID)
+                return
+            if topic:
+                self.aliases[alias] = topic
+            elif alias not in self.aliases:
+                self.close(R.PROTOCOL_ERROR)
+                return
+            else:
+                topic = self.aliases[alias]
+        session = self._session()
+        if p.qos == 2 and p.packet_id in session.awaiting_rel:  # a resend of one we have
+            self.send(round_, PubRec(p.packet_id))
+            return
+        reason = self.publish(topic, p.payload, p.qos, p.retain, p.properties)
+        if reason >= 0x80 and self.version != V5 and p.qos < 2:
+            self.close(reason)  # 3.1.1 has no way to refuse a publication but to disconnect
+            return
+        if p.qos == 1:
+            assert p.packet_id is not None
+            self.send(round_, PubAck(p.packet_id, reason))
+        elif p.qos == 2:
+            assert p.packet_id is not None
+            if reason < 0x80:
+                session.awaiting_rel.add(p.packet_id)
+            self.send(round_, PubRec(p.packet_id, reason))
+
+    def publish(self, topic: str, payload: bytes, qos: int, retain: bool, props: dict[str, Any]) -> int:
+        """An MQI publication of an MQTT message: the MQTT reason code for the outcome."""
+        core, conn = self.core, self.conn
+        if retain and not payload:  # MQTT: an empty retained message clears the retained one
+            core.clear_retained(topic)
+            return R.SUCCESS
+        hobj = self.topics.get(topic)
+        try:
+            if hobj is None:
+                handle = core.open(conn, {"ObjectType": C.MQOT_TOPIC, "ObjectString": topic},
+                                   C.MQOO_OUTPUT | C.MQOO_FAIL_IF_QUIESCING)
+                hobj = self.topics[topic] = handle.hobj
+                if len(self.topics) > OPEN_TOPICS:
+                    _, oldest = self.topics.popitem(last=False)
+                    core.close(conn, oldest, 0)
+            else:
+                self.topics.move_to_end(topic)
+            md = MessageDescriptor(Persistence=1 if qos else 0,
+                                   Format="MQSTR" if props.get("payload_format_indicator") == 1 else "")
+            expiry = props.get("message_expiry_interval")
+            if expiry is not None:
+                md.Expiry = min(int(expiry) * 10, 0x7FFFFFFF)
+            properties: dict[str, Any] = {name: value for name, value in props.get("user_property", [])}
+            for key, name in FIELD_PROPERTIES.items():
+                if key in props:
+                    properties[name] = props[key]
+            options = C.MQPMO_NO_SYNCPOINT | C.MQPMO_FAIL_IF_QUIESCING | (C.MQPMO_RETAIN if retain else 0)
+            core.put(conn, hobj, md, options, properties, payload)
+        except MQError as error:
+            log.info("MQTT publication on %r from %s refused: %s", topic, self._session().client_id, error)
+            return _MQTT_REASON.get(error.reason, R.UNSPECIFIED_ERROR)
+        return R.NO_MATCHING_SUBSCRIBERS if conn.warning == C.MQRC_NO_SUBS_MATCHED and self.version == V5 \
+            else R.SUCCESS
+
+    # -- SUBSCRIBE / UNSUBSCRIBE -----------------------------------------------------------------
+    def on_subscribe(self, round_: Round, packet: Subscribe) -> None:
+        ids = packet.properties.get("subscription_identifier", [])
+        reasons = [self.subscribe(s, ids[0] if ids else None) for s in packet.subscriptions]
+        self.send(round_, SubAck(packet.packet_id, reasons))
+        self.pump(round_)
+
+    def subscribe(self, s: Subscription, identifier: int | None) -> int:
+        session = self._session()
+        failure = R.UNSPECIFIED_ERROR if self.version == V5 else R.V3_SUBACK_FAILURE
+        if s.topic_filter.startswith("$share/"):
+            return R.SHARED_SUBSCRIPTIONS_NOT_SUPPORTED if self.version == V5 else failure
+        if not valid_filter(s.topic_filter):
+            return R.TOPIC_FILTER_INVALID if self.version == V5 else failure
+        name = subscription_name(session.client_id, s.topic_filter)
+        existing = name in self.core.subs_by_name
+        options = C.MQSO_WILDCARD_TOPIC | C.MQSO_FAIL_IF_QUIESCING
+        options |= C.MQSO_DURABLE if session.persistent else C.MQSO_NON_DURABLE
+        options |= (C.MQSO_ALTER | C.MQSO_RESUME) if existing else C.MQSO_CREATE
+        if s.no_local:
+            options |= MQSO_NOT_OWN_PUBS
+        if s.retain_handling == 2 or (s.retain_handling == 1 and existing):
+            options |= C.MQSO_NEW_PUBLICATIONS_ONLY
+        data = json.dumps({"f": s.topic_filter, "q": s.qos, "rap": s.retain_as_published, "id": identifier},
+                          separators=(",", ":"))
+        sd = {"Options": options, "ObjectString": s.topic_filter, "SubName": name, "SubUserData": data}
+        try:
+            old = self.subscriptions.pop(s.topic_filter, None)
+            if old is not None and not session.persistent:  # a non-durable one is replaced
+                self.core.close(self.conn, old, C.MQCO_REMOVE_SUB)
+                sd["Options"] = (options & ~(C.MQSO_ALTER | C.MQSO_RESUME)) | C.MQSO_CREATE
+            hsub, _, _ = self.core.subscribe(self.conn, sd, self.hobj)
+        except MQError as error:
+            log.info("MQTT subscription %r of %s refused: %s", s.topic_filter, session.client_id, error)
+            return _MQTT_REASON.get(error.reason, failure) if self.version == V5 else failure
+        if session.persistent:
+            self.core.close(self.conn, hsub.hobj, C.MQCO_KEEP_SUB)  # durable: it delivers without a handle
+        else:
+            self.subscriptions[s.topic_filter] = hsub.hobj
+        return s.qos
+
+    def on_unsubscribe(self, round_: Round, packet: Unsubscribe) -> None:
+        session = self._session()
+        reasons = []
+        for topic_filter in packet.topic_filters:
+            hsub = self.subscriptions.pop(topic_filter, None)
+            name = subscription_name(session.client_id, topic_filter)
+            if hsub is not None:
+                self.core.close(self.conn, hsub, C.MQCO_REMOVE_SUB)
+                reasons.append(R.SUCCESS)
+            elif name in self.core.subs_by_name:
+                self.core.delete_sub(name)
+                reasons.append(R.SUCCESS)
+            else:
+                reasons.append(R.NO_SUBSCRIPTION_EXISTED)
+        self.send(round_, UnsubAck(packet.packet_id, reasons if self.version == V5 else []))
+
+    # -- delivery to the client --------------------------------------------------------------------
+    def pump(self, round_: Round) -> None:
+        """Browse and send what the window allows; a browse that finds nothing waits."""
+        session = self._session()
+        while self.waiting is None and self.conn is not None and len(session.inflight) < self.window:
+            self._req += 1
+            request = GetRequest(C.MQGMO_BROWSE_NEXT | C.MQGMO_WAIT | C.MQGMO_FAIL_IF_QUIESCING, None, None, -1, -1)
+            try:
+                result = self.core.get(self.conn, self.hobj, request, (self.output, self._req))
+            except MQError as error:
+                if error.reason != C.MQRC_NO_MSG_AVAILABLE:
+                    log.info("MQTT delivery to %s stopped: %s", session.client_id, error)
+                return
+            if isinstance(result, Waiter):
+                self.waiting = result
+                self.output.waiters[self._req] = result
+                return
+            self.deliver(round_, result)
+
+    def on_browse(self, round_: Round, result: GetResult | MQError) -> None:
+        """The waiting browse completed."""
+        self.waiting = None
+        if isinstance(result, GetResult):
+            self.deliver(round_, result)
+        self.pump(round_)
+
+    def deliver(self, round_: Round, result: GetResult) -> None:
+        session = self._session()
+        handle = self.conn.handles[self.hobj]
+        seq = handle.browse_pos[1]
+        message = result.message
+        props = message.properties
+        topic = str(props.get("MQTopicString", ""))
+        try:
+            sub = json.loads(str(props.get("MQSubUserData") or "{}"))
+        except ValueError:
+            sub = {}
+        topic_filter = str(sub.get("f", ""))
+        if topic.startswith("$") and topic_filter[:1] in ("#", "+"):  # MQTT 4.7.2: not for leading wildcards
+            self.core.remove_message(session.queue, seq)
+            return
+        qos = min(int(sub.get("q", 0)), 2 if message.persistent else 0)
+        retained = bool(props.get("MQIsRetained"))
+        properties: dict[str, Any] = {}
+        if self.version == V5:
+            properties = self._v5_properties(message, sub)
+        packet = Publish(topic, result.body, qos, retained, False, None, properties)
+        if qos:
+            pid = session.packet_id()
+            packet.packet_id, packet.dup = pid, seq <= session.sent_through
+            session.inflight[pid] = Inflight(seq, qos)
+        else:
+            self.core.remove_message(session.queue, seq)
+        session.sent_through = max(session.sent_through, seq)
+        self.send(round_, packet)
+
+    def _v5_properties(self, message: Any, sub: dict[str, Any]) -> dict[str, Any]:
+        props = message.properties
+        out: dict[str, Any] = {}
+        for key, name in FIELD_PROPERTIES.items():
+            if name in props:
+                out[key] = props[name]
+        if sub.get("id"):
+            out["subscription_identifier"] = [int(sub["id"])]
+        expiry = message.md.Expiry
+        if expiry != C.MQEI_UNLIMITED:
+            out["message_expiry_interval"] = max(0, int(expiry) // 10)
+        users = [(str(k), _text(v)) for k, v in props.items() if not str(k).startswith(_HIDDEN_PREFIXES)]
+        if users:
+            out["user_property"] = users
+        return out
+
+    def on_ack(self, round_: Round, pid: int, kind: type) -> None:
+        session = self._session()
+        flight = session.inflight.get(pid)
+        if flight is None:
+            if kind is PubRec:
+                self.send(round_, PubRel(pid, R.PACKET_IDENTIFIER_NOT_FOUND))
+            return
+        if kind is PubAck and flight.qos == 1:
+            del session.inflight[pid]
+            self.core.remove_message(session.queue, flight.seq)
+        elif kind is PubRec and flight.qos == 2 and not flight.released:
+            flight.released = True
+            self.core.remove_message(session.queue, flight.seq)
+            self.send(round_, PubRel(pid))
+        elif kind is PubComp and flight.released:
+            del session.inflight[pid]
+        self.pump(round_)
+
+    # -- the end ---------------------------------------------------------------------------------
+    def end(self) -> None:
+        """The connection is gone: publish the will unless a normal DISCONNECT dropped it, leave
+        core, and end a clean session."""
+        session = self.session
+        if session is None or session.link is not self:
+            return
+        will = self.connect_packet.will
+        if will is not None and not self.will_sent:
+            self.will_sent = True
+            self.publish(will.topic, will.payload, will.qos, will.retain, will.properties)
+        if self.waiting is not None:
+            self.core.cancel_wait(self.waiting)
+            self.waiting = None
+        self.output.waiters.clear()
+        if self.conn is not None:
+            self.core.disconnect(self.conn, commit=True)
+            self.conn = None
+        session.link = None
+        if not session.persistent:
+            self._discard(session)
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bytes):
+        return value.hex()
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+# MQI reasons as MQTT 5.0 reason codes.
+_MQTT_REASON = {
+    C.MQRC_NOT_AUTHORIZED: R.NOT_AUTHORIZED,
+    C.MQRC_PUT_INHIBITED: R.IMPLEMENTATION_SPECIFIC_ERROR,
+    C.MQRC_PUBLICATION_FAILURE: R.IMPLEMENTATION_SPECIFIC_ERROR,
+    C.MQRC_Q_FULL: R.QUOTA_EXCEEDED,
+    C.MQRC_MSG_TOO_BIG_FOR_Q: R.PACKET_TOO_LARGE,
+    C.MQRC_TOPIC_STRING_ERROR: R.TOPIC_NAME_INVALID,
+    C.MQRC_Q_MGR_STOPPING: R.SERVER_SHUTTING_DOWN,
+}
