@@ -134,8 +134,15 @@ class MqttConnection(asyncio.Protocol):
         if self.closing:
             return
         self.closing = True
-        loop = asyncio.get_running_loop()
-        loop.call_soon(self._close_transport)
+        asyncio.get_running_loop().call_soon(self._close_when_flushed)
+
+    def _close_when_flushed(self) -> None:
+        """Close once the output already in rounds is out (a round may wait for the disk)."""
+        output = self.link.output if self.link is not None else None
+        if output is not None and output.pending:
+            output.on_drained = self._close_transport
+        else:
+            self._close_transport()
 
     def _close_transport(self) -> None:
         if self.transport is not None and not self.transport.is_closing():

@@ -11,7 +11,9 @@ Deliveries browse the queue (a waiting browse wakes when a publication arrives) 
 message only when it is done: at once for QoS 0, at PUBACK for QoS 1, at PUBREC for QoS 2. What
 is still on the queue when a client comes back is sent again, with DUP set when it had been sent
 before. Publications from MQTT are published as MQI publications: QoS 0 non-persistent, QoS 1
-and 2 persistent (IBM's mapping); MQTT 5 user properties become message properties and back.
+and 2 persistent (IBM's mapping), the QoS kept in property ``mqtt.QoS`` so a subscriber gets the
+lower of it and its subscription's; an MQI publication counts as QoS 2 when persistent, 0 when
+not. MQTT 5 user properties become message properties and back.
 """
 
 from __future__ import annotations
@@ -65,6 +67,8 @@ OPEN_TOPICS = 256  # topic handles kept open per connection for publishing
 FIELD_PROPERTIES = {"content_type": "mqtt.ContentType", "response_topic": "mqtt.ResponseTopic",
                     "correlation_data": "mqtt.CorrelationData", "payload_format_indicator": "mqtt.PayloadFormat"}
 _HIDDEN_PREFIXES = ("MQ", "mqps.", "mqtt.")  # properties that are not the publisher's own
+# The QoS an MQTT client published with; an MQI publication counts as QoS 2 when persistent.
+QOS_PROPERTY = "mqtt.QoS"
 
 
 def queue_name(client_id: str) -> str:
@@ -123,6 +127,12 @@ class MqttOutput(Session):
     def __init__(self, sink: Sink, link: MqttLink) -> None:
         super().__init__(sink)
         self.link = link
+        self.on_drained: Callable[[], None] | None = None  # the connection closes once this ran
+
+    def flush(self) -> None:
+        super().flush()
+        if self.on_drained is not None and not self.pending:
+            self.on_drained()
 
     def complete(self, round_: Round, req_id: int, result: GetResult | MQError) -> None:
         self.link.on_browse(round_, result)
@@ -181,19 +191,20 @@ class MqttLink:
             client_id = assigned = "mqlite-" + uuid.uuid4().hex[:16]
         old = broker.sessions.get(client_id)
         if old is not None and old.link is not None:  # a new connection takes the session over
-            old.link.takeover()
+            old.link.takeover(round_)
         if old is not None and (c.clean_start or not old.persistent):
             self._discard(old)
             old = None
         self.conn = core.connect(self.user, f"MQTT {client_id}"[:28], 0)
         queue = queue_name(client_id)
+        kept = queue in core.queues and not c.clean_start  # a persistent session of an earlier run
         if queue not in core.queues:
             core.define("QLOCAL", queue, {"MSGDLVSQ": "FIFO", "MAXDEPTH": 100_000,
                                           "DESCR": f"MQTT client {client_id}"[:64]})
         elif c.clean_start:
             core.clear_queue(queue)
             self._remove_durable_subscriptions(client_id)
-        session_present = old is not None
+        session_present = old is not None or kept
         session = old or MqttSession(client_id, persistent, queue)
         session.persistent = persistent
         session.link = self
@@ -215,11 +226,11 @@ class MqttLink:
         session.inflight = {pid: f for pid, f in session.inflight.items() if f.released}
         self.pump(round_)
 
-    def takeover(self) -> None:
+    def takeover(self, round_: Round) -> None:
+        """Another connection with this client id came: this one ends (MQTT 3.1.4-3)."""
         if self.version == V5:
-            self.close(R.SESSION_TAKEN_OVER)
-        else:
-            self.close(R.SUCCESS)
+            self.send(round_, Disconnect(R.SESSION_TAKEN_OVER))
+        self.close(R.SESSION_TAKEN_OVER)
         self.end()
 
     def _discard(self, session: MqttSession) -> None:
@@ -328,6 +339,7 @@ class MqttLink:
             for key, name in FIELD_PROPERTIES.items():
                 if key in props:
                     properties[name] = props[key]
+            properties[QOS_PROPERTY] = qos
             options = C.MQPMO_NO_SYNCPOINT | C.MQPMO_FAIL_IF_QUIESCING | (C.MQPMO_RETAIN if retain else 0)
             core.put(conn, hobj, md, options, properties, payload)
         except MQError as error:
@@ -434,7 +446,7 @@ class MqttLink:
         if topic.startswith("$") and topic_filter[:1] in ("#", "+"):  # MQTT 4.7.2: not for leading wildcards
             self.core.remove_message(session.queue, seq)
             return
-        qos = min(int(sub.get("q", 0)), 2 if message.persistent else 0)
+        qos = min(_int(sub.get("q"), 0), _int(props.get(QOS_PROPERTY), 2) if message.persistent else 0)
         retained = bool(props.get("MQIsRetained"))
         properties: dict[str, Any] = {}
         if self.version == V5:
@@ -504,6 +516,14 @@ class MqttLink:
         session.link = None
         if not session.persistent:
             self._discard(session)
+
+
+def _int(value: Any, default: int) -> int:
+    """A QoS from a property or SubUserData an MQI application could have set to anything."""
+    try:
+        return max(0, min(2, int(value)))
+    except (TypeError, ValueError):
+        return default
 
 
 def _text(value: Any) -> str:

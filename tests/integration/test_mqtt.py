@@ -1,0 +1,348 @@
+"""MQTT 3.1.1 and 5.0 against a real queue manager process (issue 6): paho-mqtt clients of both
+versions, MQTT <-> MQI interworking both ways, retained publications, sessions that survive a
+restart of the queue manager, wills, takeover and bad input."""
+
+from __future__ import annotations
+
+import queue
+import socket
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+
+import mqlite
+
+V311, V5 = mqtt.MQTTv311, mqtt.MQTTv5
+
+
+@dataclass
+class MqttQMgr:
+    name: str
+    mqtt_port: int
+    home: Path
+
+
+@pytest.fixture
+def mqtt_qmgr(mqlite_home: Path, run_cli: Any, tcp_port: int) -> Iterator[MqttQMgr]:
+    assert run_cli("crtmqm", "--mqtt-port", str(tcp_port), "QMQTT").returncode == 0
+    assert run_cli("strmqm", "QMQTT").returncode == 0
+    yield MqttQMgr("QMQTT", tcp_port, mqlite_home)
+    run_cli("endmqm", "-i", "QMQTT")
+
+
+class Client:
+    """A paho client whose received messages and disconnect reasons land in queues."""
+
+    def __init__(self, qm: MqttQMgr, client_id: str, version: int = V311, clean: bool = True,
+                 will: tuple[str, bytes] | None = None, expiry: int | None = None) -> None:
+        kwargs: dict[str, Any] = {"client_id": client_id, "protocol": version}
+        if version != V5:
+            kwargs["clean_session"] = clean
+        self.paho = mqtt.Client(CallbackAPIVersion.VERSION2, **kwargs)
+        self.messages: queue.Queue[mqtt.MQTTMessage] = queue.Queue()
+        self.disconnects: queue.Queue[Any] = queue.Queue()
+        self.connacks: queue.Queue[tuple[Any, Any]] = queue.Queue()
+        self.paho.on_message = lambda c, u, m: self.messages.put(m)
+        self.paho.on_disconnect = lambda c, u, flags, reason, props: self.disconnects.put(reason)
+        self.paho.on_connect = lambda c, u, flags, reason, props: self.connacks.put((flags, reason))
+        if will is not None:
+            self.paho.will_set(will[0], will[1], qos=1)
+        properties = None
+        if version == V5:
+            properties = Properties(PacketTypes.CONNECT)
+            if expiry is not None:
+                properties.SessionExpiryInterval = expiry
+        self.paho.connect("127.0.0.1", qm.mqtt_port, keepalive=30, clean_start=clean if version == V5 else 3,
+                          properties=properties)
+        self.paho.loop_start()
+        self.flags, self.reason = self.connacks.get(timeout=10)
+
+    def subscribe(self, topic: str, qos: int = 0, **options: Any) -> None:
+        done: queue.Queue[Any] = queue.Queue()
+        self.paho.on_subscribe = lambda c, u, mid, reasons, props: done.put(reasons)
+        if options:
+            self.paho.subscribe(topic, options=mqtt.SubscribeOptions(qos=qos, **options))
+        else:
+            self.paho.subscribe(topic, qos)
+        self.granted = done.get(timeout=10)
+
+    def publish(self, topic: str, payload: bytes | str, qos: int = 0, retain: bool = False,
+                properties: Any = None) -> None:
+        self.paho.publish(topic, payload, qos=qos, retain=retain, properties=properties).wait_for_publish(10)
+
+    def received(self, count: int, timeout: float = 10.0) -> list[mqtt.MQTTMessage]:
+        return [self.messages.get(timeout=timeout) for _ in range(count)]
+
+    def nothing_more(self, wait: float = 0.5) -> bool:
+        time.sleep(wait)
+        return self.messages.empty()
+
+    def close(self) -> None:
+        self.paho.disconnect()
+        self.paho.loop_stop()
+
+
+@pytest.fixture
+def client(mqtt_qmgr: MqttQMgr) -> Iterator[Callable[..., Client]]:
+    made: list[Client] = []
+
+    def make(client_id: str, **kwargs: Any) -> Client:
+        made.append(Client(mqtt_qmgr, client_id, **kwargs))
+        return made[-1]
+
+    yield make
+    for c in made:
+        c.paho.loop_stop()
+        c.paho.disconnect()
+
+
+@pytest.mark.parametrize("version", [V311, V5])
+def test_publish_and_subscribe_at_every_qos(client: Callable[..., Client], version: int) -> None:
+    sub = client("sub", version=version)
+    sub.subscribe("price/#", qos=2)
+    pub = client("pub", version=version)
+    for qos in (0, 1, 2):
+        for i in range(5):
+            pub.publish(f"price/{qos}", f"{qos}-{i}", qos=qos)
+    got = sub.received(15)
+    assert [m.payload.decode() for m in got] == [f"{q}-{i}" for q in (0, 1, 2) for i in range(5)]  # in order
+    assert [m.qos for m in got] == [0] * 5 + [1] * 5 + [2] * 5  # the lower of publication and subscription
+    assert sub.nothing_more()
+
+
+def test_wildcards_and_the_dollar_topics(client: Callable[..., Client], mqtt_qmgr: MqttQMgr) -> None:
+    sub = client("wild")
+    sub.subscribe("a/+/c", 1)
+    sub.subscribe("#", 0)
+    pub = client("p")
+    pub.publish("a/b/c", "one", qos=1)
+    pub.publish("$SYS/x", "system", qos=1)  # not matched by a leading wildcard (MQTT 4.7.2)
+    got = sub.received(2)
+    assert sorted(m.payload for m in got) == [b"one", b"one"]  # one copy per matching subscription
+    assert sub.nothing_more()
+
+
+def test_mqtt_publications_reach_mqi_subscribers(client: Callable[..., Client], mqtt_qmgr: MqttQMgr) -> None:
+    qm = mqlite.connect(mqtt_qmgr.name)
+    s = mqlite.Subscription(qm, "sensors/#")
+    pub = client("sensor", version=V5)
+    props = Properties(PacketTypes.PUBLISH)
+    props.UserProperty = [("unit", "C"), ("site", "lab")]
+    props.ContentType = "text/plain"
+    pub.publish("sensors/t1", b"21.5", qos=1, properties=props)
+    pub.publish("sensors/t2", b"19.0", qos=0)
+    first, second = list(s.messages(wait=2.0))[:2]
+    assert (bytes(first), first.properties["MQTopicString"]) == (b"21.5", "sensors/t1")
+    assert first.properties["unit"] == "C" and first.properties["site"] == "lab"
+    assert first.md.Persistence == 1 and second.md.Persistence == 0  # QoS 1 persistent, QoS 0 not
+    qm.disconnect()
+
+
+def test_mqi_publications_reach_mqtt_subscribers(client: Callable[..., Client], mqtt_qmgr: MqttQMgr) -> None:
+    sub = client("app", version=V5)
+    sub.subscribe("orders/#", 2)
+    qm = mqlite.connect(mqtt_qmgr.name)
+    mqlite.Topic(qm, topic_string="orders/new").pub("persistent", persistent=True, properties={"n": 5})
+    mqlite.Topic(qm, topic_string="orders/new").pub("not persistent", persistent=False)
+    got = sub.received(2)
+    assert [(m.payload, m.qos) for m in got] == [(b"persistent", 2), (b"not persistent", 0)]
+    assert ("n", "5") in got[0].properties.UserProperty
+    qm.disconnect()
+
+
+def test_retained_publications_are_shared_with_mqi(client: Callable[..., Client], mqtt_qmgr: MqttQMgr,
+                                                   run_cli: Any) -> None:
+    pub = client("r")
+    pub.publish("status/door", "open", qos=1, retain=True)
+    qm = mqlite.connect(mqtt_qmgr.name)
+    mqlite.Topic(qm, topic_string="status/window").pub("shut", retain=True)
+    late = client("late")
+    late.subscribe("status/+", 1)
+    got = sorted((m.topic, m.payload, m.retain) for m in late.received(2))
+    assert got == [("status/door", b"open", True), ("status/window", b"shut", True)]
+    s = mqlite.Subscription(qm, "status/door")
+    [retained] = list(s.messages(wait=1.0))
+    assert bytes(retained) == b"open" and retained.properties.get("MQIsRetained") is True
+    pub.publish("status/door", b"", qos=1, retain=True)  # an empty retained message clears it
+    again = client("again")
+    again.subscribe("status/door", 1)
+    assert again.nothing_more()
+    qm.disconnect()
+
+
+def test_a_persistent_session_survives_a_queue_manager_restart(mqtt_qmgr: MqttQMgr, run_cli: Any) -> None:
+    durable = Client(mqtt_qmgr, "keeper", clean=False)
+    durable.subscribe("jobs/#", 1)
+    durable.close()
+    qm = mqlite.connect(mqtt_qmgr.name)
+    for i in range(3):
+        mqlite.Topic(qm, topic_string="jobs/new").pub(f"job {i}", persistent=True)
+    qm.disconnect()
+    assert run_cli("endmqm", mqtt_qmgr.name).returncode == 0
+    assert run_cli("strmqm", mqtt_qmgr.name).returncode == 0
+    back = Client(mqtt_qmgr, "keeper", clean=False)
+    assert back.flags.session_present
+    assert [m.payload for m in back.received(3)] == [b"job 0", b"job 1", b"job 2"]
+    qm = mqlite.connect(mqtt_qmgr.name)
+    mqlite.Topic(qm, topic_string="jobs/next").pub("job 3", persistent=True)  # the subscription is still there
+    assert back.received(1)[0].payload == b"job 3"
+    qm.disconnect()
+    back.close()
+
+
+def test_a_clean_session_leaves_nothing_behind(client: Callable[..., Client], mqtt_qmgr: MqttQMgr) -> None:
+    c = client("brief")
+    c.subscribe("brief/#", 1)
+    c.close()
+    time.sleep(0.3)
+    qm = mqlite.connect(mqtt_qmgr.name)
+    _, lines = qm.mqsc("DISPLAY SBSTATUS(*) SUBTYPE(ALL)")
+    assert not any("MQTT:brief" in line for line in lines)
+    _, lines = qm.mqsc("DISPLAY QLOCAL(SYSTEM.MQTT.*)")
+    assert not any("QUEUE(SYSTEM.MQTT." in line for line in lines)
+    qm.disconnect()
+    again = client("brief")
+    assert not again.flags.session_present
+
+
+def test_unacknowledged_deliveries_come_again_with_dup(mqtt_qmgr: MqttQMgr) -> None:
+    """A QoS 1 delivery the client never acknowledged (its connection dropped) stays on the
+    client's queue and is sent again, with DUP set, when it comes back."""
+    sock = raw_connect(mqtt_qmgr, b"redo", clean=False)
+    sock.sendall(bytes([0x82, 9, 0, 1, 0, 4]) + b"re/#" + b"\x01")  # SUBSCRIBE re/# QoS 1
+    assert read_packet(sock)[0] == 0x90  # SUBACK
+    qm = mqlite.connect(mqtt_qmgr.name)
+    mqlite.Topic(qm, topic_string="re/1").pub("again", persistent=True)
+    header, body = read_packet(sock)
+    assert header == 0x32 and body.endswith(b"again")  # QoS 1, DUP clear
+    sock.close()  # gone without PUBACK
+    time.sleep(0.3)
+    back = Client(mqtt_qmgr, "redo", clean=False)
+    [redelivered] = back.received(1)
+    assert redelivered.payload == b"again" and redelivered.dup
+    assert back.nothing_more()
+    back.close()
+    qm.disconnect()
+
+
+def test_the_will_is_published_when_a_client_vanishes(client: Callable[..., Client], mqtt_qmgr: MqttQMgr) -> None:
+    watcher = client("watcher")
+    watcher.subscribe("wills/#", 1)
+    doomed = Client(mqtt_qmgr, "doomed", will=("wills/doomed", b"gone"))
+    doomed.paho.loop_stop()
+    doomed.paho.socket().close()  # no DISCONNECT
+    assert watcher.received(1)[0].payload == b"gone"
+    polite = Client(mqtt_qmgr, "polite", will=("wills/polite", b"gone"))
+    polite.close()  # a normal DISCONNECT drops the will
+    assert watcher.nothing_more()
+
+
+def test_a_second_connection_takes_the_session_over(client: Callable[..., Client]) -> None:
+    first = client("twin", version=V5)
+    client("twin", version=V5)
+    reason = first.disconnects.get(timeout=10)
+    assert reason.value == 0x8E  # Session taken over
+
+
+def test_v5_no_local_subscription_identifiers_and_user_properties(client: Callable[..., Client]) -> None:
+    me = client("self", version=V5)
+    me.subscribe("chat/#", 1, noLocal=True)
+    other = client("other", version=V5)
+    other.subscribe("chat/#", 1)
+    props = Properties(PacketTypes.PUBLISH)
+    props.UserProperty = [("lang", "en")]
+    me.publish("chat/room", "hi", qos=1, properties=props)
+    [got] = other.received(1)
+    assert got.payload == b"hi" and ("lang", "en") in got.properties.UserProperty
+    assert me.nothing_more()  # no local: its own publication is not sent back
+    sub_props = Properties(PacketTypes.SUBSCRIBE)
+    sub_props.SubscriptionIdentifier = 42
+    done: queue.Queue[Any] = queue.Queue()
+    other.paho.on_subscribe = lambda c, u, mid, reasons, p: done.put(reasons)
+    other.paho.subscribe("ids/#", options=mqtt.SubscribeOptions(qos=1), properties=sub_props)
+    done.get(timeout=10)
+    me.publish("ids/x", "tagged", qos=1)
+    [tagged] = other.received(1)
+    assert tagged.properties.SubscriptionIdentifier == [42]
+
+
+def test_v5_refusals_carry_reason_codes(client: Callable[..., Client], mqtt_qmgr: MqttQMgr) -> None:
+    c = client("refused", version=V5)
+    c.subscribe("$share/group/x", 1)
+    assert c.granted[0].value == 0x9E  # shared subscriptions are not supported (yet)
+    sock = raw_connect(mqtt_qmgr, b"raw5", level=5)  # paho refuses to send a bad filter itself
+    sock.sendall(bytes([0x82, 18, 0, 7, 0, 0, 12]) + b"bad/#/filter" + b"\x01")
+    header, body = read_packet(sock)
+    assert header == 0x90 and body == bytes([0, 7, 0, 0x8F])  # SUBACK: topic filter invalid
+    sock.close()
+
+
+# -- bad input on raw sockets -----------------------------------------------------------------
+def raw_connect(qm: MqttQMgr, client_id: bytes, clean: bool = True, level: int = 4) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", qm.mqtt_port), timeout=5)
+    body = b"\x00\x04MQTT" + bytes([level, 0x02 if clean else 0x00]) + b"\x00\x3c"
+    if level == 5:
+        body += b"\x00"
+    body += len(client_id).to_bytes(2, "big") + client_id
+    sock.sendall(bytes([0x10, len(body)]) + body)
+    header, _ = read_packet(sock)
+    assert header == 0x20
+    return sock
+
+
+def read_packet(sock: socket.socket) -> tuple[int, bytes]:
+    header = sock.recv(1)
+    if not header:
+        return -1, b""
+    length, shift = 0, 0
+    while True:
+        byte = sock.recv(1)[0]
+        length |= (byte & 0x7F) << shift
+        if not byte & 0x80:
+            break
+        shift += 7
+    body = b""
+    while len(body) < length:
+        body += sock.recv(length - len(body))
+    return header[0], body
+
+
+@pytest.mark.parametrize(("level", "garbage", "expected"), [
+    (4, bytes([0x30, 3, 0, 1, 0]), -1),  # a topic with U+0000: malformed, closed
+    (4, bytes([0x36, 5, 0, 1, 0x61, 0, 1]), -1),  # QoS 3
+    (5, bytes([0x30, 3, 0, 1, 0x61]), 0xE0),  # 5.0: no property length: DISCONNECT first, then closed
+    (5, bytes([0x20, 2, 0, 0]), 0xE0),  # a CONNACK from a client: protocol error
+])
+def test_bad_packets_end_only_their_connection(mqtt_qmgr: MqttQMgr, client: Callable[..., Client], level: int,
+                                               garbage: bytes, expected: int) -> None:
+    bystander = client("bystander")
+    bystander.subscribe("still/#", 1)
+    sock = raw_connect(mqtt_qmgr, b"bad", level=level)
+    sock.sendall(garbage)
+    header, body = read_packet(sock)
+    assert header == expected
+    if expected == 0xE0:
+        assert body[0] >= 0x80  # the reason code
+        assert read_packet(sock)[0] == -1  # and then the connection is closed
+    sock.close()
+    client("pub").publish("still/here", "yes", qos=1)  # everyone else carries on
+    assert bystander.received(1)[0].payload == b"yes"
+
+
+def test_a_connection_must_start_with_connect_and_speak_a_known_version(mqtt_qmgr: MqttQMgr) -> None:
+    sock = socket.create_connection(("127.0.0.1", mqtt_qmgr.mqtt_port), timeout=5)
+    sock.sendall(bytes([0xC0, 0]))  # PINGREQ before CONNECT
+    assert read_packet(sock)[0] == -1
+    sock = socket.create_connection(("127.0.0.1", mqtt_qmgr.mqtt_port), timeout=5)
+    body = b"\x00\x04MQTT" + bytes([9, 2]) + b"\x00\x3c\x00\x01c"
+    sock.sendall(bytes([0x10, len(body)]) + body)
+    header, ack = read_packet(sock)
+    assert header == 0x20 and ack[1] == 0x84  # unsupported protocol version
