@@ -1,9 +1,11 @@
 """MQTT sessions on the queue manager's own topic tree, as IBM MQ's telemetry service has them.
 
-Each client id has a queue of its own (``SYSTEM.MQTT.<hash of the id>``, FIFO) where every one of
-its subscriptions puts its publications. A subscription of a clean session is non-durable; one of
-a persistent session is durable, named ``MQTT:<client id>:<filter>``, so it and its queue survive
-disconnection and restarts of the queue manager. The subscription's MQTT options ride in its
+Each session has a queue of its own where every one of its subscriptions puts its publications,
+made at its first SUBSCRIBE: ``SYSTEM.MQTT.<hash of the client id>`` (FIFO) for a persistent
+session, a temporary dynamic queue from ``SYSTEM.MQTT.MODEL.QUEUE`` for a clean one. A
+subscription of a clean session is non-durable; one of a persistent session is durable, named
+``MQTT:<client id>:<filter>``, so it and its queue survive disconnection and restarts of the
+queue manager. The subscription's MQTT options ride in its
 SubUserData, which every publication copy carries (``MQSubUserData``), so a delivery knows its
 QoS and identifier without a lookup.
 
@@ -58,6 +60,8 @@ from mqlite.server.runtime import Round, Session, Sink
 log = logging.getLogger("mqlite.server")
 
 QUEUE_PREFIX = "SYSTEM.MQTT."
+MODEL_QUEUE = "SYSTEM.MQTT.MODEL.QUEUE"  # clean sessions' temporary queues
+QUEUE_DEPTH = 100_000
 SUB_PREFIX = "MQTT:"
 RECEIVE_MAXIMUM = 100  # QoS 1 and 2 publications a client may have unacknowledged towards us
 SEND_WINDOW = 100  # and we towards it, unless it asks for fewer
@@ -196,23 +200,19 @@ class MqttLink:
             self._discard(old)
             old = None
         self.conn = core.connect(self.user, f"MQTT {client_id}"[:28], 0)
-        queue = queue_name(client_id)
-        kept = queue in core.queues and not c.clean_start  # a persistent session of an earlier run
-        if queue not in core.queues:
-            core.define("QLOCAL", queue, {"MSGDLVSQ": "FIFO", "MAXDEPTH": 100_000,
-                                          "DESCR": f"MQTT client {client_id}"[:64]})
-        elif c.clean_start:
-            core.clear_queue(queue)
+        durable_queue = queue_name(client_id)
+        if c.clean_start and durable_queue in core.queues:  # a persistent session of an earlier run ends
             self._remove_durable_subscriptions(client_id)
+            core.delete("QLOCAL", durable_queue, purge=True)
+        kept = not c.clean_start and durable_queue in core.queues
         session_present = old is not None or kept
-        session = old or MqttSession(client_id, persistent, queue)
-        session.persistent = persistent
+        session = old or MqttSession(client_id, persistent, durable_queue if kept else "")
+        session.persistent = persistent or kept
         session.link = self
         broker.sessions[client_id] = session
         self.session = session
-        handle = core.open(self.conn, {"ObjectType": C.MQOT_Q, "ObjectName": queue},
-                           C.MQOO_BROWSE | C.MQOO_INPUT_SHARED | C.MQOO_FAIL_IF_QUIESCING)
-        self.hobj = handle.hobj
+        if session.queue:
+            self._open_queue()
         properties: dict[str, Any] = {}
         if self.version == V5:
             properties = {"receive_maximum": RECEIVE_MAXIMUM, "topic_alias_maximum": TOPIC_ALIAS_MAXIMUM,
@@ -226,6 +226,27 @@ class MqttLink:
         session.inflight = {pid: f for pid, f in session.inflight.items() if f.released}
         self.pump(round_)
 
+    def _open_queue(self) -> None:
+        """The queue the session's subscriptions deliver to, made on first need: a permanent
+        FIFO queue for a persistent session, a temporary dynamic one (gone with the connection,
+        its messages never written to disk) for a clean one."""
+        session, core = self._session(), self.core
+        options = C.MQOO_BROWSE | C.MQOO_INPUT_SHARED | C.MQOO_FAIL_IF_QUIESCING
+        if session.persistent:
+            name = queue_name(session.client_id)
+            if name not in core.queues:
+                core.define("QLOCAL", name, {"MSGDLVSQ": "FIFO", "MAXDEPTH": QUEUE_DEPTH,
+                                             "DESCR": f"MQTT client {session.client_id}"[:64]})
+            handle = core.open(self.conn, {"ObjectType": C.MQOT_Q, "ObjectName": name}, options)
+        else:
+            if MODEL_QUEUE not in core.qdefs:
+                core.define("QMODEL", MODEL_QUEUE, {"DEFTYPE": "TEMPDYN", "MSGDLVSQ": "FIFO", "MAXDEPTH": QUEUE_DEPTH,
+                                                    "DESCR": "MQTT clean sessions"})
+            handle = core.open(self.conn, {"ObjectType": C.MQOT_Q, "ObjectName": MODEL_QUEUE,
+                                           "DynamicQName": QUEUE_PREFIX + "TEMP.*"}, options)
+        session.queue = handle.opened_as if handle.created_dynamic else handle.name
+        self.hobj = handle.hobj
+
     def takeover(self, round_: Round) -> None:
         """Another connection with this client id came: this one ends (MQTT 3.1.4-3)."""
         if self.version == V5:
@@ -234,14 +255,17 @@ class MqttLink:
         self.end()
 
     def _discard(self, session: MqttSession) -> None:
-        """A clean start, or a clean session's end: its subscriptions and queue go."""
-        self._remove_durable_subscriptions(session.client_id)
-        if session.queue in self.core.queues:
-            try:
-                self.core.delete("QLOCAL", session.queue, purge=True)
-            except MQError as error:  # still open elsewhere: emptied instead
-                log.debug("MQTT queue %s kept: %s", session.queue, error)
-                self.core.clear_queue(session.queue)
+        """A clean start, or a clean session's end: its subscriptions and queue go (a clean
+        session's temporary queue and non-durable subscriptions went with its connection)."""
+        if session.persistent:
+            self._remove_durable_subscriptions(session.client_id)
+            name = queue_name(session.client_id)
+            if name in self.core.queues:
+                try:
+                    self.core.delete("QLOCAL", name, purge=True)
+                except MQError as error:  # still open elsewhere: emptied instead
+                    log.debug("MQTT queue %s kept: %s", name, error)
+                    self.core.clear_queue(name)
         self.broker.sessions.pop(session.client_id, None)
 
     def _remove_durable_subscriptions(self, client_id: str) -> None:
@@ -357,6 +381,8 @@ class MqttLink:
 
     def subscribe(self, s: Subscription, identifier: int | None) -> int:
         session = self._session()
+        if not self.hobj:
+            self._open_queue()
         failure = R.UNSPECIFIED_ERROR if self.version == V5 else R.V3_SUBACK_FAILURE
         if s.topic_filter.startswith("$share/"):
             return R.SHARED_SUBSCRIPTIONS_NOT_SUPPORTED if self.version == V5 else failure
@@ -409,7 +435,7 @@ class MqttLink:
     def pump(self, round_: Round) -> None:
         """Browse and send what the window allows; a browse that finds nothing waits."""
         session = self._session()
-        while self.waiting is None and self.conn is not None and len(session.inflight) < self.window:
+        while self.waiting is None and self.hobj and len(session.inflight) < self.window:
             self._req += 1
             request = GetRequest(C.MQGMO_BROWSE_NEXT | C.MQGMO_WAIT | C.MQGMO_FAIL_IF_QUIESCING, None, None, -1, -1)
             try:
@@ -513,6 +539,7 @@ class MqttLink:
         if self.conn is not None:
             self.core.disconnect(self.conn, commit=True)
             self.conn = None
+            self.hobj = 0
         session.link = None
         if not session.persistent:
             self._discard(session)
