@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test demo bench lint clean
+.PHONY: install tools test demo bench lint clean
 
 install: $(STAMP)
 
@@ -14,7 +14,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[dev,spark]'
 	touch $(STAMP)
 
-test: install
+# Debian's Mosquitto and its clients: the MQTT tests' and benchmark's peers (skipped without them).
+tools:
+	@command -v mosquitto_sub >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && \
+	  { apt-get install -y -q mosquitto mosquitto-clients >/dev/null 2>&1 || \
+	    { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q mosquitto mosquitto-clients >/dev/null 2>&1; }; }; } || \
+	  echo "note: mosquitto-clients could not be installed; the tests that use it are skipped"
+
+test: install tools
 	$(BIN)/ruff check src tests bench examples
 	$(BIN)/mypy
 	$(BIN)/pytest -q -p no:cacheprovider
@@ -23,10 +30,11 @@ demo: install
 	$(BIN)/python examples/demo.py
 	$(BIN)/python examples/spark_vwap.py
 
-bench: install
+bench: install tools
 	$(BIN)/python bench/p2p.py
 	$(BIN)/python bench/pubsub.py
 	$(BIN)/python bench/spark.py
+	$(BIN)/python bench/mqtt.py --plot docs/mqtt.svg
 
 lint: install
 	$(BIN)/ruff check src tests bench examples

@@ -5,7 +5,10 @@ restart of the queue manager, wills, takeover and bad input."""
 from __future__ import annotations
 
 import queue
+import random
+import shutil
 import socket
+import subprocess
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -346,3 +349,49 @@ def test_a_connection_must_start_with_connect_and_speak_a_known_version(mqtt_qmg
     sock.sendall(bytes([0x10, len(body)]) + body)
     header, ack = read_packet(sock)
     assert header == 0x20 and ack[1] == 0x84  # unsupported protocol version
+
+
+# -- Debian's mosquitto-clients -----------------------------------------------------------------
+needs_mosquitto_clients = pytest.mark.skipif(
+    shutil.which("mosquitto_sub") is None, reason="mosquitto-clients is not installed (make install adds it)")
+
+
+@needs_mosquitto_clients
+def test_mosquitto_sub_receives_what_mqlite_pub_and_mosquitto_pub_send(mqtt_qmgr: MqttQMgr, run_cli: Any) -> None:
+    port = str(mqtt_qmgr.mqtt_port)
+    sub = subprocess.Popen(["mosquitto_sub", "-p", port, "-t", "price/#", "-C", "3", "-v", "-q", "1"],
+                           stdout=subprocess.PIPE, text=True)
+    time.sleep(0.5)
+    assert run_cli("pub", "-m", mqtt_qmgr.name, "price/IBM", input="150\n").returncode == 0  # an MQI publisher
+    subprocess.run(["mosquitto_pub", "-p", port, "-t", "price/HAL", "-m", "7", "-q", "1"], check=True, timeout=10)
+    subprocess.run(["mosquitto_pub", "-p", port, "-t", "price/XYZ", "-m", "1", "-q", "2", "-V", "mqttv5"],
+                   check=True, timeout=10)
+    out, _ = sub.communicate(timeout=10)
+    assert out.splitlines() == ["price/IBM 150", "price/HAL 7", "price/XYZ 1"]
+
+
+@needs_mosquitto_clients
+def test_an_mqi_subscriber_receives_what_mosquitto_pub_sends(mqtt_qmgr: MqttQMgr) -> None:
+    qm = mqlite.connect(mqtt_qmgr.name)
+    s = mqlite.Subscription(qm, "alerts/#")
+    lines = "\n".join(f"alert {i}" for i in range(20)) + "\n"
+    subprocess.run(["mosquitto_pub", "-p", str(mqtt_qmgr.mqtt_port), "-t", "alerts/disk", "-l", "-q", "1"],
+                   input=lines, text=True, check=True, timeout=20)
+    got = [bytes(m).decode() for m in s.messages(wait=2.0)]
+    assert got == [f"alert {i}" for i in range(20)]
+    qm.disconnect()
+
+
+def test_random_bytes_after_connect_never_stop_the_queue_manager(mqtt_qmgr: MqttQMgr,
+                                                                 client: Callable[..., Client]) -> None:
+    """Fuzzing the running listener: whatever follows a CONNECT, the connection ends or carries
+    on, and the queue manager keeps serving."""
+    rng = random.Random(1234)
+    for i in range(40):
+        sock = raw_connect(mqtt_qmgr, f"fuzz{i}".encode(), level=rng.choice([4, 5]))
+        sock.sendall(bytes(rng.randrange(256) for _ in range(rng.randrange(1, 300))))
+        sock.close()
+    survivor = client("survivor")
+    survivor.subscribe("alive", 1)
+    survivor.publish("alive", "yes", qos=1)
+    assert survivor.received(1)[0].payload == b"yes"

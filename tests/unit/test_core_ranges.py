@@ -39,14 +39,15 @@ def test_unknown_queue(mq: Any) -> None:
         mq.qm.queue_offsets("NOPE")
 
 
-def test_remove_one_message_by_its_sequence_number(store_mq: Any, recover: Any) -> None:
+def test_remove_one_browsed_message(store_mq: Any, recover: Any) -> None:
     store_mq.define("ONE.Q")
     handle = store_mq.open("ONE.Q", C.MQOO_OUTPUT)
     for i in range(4):
         store_mq.put(handle, f"p{i}".encode(), Persistence=C.MQPER_PERSISTENT)
     store_mq.flush()
-    assert store_mq.qm.remove_message("ONE.Q", 2) is True
-    assert store_mq.qm.remove_message("ONE.Q", 2) is False  # already gone
+    [entry] = store_mq.qm.queues["ONE.Q"].in_range(1, 2, 1)
+    assert store_mq.qm.remove_entry("ONE.Q", entry) is True
+    assert store_mq.qm.remove_entry("ONE.Q", entry) is False  # already gone
     store_mq.flush()
     mq = recover()
     assert [seq for seq, _ in mq.qm.browse_range("ONE.Q", 0, 9)] == [1, 3, 4]  # the removal was durable

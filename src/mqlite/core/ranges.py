@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
 from mqlite.core.message import Message
-from mqlite.core.queues import LocalQueue
+from mqlite.core.queues import AVAILABLE, Entry, LocalQueue
 
 if TYPE_CHECKING:
     from mqlite.store.tx import StoreTx
@@ -63,14 +63,12 @@ class RangeMixin:
                 queue.remove(entry)
             removed += len(batch)
 
-    def remove_message(self, name: str, seq: int) -> bool:
-        """Remove the available message ``seq`` (one a browser has seen and is done with, such as
-        an MQTT delivery the client acknowledged); False when it is no longer there."""
-        queue = self._range_queue(name)
-        found = queue.in_range(seq - 1, seq, 1)
-        if not found:
+    def remove_entry(self, name: str, entry: Entry) -> bool:
+        """Remove a message a browser holds the entry of (an MQTT delivery the client has
+        acknowledged, say), if it is still available; False when it is not."""
+        if entry.state != AVAILABLE:
             return False
-        entry = found[0]
+        queue = self._range_queue(name)
         if entry.persistent:
             self._tx.delete_message(queue.name, entry.seq)
         queue.remove(entry)

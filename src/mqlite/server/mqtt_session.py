@@ -34,6 +34,7 @@ from mqlite.core.errors import MQError
 from mqlite.core.message import MessageDescriptor
 from mqlite.core.pubsub.subscription import MQSO_NOT_OWN_PUBS
 from mqlite.core.qmgr import GetResult, QueueManager
+from mqlite.core.queues import Entry
 from mqlite.core.waiters import GetRequest, Waiter
 from mqlite.protocol.mqtt import (
     V5,
@@ -98,7 +99,7 @@ def valid_filter(topic_filter: str) -> bool:
 
 @dataclass
 class Inflight:
-    seq: int  # the message's sequence number on the client's queue
+    entry: Entry  # the message on the client's queue, removed when the client has it
     qos: int
     released: bool = False  # QoS 2: PUBREC came, PUBREL sent, PUBCOMP awaited
 
@@ -148,6 +149,21 @@ class MqttBroker:
     def __init__(self, core: QueueManager) -> None:
         self.core = core
         self.sessions: dict[str, MqttSession] = {}
+        self._options: dict[str, dict[str, Any]] = {}  # SubUserData, parsed once per text
+
+    def subscription_options(self, user_data: str) -> dict[str, Any]:
+        """The MQTT options a delivery's ``MQSubUserData`` carries ({} when it is not ours)."""
+        options = self._options.get(user_data)
+        if options is None:
+            try:
+                parsed = json.loads(user_data) if user_data else {}
+            except ValueError:
+                parsed = {}
+            options = parsed if isinstance(parsed, dict) else {}
+            if len(self._options) > 10_000:
+                self._options.clear()
+            self._options[user_data] = options
+        return options
 
 
 class MqttLink:
@@ -437,9 +453,8 @@ class MqttLink:
         session = self._session()
         while self.waiting is None and self.hobj and len(session.inflight) < self.window:
             self._req += 1
-            request = GetRequest(C.MQGMO_BROWSE_NEXT | C.MQGMO_WAIT | C.MQGMO_FAIL_IF_QUIESCING, None, None, -1, -1)
             try:
-                result = self.core.get(self.conn, self.hobj, request, (self.output, self._req))
+                result = self.core.get(self.conn, self.hobj, _BROWSE_NEXT, (self.output, self._req))
             except MQError as error:
                 if error.reason != C.MQRC_NO_MSG_AVAILABLE:
                     log.info("MQTT delivery to %s stopped: %s", session.client_id, error)
@@ -459,18 +474,13 @@ class MqttLink:
 
     def deliver(self, round_: Round, result: GetResult) -> None:
         session = self._session()
-        handle = self.conn.handles[self.hobj]
-        seq = handle.browse_pos[1]
+        entry = self.conn.handles[self.hobj].browse_entry
         message = result.message
         props = message.properties
         topic = str(props.get("MQTopicString", ""))
-        try:
-            sub = json.loads(str(props.get("MQSubUserData") or "{}"))
-        except ValueError:
-            sub = {}
-        topic_filter = str(sub.get("f", ""))
-        if topic.startswith("$") and topic_filter[:1] in ("#", "+"):  # MQTT 4.7.2: not for leading wildcards
-            self.core.remove_message(session.queue, seq)
+        sub = self.broker.subscription_options(str(props.get("MQSubUserData") or ""))
+        if topic[:1] == "$" and str(sub.get("f", ""))[:1] in ("#", "+"):  # MQTT 4.7.2: not for leading wildcards
+            self.core.remove_entry(session.queue, entry)
             return
         qos = min(_int(sub.get("q"), 0), _int(props.get(QOS_PROPERTY), 2) if message.persistent else 0)
         retained = bool(props.get("MQIsRetained"))
@@ -478,12 +488,13 @@ class MqttLink:
         if self.version == V5:
             properties = self._v5_properties(message, sub)
         packet = Publish(topic, result.body, qos, retained, False, None, properties)
+        seq = entry.seq
         if qos:
             pid = session.packet_id()
             packet.packet_id, packet.dup = pid, seq <= session.sent_through
-            session.inflight[pid] = Inflight(seq, qos)
+            session.inflight[pid] = Inflight(entry, qos)
         else:
-            self.core.remove_message(session.queue, seq)
+            self.core.remove_entry(session.queue, entry)
         session.sent_through = max(session.sent_through, seq)
         self.send(round_, packet)
 
@@ -512,10 +523,10 @@ class MqttLink:
             return
         if kind is PubAck and flight.qos == 1:
             del session.inflight[pid]
-            self.core.remove_message(session.queue, flight.seq)
+            self.core.remove_entry(session.queue, flight.entry)
         elif kind is PubRec and flight.qos == 2 and not flight.released:
             flight.released = True
-            self.core.remove_message(session.queue, flight.seq)
+            self.core.remove_entry(session.queue, flight.entry)
             self.send(round_, PubRel(pid))
         elif kind is PubComp and flight.released:
             del session.inflight[pid]
@@ -560,6 +571,8 @@ def _text(value: Any) -> str:
         return "true" if value else "false"
     return str(value)
 
+
+_BROWSE_NEXT = GetRequest(C.MQGMO_BROWSE_NEXT | C.MQGMO_WAIT | C.MQGMO_FAIL_IF_QUIESCING, None, None, -1, -1)
 
 # MQI reasons as MQTT 5.0 reason codes.
 _MQTT_REASON = {
