@@ -395,3 +395,51 @@ def test_random_bytes_after_connect_never_stop_the_queue_manager(mqtt_qmgr: Mqtt
     survivor.subscribe("alive", 1)
     survivor.publish("alive", "yes", qos=1)
     assert survivor.received(1)[0].payload == b"yes"
+
+
+def v5_publish(topic: bytes, payload: bytes, qos: int = 0, packet_id: int = 0, props: bytes = b"\x00") -> bytes:
+    body = len(topic).to_bytes(2, "big") + topic + (packet_id.to_bytes(2, "big") if qos else b"") + props + payload
+    return bytes([0x30 | qos << 1]) + _varint(len(body)) + body
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, value = value & 0x7F, value >> 7
+        out.append(byte | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def test_v5_topic_aliases_and_too_many_unreleased_qos2(mqtt_qmgr: MqttQMgr, client: Callable[..., Client]) -> None:
+    watcher = client("alias-watcher")
+    watcher.subscribe("aliased/#", 0)
+    sock = raw_connect(mqtt_qmgr, b"aliaser", level=5)
+    sock.sendall(v5_publish(b"aliased/topic", b"first", props=b"\x03\x23\x00\x07"))  # sets alias 7
+    sock.sendall(v5_publish(b"", b"second", props=b"\x03\x23\x00\x07"))  # uses it
+    assert [m.topic for m in watcher.received(2)] == ["aliased/topic", "aliased/topic"]
+    sock.sendall(v5_publish(b"", b"third", props=b"\x03\x23\x00\x08"))  # an alias never set
+    header, body = read_packet(sock)
+    assert (header, body[0]) == (0xE0, 0x82)  # DISCONNECT, protocol error
+    sock = raw_connect(mqtt_qmgr, b"flooder", level=5)
+    for pid in range(1, 102):  # QoS 2 publications never released: more than our Receive Maximum of 100
+        sock.sendall(v5_publish(b"flood", b"x", qos=2, packet_id=pid))
+    while (packet := read_packet(sock))[0] == 0x50:  # PUBRECs, then
+        pass
+    assert packet[0] == 0xE0 and packet[1][0] == 0x93  # Receive Maximum exceeded
+
+
+def test_v5_deliveries_bigger_than_the_clients_maximum_packet_size_are_dropped(
+        mqtt_qmgr: MqttQMgr, client: Callable[..., Client]) -> None:
+    sock = socket.create_connection(("127.0.0.1", mqtt_qmgr.mqtt_port), timeout=5)
+    props = b"\x27" + (100).to_bytes(4, "big")  # Maximum Packet Size 100
+    body = b"\x00\x04MQTT\x05\x02\x00\x3c" + bytes([len(props)]) + props + b"\x00\x05small"
+    sock.sendall(bytes([0x10, len(body)]) + body)
+    assert read_packet(sock)[0] == 0x20
+    sock.sendall(bytes([0x82, 11, 0, 1, 0, 0, 5]) + b"big/#" + b"\x00")  # SUBSCRIBE big/# QoS 0
+    assert read_packet(sock)[0] == 0x90
+    pub = client("big-pub")
+    pub.publish("big/one", b"y" * 500)  # too big for it: dropped
+    pub.publish("big/two", b"ok")
+    header, body = read_packet(sock)
+    assert header == 0x30 and body.endswith(b"ok")

@@ -54,6 +54,7 @@ from mqlite.protocol.mqtt import (
     Subscription,
     UnsubAck,
     Unsubscribe,
+    encode,
 )
 from mqlite.protocol.mqtt import reasons as R
 from mqlite.server.runtime import Round, Session, Sink
@@ -195,6 +196,12 @@ class MqttLink:
     def send(self, round_: Round, packet: Packet) -> None:
         self._send(round_, packet)
 
+    def fail(self, round_: Round, reason: int) -> None:
+        """End the connection for a protocol violation: 5.0 clients hear the reason first."""
+        if self.version == V5:
+            self.send(round_, Disconnect(reason))
+        self.close(reason)
+
     # -- CONNECT ---------------------------------------------------------------------------------
     def start(self, round_: Round) -> None:
         """Accept the CONNECT: take over or resume the session, answer CONNACK, deliver."""
@@ -315,7 +322,7 @@ class MqttLink:
                 self.will_sent = True  # a normal DISCONNECT drops the will
             self.close(-1)
         else:  # AUTH without an authentication method
-            self.close(R.PROTOCOL_ERROR)
+            self.fail(round_, R.PROTOCOL_ERROR)
 
     def _session(self) -> MqttSession:
         assert self.session is not None
@@ -327,18 +334,21 @@ class MqttLink:
         alias = p.properties.get("topic_alias")
         if alias is not None:
             if alias > TOPIC_ALIAS_MAXIMUM:
-                self.close(R.TOPIC_ALIAS_INVALID)
+                self.fail(round_, R.TOPIC_ALIAS_INVALID)
                 return
             if topic:
                 self.aliases[alias] = topic
             elif alias not in self.aliases:
-                self.close(R.PROTOCOL_ERROR)
+                self.fail(round_, R.PROTOCOL_ERROR)
                 return
             else:
                 topic = self.aliases[alias]
         session = self._session()
         if p.qos == 2 and p.packet_id in session.awaiting_rel:  # a resend of one we have
             self.send(round_, PubRec(p.packet_id))
+            return
+        if p.qos == 2 and len(session.awaiting_rel) >= RECEIVE_MAXIMUM:  # MQTT 5.0 3.3.4-9
+            self.fail(round_, R.RECEIVE_MAXIMUM_EXCEEDED)
             return
         reason = self.publish(topic, p.payload, p.qos, p.retain, p.properties)
         if reason >= 0x80 and self.version != V5 and p.qos < 2:
@@ -488,6 +498,11 @@ class MqttLink:
         if self.version == V5:
             properties = self._v5_properties(message, sub)
         packet = Publish(topic, result.body, qos, retained, False, None, properties)
+        if self.max_packet is not None and len(encode(packet, self.version)) + (2 if qos else 0) > self.max_packet:
+            # Too big for the client (5.0 Maximum Packet Size): discarded as if sent (3.1.2-25).
+            log.info("MQTT publication on %r too big for %s: discarded", topic, session.client_id)
+            self.core.remove_entry(session.queue, entry)
+            return
         seq = entry.seq
         if qos:
             pid = session.packet_id()
