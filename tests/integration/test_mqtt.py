@@ -443,3 +443,35 @@ def test_v5_deliveries_bigger_than_the_clients_maximum_packet_size_are_dropped(
     pub.publish("big/two", b"ok")
     header, body = read_packet(sock)
     assert header == 0x30 and body.endswith(b"ok")
+
+
+def test_v5_session_expiry_and_will_delay(mqtt_qmgr: MqttQMgr, client: Callable[..., Client]) -> None:
+    """A 5.0 session with an expiry of 2 s outlives its connection for 2 s: its subscription still
+    collects publications, then it ends and its queue goes. Its will, delayed 1 s, comes 1 s after
+    the connection vanished, not at once."""
+    watcher = client("will-watcher")
+    watcher.subscribe("wills/#", 1)
+    props = b"\x05\x11" + (2).to_bytes(4, "big")  # Session Expiry Interval 2
+    will_props = b"\x05\x18" + (1).to_bytes(4, "big")  # Will Delay Interval 1
+    body = (b"\x00\x04MQTT\x05" + bytes([0x04 | 0x08]) + b"\x00\x3c" + props + b"\x00\x07expirer" + will_props
+            + b"\x00\x0dwills/expirer" + b"\x00\x04gone")
+    sock = socket.create_connection(("127.0.0.1", mqtt_qmgr.mqtt_port), timeout=5)
+    sock.sendall(bytes([0x10, len(body)]) + body)
+    assert read_packet(sock)[0] == 0x20
+    sock.sendall(bytes([0x82, 11, 0, 1, 0, 0, 5]) + b"exp/#" + b"\x01")
+    assert read_packet(sock)[0] == 0x90
+    sock.close()  # vanished: no DISCONNECT
+    vanished = time.monotonic()
+    [will] = watcher.received(1, timeout=10)
+    assert will.payload == b"gone" and time.monotonic() - vanished >= 0.9  # delayed, not at once
+    qm = mqlite.connect(mqtt_qmgr.name)
+    _, lines = qm.mqsc("DISPLAY SBSTATUS('MQTT:expirer:exp/#')")
+    assert any("DURABLE(YES)" in line for line in lines)  # the session is still there
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        _, lines = qm.mqsc("DISPLAY SBSTATUS('MQTT:expirer:exp/#')")
+        if not any("DURABLE(YES)" in line for line in lines):
+            break
+        time.sleep(0.3)
+    assert not any("DURABLE(YES)" in line for line in lines)  # expired: its subscription is gone
+    qm.disconnect()

@@ -73,6 +73,7 @@ class QueueManagerHost:
         if self.mqtt_port is None:
             return
         broker = MqttBroker(runtime.core)
+        runtime.tick_hooks.append(broker.sweep)
 
         def protocol() -> MqttConnection:
             connection = MqttConnection(runtime, broker)

@@ -54,6 +54,7 @@ from mqlite.protocol.mqtt import (
     Subscription,
     UnsubAck,
     Unsubscribe,
+    Will,
     encode,
 )
 from mqlite.protocol.mqtt import reasons as R
@@ -151,6 +152,52 @@ class MqttBroker:
         self.core = core
         self.sessions: dict[str, MqttSession] = {}
         self._options: dict[str, dict[str, Any]] = {}  # SubUserData, parsed once per text
+        self.expiring: dict[str, float] = {}  # 5.0 sessions without a connection: when they end
+        self.wills: dict[str, tuple[float, Will, str]] = {}  # delayed wills: when, what, whose
+
+    def resume(self, client_id: str) -> None:
+        """A client connected again: its session does not expire, its delayed will is not sent."""
+        self.expiring.pop(client_id, None)
+        self.wills.pop(client_id, None)
+
+    def sweep(self, now: float) -> None:
+        """Send the delayed wills that are due and end the sessions that expired (5.0)."""
+        for client_id, (due, will, user) in list(self.wills.items()):
+            if due <= now:
+                del self.wills[client_id]
+                self.publish_will(will, user)
+        for client_id, deadline in list(self.expiring.items()):
+            if deadline <= now:
+                del self.expiring[client_id]
+                session = self.sessions.get(client_id)
+                if session is not None and session.link is None:
+                    self.discard(session)
+
+    def publish_will(self, will: Will, user: str) -> None:
+        conn = self.core.connect(user, "MQTT will", 0)
+        try:
+            publish_on(self.core, conn, None, will.topic, will.payload, will.qos, will.retain, will.properties)
+        finally:
+            self.core.disconnect(conn, commit=True)
+
+    def discard(self, session: MqttSession) -> None:
+        """A clean start, or the end of a session: its subscriptions and queue go (a clean
+        session's temporary queue and non-durable subscriptions went with its connection)."""
+        if session.persistent:
+            self.remove_durable_subscriptions(session.client_id)
+            name = queue_name(session.client_id)
+            if name in self.core.queues:
+                try:
+                    self.core.delete("QLOCAL", name, purge=True)
+                except MQError as error:  # still open elsewhere: emptied instead
+                    log.debug("MQTT queue %s kept: %s", name, error)
+                    self.core.clear_queue(name)
+        self.sessions.pop(session.client_id, None)
+
+    def remove_durable_subscriptions(self, client_id: str) -> None:
+        prefix = subscription_name(client_id, "")
+        for name in [n for n in self.core.subs_by_name if n.startswith(prefix)]:
+            self.core.delete_sub(name)
 
     def subscription_options(self, user_data: str) -> dict[str, Any]:
         """The MQTT options a delivery's ``MQSubUserData`` carries ({} when it is not ours)."""
@@ -216,16 +263,17 @@ class MqttLink:
                 self.close(R.CLIENT_IDENTIFIER_NOT_VALID)
                 return
             client_id = assigned = "mqlite-" + uuid.uuid4().hex[:16]
+        broker.resume(client_id)
         old = broker.sessions.get(client_id)
         if old is not None and old.link is not None:  # a new connection takes the session over
             old.link.takeover(round_)
         if old is not None and (c.clean_start or not old.persistent):
-            self._discard(old)
+            broker.discard(old)
             old = None
         self.conn = core.connect(self.user, f"MQTT {client_id}"[:28], 0)
         durable_queue = queue_name(client_id)
         if c.clean_start and durable_queue in core.queues:  # a persistent session of an earlier run ends
-            self._remove_durable_subscriptions(client_id)
+            broker.remove_durable_subscriptions(client_id)
             core.delete("QLOCAL", durable_queue, purge=True)
         kept = not c.clean_start and durable_queue in core.queues
         session_present = old is not None or kept
@@ -276,25 +324,6 @@ class MqttLink:
             self.send(round_, Disconnect(R.SESSION_TAKEN_OVER))
         self.close(R.SESSION_TAKEN_OVER)
         self.end()
-
-    def _discard(self, session: MqttSession) -> None:
-        """A clean start, or a clean session's end: its subscriptions and queue go (a clean
-        session's temporary queue and non-durable subscriptions went with its connection)."""
-        if session.persistent:
-            self._remove_durable_subscriptions(session.client_id)
-            name = queue_name(session.client_id)
-            if name in self.core.queues:
-                try:
-                    self.core.delete("QLOCAL", name, purge=True)
-                except MQError as error:  # still open elsewhere: emptied instead
-                    log.debug("MQTT queue %s kept: %s", name, error)
-                    self.core.clear_queue(name)
-        self.broker.sessions.pop(session.client_id, None)
-
-    def _remove_durable_subscriptions(self, client_id: str) -> None:
-        prefix = subscription_name(client_id, "")
-        for name in [n for n in self.core.subs_by_name if n.startswith(prefix)]:
-            self.core.delete_sub(name)
 
     # -- packets ---------------------------------------------------------------------------------
     def handle(self, round_: Round, packet: Packet) -> None:
@@ -365,38 +394,10 @@ class MqttLink:
 
     def publish(self, topic: str, payload: bytes, qos: int, retain: bool, props: dict[str, Any]) -> int:
         """An MQI publication of an MQTT message: the MQTT reason code for the outcome."""
-        core, conn = self.core, self.conn
-        if retain and not payload:  # MQTT: an empty retained message clears the retained one
-            core.clear_retained(topic)
-            return R.SUCCESS
-        hobj = self.topics.get(topic)
-        try:
-            if hobj is None:
-                handle = core.open(conn, {"ObjectType": C.MQOT_TOPIC, "ObjectString": topic},
-                                   C.MQOO_OUTPUT | C.MQOO_FAIL_IF_QUIESCING)
-                hobj = self.topics[topic] = handle.hobj
-                if len(self.topics) > OPEN_TOPICS:
-                    _, oldest = self.topics.popitem(last=False)
-                    core.close(conn, oldest, 0)
-            else:
-                self.topics.move_to_end(topic)
-            md = MessageDescriptor(Persistence=1 if qos else 0,
-                                   Format="MQSTR" if props.get("payload_format_indicator") == 1 else "")
-            expiry = props.get("message_expiry_interval")
-            if expiry is not None:
-                md.Expiry = min(int(expiry) * 10, 0x7FFFFFFF)
-            properties: dict[str, Any] = {name: value for name, value in props.get("user_property", [])}
-            for key, name in FIELD_PROPERTIES.items():
-                if key in props:
-                    properties[name] = props[key]
-            properties[QOS_PROPERTY] = qos
-            options = C.MQPMO_NO_SYNCPOINT | C.MQPMO_FAIL_IF_QUIESCING | (C.MQPMO_RETAIN if retain else 0)
-            core.put(conn, hobj, md, options, properties, payload)
-        except MQError as error:
-            log.info("MQTT publication on %r from %s refused: %s", topic, self._session().client_id, error)
-            return _MQTT_REASON.get(error.reason, R.UNSPECIFIED_ERROR)
-        return R.NO_MATCHING_SUBSCRIBERS if conn.warning == C.MQRC_NO_SUBS_MATCHED and self.version == V5 \
-            else R.SUCCESS
+        reason = publish_on(self.core, self.conn, self.topics, topic, payload, qos, retain, props)
+        if reason >= 0x80:
+            log.info("MQTT publication on %r from %s refused (0x%02X)", topic, self._session().client_id, reason)
+        return reason if self.version == V5 or reason >= 0x80 else R.SUCCESS
 
     # -- SUBSCRIBE / UNSUBSCRIBE -----------------------------------------------------------------
     def on_subscribe(self, round_: Round, packet: Subscribe) -> None:
@@ -555,9 +556,18 @@ class MqttLink:
         if session is None or session.link is not self:
             return
         will = self.connect_packet.will
+        now = self.core.clock()
+        expiry = int(self.connect_packet.properties.get("session_expiry_interval", 0))
+        if session.persistent and self.version == V5 and expiry != 0xFFFFFFFF:
+            self.broker.expiring[session.client_id] = now + expiry
         if will is not None and not self.will_sent:
             self.will_sent = True
-            self.publish(will.topic, will.payload, will.qos, will.retain, will.properties)
+            delay = int(will.properties.get("will_delay_interval", 0)) if session.persistent else 0
+            if delay:  # sent when the delay ends or the session does, whichever is first (5.0 3.1.3.2.2)
+                due = now + min(delay, expiry if expiry != 0xFFFFFFFF else delay)
+                self.broker.wills[session.client_id] = (due, will, self.user)
+            else:
+                self.publish(will.topic, will.payload, will.qos, will.retain, will.properties)
         if self.waiting is not None:
             self.core.cancel_wait(self.waiting)
             self.waiting = None
@@ -568,7 +578,44 @@ class MqttLink:
             self.hobj = 0
         session.link = None
         if not session.persistent:
-            self._discard(session)
+            self.broker.discard(session)
+
+
+def publish_on(core: QueueManager, conn: Any, topics: OrderedDict[str, int] | None, topic: str, payload: bytes,
+               qos: int, retain: bool, props: dict[str, Any]) -> int:
+    """Publish an MQTT message through ``conn`` (keeping topic handles open in ``topics``, if
+    given): the MQTT 5.0 reason code for the outcome."""
+    if retain and not payload:  # MQTT: an empty retained message clears the retained one
+        core.clear_retained(topic)
+        return R.SUCCESS
+    hobj = topics.get(topic) if topics is not None else None
+    try:
+        if hobj is None:
+            handle = core.open(conn, {"ObjectType": C.MQOT_TOPIC, "ObjectString": topic},
+                               C.MQOO_OUTPUT | C.MQOO_FAIL_IF_QUIESCING)
+            hobj = handle.hobj
+            if topics is not None:
+                topics[topic] = hobj
+                if len(topics) > OPEN_TOPICS:
+                    _, oldest = topics.popitem(last=False)
+                    core.close(conn, oldest, 0)
+        elif topics is not None:
+            topics.move_to_end(topic)
+        md = MessageDescriptor(Persistence=1 if qos else 0,
+                               Format="MQSTR" if props.get("payload_format_indicator") == 1 else "")
+        expiry = props.get("message_expiry_interval")
+        if expiry is not None:
+            md.Expiry = min(int(expiry) * 10, 0x7FFFFFFF)
+        properties: dict[str, Any] = {name: value for name, value in props.get("user_property", [])}
+        for key, name in FIELD_PROPERTIES.items():
+            if key in props:
+                properties[name] = props[key]
+        properties[QOS_PROPERTY] = qos
+        options = C.MQPMO_NO_SYNCPOINT | C.MQPMO_FAIL_IF_QUIESCING | (C.MQPMO_RETAIN if retain else 0)
+        core.put(conn, hobj, md, options, properties, payload)
+    except MQError as error:
+        return _MQTT_REASON.get(error.reason, R.UNSPECIFIED_ERROR)
+    return R.NO_MATCHING_SUBSCRIBERS if conn.warning == C.MQRC_NO_SUBS_MATCHED else R.SUCCESS
 
 
 def _int(value: Any, default: int) -> int:

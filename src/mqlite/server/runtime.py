@@ -129,6 +129,7 @@ class Runtime:
         self.backlog = 0  # store operations submitted and not yet durable
         self.reading_paused = False
         self.on_fatal: Callable[[], None] | None = None  # set by the host: end immediately
+        self.tick_hooks: list[Callable[[float], None]] = []  # run every tick (MQTT session expiry)
         self.busy_poll = BusyPoll(loop, window_from_env(), lambda: self.backlog > 0 or self.ending)
 
     # -- start-up ------------------------------------------------------------------------
@@ -277,6 +278,8 @@ class Runtime:
         if now - self._last_sweep >= SWEEP_EVERY:
             self._last_sweep = now
             self.core.sweep_expired(now)
+        for hook in self.tick_hooks:
+            hook(now)
         if not self.ending:
             self.finish(Round())
 
