@@ -114,6 +114,9 @@ class AdminMixin:
             if qtype == "TOPIC":
                 self.tree.associate(name, attrs, self.clock())
                 continue
+            if qtype == "CHANNEL":
+                self.restore_channel(name, attrs)
+                continue
             if qtype == "QLOCAL":
                 queue = self._add_local_queue(name, attrs, persist=False)
                 if attrs.get("DEFTYPE") == "PERMDYN":
@@ -184,6 +187,12 @@ class AdminMixin:
         def alter_sub(self, name: str, attrs: dict[str, Any]) -> None: ...
         def delete_sub(self, name: str) -> None: ...
         def sub_rows(self, generic: str) -> list[dict[str, Any]]: ...
+        def restore_channel(self, name: str, attrs: dict[str, Any]) -> None: ...
+        def define_channel(self, name: str, attrs: dict[str, Any], like: str | None = None,
+                           replace: bool = False) -> None: ...
+        def alter_channel(self, name: str, attrs: dict[str, Any]) -> None: ...
+        def delete_channel(self, name: str) -> None: ...
+        def channel_rows(self, generic: str) -> list[dict[str, Any]]: ...
 
     # -- the admin API used by MQSC ----------------------------------------------------
     def define(
@@ -194,6 +203,8 @@ class AdminMixin:
             return self.define_topic(name, attrs, like, replace)
         if objtype == "SUB":
             return self.define_sub(name, attrs, like, replace)
+        if objtype == "CHANNEL":
+            return self.define_channel(name, attrs, like, replace)
         if objtype not in QUEUE_TYPES:
             raise MQError(C.MQRC_FUNCTION_NOT_SUPPORTED, f"DEFINE {objtype} is not supported yet")
         try:
@@ -234,6 +245,8 @@ class AdminMixin:
             return self.alter_topic(name, attrs)
         if objtype == "SUB":
             return self.alter_sub(name, attrs)
+        if objtype == "CHANNEL":
+            return self.alter_channel(name, attrs)
         definition = self.qdefs.get(name)
         if definition is None:
             raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"object {name} not found")
@@ -260,6 +273,8 @@ class AdminMixin:
             return self.delete_topic(name)
         if objtype == "SUB":
             return self.delete_sub(name)
+        if objtype == "CHANNEL":
+            return self.delete_channel(name)
         if name in self.managed_queues:  # spec A R-MGD-6: the queue manager owns it
             raise MQError(C.MQRC_OBJECT_IN_USE, f"queue {name} is the managed queue of a subscription")
         definition = self.qdefs.get(name)
@@ -295,6 +310,8 @@ class AdminMixin:
             return self.topic_rows(generic)
         if objtype == "SUB":
             return self.sub_rows(generic)
+        if objtype == "CHANNEL":
+            return self.channel_rows(generic)
         if objtype not in (*QUEUE_TYPES, "QUEUE"):
             raise MQError(C.MQRC_FUNCTION_NOT_SUPPORTED, f"DISPLAY {objtype} is not supported yet")
         rows = []

@@ -287,6 +287,29 @@ _SUB = (
     _e("VARUSER", "ANY", "ANY=1 FIXED=2"), _e("WSCHEMA", "TOPIC", "TOPIC=2 CHAR=1"),
 )
 
+# Channels. Only telemetry (MQTT) channels are served yet; the message channel types arrive with
+# the distributed issue. MAXINST on an MQTT channel is mqlite's (IBM has it on SVRCONN channels):
+# the most clients connected through it at once. CHCKCLNT is mqlite's too (IBM sets it on an
+# AUTHINFO object): whether an MQTT client's user name and password are checked.
+_CHLTYPE_TOKENS = "SDR=1 SVR=2 RCVR=3 RQSTR=4 CLNTCONN=6 SVRCONN=7 CLUSRCVR=8 CLUSSDR=9 MQTT=10 AMQP=11"
+_MQTT_CHANNEL = (
+    _e("CHLTYPE", "MQTT", _CHLTYPE_TOKENS, 1511),
+    _e("TRPTYPE", "TCP", "LU62=1 TCP=2 NETBIOS=3 SPX=4", 1501),
+    _s("DESCR", "", 3502, 64),
+    _i("PORT", 1883, 1527, 0, 65535),
+    _s("LOCLADDR", "", 3520, 48),
+    _i("BACKLOG", 4096),
+    Attr("PROTOCOL", Kind.LIST, ["MQTTV311", "MQTTV3", "MQTTV5", "HTTP"], maxlen=8),
+    _s("MCAUSER", "", 3527, 12),
+    _e("USECLTID", "NO", "NO=0 YES=1"),
+    _e("CHCKCLNT", "OPTIONAL", "NONE=0 OPTIONAL=1 REQUIRED=2"),
+    _i("MAXINST", _MAXINT, 1618),
+    _s("SSLCIPH", "", 3544, 128),
+    _e("SSLCAUTH", "NEVER", "REQUIRED=0 OPTIONAL=1 NEVER=2", 1568),
+    _s("SSLKEYR", "", None, 256),
+    _s("SSLKEYP", "", None, 256),
+    _s("JAASCFG", "", None, 256),
+)
 _S = Role.STATUS
 _ALT = (_s("ALTDATE", "", 2027, role=_S), _s("ALTTIME", "", 2028, role=_S))
 _CREATED = (_s("CRDATE", "", 2004, role=_S), _s("CRTIME", "", 2005, role=_S))
@@ -317,6 +340,7 @@ _TABLE: dict[str, tuple[Attr, ...]] = {
             _s("SUBID", "", None, 48, role=_S), _e("DURABLE", "YES", "NO=0 YES=1", ro=True),
             _e("SUBTYPE", "ADMIN", "API=1 ADMIN=2 PROXY=3", ro=True), _s("RESOLVED", "", None, 10_240, role=_S),
             *_CREATED, *_ALT),
+    "CHANNEL": (*_identity(_s("CHANNEL", "", 3501, 20), None), *_MQTT_CHANNEL, *_ALT),
 }
 
 #: Object types with a catalogue. "QUEUE" (any queue type, for DISPLAY QUEUE) is accepted too.

@@ -17,6 +17,7 @@ from typing import Any, cast
 from mqlite import cmqc as C
 from mqlite.core import dead_letter
 from mqlite.core.admin import AdminMixin
+from mqlite.core.channels import ChannelsMixin
 from mqlite.core.dedupe import DuplicateWindow
 from mqlite.core.errors import MQError
 from mqlite.core.handles import INPUT_OPTIONS, Connection, Effects, GetResult, Handle, TruncatedError
@@ -48,7 +49,7 @@ _CONTEXT_PASS = C.MQPMO_PASS_IDENTITY_CONTEXT | C.MQPMO_PASS_ALL_CONTEXT
 MQAT_UNIX = 6
 
 
-class QueueManager(PubSubMixin, PubSubAdminMixin, RangeMixin, AdminMixin, GetMixin):
+class QueueManager(PubSubMixin, PubSubAdminMixin, RangeMixin, ChannelsMixin, AdminMixin, GetMixin):
     """One queue manager's state and MQI; see the module docstring."""
 
     def __init__(

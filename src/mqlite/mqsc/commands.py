@@ -55,6 +55,18 @@ class AdminAPI(Protocol):
     def clear_retained(self, topic: str) -> bool: ...
 
 
+@runtime_checkable
+class ChannelAdmin(Protocol):
+    """What START/STOP CHANNEL and DISPLAY CHSTATUS need (``mqlite.core.channels``)."""
+
+    def start_channel(self, name: str, chltype: str | None = None) -> None: ...
+
+    def stop_channel(self, name: str, chltype: str | None = None, client_id: str | None = None) -> None: ...
+
+    def channel_status(self, generic: str, chltype: str | None = None,
+                       client_pattern: str | None = None) -> list[dict[str, Any]]: ...
+
+
 class Status(enum.Enum):
     """How one command ended, as runmqsc counts it."""
 
@@ -204,6 +216,14 @@ def _dispatch(admin: AdminAPI, cmd: Command) -> list[str]:
     elif verb == "DELETE":
         _no_attributes(cmd)
         admin.delete(objtype, name, purge="PURGE" in cmd.flags)
+    elif verb in ("START", "STOP") and objtype == "CHANNEL":
+        _no_attributes(cmd)
+        channels = _channel_admin(admin, cmd)
+        chltype = cmd.options.get("CHLTYPE")
+        if verb == "START":
+            channels.start_channel(name, chltype)
+        else:
+            channels.stop_channel(name, chltype, cmd.options.get("CLIENTID"))
     elif verb == "CLEAR" and objtype == "QLOCAL":
         _no_attributes(cmd)
         admin.clear_queue(name)
@@ -217,6 +237,12 @@ def _dispatch(admin: AdminAPI, cmd: Command) -> list[str]:
     else:
         raise MQError(cmqc.MQRC_FUNCTION_NOT_SUPPORTED, f"{verb} {objtype} is not supported yet")
     return [display.done_message(verb, objtype)]
+
+
+def _channel_admin(admin: AdminAPI, cmd: Command) -> ChannelAdmin:
+    if not isinstance(admin, ChannelAdmin):
+        raise MQError(cmqc.MQRC_FUNCTION_NOT_SUPPORTED, f"{cmd.verb} {cmd.objtype} is not supported here")
+    return admin
 
 
 def _named_by_subid(cmd: Command) -> Command:
@@ -268,6 +294,12 @@ def _display(admin: AdminAPI, cmd: Command) -> list[str]:
         rows = admin.queue_status(name, status_type)
         if not rows and status_type == "HANDLE":
             return []
+    elif objtype == "CHSTATUS":
+        identity, keys, rows = _channel_status(admin, cmd, name)
+        where_key = where.keyword if where else ""
+        if not rows:
+            raise _Failed(["AMQ8420I: Channel Status not found."])
+        show_all_default = False
     elif objtype in _PUBSUB_STATUS:
         identity = _PUBSUB_STATUS[objtype]
         keys = [_ACTCON.get(k, k) for k in _requested(cmd, lambda kw: kw)]
@@ -289,6 +321,9 @@ def _display(admin: AdminAPI, cmd: Command) -> list[str]:
         keys = _requested(cmd, lambda kw: _attribute_key(cmd, kw))
         where_key = _attribute_key(cmd, where.keyword, "WHERE") if where else ""
         rows = admin.objects(kind, "" if objtype == "QMGR" else name)
+        chltype = cmd.options.get("CHLTYPE", "").upper()
+        if objtype == "CHANNEL" and chltype:
+            rows = [row for row in rows if row.get("CHLTYPE") == chltype]
     if not rows:
         raise _Failed([f"AMQ8147E: WebSphere MQ object {name} not found."])
     show_all = "ALL" in cmd.flags or (not keys and show_all_default)
@@ -301,9 +336,25 @@ def _display(admin: AdminAPI, cmd: Command) -> list[str]:
     return out
 
 
+def _channel_status(admin: AdminAPI, cmd: Command, name: str) -> tuple[tuple[str, ...], list[str],
+                                                                      list[dict[str, Any]]]:
+    """DISPLAY CHSTATUS(generic) [CHLTYPE(MQTT)] [CLIENTID(generic)] [SUMMARY]: a summary
+    per channel, or with CLIENTID a record per connected (or disconnected) client."""
+    client = cmd.options.get("CLIENTID")
+    if client is not None and "SUMMARY" in cmd.flags:
+        raise cmd.error("CLIENTID and SUMMARY are exclusive", "SUMMARY")
+    rows = _channel_admin(admin, cmd).channel_status(name or "*", cmd.options.get("CHLTYPE"), client)
+    keys = [_ACTCON.get(k, k) for k in _requested(cmd, lambda kw: kw)]
+    if client is None:
+        return ("CHANNEL", "CHLTYPE"), keys or ["CONNECTIONS", "STATUS"], rows
+    return ("CHANNEL", "CHLTYPE", "CLIENTID"), keys or ["STATUS", "CONNAME"], rows
+
+
 def _identity(objtype: str) -> tuple[str, ...]:
     if objtype == "QMGR":
         return ("QMNAME",)
+    if objtype == "CHANNEL":
+        return ("CHANNEL", "CHLTYPE")
     if _catalogued(objtype):
         return (attributes.name_key("QLOCAL" if objtype == "QUEUE" else objtype), "TYPE")
     return (_NAME_KEYS[objtype], "TYPE") if objtype in _NAME_KEYS else ()

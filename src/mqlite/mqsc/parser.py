@@ -70,13 +70,15 @@ OPTIONS: dict[str, dict[str, bool]] = {
     "ALTER": {"FORCE": False, **_COMMON},
     "DELETE": {"PURGE": False, "NOPURGE": False, "AUTHREC": True, **_COMMON},
     "DISPLAY": {"ALL": False, "TYPE": True, "CLUSINFO": False, "SUBTYPE": True, "OPENTYPE": True,
-                "DURABLE": True, **_COMMON},
+                "DURABLE": True, "CHLTYPE": True, "CLIENTID": True, "SUMMARY": False, **_COMMON},
     "CLEAR": {"CLTRTYPE": True, "SCOPE": True, **_COMMON},
-    "START": {**_COMMON},
-    "STOP": {"MODE": True, "STATUS": True, **_COMMON},
+    "START": {"CHLTYPE": True, **_COMMON},
+    "STOP": {"MODE": True, "STATUS": True, "CHLTYPE": True, "CLIENTID": True, **_COMMON},
     "REFRESH": {"TYPE": True, **_COMMON},
 }
 _EXCLUSIVE = (("REPLACE", "NOREPLACE"), ("PURGE", "NOPURGE"))
+# DISPLAY options that, written bare, ask for the attribute of that name (DISPLAY CHANNEL(X) CHLTYPE).
+_ALSO_REQUESTED = frozenset({"TYPE", "CHLTYPE", "CLIENTID"})
 WHERE_OPS = frozenset({"EQ", "NE", "LT", "GT", "LE", "GE", "LK", "NL", "CT", "EX", "CTG", "EXG"})
 _KEYWORD = re.compile(r"[A-Z][A-Z0-9_]*")
 
@@ -225,7 +227,7 @@ def _parse_rest(cur: _Cursor, verb: str, objtype: str, name: str | None) -> Comm
                 attrs[keyword] = values[0] if len(values) == 1 else (values or "")
         elif known.get(keyword) is False:
             flags.add(keyword)
-        elif keyword in known and not (verb == "DISPLAY" and keyword == "TYPE"):
+        elif keyword in known and not (verb == "DISPLAY" and keyword in _ALSO_REQUESTED):
             raise cur.fail(f"{keyword} needs a value in parentheses", tok)
         else:
             attrs[keyword] = True

@@ -1,0 +1,203 @@
+"""Channel definitions and the MQSC verbs that start, stop and show them.
+
+The core keeps what a channel *is* (its attributes, persisted like any object, and whether an
+operator left it running, so a restart of the queue manager starts it again); the server's
+channel agent does what a running channel *does* (a listener, its connections). The agent is
+reached through :class:`ChannelAgent`, so the core stays free of sockets and tests of the core
+run without one.
+
+Only telemetry (MQTT) channels exist yet: the message channel types come with channels between
+queue managers, and DEFINE refuses them until then.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
+
+from mqlite import cmqc as C
+from mqlite.core import attributes
+from mqlite.core.errors import MQError
+
+if TYPE_CHECKING:
+    from mqlite.store.tx import StoreTx
+
+NAME_LENGTH = 20  # MQ_CHANNEL_NAME_LENGTH
+PROTOCOLS = ("MQTTV3", "MQTTV311", "MQTTV5", "HTTP")  # HTTP: MQTT over WebSocket
+SERVED_TYPES = ("MQTT",)
+RUNNING_KEY = "_RUNNING"  # persisted beside the attributes; DISPLAY never shows "_" keys
+
+
+class ChannelAgent(Protocol):
+    """What runs channels: the server's, attached with ``QueueManager.channel_agent``."""
+
+    def start(self, name: str, attrs: Mapping[str, Any]) -> None:
+        """Start serving ``name`` (raise MQError when it cannot, e.g. its port is taken)."""
+
+    def stop(self, name: str, client_id: str | None = None) -> int:
+        """Stop ``name``, or end one client's connection: how many connections ended."""
+
+    def running(self, name: str) -> bool: ...
+
+    def connections(self, name: str) -> int: ...
+
+    def client_rows(self, name: str, client_pattern: str) -> list[dict[str, Any]]:
+        """The CHSTATUS rows of the clients of ``name`` whose id matches the generic pattern."""
+
+
+def _date_time(now: float) -> tuple[str, str]:
+    t = time.localtime(now)
+    return time.strftime("%Y-%m-%d", t), time.strftime("%H.%M.%S", t)
+
+
+class ChannelsMixin:
+    """Channel objects for ``QueueManager``."""
+
+    clock: Callable[[], float]
+    _tx: StoreTx
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.channels: dict[str, dict[str, Any]] = {}
+        self.channel_agent: ChannelAgent | None = None
+
+    # -- definitions ---------------------------------------------------------------------------
+    def restore_channel(self, name: str, attrs: dict[str, Any]) -> None:
+        self.channels[name] = attrs
+
+    def define_channel(self, name: str, attrs: dict[str, Any], like: str | None = None,
+                       replace: bool = False) -> None:
+        if not name or len(name) > NAME_LENGTH:
+            raise MQError(C.MQRCCF_OBJECT_NAME_ERROR, f"channel name '{name}' is not 1 to {NAME_LENGTH} characters")
+        attributes.check_name("CHANNEL", name)
+        existing = self.channels.get(name)
+        if existing is not None and not replace:
+            raise MQError(C.MQRC_OBJECT_ALREADY_EXISTS, f"channel {name} already exists")
+        if like is not None:
+            model = self.channels.get(like)
+            if model is None:
+                raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"LIKE channel {like} not found")
+            base = {k: v for k, v in model.items() if not k.startswith("_")}
+        else:
+            if "CHLTYPE" not in attrs:
+                raise MQError(C.MQRCCF_CHANNEL_TYPE_ERROR, "DEFINE CHANNEL needs CHLTYPE")
+            base = attributes.defaults("CHANNEL")
+        base.update(attrs)
+        chltype = str(base["CHLTYPE"])
+        if chltype not in SERVED_TYPES:
+            raise MQError(C.MQRC_FUNCTION_NOT_SUPPORTED,
+                          f"channels of type {chltype} are not served yet; MQTT channels are")
+        if existing is not None and existing["CHLTYPE"] != chltype:
+            raise MQError(C.MQRCCF_CHANNEL_TYPE_ERROR, f"channel {name} is of type {existing['CHLTYPE']}")
+        _check(base)
+        now = self.clock()
+        date, clock = _date_time(now)
+        base.update(ALTDATE=date, ALTTIME=clock)
+        if existing is not None and existing.get(RUNNING_KEY):
+            base[RUNNING_KEY] = True  # REPLACE of a running channel: it runs on, as it was started
+        self.channels[name] = base
+        self._tx.put_record("object", f"CHANNEL/{name}", base)
+
+    def alter_channel(self, name: str, attrs: dict[str, Any]) -> None:
+        current = self._channel(name)
+        if attrs.get("CHLTYPE", current["CHLTYPE"]) != current["CHLTYPE"]:
+            raise MQError(C.MQRCCF_CHANNEL_TYPE_ERROR, f"channel {name} is of type {current['CHLTYPE']}")
+        changed = {**current, **attrs}
+        _check(changed)
+        date, clock = _date_time(self.clock())
+        changed.update(ALTDATE=date, ALTTIME=clock)
+        current.clear()
+        current.update(changed)
+        self._tx.put_record("object", f"CHANNEL/{name}", current)
+
+    def delete_channel(self, name: str) -> None:
+        self._channel(name)
+        if self.channel_agent is not None and self.channel_agent.running(name):
+            raise MQError(C.MQRC_OBJECT_IN_USE, f"channel {name} is running: stop it first")
+        del self.channels[name]
+        self._tx.delete_record("object", f"CHANNEL/{name}")
+
+    def channel_rows(self, generic: str) -> list[dict[str, Any]]:
+        rows = [{"CHANNEL": name, **attrs} for name, attrs in sorted(self.channels.items())
+                if attributes.generic_match(generic, name)]
+        if not rows and "*" not in generic:
+            raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"channel {generic} not found")
+        return rows
+
+    def _channel(self, name: str) -> dict[str, Any]:
+        attrs = self.channels.get(name)
+        if attrs is None:
+            raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"channel {name} not found")
+        return attrs
+
+    # -- START, STOP, CHSTATUS -----------------------------------------------------------------
+    def start_channel(self, name: str, chltype: str | None = None) -> None:
+        attrs = self._channel(name)
+        _same_type(attrs, chltype)
+        agent = self._agent()
+        if not agent.running(name):
+            agent.start(name, attrs)
+        self._set_running(name, attrs, True)
+
+    def stop_channel(self, name: str, chltype: str | None = None, client_id: str | None = None) -> None:
+        """STOP CHANNEL: the listener and all its clients, or (CLIENTID) one client only."""
+        attrs = self._channel(name)
+        _same_type(attrs, chltype)
+        agent = self._agent()
+        if client_id is not None:
+            if not agent.stop(name, client_id):
+                raise MQError(C.MQRCCF_CHL_STATUS_NOT_FOUND, f"client {client_id} is not connected to {name}")
+            return
+        if not agent.running(name):
+            raise MQError(C.MQRCCF_CHANNEL_NOT_ACTIVE, f"channel {name} is not running")
+        agent.stop(name)
+        self._set_running(name, attrs, False)
+
+    def channels_to_start(self) -> list[str]:
+        """The channels an operator left running: the server starts them with the queue manager."""
+        return [name for name, attrs in sorted(self.channels.items()) if attrs.get(RUNNING_KEY)]
+
+    def channel_status(self, generic: str, chltype: str | None = None,
+                       client_pattern: str | None = None) -> list[dict[str, Any]]:
+        """DISPLAY CHSTATUS: a summary per channel, or (CLIENTID) a row per matching client."""
+        agent = self.channel_agent
+        rows: list[dict[str, Any]] = []
+        for name, attrs in sorted(self.channels.items()):
+            if not attributes.generic_match(generic, name) or chltype not in (None, attrs["CHLTYPE"]):
+                continue
+            running = agent is not None and agent.running(name)
+            if client_pattern is not None:
+                if agent is not None:
+                    rows.extend(agent.client_rows(name, client_pattern))
+                continue
+            rows.append({"CHANNEL": name, "CHLTYPE": attrs["CHLTYPE"],
+                         "CONNECTIONS": agent.connections(name) if running and agent is not None else 0,
+                         "STATUS": "RUNNING" if running else "STOPPED"})
+        return rows
+
+    def _agent(self) -> ChannelAgent:
+        if self.channel_agent is None:
+            raise MQError(C.MQRCCF_CHL_SYSTEM_NOT_ACTIVE, "no channel agent runs in this process")
+        return self.channel_agent
+
+    def _set_running(self, name: str, attrs: dict[str, Any], running: bool) -> None:
+        if bool(attrs.get(RUNNING_KEY)) != running:
+            attrs[RUNNING_KEY] = running
+            self._tx.put_record("object", f"CHANNEL/{name}", attrs)
+
+
+def _same_type(attrs: Mapping[str, Any], chltype: str | None) -> None:
+    if chltype is not None and chltype.upper() != attrs["CHLTYPE"]:
+        raise MQError(C.MQRCCF_CHANNEL_TYPE_ERROR, f"the channel is of type {attrs['CHLTYPE']}, not {chltype}")
+
+
+def _check(attrs: Mapping[str, Any]) -> None:
+    """What the catalogue cannot say alone: PROTOCOL's items, TLS settings that go together."""
+    protocols = attrs.get("PROTOCOL") or []
+    unknown = [p for p in protocols if p.upper() not in PROTOCOLS]
+    if unknown or not protocols:
+        raise MQError(C.MQRCCF_PARM_VALUE_ERROR,
+                      f"PROTOCOL({','.join(protocols)}) must list some of {', '.join(PROTOCOLS)}")
+    if attrs.get("SSLCIPH") and not attrs.get("SSLKEYR"):
+        raise MQError(C.MQRCCF_PARM_VALUE_ERROR, "SSLCIPH needs SSLKEYR, the key and certificate file")
