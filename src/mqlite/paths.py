@@ -43,6 +43,11 @@ def pid_path(name: str) -> Path:
     return qmgr_dir(name) / PID_FILE
 
 
+def users_path(name: str) -> Path:
+    """The queue manager's users and password hashes (``mqlite passwd``)."""
+    return qmgr_dir(name) / "users"
+
+
 def config_path(name: str) -> Path:
     return qmgr_dir(name) / QM_CONFIG
 

@@ -8,7 +8,6 @@ messages, so a definition and the messages put after it are recovered together.
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING, Any
 
 from mqlite import cmqc as C
@@ -69,12 +68,6 @@ SYSTEM_QUEUES: tuple[tuple[str, str, dict[str, Any]], ...] = (
 )
 
 
-def _date_time(now: float) -> tuple[str, str]:
-    """IBM's ALTDATE/ALTTIME formats: 2026-11-22 and 21.53.07."""
-    t = time.localtime(now)
-    return time.strftime("%Y-%m-%d", t), time.strftime("%H.%M.%S", t)
-
-
 class AdminMixin:
     """The admin half of ``QueueManager`` (see ``mqlite.core.commands`` for the MQSC side)."""
 
@@ -92,7 +85,7 @@ class AdminMixin:
     def bootstrap(self) -> None:
         """Create the queue manager's attributes and system objects (first start)."""
         now = self.clock()
-        crdate, crtime = _date_time(now)
+        crdate, crtime = attributes.date_and_time(now)
         self.attrs = attributes.defaults("QMGR")
         self.attrs.update({"QMNAME": self.name, "DEADQ": "SYSTEM.DEAD.LETTER.QUEUE",
                            "CRDATE": crdate, "CRTIME": crtime, "ALTDATE": crdate, "ALTTIME": crtime})
@@ -143,7 +136,7 @@ class AdminMixin:
         return queue
 
     def _store_definition(self, name: str, qtype: str, attrs: dict[str, Any], now: float) -> None:
-        crdate, crtime = _date_time(now)
+        crdate, crtime = attributes.date_and_time(now)
         attrs.setdefault("CRDATE", crdate)
         attrs.setdefault("CRTIME", crtime)
         attrs["ALTDATE"], attrs["ALTTIME"] = crdate, crtime
@@ -235,7 +228,7 @@ class AdminMixin:
     def alter(self, objtype: str, name: str, attrs: dict[str, Any]) -> None:
         objtype = objtype.upper()
         now = self.clock()
-        altdate, alttime = _date_time(now)
+        altdate, alttime = attributes.date_and_time(now)
         if objtype == "QMGR":
             self.attrs.update(attributes.validate("QMGR", attrs))
             self.attrs["ALTDATE"], self.attrs["ALTTIME"] = altdate, alttime

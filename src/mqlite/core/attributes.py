@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import enum
 import re
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
@@ -562,3 +563,9 @@ def generic_match(pattern: str, name: str) -> bool:
     if pattern.endswith("*"):
         return name.startswith(pattern[:-1])
     return name == pattern
+
+
+def date_and_time(now: float) -> tuple[str, str]:
+    """IBM's date and time formats for ALTDATE/ALTTIME and status displays: 2026-11-22, 21.53.07."""
+    t = time.localtime(now)
+    return time.strftime("%Y-%m-%d", t), time.strftime("%H.%M.%S", t)

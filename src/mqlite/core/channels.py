@@ -12,7 +12,6 @@ queue managers, and DEFINE refuses them until then.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -44,11 +43,6 @@ class ChannelAgent(Protocol):
 
     def client_rows(self, name: str, client_pattern: str) -> list[dict[str, Any]]:
         """The CHSTATUS rows of the clients of ``name`` whose id matches the generic pattern."""
-
-
-def _date_time(now: float) -> tuple[str, str]:
-    t = time.localtime(now)
-    return time.strftime("%Y-%m-%d", t), time.strftime("%H.%M.%S", t)
 
 
 class ChannelsMixin:
@@ -92,7 +86,7 @@ class ChannelsMixin:
             raise MQError(C.MQRCCF_CHANNEL_TYPE_ERROR, f"channel {name} is of type {existing['CHLTYPE']}")
         _check(base)
         now = self.clock()
-        date, clock = _date_time(now)
+        date, clock = attributes.date_and_time(now)
         base.update(ALTDATE=date, ALTTIME=clock)
         if existing is not None and existing.get(RUNNING_KEY):
             base[RUNNING_KEY] = True  # REPLACE of a running channel: it runs on, as it was started
@@ -105,7 +99,7 @@ class ChannelsMixin:
             raise MQError(C.MQRCCF_CHANNEL_TYPE_ERROR, f"channel {name} is of type {current['CHLTYPE']}")
         changed = {**current, **attrs}
         _check(changed)
-        date, clock = _date_time(self.clock())
+        date, clock = attributes.date_and_time(self.clock())
         changed.update(ALTDATE=date, ALTTIME=clock)
         current.clear()
         current.update(changed)

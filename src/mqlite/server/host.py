@@ -11,15 +11,20 @@ import contextlib
 import logging
 import os
 import time
+from typing import TYPE_CHECKING
 
 from mqlite import paths
 from mqlite.core.dedupe import DuplicateWindow
+from mqlite.core.errors import MQError
 from mqlite.server import qm_ini
+from mqlite.server.channels import DEFAULT_CHANNEL, MqttChannels
 from mqlite.server.connections import ClientConnection
-from mqlite.server.mqtt_listener import MqttConnection
-from mqlite.server.mqtt_session import MqttBroker
 from mqlite.server.runtime import Round, Runtime
+from mqlite.server.users_file import UsersFile
 from mqlite.store.sqlite import Store
+
+if TYPE_CHECKING:
+    from mqlite.server.mqtt_listener import MqttConnection
 
 log = logging.getLogger("mqlite.server")
 CONTROLLED_END_GRACE = 5.0
@@ -34,7 +39,7 @@ class QueueManagerHost:
         self.port = port
         self.bind = bind
         self.mqtt_port = mqtt_port  # the MQTT listener (None: qm.json's "mqtt_port", if any)
-        self.mqtt_connections: set[MqttConnection] = set()
+        self.channels: MqttChannels | None = None
         self.runtime: Runtime | None = None
         self.store: Store | None = None
         self.connections: set[ClientConnection] = set()
@@ -57,7 +62,7 @@ class QueueManagerHost:
             self.port = server.sockets[0].getsockname()[1]
             self._servers.append(server)
             log.info("AMQ9209I: listening on TCP port %d", self.port)
-        await self._start_mqtt(loop, self.runtime)
+        self._start_channels(self.runtime)
         # The Unix socket last: strmqm reports "started" once it accepts, so everything else is up.
         address = paths.socket_address(self.name)
         if not address.startswith("\0"):
@@ -66,24 +71,31 @@ class QueueManagerHost:
         self._servers.append(await loop.create_unix_server(self._protocol, address))
         log.info("AMQ8003I: queue manager %s started", self.name)
 
-    async def _start_mqtt(self, loop: asyncio.AbstractEventLoop, runtime: Runtime) -> None:
+    def _start_channels(self, runtime: Runtime) -> None:
+        """Attach the channel agent and start the channels left running, and the MQTT port of
+        ``crtmqm --mqtt-port`` as channel SYSTEM.MQTT.DEFAULT."""
+        core = runtime.core
+        self.channels = MqttChannels(runtime, self.bind, UsersFile(paths.users_path(self.name)))
+        core.channel_agent = self.channels
         if self.mqtt_port is None:
             configured = paths.read_config(self.name).get("mqtt_port")
             self.mqtt_port = int(configured) if isinstance(configured, int) else None
-        if self.mqtt_port is None:
-            return
-        broker = MqttBroker(runtime.core)
-        runtime.tick_hooks.append(broker.sweep)
-
-        def protocol() -> MqttConnection:
-            connection = MqttConnection(runtime, broker)
-            connection.registry = self.mqtt_connections
-            return connection
-
-        server = await loop.create_server(protocol, self.bind, self.mqtt_port, reuse_address=True)
-        self.mqtt_port = server.sockets[0].getsockname()[1]
-        self._servers.append(server)
-        log.info("AMQ9209I: MQTT listener on TCP port %d", self.mqtt_port)
+        if self.mqtt_port is not None:
+            if DEFAULT_CHANNEL not in core.channels:
+                core.define_channel(DEFAULT_CHANNEL, {"CHLTYPE": "MQTT", "PORT": self.mqtt_port,
+                                                      "DESCR": "MQTT port of the queue manager"})
+            else:
+                core.alter_channel(DEFAULT_CHANNEL, {"PORT": self.mqtt_port})
+            core.start_channel(DEFAULT_CHANNEL)
+        for name in core.channels_to_start():
+            if not self.channels.running(name):
+                try:
+                    core.start_channel(name)
+                except MQError as error:
+                    log.error("AMQ9228E: channel %s not started: %s", name, error.text)
+        runtime.finish(Round())  # the definitions and running flags written above
+        if self.mqtt_port is not None:
+            self.mqtt_port = self.channels.port_of(DEFAULT_CHANNEL)
 
     def _configure(self, runtime: Runtime) -> None:
         """qm.ini stanzas that change behaviour: the publish exit (spec C §8.2) and the duplicate
@@ -99,6 +111,9 @@ class QueueManagerHost:
                                                 pubsub.get("PublishExitData", ""))
             if runtime.core.publish_exit_error is not None:
                 log.error("AMQ5881E: %s; publish/subscribe is inhibited", runtime.core.publish_exit_error.text)
+
+    def _mqtt_connections(self) -> list[MqttConnection]:
+        return self.channels.all_connections() if self.channels is not None else []
 
     def _end_on_store_failure(self) -> None:
         self._fatal = asyncio.get_running_loop().create_task(self.stop(immediate=True))
@@ -119,14 +134,16 @@ class QueueManagerHost:
         log.info("AMQ8004I: queue manager %s ending (%s)", self.name, "immediate" if immediate else "controlled")
         for server in self._servers:
             server.close()
+        if self.channels is not None:
+            self.channels.close_listeners()
         runtime.core.quiesce()
         runtime.finish(Round())
         if not immediate:
             deadline = time.monotonic() + CONTROLLED_END_GRACE
-            while (self.connections or self.mqtt_connections) and time.monotonic() < deadline:
+            while (self.connections or self._mqtt_connections()) and time.monotonic() < deadline:
                 await asyncio.sleep(0.05)
         runtime.ending = True
-        transports = [c.transport for c in self.connections] + [c.transport for c in self.mqtt_connections]
+        transports = [c.transport for c in self.connections] + [c.transport for c in self._mqtt_connections()]
         for transport in transports:
             if transport is not None:
                 transport.close()

@@ -20,6 +20,7 @@ from mqlite.server.mqtt_session import MqttBroker, MqttLink, MqttOutput
 from mqlite.server.runtime import Round
 
 if TYPE_CHECKING:
+    from mqlite.server.channels import MqttChannel
     from mqlite.server.runtime import Runtime
 
 log = logging.getLogger("mqlite.server")
@@ -37,7 +38,8 @@ class MqttConnection(asyncio.Protocol):
         self.closing = False
         self._timer: asyncio.TimerHandle | None = None
         self._heard = True
-        self.registry: set[MqttConnection] | None = None  # the host's, to close at the end
+        self.registry: set[MqttConnection] | None = None  # the channel's, to count, show and close
+        self.channel: MqttChannel | None = None  # who may connect, and as whom
 
     # -- transport events ------------------------------------------------------------------------
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -96,6 +98,12 @@ class MqttConnection(asyncio.Protocol):
             self.close(-1)
             return
         user = connect.username or "mqtt"
+        if self.channel is not None:
+            user, refusal = self.channel.admit(connect)
+            if refusal:
+                self._send(round_, ConnAck(False, refusal))
+                self.close(refusal)
+                return
         self.link = MqttLink(self.broker, connect, user, self._send, self.close, self._output)
         self.link.start(round_)
         if self.link is not None and self.link.conn is not None:
@@ -147,6 +155,11 @@ class MqttConnection(asyncio.Protocol):
     def _close_transport(self) -> None:
         if self.transport is not None and not self.transport.is_closing():
             self.transport.close()
+
+    def conname(self) -> str:
+        """The client's address as IBM shows a CONNAME: ``127.0.0.1(50432)``."""
+        peer = self.transport.get_extra_info("peername") if self.transport is not None else None
+        return f"{peer[0]}({peer[1]})" if isinstance(peer, tuple) and len(peer) >= 2 else ""
 
     def _peer(self) -> str:
         peer = self.transport.get_extra_info("peername") if self.transport is not None else None

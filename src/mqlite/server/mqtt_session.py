@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable
@@ -239,6 +240,9 @@ class MqttLink:
         self.subscriptions: dict[str, Any] = {}  # non-durable subscription handles by filter
         self.will_sent = False
         self._req = 0
+        # What DISPLAY CHSTATUS shows of the connection.
+        self.msgs_in = self.msgs_out = 0
+        self.connected_at = self.last_activity = time.time()
 
     def send(self, round_: Round, packet: Packet) -> None:
         self._send(round_, packet)
@@ -359,6 +363,8 @@ class MqttLink:
 
     # -- PUBLISH from the client -----------------------------------------------------------------
     def on_publish(self, round_: Round, p: Publish) -> None:
+        self.msgs_in += 1
+        self.last_activity = time.time()
         topic = p.topic
         alias = p.properties.get("topic_alias")
         if alias is not None:
@@ -512,6 +518,7 @@ class MqttLink:
         else:
             self.core.remove_entry(session.queue, entry)
         session.sent_through = max(session.sent_through, seq)
+        self.msgs_out += 1
         self.send(round_, packet)
 
     def _v5_properties(self, message: Any, sub: dict[str, Any]) -> dict[str, Any]:

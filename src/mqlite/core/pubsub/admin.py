@@ -7,7 +7,6 @@ with spec A §12's names, SUB with MQSC's (TOPICSTR, TOPICOBJ, DEST, DESTCLAS, S
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -28,11 +27,6 @@ _SUBTYPE = {C.MQSUBTYPE_API: "API", C.MQSUBTYPE_ADMIN: "ADMIN", C.MQSUBTYPE_PROX
 _PSPROP = {"NONE": C.MQPSPROP_NONE, "COMPAT": C.MQPSPROP_COMPAT, "RFH2": C.MQPSPROP_RFH2,
            "MSGPROP": C.MQPSPROP_MSGPROP}
 _PUBPRTY = {"ASPUB": C.MQPRI_PRIORITY_AS_PUBLISHED, "ASQDEF": C.MQPRI_PRIORITY_AS_Q_DEF}
-
-
-def _date_time(now: float) -> tuple[str, str]:
-    t = time.localtime(now)
-    return time.strftime("%Y-%m-%d", t), time.strftime("%H.%M.%S", t)
 
 
 class PubSubAdminMixin:
@@ -85,7 +79,7 @@ class PubSubAdminMixin:
         if holder is not None and holder != name and holder in self.tree.objects:
             raise MQError(C.MQRC_OBJECT_ALREADY_EXISTS, f"topic string {topic!r} belongs to topic {holder}")
         now = self.clock()
-        crdate, crtime = _date_time(now)
+        crdate, crtime = attributes.date_and_time(now)
         base["CRDATE"] = existing.get("CRDATE", crdate) if existing else crdate
         base["CRTIME"] = existing.get("CRTIME", crtime) if existing else crtime
         base["ALTDATE"], base["ALTTIME"] = crdate, crtime
@@ -101,7 +95,7 @@ class PubSubAdminMixin:
         if "TOPICSTR" in attrs and attrs["TOPICSTR"] != current.get("TOPICSTR"):
             raise MQError(C.MQRC_TOPIC_NOT_ALTERABLE, "TOPICSTR cannot be altered: DELETE and DEFINE again")
         current.update(attrs)
-        current["ALTDATE"], current["ALTTIME"] = _date_time(self.clock())
+        current["ALTDATE"], current["ALTTIME"] = attributes.date_and_time(self.clock())
         self.tree.changed()  # ASPARENT values below it change at once (spec A R-ATO-4)
         self._tx.put_record("object", f"TOPIC/{name}", current)
 
@@ -242,10 +236,10 @@ class PubSubAdminMixin:
                 "SUB": sub.name, "SUBID": sub.sub_id.hex().upper(), "DURABLE": "YES" if sub.durable else "NO",
                 "SUBTYPE": _SUBTYPE.get(sub.sub_type, "API"), "SUBUSER": sub.user,
                 "ACTCONN": holder.conn_id.rjust(48, "0") if holder is not None else "0" * 48,
-                "NUMMSGS": sub.messages, "RESMDATE": _date_time(sub.resumed or sub.created)[0],
-                "RESMTIME": _date_time(sub.resumed or sub.created)[1],
-                "LMSGDATE": _date_time(sub.last_message)[0] if sub.last_message else "",
-                "LMSGTIME": _date_time(sub.last_message)[1] if sub.last_message else "",
+                "NUMMSGS": sub.messages, "RESMDATE": attributes.date_and_time(sub.resumed or sub.created)[0],
+                "RESMTIME": attributes.date_and_time(sub.resumed or sub.created)[1],
+                "LMSGDATE": attributes.date_and_time(sub.last_message)[0] if sub.last_message else "",
+                "LMSGTIME": attributes.date_and_time(sub.last_message)[1] if sub.last_message else "",
                 "TOPICSTR": sub.topic, "DEST": sub.dest,
             })
         if not rows and "*" not in generic:
@@ -258,8 +252,8 @@ class PubSubAdminMixin:
 
     def _sub_attrs(self, sub: Subscription) -> dict[str, Any]:
         info = sub.view
-        crdate, crtime = _date_time(sub.created)
-        altdate, alttime = _date_time(info.altered or sub.created)
+        crdate, crtime = attributes.date_and_time(sub.created)
+        altdate, alttime = attributes.date_and_time(info.altered or sub.created)
         return {
             "SUB": sub.name, "SUBID": sub.sub_id.hex().upper(), "TOPICSTR": info.object_string or sub.topic,
             "TOPICOBJ": info.object_name, "DEST": sub.dest, "DESTQMGR": info.dest_qmgr or self.name,
