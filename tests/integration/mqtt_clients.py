@@ -1,0 +1,74 @@
+"""A paho-mqtt client for the MQTT tests: what it receives, its CONNACK and its disconnects land
+in queues the test reads with a timeout."""
+
+from __future__ import annotations
+
+import queue
+import ssl
+import time
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+
+V311, V5 = mqtt.MQTTv311, mqtt.MQTTv5
+
+
+class Client:
+    def __init__(self, port: int, client_id: str, version: int = V311, clean: bool = True,
+                 will: tuple[str, bytes] | None = None, expiry: int | None = None,
+                 username: str | None = None, password: str | None = None,
+                 tls: ssl.SSLContext | None = None, transport: str = "tcp", wait: bool = True) -> None:
+        kwargs: dict[str, Any] = {"client_id": client_id, "protocol": version, "transport": transport}
+        if version != V5:
+            kwargs["clean_session"] = clean
+        self.paho = mqtt.Client(CallbackAPIVersion.VERSION2, **kwargs)
+        self.messages: queue.Queue[mqtt.MQTTMessage] = queue.Queue()
+        self.disconnects: queue.Queue[Any] = queue.Queue()
+        self.connacks: queue.Queue[tuple[Any, Any]] = queue.Queue()
+        self.paho.on_message = lambda c, u, m: self.messages.put(m)
+        self.paho.on_disconnect = lambda c, u, flags, reason, props: self.disconnects.put(reason)
+        self.paho.on_connect = lambda c, u, flags, reason, props: self.connacks.put((flags, reason))
+        if username is not None:
+            self.paho.username_pw_set(username, password)
+        if tls is not None:
+            self.paho.tls_set_context(tls)
+        if will is not None:
+            self.paho.will_set(will[0], will[1], qos=1)
+        properties = None
+        if version == V5:
+            properties = Properties(PacketTypes.CONNECT)
+            if expiry is not None:
+                properties.SessionExpiryInterval = expiry
+        self.paho.reconnect_delay_set(30, 60)  # a refused client must not come straight back
+        self.paho.connect("127.0.0.1", port, keepalive=30, clean_start=clean if version == V5 else 3,
+                          properties=properties)
+        self.paho.loop_start()
+        if wait:
+            self.flags, self.reason = self.connacks.get(timeout=10)
+
+    @property
+    def refused(self) -> bool:
+        return bool(self.reason.is_failure)
+
+    def subscribe(self, topic: str, qos: int = 0) -> None:
+        done: queue.Queue[Any] = queue.Queue()
+        self.paho.on_subscribe = lambda c, u, mid, reasons, props: done.put(reasons)
+        self.paho.subscribe(topic, qos)
+        self.granted = done.get(timeout=10)
+
+    def publish(self, topic: str, payload: bytes | str, qos: int = 0) -> None:
+        self.paho.publish(topic, payload, qos=qos).wait_for_publish(10)
+
+    def received(self, count: int, timeout: float = 10.0) -> list[mqtt.MQTTMessage]:
+        return [self.messages.get(timeout=timeout) for _ in range(count)]
+
+    def nothing_more(self, wait: float = 0.5) -> bool:
+        time.sleep(wait)
+        return self.messages.empty()
+
+    def close(self) -> None:
+        self.paho.disconnect()
+        self.paho.loop_stop()
