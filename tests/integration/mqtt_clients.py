@@ -53,11 +53,20 @@ class Client:
     def refused(self) -> bool:
         return bool(self.reason.is_failure)
 
-    def subscribe(self, topic: str, qos: int = 0) -> None:
+    def subscribe(self, topic: str, qos: int = 0, **options: Any) -> None:
         done: queue.Queue[Any] = queue.Queue()
         self.paho.on_subscribe = lambda c, u, mid, reasons, props: done.put(reasons)
-        self.paho.subscribe(topic, qos)
+        if options:
+            self.paho.subscribe(topic, options=mqtt.SubscribeOptions(qos=qos, **options))
+        else:
+            self.paho.subscribe(topic, qos)
         self.granted = done.get(timeout=10)
+
+    def unsubscribe(self, topic: str) -> None:
+        done: queue.Queue[Any] = queue.Queue()
+        self.paho.on_unsubscribe = lambda c, u, mid, reasons, props: done.put(reasons)
+        self.paho.unsubscribe(topic)
+        done.get(timeout=10)
 
     def publish(self, topic: str, payload: bytes | str, qos: int = 0) -> None:
         self.paho.publish(topic, payload, qos=qos).wait_for_publish(10)

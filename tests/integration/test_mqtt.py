@@ -277,14 +277,12 @@ def test_v5_no_local_subscription_identifiers_and_user_properties(client: Callab
     assert tagged.properties.SubscriptionIdentifier == [42]
 
 
-def test_v5_refusals_carry_reason_codes(client: Callable[..., Client], mqtt_qmgr: MqttQMgr) -> None:
-    c = client("refused", version=V5)
-    c.subscribe("$share/group/x", 1)
-    assert c.granted[0].value == 0x9E  # shared subscriptions are not supported (yet)
+def test_v5_refusals_carry_reason_codes(mqtt_qmgr: MqttQMgr) -> None:
     sock = raw_connect(mqtt_qmgr, b"raw5", level=5)  # paho refuses to send a bad filter itself
-    sock.sendall(bytes([0x82, 18, 0, 7, 0, 0, 12]) + b"bad/#/filter" + b"\x01")
-    header, body = read_packet(sock)
-    assert header == 0x90 and body == bytes([0, 7, 0, 0x8F])  # SUBACK: topic filter invalid
+    for pid, bad in enumerate((b"bad/#/filter", b"$share/g+/t", b"$share/g/t/#/x"), 7):
+        sock.sendall(bytes([0x82, 6 + len(bad), 0, pid, 0, 0, len(bad)]) + bad + b"\x01")
+        header, body = read_packet(sock)
+        assert header == 0x90 and body == bytes([0, pid, 0, 0x8F])  # SUBACK: topic filter invalid
     sock.close()
 
 

@@ -59,6 +59,7 @@ from mqlite.protocol.mqtt import (
     encode,
 )
 from mqlite.protocol.mqtt import reasons as R
+from mqlite.server.mqtt_shared import SHARE_PREFIX, SharedSubscriptions, parse_share
 from mqlite.server.runtime import Round, Session, Sink
 
 log = logging.getLogger("mqlite.server")
@@ -155,6 +156,7 @@ class MqttBroker:
         self._options: dict[str, dict[str, Any]] = {}  # SubUserData, parsed once per text
         self.expiring: dict[str, float] = {}  # 5.0 sessions without a connection: when they end
         self.wills: dict[str, tuple[float, Will, str]] = {}  # delayed wills: when, what, whose
+        self.shares = SharedSubscriptions(self)
 
     def resume(self, client_id: str) -> None:
         """A client connected again: its session does not expire, its delayed will is not sent."""
@@ -184,6 +186,7 @@ class MqttBroker:
     def discard(self, session: MqttSession) -> None:
         """A clean start, or the end of a session: its subscriptions and queue go (a clean
         session's temporary queue and non-durable subscriptions went with its connection)."""
+        self.shares.forget(session.client_id)
         if session.persistent:
             self.remove_durable_subscriptions(session.client_id)
             name = queue_name(session.client_id)
@@ -291,7 +294,7 @@ class MqttLink:
         properties: dict[str, Any] = {}
         if self.version == V5:
             properties = {"receive_maximum": RECEIVE_MAXIMUM, "topic_alias_maximum": TOPIC_ALIAS_MAXIMUM,
-                          "shared_subscription_available": 0}
+                          "shared_subscription_available": 1}
             if assigned:
                 properties["assigned_client_identifier"] = assigned
         self.send(round_, ConnAck(session_present, R.SUCCESS, properties))
@@ -300,6 +303,7 @@ class MqttLink:
                 self.send(round_, PubRel(pid))
         session.inflight = {pid: f for pid, f in session.inflight.items() if f.released}
         self.pump(round_)
+        broker.shares.pump(round_, client_id)
 
     def _open_queue(self) -> None:
         """The queue the session's subscriptions deliver to, made on first need: a permanent
@@ -407,18 +411,22 @@ class MqttLink:
 
     # -- SUBSCRIBE / UNSUBSCRIBE -----------------------------------------------------------------
     def on_subscribe(self, round_: Round, packet: Subscribe) -> None:
+        if any(s.no_local and s.topic_filter.startswith(SHARE_PREFIX) for s in packet.subscriptions):
+            self.fail(round_, R.PROTOCOL_ERROR)  # MQTT 5.0 3.8.3-4: no local on a shared subscription
+            return
         ids = packet.properties.get("subscription_identifier", [])
         reasons = [self.subscribe(s, ids[0] if ids else None) for s in packet.subscriptions]
         self.send(round_, SubAck(packet.packet_id, reasons))
         self.pump(round_)
+        self.broker.shares.pump(round_, self._session().client_id)
 
     def subscribe(self, s: Subscription, identifier: int | None) -> int:
         session = self._session()
         if not self.hobj:
             self._open_queue()
         failure = R.UNSPECIFIED_ERROR if self.version == V5 else R.V3_SUBACK_FAILURE
-        if s.topic_filter.startswith("$share/"):
-            return R.SHARED_SUBSCRIPTIONS_NOT_SUPPORTED if self.version == V5 else failure
+        if s.topic_filter.startswith(SHARE_PREFIX):
+            return self._subscribe_shared(s, identifier, failure)
         if not valid_filter(s.topic_filter):
             return R.TOPIC_FILTER_INVALID if self.version == V5 else failure
         name = subscription_name(session.client_id, s.topic_filter)
@@ -448,10 +456,27 @@ class MqttLink:
             self.subscriptions[s.topic_filter] = hsub.hobj
         return s.qos
 
+    def _subscribe_shared(self, s: Subscription, identifier: int | None, failure: int) -> int:
+        share = parse_share(s.topic_filter)
+        if share is None or not valid_filter(share[1]):
+            return R.TOPIC_FILTER_INVALID if self.version == V5 else failure
+        options = {"f": share[1], "q": s.qos, "rap": s.retain_as_published, "id": identifier}
+        try:
+            self.broker.shares.subscribe(self._session().client_id, share[0], share[1], options)
+        except MQError as error:
+            log.info("MQTT shared subscription %r refused: %s", s.topic_filter, error)
+            return _MQTT_REASON.get(error.reason, failure) if self.version == V5 else failure
+        return s.qos
+
     def on_unsubscribe(self, round_: Round, packet: Unsubscribe) -> None:
         session = self._session()
         reasons = []
         for topic_filter in packet.topic_filters:
+            share = parse_share(topic_filter) if topic_filter.startswith(SHARE_PREFIX) else None
+            if share is not None:
+                found = self.broker.shares.unsubscribe(session.client_id, *share)
+                reasons.append(R.SUCCESS if found else R.NO_SUBSCRIPTION_EXISTED)
+                continue
             hsub = self.subscriptions.pop(topic_filter, None)
             name = subscription_name(session.client_id, topic_filter)
             if hsub is not None:
@@ -499,7 +524,8 @@ class MqttLink:
         if topic[:1] == "$" and str(sub.get("f", ""))[:1] in ("#", "+"):  # MQTT 4.7.2: not for leading wildcards
             self.core.remove_entry(session.queue, entry)
             return
-        qos = min(_int(sub.get("q"), 0), _int(props.get(QOS_PROPERTY), 2) if message.persistent else 0)
+        published = props.get(QOS_PROPERTY)  # absent: an MQI publication, QoS 2 when persistent
+        qos = min(_int(sub.get("q"), 0), _int(published, 0) if published is not None else 2 * message.persistent)
         retained = bool(props.get("MQIsRetained"))
         properties: dict[str, Any] = {}
         if self.version == V5:
