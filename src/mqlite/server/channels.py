@@ -31,7 +31,7 @@ from mqlite.core import attributes
 from mqlite.core.errors import MQError
 from mqlite.protocol.mqtt import Connect
 from mqlite.protocol.mqtt import reasons as R
-from mqlite.server.mqtt_listener import MqttConnection
+from mqlite.server.mqtt_listener import CONNECT_TIMEOUT, MqttConnection
 from mqlite.server.mqtt_session import MqttBroker
 from mqlite.server.runtime import Round
 from mqlite.server.users_file import UsersFile
@@ -153,12 +153,20 @@ class _FirstByte(asyncio.Protocol):
     def __init__(self, channel: MqttChannel) -> None:
         self.channel = channel
         self.transport: asyncio.Transport | None = None
+        self._timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
+        self._timer = asyncio.get_running_loop().call_later(CONNECT_TIMEOUT, transport.close)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
 
     def data_received(self, data: bytes) -> None:
         assert self.transport is not None
+        if self._timer is not None:
+            self._timer.cancel()
         inner = self.channel.websocket_protocol() if data[:1] == b"G" else self.channel.mqtt_connection()
         self.transport.set_protocol(inner)
         inner.connection_made(self.transport)
