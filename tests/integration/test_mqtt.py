@@ -473,3 +473,40 @@ def test_v5_session_expiry_and_will_delay(mqtt_qmgr: MqttQMgr, client: Callable[
         time.sleep(0.3)
     assert not any("DURABLE(YES)" in line for line in lines)  # expired: its subscription is gone
     qm.disconnect()
+
+
+def test_v5_disconnect_changes_the_session_expiry(mqtt_qmgr: MqttQMgr) -> None:
+    """MQTT 5.0 3.14.2.2.2: DISCONNECT may shorten a session's expiry (to 0: it ends now), but a
+    session that had 0 cannot be given one then: that is a protocol error."""
+    def connect(client_id: bytes, expiry: int) -> tuple[socket.socket, bytes]:
+        props = b"\x05\x11" + expiry.to_bytes(4, "big")
+        body = b"\x00\x04MQTT\x05\x00\x00\x3c" + props + len(client_id).to_bytes(2, "big") + client_id
+        sock = socket.create_connection(("127.0.0.1", mqtt_qmgr.mqtt_port), timeout=5)
+        sock.sendall(bytes([0x10, len(body)]) + body)
+        header, connack = read_packet(sock)
+        assert header == 0x20
+        return sock, connack
+
+    sock, _ = connect(b"shortlived", 3600)
+    sock.sendall(bytes([0x82, 10, 0, 1, 0, 0, 4]) + b"sl/#" + b"\x01")
+    assert read_packet(sock)[0] == 0x90
+    sock.sendall(bytes([0xE0, 7, 0x00, 5, 0x11, 0, 0, 0, 0]))  # DISCONNECT, Session Expiry Interval 0
+    sock.close()
+    qm = mqlite.connect(mqtt_qmgr.name)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        _, lines = qm.mqsc("DISPLAY SBSTATUS('MQTT:shortlived:sl/#')")
+        if not any("DURABLE(YES)" in line for line in lines):
+            break
+        time.sleep(0.2)
+    assert not any("DURABLE(YES)" in line for line in lines)
+    qm.disconnect()
+    again, connack = connect(b"shortlived", 3600)
+    assert connack[0] == 0  # no session present
+    again.close()
+
+    sock, _ = connect(b"nosession", 0)
+    sock.sendall(bytes([0xE0, 7, 0x00, 5, 0x11, 0, 0, 0, 10]))  # 0 -> 10 s: not allowed
+    header, body = read_packet(sock)
+    assert header == 0xE0 and body[0] == 0x82  # DISCONNECT: protocol error
+    sock.close()

@@ -243,6 +243,7 @@ class MqttLink:
         self.subscriptions: dict[str, Any] = {}  # non-durable subscription handles by filter
         self.will_sent = False
         self._req = 0
+        self.session_expiry = int(connect.properties.get("session_expiry_interval", 0))  # 5.0; DISCONNECT may change it
         # What DISPLAY CHSTATUS shows of the connection.
         self.msgs_in = self.msgs_out = 0
         self.connected_at = self.last_activity = time.time()
@@ -355,6 +356,12 @@ class MqttLink:
         elif isinstance(packet, PingReq):
             self.send(round_, PingResp())
         elif isinstance(packet, Disconnect):
+            expiry = packet.properties.get("session_expiry_interval")
+            if expiry is not None:
+                if expiry and not self.session_expiry:  # MQTT 5.0 3.14.2-2: 0 cannot become more
+                    self.fail(round_, R.PROTOCOL_ERROR)
+                    return
+                self.session_expiry = int(expiry)
             if packet.reason == R.SUCCESS:
                 self.will_sent = True  # a normal DISCONNECT drops the will
             self.close(-1)
@@ -590,7 +597,7 @@ class MqttLink:
             return
         will = self.connect_packet.will
         now = self.core.clock()
-        expiry = int(self.connect_packet.properties.get("session_expiry_interval", 0))
+        expiry = self.session_expiry
         if session.persistent and self.version == V5 and expiry != 0xFFFFFFFF:
             self.broker.expiring[session.client_id] = now + expiry
         if will is not None and not self.will_sent:
