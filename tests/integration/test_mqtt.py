@@ -22,6 +22,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 import mqlite
+from mqlite.protocol.mqtt import decode
 
 V311, V5 = mqtt.MQTTv311, mqtt.MQTTv5
 
@@ -509,4 +510,26 @@ def test_v5_disconnect_changes_the_session_expiry(mqtt_qmgr: MqttQMgr) -> None:
     sock.sendall(bytes([0xE0, 7, 0x00, 5, 0x11, 0, 0, 0, 10]))  # 0 -> 10 s: not allowed
     header, body = read_packet(sock)
     assert header == 0xE0 and body[0] == 0x82  # DISCONNECT: protocol error
+    sock.close()
+
+
+def test_v5_outbound_topic_aliases(mqtt_qmgr: MqttQMgr, client: Callable[..., Client]) -> None:
+    """MQTT 5.0 3.3.2.3.4: with the client's Topic Alias Maximum 1, the first delivery on a topic
+    carries the topic and alias 1, the next one the alias alone; a new topic takes the alias over."""
+    props = b"\x03\x22\x00\x01"  # Topic Alias Maximum 1
+    body = b"\x00\x04MQTT\x05\x02\x00\x3c" + props + b"\x00\x05alias"
+    sock = socket.create_connection(("127.0.0.1", mqtt_qmgr.mqtt_port), timeout=5)
+    sock.sendall(bytes([0x10, len(body)]) + body)
+    assert read_packet(sock)[0] == 0x20
+    sock.sendall(bytes([0x82, 10, 0, 1, 0, 0, 4]) + b"al/#" + b"\x00")
+    assert read_packet(sock)[0] == 0x90
+    pub = client("alias-pub", version=V5)
+    for topic in ("al/x", "al/x", "al/y", "al/x"):
+        pub.publish(topic, topic)
+    got = []
+    for _ in range(4):
+        header, packet_body = read_packet(sock)
+        got.append(decode(header, packet_body, 5))
+    assert [(p.topic, p.properties.get("topic_alias"), p.payload) for p in got] == [  # type: ignore[union-attr]
+        ("al/x", 1, b"al/x"), ("", 1, b"al/x"), ("al/y", 1, b"al/y"), ("al/x", 1, b"al/x")]
     sock.close()

@@ -59,6 +59,7 @@ from mqlite.protocol.mqtt import (
     encode,
 )
 from mqlite.protocol.mqtt import reasons as R
+from mqlite.protocol.mqtt.aliases import OutboundAliases
 from mqlite.server.mqtt_shared import SHARE_PREFIX, SharedSubscriptions, parse_share
 from mqlite.server.runtime import Round, Session, Sink
 
@@ -240,6 +241,8 @@ class MqttLink:
         self.max_packet = int(connect.properties.get("maximum_packet_size", 0)) or None
         self.topics: OrderedDict[str, int] = OrderedDict()  # topic -> output handle
         self.aliases: dict[int, str] = {}  # inbound topic aliases (5.0)
+        alias_maximum = int(connect.properties.get("topic_alias_maximum", 0))
+        self.out_aliases = OutboundAliases(alias_maximum) if self.version == V5 and alias_maximum else None
         self.subscriptions: dict[str, Any] = {}  # non-durable subscription handles by filter
         self.will_sent = False
         self._req = 0
@@ -552,6 +555,8 @@ class MqttLink:
             self.core.remove_entry(session.queue, entry)
         session.sent_through = max(session.sent_through, seq)
         self.msgs_out += 1
+        if self.out_aliases is not None:
+            self.out_aliases.apply(packet)
         self.send(round_, packet)
 
     def _v5_properties(self, message: Any, sub: dict[str, Any]) -> dict[str, Any]:
