@@ -84,6 +84,13 @@ def test_define_start_display_and_stop(run_cli: Any, qm: Any, clients: list[Clie
     assert "CONNECTIONS(0)" in mqsc(run_cli, qm, "DISPLAY CHSTATUS(MQTT)\n")
     assert "MQRCCF_CHL_STATUS_NOT_FOUND (3065)" in mqsc(run_cli, qm, "STOP CHANNEL(MQTT) CLIENTID('watcher')\n")
 
+    away = Client(port, "away", clean=False)
+    away.subscribe("price/#", 1)
+    away.close()
+    assert run_cli("pub", "-m", qm.name, "price/fruit/pears", input="0.90\n").returncode == 0
+    waiting = mqsc(run_cli, qm, "DISPLAY CHSTATUS(MQTT) CLIENTID('*') WHERE(STATUS EQ DISCONNECTED) PENDING\n")
+    assert "CLIENTID(away)" in waiting and "STATUS(DISCONNECTED)" in waiting and "PENDING(1)" in waiting
+
     other = Client(port, "other", version=V5)
     clients.append(other)
     assert "AMQ8019I" in mqsc(run_cli, qm, "STOP CHANNEL(MQTT)\n")

@@ -143,6 +143,13 @@ class MqttChannel:
                 "PROTOCOL": _PROTOCOL_NAMES.get(link.version, str(link.version)),
                 "LMSGDATE": last_date, "LMSGTIME": last_time, "CHLSDATE": start_date, "CHLSTIME": start_time,
             })
+        for session in self.agent.broker.sessions.values():  # persistent sessions waiting for their client
+            if session.link is None and session.channel == self.name and \
+                    attributes.generic_match(pattern, session.client_id):
+                queue = self.agent.runtime.core.queues.get(session.queue) if session.queue else None
+                rows.append({"CHANNEL": self.name, "CHLTYPE": "MQTT", "CLIENTID": session.client_id,
+                             "STATUS": "DISCONNECTED", "INDOUBTIN": len(session.awaiting_rel),
+                             "INDOUBTOUT": len(session.inflight), "PENDING": queue.depth if queue is not None else 0})
         rows.sort(key=lambda row: str(row["CLIENTID"]))
         return rows
 

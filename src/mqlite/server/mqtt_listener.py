@@ -106,6 +106,8 @@ class MqttConnection(asyncio.Protocol):
                 return
         self.link = MqttLink(self.broker, connect, user, self._send, self.close, self._output)
         self.link.start(round_)
+        if self.channel is not None and self.link is not None and self.link.session is not None:
+            self.link.session.channel = self.channel.name
         if self.link is not None and self.link.conn is not None:
             self.runtime.sessions[self.link.conn.conn_id] = self.link.output
         self._arm_keep_alive(connect.keep_alive)

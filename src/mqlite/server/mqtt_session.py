@@ -121,6 +121,7 @@ class MqttSession:
     sent_through: int = 0  # the highest sequence number sent: a resend below it has DUP set
     next_packet_id: int = 1
     link: MqttLink | None = None  # the connection it is on, if any
+    channel: str = ""  # the channel it last came through (CHSTATUS shows it there when disconnected)
 
     def packet_id(self) -> int:
         for _ in range(65535):
