@@ -533,3 +533,22 @@ def test_v5_outbound_topic_aliases(mqtt_qmgr: MqttQMgr, client: Callable[..., Cl
     assert [(p.topic, p.properties.get("topic_alias"), p.payload) for p in got] == [  # type: ignore[union-attr]
         ("al/x", 1, b"al/x"), ("", 1, b"al/x"), ("al/y", 1, b"al/y"), ("al/x", 1, b"al/x")]
     sock.close()
+
+
+def test_v5_session_expiry_runs_on_after_a_restart(mqtt_qmgr: MqttQMgr, run_cli: Any) -> None:
+    """A 5.0 session with an expiry interval whose client does not come back ends that interval
+    after the queue manager's restart, its subscription and queue with it."""
+    c = Client(mqtt_qmgr, "brief", version=V5, clean=False, expiry=5)
+    c.subscribe("brief/#", 1)
+    c.close()
+    assert run_cli("endmqm", mqtt_qmgr.name).returncode == 0
+    assert run_cli("strmqm", mqtt_qmgr.name).returncode == 0
+    qm = mqlite.connect(mqtt_qmgr.name)
+    _, lines = qm.mqsc("DISPLAY SBSTATUS('MQTT:brief:brief/#')")
+    assert any("DURABLE(YES)" in line for line in lines)  # kept through the restart...
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and any("DURABLE(YES)" in line for line in lines):
+        time.sleep(0.3)
+        _, lines = qm.mqsc("DISPLAY SBSTATUS('MQTT:brief:brief/#')")
+    assert not any("DURABLE(YES)" in line for line in lines)  # ...and ended after its 5 s
+    qm.disconnect()

@@ -159,6 +159,19 @@ class MqttBroker:
         self.expiring: dict[str, float] = {}  # 5.0 sessions without a connection: when they end
         self.wills: dict[str, tuple[float, Will, str]] = {}  # delayed wills: when, what, whose
         self.shares = SharedSubscriptions(self)
+        self._expire_after_restart()
+
+    def _expire_after_restart(self) -> None:
+        """5.0 sessions of an earlier run end their expiry interval after this start, unless
+        their client comes back (the interval rides in their subscriptions' SubUserData)."""
+        now = self.core.clock()
+        for name, subs in self.core.subs_by_name.items():
+            if not name.startswith(SUB_PREFIX) or not subs:
+                continue
+            options = self.subscription_options(subs[0].user_data)
+            interval, client_id = options.get("x"), options.get("c")
+            if isinstance(interval, int) and isinstance(client_id, str) and client_id not in self.sessions:
+                self.expiring[client_id] = max(self.expiring.get(client_id, 0), now + interval)
 
     def resume(self, client_id: str) -> None:
         """A client connected again: its session does not expire, its delayed will is not sent."""
@@ -175,7 +188,9 @@ class MqttBroker:
             if deadline <= now:
                 del self.expiring[client_id]
                 session = self.sessions.get(client_id)
-                if session is not None and session.link is None:
+                if session is None:  # of an earlier run, its client never came back
+                    self.discard(MqttSession(client_id, True, queue_name(client_id)))
+                elif session.link is None:
                     self.discard(session)
 
     def publish_will(self, will: Will, user: str) -> None:
@@ -449,8 +464,12 @@ class MqttLink:
             options |= MQSO_NOT_OWN_PUBS
         if s.retain_handling == 2 or (s.retain_handling == 1 and existing):
             options |= C.MQSO_NEW_PUBLICATIONS_ONLY
-        data = json.dumps({"f": s.topic_filter, "q": s.qos, "rap": s.retain_as_published, "id": identifier},
-                          separators=(",", ":"))
+        options_data: dict[str, Any] = {"f": s.topic_filter, "q": s.qos, "rap": s.retain_as_published,
+                                        "id": identifier}
+        if self.version == V5 and session.persistent and self.session_expiry != 0xFFFFFFFF:
+            # So the session can expire after a restart too: its interval and whose it is.
+            options_data.update(x=self.session_expiry, c=session.client_id)
+        data = json.dumps(options_data, separators=(",", ":"))
         sd = {"Options": options, "ObjectString": s.topic_filter, "SubName": name, "SubUserData": data}
         try:
             old = self.subscriptions.pop(s.topic_filter, None)
