@@ -285,6 +285,14 @@ def test_v5_refusals_carry_reason_codes(mqtt_qmgr: MqttQMgr) -> None:
         header, body = read_packet(sock)
         assert header == 0x90 and body == bytes([0, pid, 0, 0x8F])  # SUBACK: topic filter invalid
     sock.close()
+    # Enhanced authentication (an Authentication Method in CONNECT) is not offered: CONNACK 0x8C.
+    props = b"\x0a\x15\x00\x07SCRAM-1"
+    body = b"\x00\x04MQTT\x05\x02\x00\x3c" + props + b"\x00\x05scram"
+    sock = socket.create_connection(("127.0.0.1", mqtt_qmgr.mqtt_port), timeout=5)
+    sock.sendall(bytes([0x10, len(body)]) + body)
+    header, body = read_packet(sock)
+    assert header == 0x20 and body[1] == 0x8C
+    sock.close()
 
 
 # -- bad input on raw sockets -----------------------------------------------------------------

@@ -97,6 +97,10 @@ class MqttConnection(asyncio.Protocol):
             self._send(round_, ConnAck(False, R.SERVER_UNAVAILABLE))
             self.close(-1)
             return
+        if "authentication_method" in connect.properties:  # 5.0 enhanced authentication: none offered
+            self._send(round_, ConnAck(False, R.BAD_AUTHENTICATION_METHOD))
+            self.close(R.BAD_AUTHENTICATION_METHOD)
+            return
         user = connect.username or "mqtt"
         if self.channel is not None:
             user, refusal = self.channel.admit(connect)
