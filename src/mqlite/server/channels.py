@@ -53,8 +53,10 @@ class MqttChannel:
         self.name = name
         self.attrs = dict(attrs)
         protocols = [p.upper() for p in self.attrs.get("PROTOCOL") or []]
-        self.levels = {_LEVELS[p] for p in protocols if p in _LEVELS}
+        self.raw = any(p in _LEVELS for p in protocols)  # MQTT straight on TCP
         self.websocket = "HTTP" in protocols
+        # The levels a client may speak: those listed, or all of them over WebSocket alone.
+        self.levels = {_LEVELS[p] for p in protocols if p in _LEVELS} or set(_LEVELS.values())
         self.connections: set[MqttConnection] = set()
         self.server: asyncio.Server | None = None
         self.port = 0
@@ -89,7 +91,7 @@ class MqttChannel:
 
     # -- connections -------------------------------------------------------------------------------
     def protocol(self) -> asyncio.Protocol:
-        if not self.levels:
+        if not self.raw:
             return self.websocket_protocol()
         if self.websocket:
             return _FirstByte(self)
