@@ -666,15 +666,19 @@ def publish_on(core: QueueManager, conn: Any, topics: OrderedDict[str, int] | No
                     core.close(conn, oldest, 0)
         elif topics is not None:
             topics.move_to_end(topic)
-        md = MessageDescriptor(Persistence=1 if qos else 0,
-                               Format="MQSTR" if props.get("payload_format_indicator") == 1 else "")
-        expiry = props.get("message_expiry_interval")
-        if expiry is not None:
-            md.Expiry = min(int(expiry) * 10, 0x7FFFFFFF)
-        properties: dict[str, Any] = {name: value for name, value in props.get("user_property", [])}
-        for key, name in FIELD_PROPERTIES.items():
-            if key in props:
-                properties[name] = props[key]
+        if props:  # 5.0 properties; a 3.1.1 publication has none and skips all this
+            md = MessageDescriptor(Persistence=1 if qos else 0,
+                                   Format="MQSTR" if props.get("payload_format_indicator") == 1 else "")
+            expiry = props.get("message_expiry_interval")
+            if expiry is not None:
+                md.Expiry = min(int(expiry) * 10, 0x7FFFFFFF)
+            properties: dict[str, Any] = {name: value for name, value in props.get("user_property", [])}
+            for key, name in FIELD_PROPERTIES.items():
+                if key in props:
+                    properties[name] = props[key]
+        else:
+            md = MessageDescriptor(Persistence=1 if qos else 0)
+            properties = {}
         properties[QOS_PROPERTY] = qos
         options = C.MQPMO_NO_SYNCPOINT | C.MQPMO_FAIL_IF_QUIESCING | (C.MQPMO_RETAIN if retain else 0)
         core.put(conn, hobj, md, options, properties, payload)
