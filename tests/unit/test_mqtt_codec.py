@@ -38,6 +38,8 @@ from mqlite.protocol.mqtt import (
 )
 from mqlite.protocol.mqtt import properties as P
 from mqlite.protocol.mqtt import reasons as R
+from mqlite.protocol.mqtt.codec import publish_qos0
+from mqlite.protocol.mqtt.wire import utf8 as topic_field
 from mqlite.protocol.mqtt.wire import varint
 
 
@@ -347,3 +349,9 @@ def test_mutated_valid_packets_never_crash_the_decoder(data: Any) -> None:
         stream.next_event()
     except MqttError as error:
         assert error.reason >= 0x80
+
+
+@given(st.text(min_size=1, max_size=300).filter(lambda t: "\x00" not in t and "+" not in t and "#" not in t),
+       st.binary(max_size=70_000), st.booleans())
+def test_the_qos0_fast_path_makes_the_bytes_encode_makes(topic: str, payload: bytes, retain: bool) -> None:
+    assert publish_qos0(topic_field(topic), payload, retain) == encode(Publish(topic, payload, 0, retain), V311)

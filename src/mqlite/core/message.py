@@ -82,7 +82,7 @@ class MessageDescriptor:
         return cls(*values)
 
     def copy(self) -> MessageDescriptor:
-        return MessageDescriptor(*self.to_list())
+        return MessageDescriptor(*_md_values(self))  # every publication copy makes one: no list
 
 
 @dataclass(slots=True)

@@ -60,6 +60,8 @@ from mqlite.protocol.mqtt import (
 )
 from mqlite.protocol.mqtt import reasons as R
 from mqlite.protocol.mqtt.aliases import OutboundAliases
+from mqlite.protocol.mqtt.codec import publish_qos0
+from mqlite.protocol.mqtt.wire import utf8 as utf8_field
 from mqlite.server.mqtt_shared import SHARE_PREFIX, SharedSubscriptions, parse_share
 from mqlite.server.runtime import Round, Session, Sink
 
@@ -257,6 +259,7 @@ class MqttLink:
         self.max_packet = int(connect.properties.get("maximum_packet_size", 0)) or None
         self.topics: OrderedDict[str, int] = OrderedDict()  # topic -> output handle
         self.aliases: dict[int, str] = {}  # inbound topic aliases (5.0)
+        self._topic_fields: dict[str, bytes] = {}
         alias_maximum = int(connect.properties.get("topic_alias_maximum", 0))
         self.out_aliases = OutboundAliases(alias_maximum) if self.version == V5 and alias_maximum else None
         self.subscriptions: dict[str, Any] = {}  # non-durable subscription handles by filter
@@ -555,11 +558,20 @@ class MqttLink:
             self.core.remove_entry(session.queue, entry)
             return
         published = props.get(QOS_PROPERTY)  # absent: an MQI publication, QoS 2 when persistent
-        qos = min(_int(sub.get("q"), 0), _int(published, 0) if published is not None else 2 * message.persistent)
+        wanted = sub.get("q", 0)
+        if published.__class__ is not int or wanted.__class__ is not int:  # set by an MQI application?
+            wanted, published = _int(wanted, 0), _int(published, 2 * message.persistent)
+        qos = min(wanted, published) if published >= 0 else 0
         retained = bool(props.get("MQIsRetained"))
         properties: dict[str, Any] = {}
         if self.version == V5:
             properties = self._v5_properties(message, sub)
+        elif qos == 0:  # the common 3.1.1 case, straight to bytes
+            self.core.remove_entry(session.queue, entry)
+            session.sent_through = max(session.sent_through, entry.seq)
+            self.msgs_out += 1
+            round_.add(self.output, publish_qos0(self._topic_field(topic), result.body, retained))
+            return
         packet = Publish(topic, result.body, qos, retained, False, None, properties)
         if self.max_packet is not None and len(encode(packet, self.version)) + (2 if qos else 0) > self.max_packet:
             # Too big for the client (5.0 Maximum Packet Size): discarded as if sent (3.1.2-25).
@@ -578,6 +590,15 @@ class MqttLink:
         if self.out_aliases is not None:
             self.out_aliases.apply(packet)
         self.send(round_, packet)
+
+    def _topic_field(self, topic: str) -> bytes:
+        """The topic as a PUBLISH carries it (length-prefixed UTF-8), made once per topic."""
+        field = self._topic_fields.get(topic)
+        if field is None:
+            if len(self._topic_fields) >= OPEN_TOPICS:
+                self._topic_fields.clear()
+            field = self._topic_fields[topic] = utf8_field(topic)
+        return field
 
     def _v5_properties(self, message: Any, sub: dict[str, Any]) -> dict[str, Any]:
         props = message.properties

@@ -273,5 +273,12 @@ def _encode_connect(c: Connect) -> bytes:
     return _frame(P.CONNECT << 4, body)
 
 
+def publish_qos0(topic_field: bytes, payload: bytes, retain: bool) -> bytes:
+    """A QoS 0 PUBLISH without properties (3.1.1) from its length-prefixed topic: the delivery
+    fast path, the same bytes ``encode`` makes."""
+    return b"".join((b"\x31" if retain else b"\x30", wire.varint(len(topic_field) + len(payload)),
+                     topic_field, payload))
+
+
 def _frame(header: int, body: bytes) -> bytes:
     return bytes((header,)) + wire.varint(len(body)) + body
