@@ -33,8 +33,10 @@ from mqlite.protocol.mqtt import (
     UnsubAck,
     Unsubscribe,
     Will,
+    codec,
     decode,
     encode,
+    wire,
 )
 from mqlite.protocol.mqtt import properties as P
 from mqlite.protocol.mqtt import reasons as R
@@ -355,3 +357,24 @@ def test_mutated_valid_packets_never_crash_the_decoder(data: Any) -> None:
        st.binary(max_size=70_000), st.booleans())
 def test_the_qos0_fast_path_makes_the_bytes_encode_makes(topic: str, payload: bytes, retain: bool) -> None:
     assert publish_qos0(topic_field(topic), payload, retain) == encode(Publish(topic, payload, 0, retain), V311)
+
+
+def _outcome(call: Any) -> Any:
+    try:
+        packet = call()
+    except MqttError as error:
+        return ("error", error.reason)
+    return ("packet", packet)
+
+
+@settings(max_examples=400)
+@given(st.one_of(st.binary(max_size=40),
+                 st.builds(lambda t, p: len(t).to_bytes(2, "big") + t + p,
+                           st.text(max_size=20).map(str.encode), st.binary(max_size=20))),
+       st.booleans())
+def test_the_qos0_decoding_fast_path_agrees_with_the_general_one(body: bytes, retain: bool) -> None:
+    """Same packet or the same reason code, for any body (3.1.1 QoS 0 PUBLISH)."""
+    header = 0x30 | retain
+    fast = _outcome(lambda: decode(header, body, V311))
+    general = _outcome(lambda: codec._publish(wire.Reader(body), header & 0x0F, V311))
+    assert fast == general

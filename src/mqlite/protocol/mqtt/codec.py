@@ -48,6 +48,8 @@ _FLAGS_TWO = (P.PUBREL, P.SUBSCRIBE, P.UNSUBSCRIBE)  # packets whose fixed-heade
 def decode(header: int, body: bytes | memoryview, version: int) -> Packet:
     """One packet from its first byte and the bytes after the Remaining Length. ``version`` is
     the connection's protocol level (a CONNECT brings its own)."""
+    if header & 0xFE == 0x30 and version != V5:  # a 3.1.1 QoS 0 PUBLISH: the hot path
+        return _publish_qos0(bytes(body), bool(header & 1))
     kind, flags = header >> 4, header & 0x0F
     r = wire.Reader(body)
     if kind == P.PUBLISH:
@@ -171,6 +173,23 @@ def _publish(r: wire.Reader, flags: int, version: int) -> Publish:
     elif "topic_alias" not in props:
         raise protocol_error("PUBLISH with an empty topic name and no topic alias")
     return Publish(topic, r.rest(), qos, retain, dup, packet_id, props)
+
+
+def _publish_qos0(body: bytes, retain: bool) -> Publish:
+    """What ``_publish`` makes of a 3.1.1 QoS 0 PUBLISH, with the same checks, without a Reader."""
+    if len(body) < 2:
+        raise malformed("a string length past the end of the packet")
+    end = 2 + ((body[0] << 8) | body[1])
+    if end > len(body):
+        raise malformed("a string length past the end of the packet")
+    try:
+        topic = body[2:end].decode("utf-8")
+    except UnicodeDecodeError:
+        raise malformed("a string that is not well-formed UTF-8") from None
+    if "\0" in topic:
+        raise malformed("a string containing U+0000")
+    _check_topic_name(topic)
+    return Publish(topic, body[end:], 0, retain)
 
 
 def _check_topic_name(topic: str) -> None:
