@@ -28,8 +28,10 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
+from mqtt_clients import Client, MqttQMgr
 
 from mqlite.cli.state import process_alive
 
@@ -150,3 +152,32 @@ def tcp_port() -> int:
 @pytest.fixture
 def qmgr(qmgr_factory: Callable[..., QMgr]) -> QMgr:
     return qmgr_factory("QM1")
+
+
+@pytest.fixture
+def mqtt_qmgr(mqlite_home: Path, run_cli: RunCli, tcp_port: int) -> Iterator[MqttQMgr]:
+    """A started queue manager "QMQTT" whose MQTT channel listens on ``mqtt_port``."""
+    assert run_cli("crtmqm", "--mqtt-port", str(tcp_port), "QMQTT").returncode == 0
+    assert run_cli("strmqm", "QMQTT").returncode == 0
+    yield MqttQMgr("QMQTT", tcp_port, mqlite_home)
+    run_cli("endmqm", "-i", "QMQTT")
+
+
+@pytest.fixture
+def mqtt_clients() -> Iterator[list[Client]]:
+    """MQTT clients a test made, ended after it."""
+    made: list[Client] = []
+    yield made
+    for c in made:
+        c.paho.loop_stop()
+        c.paho.disconnect()
+
+
+@pytest.fixture
+def client(mqtt_qmgr: MqttQMgr, mqtt_clients: list[Client]) -> Callable[..., Client]:
+    """``client(client_id, **options)``: a connected client of ``mqtt_qmgr``."""
+    def make(client_id: str, **kwargs: Any) -> Client:
+        mqtt_clients.append(Client(mqtt_qmgr.mqtt_port, client_id, **kwargs))
+        return mqtt_clients[-1]
+
+    return make

@@ -1,11 +1,13 @@
-"""A paho-mqtt client for the MQTT tests: what it receives, its CONNACK and its disconnects land
-in queues the test reads with a timeout."""
+"""For the MQTT tests: a paho-mqtt client whose messages, CONNACK and disconnects land in queues
+the test reads with a timeout, and the queue manager the ``mqtt_qmgr`` fixture starts."""
 
 from __future__ import annotations
 
 import queue
 import ssl
 import time
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -14,6 +16,15 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 V311, V5 = mqtt.MQTTv311, mqtt.MQTTv5
+
+
+@dataclass
+class MqttQMgr:
+    """A started queue manager with an MQTT channel (``crtmqm --mqtt-port``)."""
+
+    name: str
+    mqtt_port: int
+    home: Path
 
 
 class Client:
@@ -68,8 +79,9 @@ class Client:
         self.paho.unsubscribe(topic)
         done.get(timeout=10)
 
-    def publish(self, topic: str, payload: bytes | str, qos: int = 0) -> None:
-        self.paho.publish(topic, payload, qos=qos).wait_for_publish(10)
+    def publish(self, topic: str, payload: bytes | str, qos: int = 0, retain: bool = False,
+                properties: Any = None) -> None:
+        self.paho.publish(topic, payload, qos=qos, retain=retain, properties=properties).wait_for_publish(10)
 
     def received(self, count: int, timeout: float = 10.0) -> list[mqtt.MQTTMessage]:
         return [self.messages.get(timeout=timeout) for _ in range(count)]

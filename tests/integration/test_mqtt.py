@@ -10,102 +10,17 @@ import shutil
 import socket
 import subprocess
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
-from paho.mqtt.enums import CallbackAPIVersion
+from mqtt_clients import V5, V311, Client, MqttQMgr
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 import mqlite
 from mqlite.protocol.mqtt import decode
-
-V311, V5 = mqtt.MQTTv311, mqtt.MQTTv5
-
-
-@dataclass
-class MqttQMgr:
-    name: str
-    mqtt_port: int
-    home: Path
-
-
-@pytest.fixture
-def mqtt_qmgr(mqlite_home: Path, run_cli: Any, tcp_port: int) -> Iterator[MqttQMgr]:
-    assert run_cli("crtmqm", "--mqtt-port", str(tcp_port), "QMQTT").returncode == 0
-    assert run_cli("strmqm", "QMQTT").returncode == 0
-    yield MqttQMgr("QMQTT", tcp_port, mqlite_home)
-    run_cli("endmqm", "-i", "QMQTT")
-
-
-class Client:
-    """A paho client whose received messages and disconnect reasons land in queues."""
-
-    def __init__(self, qm: MqttQMgr, client_id: str, version: int = V311, clean: bool = True,
-                 will: tuple[str, bytes] | None = None, expiry: int | None = None) -> None:
-        kwargs: dict[str, Any] = {"client_id": client_id, "protocol": version}
-        if version != V5:
-            kwargs["clean_session"] = clean
-        self.paho = mqtt.Client(CallbackAPIVersion.VERSION2, **kwargs)
-        self.messages: queue.Queue[mqtt.MQTTMessage] = queue.Queue()
-        self.disconnects: queue.Queue[Any] = queue.Queue()
-        self.connacks: queue.Queue[tuple[Any, Any]] = queue.Queue()
-        self.paho.on_message = lambda c, u, m: self.messages.put(m)
-        self.paho.on_disconnect = lambda c, u, flags, reason, props: self.disconnects.put(reason)
-        self.paho.on_connect = lambda c, u, flags, reason, props: self.connacks.put((flags, reason))
-        if will is not None:
-            self.paho.will_set(will[0], will[1], qos=1)
-        properties = None
-        if version == V5:
-            properties = Properties(PacketTypes.CONNECT)
-            if expiry is not None:
-                properties.SessionExpiryInterval = expiry
-        self.paho.connect("127.0.0.1", qm.mqtt_port, keepalive=30, clean_start=clean if version == V5 else 3,
-                          properties=properties)
-        self.paho.loop_start()
-        self.flags, self.reason = self.connacks.get(timeout=10)
-
-    def subscribe(self, topic: str, qos: int = 0, **options: Any) -> None:
-        done: queue.Queue[Any] = queue.Queue()
-        self.paho.on_subscribe = lambda c, u, mid, reasons, props: done.put(reasons)
-        if options:
-            self.paho.subscribe(topic, options=mqtt.SubscribeOptions(qos=qos, **options))
-        else:
-            self.paho.subscribe(topic, qos)
-        self.granted = done.get(timeout=10)
-
-    def publish(self, topic: str, payload: bytes | str, qos: int = 0, retain: bool = False,
-                properties: Any = None) -> None:
-        self.paho.publish(topic, payload, qos=qos, retain=retain, properties=properties).wait_for_publish(10)
-
-    def received(self, count: int, timeout: float = 10.0) -> list[mqtt.MQTTMessage]:
-        return [self.messages.get(timeout=timeout) for _ in range(count)]
-
-    def nothing_more(self, wait: float = 0.5) -> bool:
-        time.sleep(wait)
-        return self.messages.empty()
-
-    def close(self) -> None:
-        self.paho.disconnect()
-        self.paho.loop_stop()
-
-
-@pytest.fixture
-def client(mqtt_qmgr: MqttQMgr) -> Iterator[Callable[..., Client]]:
-    made: list[Client] = []
-
-    def make(client_id: str, **kwargs: Any) -> Client:
-        made.append(Client(mqtt_qmgr, client_id, **kwargs))
-        return made[-1]
-
-    yield make
-    for c in made:
-        c.paho.loop_stop()
-        c.paho.disconnect()
 
 
 @pytest.mark.parametrize("version", [V311, V5])
@@ -183,7 +98,7 @@ def test_retained_publications_are_shared_with_mqi(client: Callable[..., Client]
 
 
 def test_a_persistent_session_survives_a_queue_manager_restart(mqtt_qmgr: MqttQMgr, run_cli: Any) -> None:
-    durable = Client(mqtt_qmgr, "keeper", clean=False)
+    durable = Client(mqtt_qmgr.mqtt_port, "keeper", clean=False)
     durable.subscribe("jobs/#", 1)
     durable.close()
     qm = mqlite.connect(mqtt_qmgr.name)
@@ -192,7 +107,7 @@ def test_a_persistent_session_survives_a_queue_manager_restart(mqtt_qmgr: MqttQM
     qm.disconnect()
     assert run_cli("endmqm", mqtt_qmgr.name).returncode == 0
     assert run_cli("strmqm", mqtt_qmgr.name).returncode == 0
-    back = Client(mqtt_qmgr, "keeper", clean=False)
+    back = Client(mqtt_qmgr.mqtt_port, "keeper", clean=False)
     assert back.flags.session_present
     assert [m.payload for m in back.received(3)] == [b"job 0", b"job 1", b"job 2"]
     qm = mqlite.connect(mqtt_qmgr.name)
@@ -229,7 +144,7 @@ def test_unacknowledged_deliveries_come_again_with_dup(mqtt_qmgr: MqttQMgr) -> N
     assert header == 0x32 and body.endswith(b"again")  # QoS 1, DUP clear
     sock.close()  # gone without PUBACK
     time.sleep(0.3)
-    back = Client(mqtt_qmgr, "redo", clean=False)
+    back = Client(mqtt_qmgr.mqtt_port, "redo", clean=False)
     [redelivered] = back.received(1)
     assert redelivered.payload == b"again" and redelivered.dup
     assert back.nothing_more()
@@ -240,11 +155,11 @@ def test_unacknowledged_deliveries_come_again_with_dup(mqtt_qmgr: MqttQMgr) -> N
 def test_the_will_is_published_when_a_client_vanishes(client: Callable[..., Client], mqtt_qmgr: MqttQMgr) -> None:
     watcher = client("watcher")
     watcher.subscribe("wills/#", 1)
-    doomed = Client(mqtt_qmgr, "doomed", will=("wills/doomed", b"gone"))
+    doomed = Client(mqtt_qmgr.mqtt_port, "doomed", will=("wills/doomed", b"gone"))
     doomed.paho.loop_stop()
     doomed.paho.socket().close()  # no DISCONNECT
     assert watcher.received(1)[0].payload == b"gone"
-    polite = Client(mqtt_qmgr, "polite", will=("wills/polite", b"gone"))
+    polite = Client(mqtt_qmgr.mqtt_port, "polite", will=("wills/polite", b"gone"))
     polite.close()  # a normal DISCONNECT drops the will
     assert watcher.nothing_more()
 
@@ -293,6 +208,21 @@ def test_v5_refusals_carry_reason_codes(mqtt_qmgr: MqttQMgr) -> None:
     header, body = read_packet(sock)
     assert header == 0x20 and body[1] == 0x8C
     sock.close()
+
+
+def durable_subscription(qm: MqttQMgr, name: str, until_gone: float = 0) -> bool:
+    """Is the durable subscription there (``until_gone`` 0)? Else: did it go within that many seconds?"""
+    conn = mqlite.connect(qm.name)
+    try:
+        deadline = time.monotonic() + until_gone
+        while True:
+            _, lines = conn.mqsc(f"DISPLAY SBSTATUS('{name}')")
+            present = any("DURABLE(YES)" in line for line in lines)
+            if not until_gone or not present or time.monotonic() > deadline:
+                return present if not until_gone else not present
+            time.sleep(0.3)
+    finally:
+        conn.disconnect()
 
 
 # -- bad input on raw sockets -----------------------------------------------------------------
@@ -471,17 +401,8 @@ def test_v5_session_expiry_and_will_delay(mqtt_qmgr: MqttQMgr, client: Callable[
     vanished = time.monotonic()
     [will] = watcher.received(1, timeout=10)
     assert will.payload == b"gone" and time.monotonic() - vanished >= 0.9  # delayed, not at once
-    qm = mqlite.connect(mqtt_qmgr.name)
-    _, lines = qm.mqsc("DISPLAY SBSTATUS('MQTT:expirer:exp/#')")
-    assert any("DURABLE(YES)" in line for line in lines)  # the session is still there
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        _, lines = qm.mqsc("DISPLAY SBSTATUS('MQTT:expirer:exp/#')")
-        if not any("DURABLE(YES)" in line for line in lines):
-            break
-        time.sleep(0.3)
-    assert not any("DURABLE(YES)" in line for line in lines)  # expired: its subscription is gone
-    qm.disconnect()
+    assert durable_subscription(mqtt_qmgr, "MQTT:expirer:exp/#")  # the session is still there
+    assert durable_subscription(mqtt_qmgr, "MQTT:expirer:exp/#", until_gone=10)  # expired: gone
 
 
 def test_v5_disconnect_changes_the_session_expiry(mqtt_qmgr: MqttQMgr) -> None:
@@ -501,15 +422,7 @@ def test_v5_disconnect_changes_the_session_expiry(mqtt_qmgr: MqttQMgr) -> None:
     assert read_packet(sock)[0] == 0x90
     sock.sendall(bytes([0xE0, 7, 0x00, 5, 0x11, 0, 0, 0, 0]))  # DISCONNECT, Session Expiry Interval 0
     sock.close()
-    qm = mqlite.connect(mqtt_qmgr.name)
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        _, lines = qm.mqsc("DISPLAY SBSTATUS('MQTT:shortlived:sl/#')")
-        if not any("DURABLE(YES)" in line for line in lines):
-            break
-        time.sleep(0.2)
-    assert not any("DURABLE(YES)" in line for line in lines)
-    qm.disconnect()
+    assert durable_subscription(mqtt_qmgr, "MQTT:shortlived:sl/#", until_gone=10)
     again, connack = connect(b"shortlived", 3600)
     assert connack[0] == 0  # no session present
     again.close()
@@ -546,17 +459,10 @@ def test_v5_outbound_topic_aliases(mqtt_qmgr: MqttQMgr, client: Callable[..., Cl
 def test_v5_session_expiry_runs_on_after_a_restart(mqtt_qmgr: MqttQMgr, run_cli: Any) -> None:
     """A 5.0 session with an expiry interval whose client does not come back ends that interval
     after the queue manager's restart, its subscription and queue with it."""
-    c = Client(mqtt_qmgr, "brief", version=V5, clean=False, expiry=5)
+    c = Client(mqtt_qmgr.mqtt_port, "brief", version=V5, clean=False, expiry=5)
     c.subscribe("brief/#", 1)
     c.close()
     assert run_cli("endmqm", mqtt_qmgr.name).returncode == 0
     assert run_cli("strmqm", mqtt_qmgr.name).returncode == 0
-    qm = mqlite.connect(mqtt_qmgr.name)
-    _, lines = qm.mqsc("DISPLAY SBSTATUS('MQTT:brief:brief/#')")
-    assert any("DURABLE(YES)" in line for line in lines)  # kept through the restart...
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and any("DURABLE(YES)" in line for line in lines):
-        time.sleep(0.3)
-        _, lines = qm.mqsc("DISPLAY SBSTATUS('MQTT:brief:brief/#')")
-    assert not any("DURABLE(YES)" in line for line in lines)  # ...and ended after its 5 s
-    qm.disconnect()
+    assert durable_subscription(mqtt_qmgr, "MQTT:brief:brief/#")  # kept through the restart...
+    assert durable_subscription(mqtt_qmgr, "MQTT:brief:brief/#", until_gone=20)  # ...and ended after 5 s

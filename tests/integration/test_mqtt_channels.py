@@ -9,7 +9,7 @@ import shutil
 import socket
 import ssl
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,15 +22,6 @@ import mqlite
 @pytest.fixture
 def qm(qmgr_factory: Callable[..., Any]) -> Any:
     return qmgr_factory("QMC", port=False)
-
-
-@pytest.fixture
-def clients() -> Iterator[list[Client]]:
-    made: list[Client] = []
-    yield made
-    for c in made:
-        c.paho.loop_stop()
-        c.paho.disconnect()
 
 
 def mqsc(run_cli: Any, qm: Any, text: str) -> str:
@@ -54,12 +45,12 @@ def refused_at_tcp(port: int) -> bool:
     return False
 
 
-def test_define_start_display_and_stop(run_cli: Any, qm: Any, clients: list[Client]) -> None:
+def test_define_start_display_and_stop(run_cli: Any, qm: Any, mqtt_clients: list[Client]) -> None:
     port = free_port()
     out = mqsc(run_cli, qm, f"DEFINE CHANNEL(MQTT) CHLTYPE(MQTT) TRPTYPE(TCP) PORT({port})\nSTART CHANNEL(MQTT)\n")
     assert "AMQ8014I" in out and "AMQ8018I: Start WebSphere MQ channel accepted." in out
     watcher = Client(port, "watcher")
-    clients.append(watcher)
+    mqtt_clients.append(watcher)
     watcher.subscribe("price/#", 1)
     assert run_cli("pub", "-m", qm.name, "price/fruit/apples", input="1.20\n").returncode == 0  # MQI -> MQTT
     assert watcher.received(1)[0].payload == b"1.20"
@@ -92,7 +83,7 @@ def test_define_start_display_and_stop(run_cli: Any, qm: Any, clients: list[Clie
     assert "CLIENTID(away)" in waiting and "STATUS(DISCONNECTED)" in waiting and "PENDING(1)" in waiting
 
     other = Client(port, "other", version=V5)
-    clients.append(other)
+    mqtt_clients.append(other)
     assert "AMQ8019I" in mqsc(run_cli, qm, "STOP CHANNEL(MQTT)\n")
     assert other.disconnects.get(timeout=10).value == 0x98  # 5.0: Administrative action
     assert refused_at_tcp(port)
@@ -101,7 +92,7 @@ def test_define_start_display_and_stop(run_cli: Any, qm: Any, clients: list[Clie
     assert "AMQ8015I" in mqsc(run_cli, qm, "DELETE CHANNEL(MQTT)\n")
 
 
-def test_running_channels_start_again_with_the_queue_manager(run_cli: Any, qm: Any, clients: list[Client]) -> None:
+def test_running_channels_start_again_with_the_queue_manager(run_cli: Any, qm: Any, mqtt_clients: list[Client]) -> None:
     kept, idle = free_port(), free_port()
     mqsc(run_cli, qm, f"DEFINE CHANNEL(KEPT) CHLTYPE(MQTT) PORT({kept})\n"
                       f"DEFINE CHANNEL(IDLE) CHLTYPE(MQTT) PORT({idle})\nSTART CHANNEL(KEPT)\n")
@@ -109,7 +100,7 @@ def test_running_channels_start_again_with_the_queue_manager(run_cli: Any, qm: A
     assert run_cli("endmqm", qm.name).returncode == 0
     assert run_cli("strmqm", qm.name).returncode == 0
     back = Client(kept, "back")
-    clients.append(back)
+    mqtt_clients.append(back)
     assert not back.refused
     assert refused_at_tcp(idle)
     mqsc(run_cli, qm, "STOP CHANNEL(KEPT)\n")
@@ -118,26 +109,26 @@ def test_running_channels_start_again_with_the_queue_manager(run_cli: Any, qm: A
     assert refused_at_tcp(kept)  # stopped by the operator: stays stopped
 
 
-def test_maxinst_and_protocol_levels(run_cli: Any, qm: Any, clients: list[Client]) -> None:
+def test_maxinst_and_protocol_levels(run_cli: Any, qm: Any, mqtt_clients: list[Client]) -> None:
     port = free_port()
     mqsc(run_cli, qm, f"DEFINE CHANNEL(V5ONLY) CHLTYPE(MQTT) PORT({port}) PROTOCOL(MQTTV5) MAXINST(1)\n"
                       "START CHANNEL(V5ONLY)\n")
     old = Client(port, "old", version=V311)
-    clients.append(old)
+    mqtt_clients.append(old)
     assert old.refused and old.reason.value == 0x84  # 3.1.1 return code 1: unacceptable protocol version
     first = Client(port, "first", version=V5)
-    clients.append(first)
+    mqtt_clients.append(first)
     assert not first.refused
     second = Client(port, "second", version=V5)
-    clients.append(second)
+    mqtt_clients.append(second)
     assert second.refused and second.reason.value == 0x97  # Quota exceeded
     first.close()
     third = Client(port, "third", version=V5)
-    clients.append(third)
+    mqtt_clients.append(third)
     assert not third.refused
 
 
-def test_user_names_passwords_and_identities(run_cli: Any, qm: Any, clients: list[Client]) -> None:
+def test_user_names_passwords_and_identities(run_cli: Any, qm: Any, mqtt_clients: list[Client]) -> None:
     made = run_cli("passwd", "-m", qm.name, "alice", "-g", "apps", env={"MQLITE_PASSWORD": "wonderland"})
     assert made.returncode == 0, made.stderr
     port = free_port()
@@ -145,10 +136,10 @@ def test_user_names_passwords_and_identities(run_cli: Any, qm: Any, clients: lis
                       "START CHANNEL(SECURE)\n")
     for username, password in ((None, None), ("alice", "guess"), ("mallory", "wonderland")):
         c = Client(port, "x", username=username, password=password)
-        clients.append(c)
+        mqtt_clients.append(c)
         assert c.refused and c.reason.value == 0x86, (username, c.reason)  # 3.1.1 code 4
     alice = Client(port, "alice-app", clean=False, username="alice", password="wonderland")
-    clients.append(alice)
+    mqtt_clients.append(alice)
     assert not alice.refused
     alice.subscribe("orders/#", 1)
     assert "SUBUSER(alice)" in mqsc(run_cli, qm, "DISPLAY SBSTATUS('MQTT:alice-app:orders/#') SUBUSER\n")
@@ -158,21 +149,21 @@ def test_user_names_passwords_and_identities(run_cli: Any, qm: Any, clients: lis
     mqsc(run_cli, qm, "STOP CHANNEL(SECURE)\nALTER CHANNEL(SECURE) CHLTYPE(MQTT) MCAUSER('app1')\n"
                       "START CHANNEL(SECURE)\n")
     again = Client(port, "alice-2", clean=False, username="alice", password="wonderland")
-    clients.append(again)
+    mqtt_clients.append(again)
     again.subscribe("orders/#", 1)
     assert "SUBUSER(app1)" in mqsc(run_cli, qm, "DISPLAY SBSTATUS('MQTT:alice-2:orders/#') SUBUSER\n")
     port2 = free_port()
     mqsc(run_cli, qm, f"DEFINE CHANNEL(BYID) CHLTYPE(MQTT) PORT({port2}) USECLTID(YES)\nSTART CHANNEL(BYID)\n")
     device = Client(port2, "dev42", clean=False)
-    clients.append(device)
+    mqtt_clients.append(device)
     device.subscribe("cmd/dev42", 1)
     assert "SUBUSER(dev42)" in mqsc(run_cli, qm, "DISPLAY SBSTATUS('MQTT:dev42:cmd/dev42') SUBUSER\n")
     # CHCKCLNT(OPTIONAL), the default: no password is fine, a wrong one is not.
     anonymous = Client(port2, "anon")
-    clients.append(anonymous)
+    mqtt_clients.append(anonymous)
     assert not anonymous.refused
     wrong = Client(port2, "wrong", username="alice", password="nope")
-    clients.append(wrong)
+    mqtt_clients.append(wrong)
     assert wrong.refused and wrong.reason.value == 0x86
 
 
@@ -219,7 +210,7 @@ def tls_fails(port: int, context: ssl.SSLContext | None) -> bool:
 
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command")
-def test_tls_channel(run_cli: Any, qm: Any, tmp_path: Path, clients: list[Client]) -> None:
+def test_tls_channel(run_cli: Any, qm: Any, tmp_path: Path, mqtt_clients: list[Client]) -> None:
     server_key, server_cert = make_certificate(tmp_path, "server")
     client_key, client_cert = make_certificate(tmp_path, "device")
     keyring = tmp_path / "keyring.pem"
@@ -229,7 +220,7 @@ def test_tls_channel(run_cli: Any, qm: Any, tmp_path: Path, clients: list[Client
                             f"SSLKEYR('{keyring}')\nSTART CHANNEL(TLS)\n")
     assert "AMQ8018I" in out, out
     secure = Client(port, "secure", tls=client_context(server_cert))
-    clients.append(secure)
+    mqtt_clients.append(secure)
     assert not secure.refused
     secure.subscribe("t/#", 1)
     secure.publish("t/1", "over tls", qos=1)

@@ -4,34 +4,12 @@ arrives while no member is connected waits for one, across a restart too."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
-from mqtt_clients import V5, V311, Client
-
-
-@pytest.fixture
-def mqtt_port(mqlite_home: Any, run_cli: Any, tcp_port: int) -> Iterator[int]:
-    assert run_cli("crtmqm", "--mqtt-port", str(tcp_port), "QMS").returncode == 0
-    assert run_cli("strmqm", "QMS").returncode == 0
-    yield tcp_port
-    run_cli("endmqm", "-i", "QMS")
-
-
-@pytest.fixture
-def client(mqtt_port: int) -> Iterator[Callable[..., Client]]:
-    made: list[Client] = []
-
-    def make(client_id: str, **kwargs: Any) -> Client:
-        made.append(Client(mqtt_port, client_id, **kwargs))
-        return made[-1]
-
-    yield make
-    for c in made:
-        c.paho.loop_stop()
-        c.paho.disconnect()
+from mqtt_clients import V5, V311, Client, MqttQMgr
 
 
 def test_each_publication_goes_to_one_member_in_turn(client: Callable[..., Client]) -> None:
@@ -53,7 +31,7 @@ def test_each_publication_goes_to_one_member_in_turn(client: Callable[..., Clien
 
 
 def test_publications_wait_for_a_member_across_a_restart(client: Callable[..., Client], run_cli: Any,
-                                                         mqtt_port: int) -> None:
+                                                         mqtt_qmgr: MqttQMgr) -> None:
     member = client("keeper", version=V5, clean=False, expiry=3600)
     member.subscribe("$share/g1/orders/+", 1)
     member.close()
@@ -61,9 +39,9 @@ def test_publications_wait_for_a_member_across_a_restart(client: Callable[..., C
     for i in range(3):
         pub.publish("orders/new", f"order-{i}", qos=1)
     pub.close()
-    assert run_cli("endmqm", "QMS").returncode == 0
-    assert run_cli("strmqm", "QMS").returncode == 0
-    back = Client(mqtt_port, "keeper", version=V5, clean=False, expiry=3600)
+    assert run_cli("endmqm", mqtt_qmgr.name).returncode == 0
+    assert run_cli("strmqm", mqtt_qmgr.name).returncode == 0
+    back = Client(mqtt_qmgr.mqtt_port, "keeper", version=V5, clean=False, expiry=3600)
     try:
         assert [m.payload for m in back.received(3)] == [b"order-0", b"order-1", b"order-2"]
         assert back.nothing_more()
@@ -71,13 +49,14 @@ def test_publications_wait_for_a_member_across_a_restart(client: Callable[..., C
         back.close()
 
 
-def test_the_last_member_leaving_ends_the_group(client: Callable[..., Client], run_cli: Any) -> None:
+def test_the_last_member_leaving_ends_the_group(client: Callable[..., Client], run_cli: Any,
+                                                mqtt_qmgr: MqttQMgr) -> None:
     a = client("solo", version=V5)
     a.subscribe("$share/grp/t/#", 0)
-    shown = run_cli("runmqsc", "QMS", input="DISPLAY SUB('MQTT$share:grp:t/#') DEST\n").stdout
+    shown = run_cli("runmqsc", mqtt_qmgr.name, input="DISPLAY SUB('MQTT$share:grp:t/#') DEST\n").stdout
     assert "DEST(SYSTEM.MQTT.SHARE." in shown
     a.unsubscribe("$share/grp/t/#")
-    shown = run_cli("runmqsc", "QMS", input="DISPLAY SUB('MQTT$share:grp:t/#')\n").stdout
+    shown = run_cli("runmqsc", mqtt_qmgr.name, input="DISPLAY SUB('MQTT$share:grp:t/#')\n").stdout
     assert "AMQ8147E" in shown
 
 

@@ -7,36 +7,18 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import websockets
-from mqtt_clients import V5, V311, Client
-
-
-@pytest.fixture
-def mqtt_port(mqlite_home: Any, run_cli: Any, tcp_port: int) -> Iterator[int]:
-    assert run_cli("crtmqm", "--mqtt-port", str(tcp_port), "QMW").returncode == 0
-    assert run_cli("strmqm", "QMW").returncode == 0
-    yield tcp_port
-    run_cli("endmqm", "-i", "QMW")
-
-
-@pytest.fixture
-def clients() -> Iterator[list[Client]]:
-    made: list[Client] = []
-    yield made
-    for c in made:
-        c.paho.loop_stop()
-        c.paho.disconnect()
+from mqtt_clients import V5, V311, Client, MqttQMgr
 
 
 @pytest.mark.parametrize("version", [V311, V5])
-def test_websocket_and_tcp_clients_on_one_port(mqtt_port: int, clients: list[Client], version: int) -> None:
-    browser = Client(mqtt_port, "browser", version=version, transport="websockets")
-    device = Client(mqtt_port, "device", version=version)
-    clients += [browser, device]
+def test_websocket_and_tcp_clients_on_one_port(mqtt_qmgr: MqttQMgr, mqtt_clients: list[Client], version: int) -> None:
+    browser = Client(mqtt_qmgr.mqtt_port, "browser", version=version, transport="websockets")
+    device = Client(mqtt_qmgr.mqtt_port, "device", version=version)
+    mqtt_clients += [browser, device]
     browser.subscribe("room/#", 2)
     device.subscribe("cmd/#", 1)
     for qos in (0, 1, 2):
@@ -46,25 +28,25 @@ def test_websocket_and_tcp_clients_on_one_port(mqtt_port: int, clients: list[Cli
     assert device.received(1)[0].payload == b"on"
 
 
-def test_a_channel_of_websocket_only(mqtt_port: int, run_cli: Any, clients: list[Client]) -> None:
+def test_a_channel_of_websocket_only(mqtt_qmgr: MqttQMgr, run_cli: Any, mqtt_clients: list[Client]) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    out = run_cli("runmqsc", "QMW", input=f"DEFINE CHANNEL(WS) CHLTYPE(MQTT) PORT({port}) PROTOCOL(HTTP)\n"
+    out = run_cli("runmqsc", mqtt_qmgr.name, input=f"DEFINE CHANNEL(WS) CHLTYPE(MQTT) PORT({port}) PROTOCOL(HTTP)\n"
                                            "START CHANNEL(WS)\n").stdout
     assert "AMQ8018I" in out
     browser = Client(port, "ws-only", transport="websockets")
-    clients.append(browser)
+    mqtt_clients.append(browser)
     assert not browser.refused
     with socket.create_connection(("127.0.0.1", port), timeout=5) as raw:  # raw MQTT: not an HTTP request
         raw.sendall(bytes.fromhex("100c00044d5154540402001e0000"))
         assert raw.recv(64).startswith(b"HTTP/1.1 400")
 
 
-def test_raw_websocket_client_sends_mqtt_frames(mqtt_port: int) -> None:
+def test_raw_websocket_client_sends_mqtt_frames(mqtt_qmgr: MqttQMgr) -> None:
     """The `websockets` library, as a browser would: CONNECT split over two frames."""
     async def run() -> tuple[bytes, str | None]:
-        async with websockets.connect(f"ws://127.0.0.1:{mqtt_port}/mqtt", subprotocols=["mqtt"]) as ws:  # type: ignore[list-item]
+        async with websockets.connect(f"ws://127.0.0.1:{mqtt_qmgr.mqtt_port}/mqtt", subprotocols=["mqtt"]) as ws:  # type: ignore[list-item]
             connect = bytes.fromhex("101000044d5154540402001e0004") + b"wsli"
             await ws.send(connect[:5])
             await ws.send(connect[5:])
@@ -76,16 +58,16 @@ def test_raw_websocket_client_sends_mqtt_frames(mqtt_port: int) -> None:
     assert reply == b"\x20\x02\x00\x00" and subprotocol == "mqtt"  # CONNACK accepted
 
 
-def test_bad_websocket_input_ends_only_its_connection(mqtt_port: int, clients: list[Client]) -> None:
-    bystander = Client(mqtt_port, "bystander")
-    clients.append(bystander)
+def test_bad_websocket_input_ends_only_its_connection(mqtt_qmgr: MqttQMgr, mqtt_clients: list[Client]) -> None:
+    bystander = Client(mqtt_qmgr.mqtt_port, "bystander")
+    mqtt_clients.append(bystander)
     bystander.subscribe("still/#", 1)
-    with socket.create_connection(("127.0.0.1", mqtt_port), timeout=5) as raw:
+    with socket.create_connection(("127.0.0.1", mqtt_qmgr.mqtt_port), timeout=5) as raw:
         raw.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")  # no upgrade
         assert raw.recv(64).startswith(b"HTTP/1.1 426")
 
     async def frames(bad: bytes) -> int | None:
-        async with websockets.connect(f"ws://127.0.0.1:{mqtt_port}/", subprotocols=["mqtt"]) as ws:  # type: ignore[list-item]
+        async with websockets.connect(f"ws://127.0.0.1:{mqtt_qmgr.mqtt_port}/", subprotocols=["mqtt"]) as ws:  # type: ignore[list-item]
             if bad:
                 await ws.send(bad.decode())  # a text frame
             try:
