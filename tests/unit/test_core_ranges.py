@@ -51,3 +51,21 @@ def test_remove_one_browsed_message(store_mq: Any, recover: Any) -> None:
     store_mq.flush()
     mq = recover()
     assert [seq for seq, _ in mq.qm.browse_range("ONE.Q", 0, 9)] == [1, 3, 4]  # the removal was durable
+
+
+def test_browse_batch_moves_the_cursor_over_what_is_there(mq: Any, q: Any) -> None:
+    """MQGMO_BROWSE_NEXT many times at once (the MQTT delivery loop): after the first browse,
+    up to ``limit`` available messages follow the cursor; expired ones are removed on the way."""
+    assert mq.qm.browse_batch(mq.conn, q.hobj, 10) == []  # nothing browsed yet: ``get`` starts
+    for i in range(6):
+        mq.put(q, f"m{i}".encode(), Expiry=5 if i == 3 else C.MQEI_UNLIMITED)  # m3 lives 0.5 s
+    assert mq.get(q, C.MQGMO_BROWSE_FIRST).body == b"m0"
+    first = mq.qm.browse_batch(mq.conn, q.hobj, 2)
+    assert [m.body for _, m in first] == [b"m1", b"m2"]
+    assert mq.qm.queues["APP.Q"].depth == 6  # browsing removes nothing
+    mq.clock.advance(1.0)
+    rest = mq.qm.browse_batch(mq.conn, q.hobj, 10)
+    assert [m.body for _, m in rest] == [b"m4", b"m5"]  # m3 expired on the way
+    assert mq.qm.queues["APP.Q"].depth == 5
+    assert mq.qm.browse_batch(mq.conn, q.hobj, 10) == []
+    assert mq.qm.remove_entry("APP.Q", rest[0][0]) is True  # what was browsed can be removed

@@ -75,6 +75,40 @@ class GetMixin:
         self.waiting.add(waiter)
         return waiter
 
+    def browse_batch(self, conn: Connection, hobj: int, limit: int) -> list[tuple[Entry, Message]]:
+        """MQGMO_BROWSE_NEXT up to ``limit`` times at once: the available messages after the
+        browse cursor, with their entries, the cursor left on the last. For a consumer that
+        removes what it browsed once it is done with it (``remove_entry``); [] when nothing
+        follows, or before the first browse (which goes through ``get``)."""
+        handle = self._handle(conn, hobj)
+        queue = handle.queue
+        if queue is None or not handle.options & C.MQOO_BROWSE:
+            raise MQError(C.MQRC_NOT_OPEN_FOR_BROWSE, f"{handle.opened_as} is not open for browse")
+        if queue.deleted:
+            raise MQError(C.MQRC_Q_DELETED, f"queue {queue.name} was deleted")
+        if handle.browse_pos is None or self._inhibited(handle, queue):
+            return []
+        now = self.clock()
+        found: list[tuple[Entry, Message]] = []
+        expired: list[Entry] = []
+        for entry in queue.iter_after(*handle.browse_pos):
+            if entry.state != AVAILABLE:
+                continue
+            if entry.expiry_at and entry.expiry_at <= now:
+                queue.remove(entry)
+                expired.append(entry)
+                continue
+            found.append((entry, self._delivered_copy(queue.load(entry), entry, now)))
+            if len(found) >= limit:
+                break
+        if expired:
+            self._discard_expired(queue, expired)
+        if found:
+            last = found[-1][0]
+            handle.browse_pos = (last.level, last.seq)
+            handle.browse_entry = last
+        return found
+
     def _inhibited(self, handle: Handle, queue: LocalQueue) -> bool:
         alias = handle.alias_attrs
         return queue.attrs.get("GET") == "DISABLED" or (alias is not None and alias.get("GET") == "DISABLED")

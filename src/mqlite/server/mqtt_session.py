@@ -32,7 +32,7 @@ from typing import Any
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
-from mqlite.core.message import MessageDescriptor
+from mqlite.core.message import Message, MessageDescriptor
 from mqlite.core.pubsub.subscription import MQSO_NOT_OWN_PUBS
 from mqlite.core.qmgr import GetResult, QueueManager
 from mqlite.core.queues import Entry
@@ -527,8 +527,13 @@ class MqttLink:
         """Browse and send what the window allows; a browse that finds nothing waits."""
         session = self._session()
         while self.waiting is None and self.hobj and len(session.inflight) < self.window:
-            self._req += 1
-            try:
+            try:  # what is there already, in one go; then a browse that waits
+                batch = self.core.browse_batch(self.conn, self.hobj, self.window - len(session.inflight))
+                if batch:
+                    for entry, message in batch:
+                        self.deliver(round_, entry, message)
+                    continue
+                self._req += 1
                 result = self.core.get(self.conn, self.hobj, _BROWSE_NEXT, (self.output, self._req))
             except MQError as error:
                 if error.reason != C.MQRC_NO_MSG_AVAILABLE:
@@ -538,19 +543,18 @@ class MqttLink:
                 self.waiting = result
                 self.output.waiters[self._req] = result
                 return
-            self.deliver(round_, result)
+            self.deliver(round_, self.conn.handles[self.hobj].browse_entry, result.message)
 
     def on_browse(self, round_: Round, result: GetResult | MQError) -> None:
         """The waiting browse completed."""
         self.waiting = None
-        if isinstance(result, GetResult):
-            self.deliver(round_, result)
+        if isinstance(result, GetResult) and self.conn is not None:
+            self.deliver(round_, self.conn.handles[self.hobj].browse_entry, result.message)
         self.pump(round_)
 
-    def deliver(self, round_: Round, result: GetResult) -> None:
+    def deliver(self, round_: Round, entry: Entry, message: Message) -> None:
+        """Send one browsed message (QoS 0: removed now; 1 and 2: when acknowledged)."""
         session = self._session()
-        entry = self.conn.handles[self.hobj].browse_entry
-        message = result.message
         props = message.properties
         topic = str(props.get("MQTopicString", ""))
         sub = self.broker.subscription_options(str(props.get("MQSubUserData") or ""))
@@ -570,9 +574,9 @@ class MqttLink:
             self.core.remove_entry(session.queue, entry)
             session.sent_through = max(session.sent_through, entry.seq)
             self.msgs_out += 1
-            round_.add(self.output, publish_qos0(self._topic_field(topic), result.body, retained))
+            round_.add(self.output, publish_qos0(self._topic_field(topic), message.body, retained))
             return
-        packet = Publish(topic, result.body, qos, retained, False, None, properties)
+        packet = Publish(topic, message.body, qos, retained, False, None, properties)
         if self.max_packet is not None and len(encode(packet, self.version)) + (2 if qos else 0) > self.max_packet:
             # Too big for the client (5.0 Maximum Packet Size): discarded as if sent (3.1.2-25).
             log.info("MQTT publication on %r too big for %s: discarded", topic, session.client_id)
