@@ -27,6 +27,8 @@ PROPERTY_SYNONYMS = {
     "MQPubSeqNum": "mqpse.Seq", "MQPubStrIntData": "mqpse.Sid", "MQPubFormat": "mqpse.Pfmt",
 }
 PUB_OPTIONS_MASK = C.MQPMO_RETAIN
+_GROUPING_OPTIONS = C.MQSO_GROUP_SUB | MQSO_NOT_OWN_PUBS  # what sends ``recipients`` to ``_grouped``
+_BELOW_ANY_LEVEL = -(2**31)
 
 
 def blocked_for(sub: Subscription, topic_levels: tuple[str, ...]) -> bool:
@@ -47,7 +49,10 @@ def recipients(
     retained_delivery: bool = False,
 ) -> tuple[list[Subscription], int]:
     """The subscriptions that get a copy, and the level L that took the publication (0 if none)."""
-    candidates: list[Subscription] = []
+    # One pass keeps the subscriptions at the highest level taken so far (the common case: one
+    # level, no groups); what it keeps is what filtering, then "eligible", then "chosen" gave.
+    chosen: list[Subscription] = []
+    level = _BELOW_ANY_LEVEL
     not_own_subs = bool(options & C.MQPMO_NOT_OWN_SUBS)
     for sub in matched:
         if sub.expires_at and sub.expires_at <= now:
@@ -60,12 +65,24 @@ def recipients(
             continue
         if not_own_subs and publisher is not None and sub.holder_conn is publisher:
             continue
-        candidates.append(sub)
-    eligible = [s for s in candidates if s.level <= pub_level]
-    if not eligible:
+        sub_level = sub.level
+        if sub_level > pub_level or sub_level < level:
+            continue
+        if sub_level > level:
+            level = sub_level
+            chosen = [sub]
+        else:
+            chosen.append(sub)
+    if not chosen:
         return [], 0
-    level = max(s.level for s in eligible)
-    chosen = [s for s in eligible if s.level == level]
+    for sub in chosen:
+        if sub.options & _GROUPING_OPTIONS:
+            return _grouped(chosen, publisher), level
+    return chosen, level
+
+
+def _grouped(chosen: list[Subscription], publisher: Connection | None) -> list[Subscription]:
+    """Grouping (R-GRP-1..4) and own-publication exclusions of the subscriptions chosen."""
     grouped = [s for s in chosen if s.options & C.MQSO_GROUP_SUB]
     if grouped:
         chosen = [s for s in chosen if not s.options & C.MQSO_GROUP_SUB]
@@ -78,7 +95,7 @@ def recipients(
         chosen.extend(groups.values())
     if publisher is not None:  # MQSO_NOT_OWN_PUBS, after grouping (R-GRP-4)
         chosen = [s for s in chosen if not (s.options & MQSO_NOT_OWN_PUBS and s.holder_conn is publisher)]
-    return chosen, level
+    return chosen
 
 
 def publication_copy(
@@ -86,22 +103,27 @@ def publication_copy(
     options: int, pub_level: int, msg_id: bytes, queue_priority: int, retained: bool = False,
 ) -> Message:
     """One subscriber's copy of a publication (spec C §5.1-5.3)."""
-    copy = md.copy()
-    copy.MsgId = msg_id
-    if not sub.options & C.MQSO_SET_CORREL_ID or sub.correl_id != NULL_ID:
-        copy.CorrelId = sub.correl_id  # else: the publisher's CorrelId (R-PROP-5)
+    sub_options = sub.options
+    correl_id = md.CorrelId
+    if not sub_options & C.MQSO_SET_CORREL_ID or sub.correl_id != NULL_ID:
+        correl_id = sub.correl_id  # else: the publisher's CorrelId (R-PROP-5)
+    priority = md.Priority
     if sub.pub_priority >= 0:
-        copy.Priority = sub.pub_priority
+        priority = sub.pub_priority
     elif sub.pub_priority == C.MQPRI_PRIORITY_AS_Q_DEF:
-        copy.Priority = queue_priority
-    copy.UserIdentifier = sub.user[:12]
-    if sub.options & C.MQSO_SET_IDENTITY_CONTEXT:
+        priority = queue_priority
+    if sub_options & C.MQSO_SET_IDENTITY_CONTEXT:
         info = sub.view
-        copy.AccountingToken = info.pub_accounting_token
-        copy.ApplIdentityData = info.pub_appl_identity
+        accounting_token, appl_identity = info.pub_accounting_token, info.pub_appl_identity
     else:
-        copy.AccountingToken = NULL_ACCOUNTING_TOKEN
-        copy.ApplIdentityData = ""
+        accounting_token, appl_identity = NULL_ACCOUNTING_TOKEN, ""
+    # The publisher's MQMD with the copy's own fields, in one call (every copy makes one).
+    copy = MessageDescriptor(
+        md.Report, md.MsgType, md.Expiry, md.Feedback, md.Encoding, md.CodedCharSetId, md.Format,
+        priority, md.Persistence, msg_id, correl_id, md.BackoutCount, md.ReplyToQ, md.ReplyToQMgr,
+        sub.user[:12], accounting_token, appl_identity, md.PutApplType, md.PutApplName, md.PutDate,
+        md.PutTime, md.ApplOriginData, md.GroupId, md.MsgSeqNumber, md.Offset, md.MsgFlags,
+        md.OriginalLength)
     ps_properties = sub.details.ps_properties if sub.details is not None else C.MQPSPROP_MSGPROP
     if ps_properties == C.MQPSPROP_NONE:
         return Message(copy, body, dict(properties))

@@ -37,6 +37,7 @@ from mqlite.core.topics.tree import TopicNode, TopicTree
 from mqlite.store.tx import StoreTx
 
 if TYPE_CHECKING:
+    from mqlite.core.dedupe import DuplicateWindow
     from mqlite.core.handles import Effects
 
 _TOPIC_OPEN_OPTIONS = (C.MQOO_OUTPUT | C.MQOO_FAIL_IF_QUIESCING | C.MQOO_PASS_IDENTITY_CONTEXT
@@ -47,6 +48,7 @@ _GROUP_FLAGS = C.MQMF_MSG_IN_GROUP | C.MQMF_LAST_MSG_IN_GROUP | C.MQMF_SEGMENT |
 _REPLY_REPORTS = (C.MQRO_COA | C.MQRO_COD | C.MQRO_EXCEPTION | C.MQRO_EXPIRATION | C.MQRO_PAN | C.MQRO_NAN)
 _MANAGED_PREFIX = {True: "SYSTEM.MANAGED.DURABLE.", False: "SYSTEM.MANAGED.NDURABLE."}
 TREE_SWEEP_EVERY = 10.0
+MATCH_CACHE = 4096  # publication topics whose matches are kept
 
 
 class PublishFailed(MQError):
@@ -64,6 +66,7 @@ class PubSubMixin:
         clock: Callable[[], float]
         _tx: StoreTx
         _effects: Effects
+        duplicates: DuplicateWindow | None
 
         def _next_id(self) -> bytes: ...
         def _complete_md(self, conn: Connection, md: MessageDescriptor, options: int,
@@ -82,6 +85,8 @@ class PubSubMixin:
         super().__init__()
         self.tree = TopicTree()
         self.sub_index: SubscriptionIndex[Subscription] = SubscriptionIndex()
+        # Publication topics' levels and index matches, until a subscription comes or goes.
+        self._topic_matches: dict[str, tuple[tuple[str, ...], tuple[Subscription, ...]]] = {}
         self.subs_by_id: dict[bytes, Subscription] = {}
         self.subs_by_name: dict[str, list[Subscription]] = {}
         self.managed_queues: dict[str, Subscription] = {}
@@ -162,7 +167,7 @@ class PubSubMixin:
         now = self.clock()
         defining = {"DEFPSIST": "YES" if topic_attrs.get("DEFPERSIST") == "YES" else "NO",
                     "DEFPRTY": topic_attrs.get("DEFPRTY", 0)}
-        if self._duplicate(conn, "topic:" + handle.topic_string, md, options, now):
+        if self.duplicates is not None and self._duplicate(conn, "topic:" + handle.topic_string, md, options, now):
             return md  # a retried publication already committed within the duplicate window
         md = self._complete_md(conn, md, options, defining, now)
         if options & C.MQPMO_SUPPRESS_REPLYTO:
@@ -171,8 +176,10 @@ class PubSubMixin:
         if retain:
             self._check_retainable()
         topic = handle.topic_string
-        topic_levels = levels(topic)
-        matched = self.sub_index.match(topic)
+        cached = self._topic_matches.get(topic)
+        if cached is None:
+            cached = self._match(topic)
+        topic_levels, matched = cached
         chosen, level = copies.recipients(matched, topic_levels, md, properties, conn, options, pub_level, now)
         syncpoint = bool(options & C.MQPMO_SYNCPOINT)
         delivered = self._deliver_copies(conn, chosen, md, properties, body, topic, options, pub_level,
@@ -188,6 +195,14 @@ class PubSubMixin:
         if not delivered and options & C.MQPMO_WARN_IF_NO_SUBS_MATCHED:
             conn.warning = C.MQRC_NO_SUBS_MATCHED
         return md
+
+    def _match(self, topic: str) -> tuple[tuple[str, ...], tuple[Subscription, ...]]:
+        """A topic's levels and the subscriptions whose pattern matches it, kept in ``_matches``
+        (emptied whenever the index changes; what else decides a copy is checked per publication)."""
+        if len(self._topic_matches) >= MATCH_CACHE:
+            self._topic_matches.clear()
+        found = self._topic_matches[topic] = (levels(topic), tuple(self.sub_index.match(topic)))
+        return found
 
     def _check_retainable(self) -> None:
         """IBM keeps retained publications on SYSTEM.RETAINED.PUB.QUEUE: when that queue refuses
@@ -460,6 +475,7 @@ class PubSubMixin:
         node.subscribers += 1
         sub.node = node
         self.sub_index.add(sub, sub.topic, sub.char_scheme, pattern_levels)
+        self._topic_matches.clear()
         self.subs_by_id[sub.sub_id] = sub
         if sub.name:
             self.subs_by_name.setdefault(sub.name, []).append(sub)
@@ -661,6 +677,7 @@ class PubSubMixin:
         if self.subs_by_id.pop(sub.sub_id, None) is None:
             return
         self.sub_index.remove(sub, sub.topic, sub.char_scheme)
+        self._topic_matches.clear()
         if sub.name:
             named = self.subs_by_name.get(sub.name, [])
             if sub in named:
