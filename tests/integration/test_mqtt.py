@@ -466,3 +466,75 @@ def test_v5_session_expiry_runs_on_after_a_restart(mqtt_qmgr: MqttQMgr, run_cli:
     assert run_cli("strmqm", mqtt_qmgr.name).returncode == 0
     assert durable_subscription(mqtt_qmgr, "MQTT:brief:brief/#")  # kept through the restart...
     assert durable_subscription(mqtt_qmgr, "MQTT:brief:brief/#", until_gone=20)  # ...and ended after 5 s
+
+
+class _Transport:
+    """A transport that keeps what is written (for the listener in process)."""
+
+    def __init__(self) -> None:
+        self.written: list[bytes] = []
+        self.closed = False
+
+    def write(self, data: bytes) -> None:
+        self.written.append(data)
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return ("127.0.0.1", 50432) if name == "peername" else default
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_a_links_counters_for_channel_status(tmp_path: Any) -> None:
+    """What DISPLAY CHSTATUS shows of a connection: PUBLISH packets and bytes each way, when it
+    connected, when a packet last came, and the client's address."""
+    import asyncio
+
+    from mqlite.protocol.mqtt import V311 as LEVEL_311
+    from mqlite.protocol.mqtt import Connect, Publish, Subscribe, Subscription, encode
+    from mqlite.server.mqtt_listener import MqttConnection
+    from mqlite.server.mqtt_session import MqttBroker
+    from mqlite.server.runtime import Runtime
+    from mqlite.store.sqlite import Store
+
+    async def run() -> None:
+        store = Store(tmp_path / "store.db")
+        runtime = Runtime("QCOUNT", store, asyncio.get_running_loop())
+        runtime.recover()
+        broker = MqttBroker(runtime.core)
+        sub_t, pub_t = _Transport(), _Transport()
+        sub, pub = MqttConnection(runtime, broker), MqttConnection(runtime, broker)
+        sub.connection_made(sub_t)  # type: ignore[arg-type]
+        pub.connection_made(pub_t)  # type: ignore[arg-type]
+        before = time.time()
+        sent = {sub: 0, pub: 0}
+        for connection, packet in ((sub, Connect("counted-sub", LEVEL_311, True, 0)),
+                                   (pub, Connect("counted-pub", LEVEL_311, True, 0)),
+                                   (sub, Subscribe(1, [Subscription("count/#", 1)])),
+                                   *((pub, Publish("count/me", b"x" * i, 0, False)) for i in range(3)),
+                                   (pub, Publish("count/me", b"q1", 1, False, False, 7))):
+            data = encode(packet, LEVEL_311)
+            sent[connection] += len(data)
+            connection.data_received(data)
+        link, publisher = sub.link, pub.link
+        assert link is not None and publisher is not None
+        for _ in range(100):  # the QoS 1 publication's round goes out once it is on disk
+            if sum(map(len, sub_t.written)) == link.bytes_out and len(pub_t.written) == 2:
+                break
+            await asyncio.sleep(0.05)
+        assert (publisher.msgs_in, publisher.msgs_out, link.msgs_in, link.msgs_out) == (4, 0, 0, 4)
+        assert (publisher.bytes_in, link.bytes_in) == (sent[pub], sent[sub])
+        assert publisher.bytes_out == sum(map(len, pub_t.written))  # CONNACK, PUBACK
+        assert link.bytes_out == sum(map(len, sub_t.written))  # CONNACK, SUBACK, 4 PUBLISH
+        assert link.bytes_out > 4 * 2 and publisher.bytes_out == 4 + 4
+        assert before <= link.connected_at <= link.last_activity <= publisher.last_activity <= time.time()
+        assert link.peer == publisher.peer == "127.0.0.1(50432)"
+        sub.connection_lost(None)
+        pub.connection_lost(None)
+        runtime.stop_timer()
+        store.close()
+
+    asyncio.run(run())

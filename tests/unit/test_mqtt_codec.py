@@ -378,3 +378,63 @@ def test_the_qos0_decoding_fast_path_agrees_with_the_general_one(body: bytes, re
     fast = _outcome(lambda: decode(header, body, V311))
     general = _outcome(lambda: codec._publish(wire.Reader(body), header & 0x0F, V311))
     assert fast == general
+
+
+@settings(max_examples=400)
+@given(st.binary(max_size=8), st.one_of(st.binary(max_size=40),
+                                        st.builds(lambda t, p: len(t).to_bytes(2, "big") + t + p,
+                                                  st.text(max_size=20).map(str.encode), st.binary(max_size=20))),
+       st.binary(max_size=8), st.booleans())
+def test_the_qos0_publish_read_in_place_agrees_with_the_general_decoder(before: bytes, body: bytes, after: bytes,
+                                                                         retain: bool) -> None:
+    """``publish_qos0_in`` reads a body where it lies in a larger buffer: the same packet or the
+    same reason code as the general decoder gives for that body alone."""
+    fast = _outcome(lambda: codec.publish_qos0_in(before + body + after, len(before), len(before) + len(body), retain))
+    general = _outcome(lambda: codec._publish(wire.Reader(body), retain, V311))
+    assert fast == general
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(publishes(False), st.just(PingReq())), min_size=1, max_size=12),
+       st.lists(st.integers(1, 300), min_size=1, max_size=20))
+def test_a_311_stream_cut_anywhere_gives_what_decoding_each_packet_gives(packets: list[Any], cuts: list[int]) -> None:
+    """The stream's in-place QoS 0 path and its buffering: chunks of any size give the packets
+    ``decode`` makes of each one, in order."""
+    frames = [encode(p, V311) for p in packets]
+    expected = []
+    for frame in frames:
+        stream = stream_after(CONNECT_V3)
+        stream.receive_data(frame)
+        expected.append(stream.next_event())
+    data = b"".join(frames)
+    stream = stream_after(CONNECT_V3)
+    got: list[Any] = []
+    i = 0
+    while i < len(data):
+        size = cuts[len(got) % len(cuts)]
+        stream.receive_data(data[i:i + size])
+        i += size
+        while (event := stream.next_event()) is not NEED_DATA:
+            got.append(event)
+    assert got == expected == packets
+    assert all(type(p.payload) is bytes for p in got if isinstance(p, Publish))
+
+
+def test_a_large_publish_in_small_chunks_comes_out_whole() -> None:
+    payload = bytes(range(256)) * 4000  # ~1 MB in 1,000-byte chunks: joined once, at the end
+    data = encode(Publish("big/one", payload, 0, False), V311) + encode(Publish("t", b"after", 0, True), V311)
+    stream = stream_after(CONNECT_V3)
+    got: list[Any] = []
+    for i in range(0, len(data), 1000):
+        stream.receive_data(data[i:i + 1000])
+        while (event := stream.next_event()) is not NEED_DATA:
+            got.append(event)
+    assert got == [Publish("big/one", payload, 0, False), Publish("t", b"after", 0, True)]
+
+
+@pytest.mark.parametrize("remaining", [3, 127, 128, 129, 16_383, 16_384, 16_385, 2_097_151, 2_097_152])
+@pytest.mark.parametrize("retain", [False, True])
+def test_the_qos0_fast_path_at_each_remaining_length_size(remaining: int, retain: bool) -> None:
+    field = topic_field("a")  # 3 bytes
+    payload = b"p" * (remaining - len(field))
+    assert publish_qos0(field, payload, retain) == encode(Publish("a", payload, 0, retain), V311)

@@ -11,9 +11,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+import time
 from typing import TYPE_CHECKING, cast
 
-from mqlite.protocol.mqtt import V5, ConnAck, Connect, Disconnect, MqttError, MqttStream, Packet
+from mqlite.protocol.mqtt import V5, ConnAck, Connect, Disconnect, MqttError, MqttStream, Packet, Publish
 from mqlite.protocol.mqtt import reasons as R
 from mqlite.protocol.mqtt.stream import NEED_DATA
 from mqlite.server.mqtt_session import MqttBroker, MqttLink, MqttOutput
@@ -40,6 +41,7 @@ class MqttConnection(asyncio.Protocol):
         self._heard = True
         self.registry: set[MqttConnection] | None = None  # the channel's, to count, show and close
         self.channel: MqttChannel | None = None  # who may connect, and as whom
+        self.bytes_in = 0  # everything the client sent (its link shows it from CONNECT on)
 
     # -- transport events ------------------------------------------------------------------------
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -69,20 +71,30 @@ class MqttConnection(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         self._heard = True
-        self.stream.receive_data(data)
+        self.bytes_in += len(data)
+        stream = self.stream
+        stream.receive_data(data)
         round_ = Round()
         try:
             while not self.closing:
-                packet = self.stream.next_event()
+                packet = stream.next_event()
                 if packet is NEED_DATA:
                     break
-                self._handle(round_, cast(Packet, packet))
+                link = self.link
+                if packet.__class__ is Publish and link is not None:  # the common case, straight there
+                    link.on_publish(round_, packet)
+                else:
+                    self._handle(round_, cast(Packet, packet))
         except MqttError as error:
             log.warning("AMQ9504E: MQTT protocol error from %s: %s", self._peer(), error)
             self._refuse(round_, error.reason)
         except Exception:  # a bug must not take the queue manager down
             log.exception("AMQ6119E: unexpected error on an MQTT connection")
             self._refuse(round_, R.UNSPECIFIED_ERROR)
+        link = self.link
+        if link is not None:  # what DISPLAY CHSTATUS shows
+            link.bytes_in = self.bytes_in
+            link.last_activity = time.time()
         self.runtime.finish(round_)
 
     # -- packets ---------------------------------------------------------------------------------
@@ -109,6 +121,7 @@ class MqttConnection(asyncio.Protocol):
                 self.close(refusal)
                 return
         self.link = MqttLink(self.broker, connect, user, self._send, self.close, self._output)
+        self.link.peer = self.conname()
         self.link.start(round_)
         if self.channel is not None and self.link is not None and self.link.session is not None:
             self.link.session.channel = self.channel.name
@@ -188,7 +201,9 @@ class MqttConnection(asyncio.Protocol):
         if not self._heard:
             log.info("MQTT client at %s silent for %d s: disconnected", self._peer(), keep_alive * 1.5)
             if self.link is not None and self.stream.version == V5 and self.transport is not None:
-                self.transport.write(self.stream.send(Disconnect(R.KEEP_ALIVE_TIMEOUT)))
+                data = self.stream.send(Disconnect(R.KEEP_ALIVE_TIMEOUT))
+                self.link.bytes_out += len(data)
+                self.transport.write(data)
             self.close(R.KEEP_ALIVE_TIMEOUT)
             return
         self._heard = False

@@ -142,6 +142,11 @@ class MqttOutput(Session):
         self.link = link
         self.on_drained: Callable[[], None] | None = None  # the connection closes once this ran
 
+    def emit(self, round_: Round, data: bytes) -> None:
+        if not self.closed:
+            self.link.bytes_out += len(data)
+        super().emit(round_, data)
+
     def flush(self) -> None:
         super().flush()
         if self.on_drained is not None and not self.pending:
@@ -266,9 +271,13 @@ class MqttLink:
         self.will_sent = False
         self._req = 0
         self.session_expiry = int(connect.properties.get("session_expiry_interval", 0))  # 5.0; DISCONNECT may change it
-        # What DISPLAY CHSTATUS shows of the connection.
+        # What DISPLAY CHSTATUS shows of the connection: PUBLISH packets received and sent, bytes
+        # received (counted by the listener, from the connection's start) and sent, when CONNECT
+        # came, when a packet last came, and the client's address as a CONNAME ("host(port)").
         self.msgs_in = self.msgs_out = 0
+        self.bytes_in = self.bytes_out = 0
         self.connected_at = self.last_activity = time.time()
+        self.peer = ""
 
     def send(self, round_: Round, packet: Packet) -> None:
         self._send(round_, packet)
@@ -397,9 +406,9 @@ class MqttLink:
     # -- PUBLISH from the client -----------------------------------------------------------------
     def on_publish(self, round_: Round, p: Publish) -> None:
         self.msgs_in += 1
-        self.last_activity = time.time()
         topic = p.topic
-        alias = p.properties.get("topic_alias")
+        qos = p.qos
+        alias = p.properties.get("topic_alias") if p.properties else None
         if alias is not None:
             if alias > TOPIC_ALIAS_MAXIMUM:
                 self.fail(round_, R.TOPIC_ALIAS_INVALID)
@@ -411,18 +420,22 @@ class MqttLink:
                 return
             else:
                 topic = self.aliases[alias]
-        session = self._session()
-        if p.qos == 2 and p.packet_id in session.awaiting_rel:  # a resend of one we have
-            self.send(round_, PubRec(p.packet_id))
-            return
-        if p.qos == 2 and len(session.awaiting_rel) >= RECEIVE_MAXIMUM:  # MQTT 5.0 3.3.4-9
-            self.fail(round_, R.RECEIVE_MAXIMUM_EXCEEDED)
-            return
-        reason = self.publish(topic, p.payload, p.qos, p.retain, p.properties)
-        if reason >= 0x80 and self.version != V5 and p.qos < 2:
+        if qos == 2:
+            session = self._session()
+            if p.packet_id in session.awaiting_rel:  # a resend of one we have
+                self.send(round_, PubRec(p.packet_id))
+                return
+            if len(session.awaiting_rel) >= RECEIVE_MAXIMUM:  # MQTT 5.0 3.3.4-9
+                self.fail(round_, R.RECEIVE_MAXIMUM_EXCEEDED)
+                return
+        reason = self.publish(topic, p.payload, qos, p.retain, p.properties)
+        if reason >= 0x80 and self.version != V5 and qos < 2:
             self.close(reason)  # 3.1.1 has no way to refuse a publication but to disconnect
             return
-        if p.qos == 1:
+        if not qos:
+            return
+        session = self._session()
+        if qos == 1:
             assert p.packet_id is not None
             self.send(round_, PubAck(p.packet_id, reason))
         elif p.qos == 2:
@@ -554,10 +567,16 @@ class MqttLink:
 
     def deliver(self, round_: Round, entry: Entry, message: Message) -> None:
         """Send one browsed message (QoS 0: removed now; 1 and 2: when acknowledged)."""
-        session = self._session()
+        session = self.session
+        assert session is not None
         props = message.properties
-        topic = str(props.get("MQTopicString", ""))
-        sub = self.broker.subscription_options(str(props.get("MQSubUserData") or ""))
+        topic = props.get("MQTopicString", "")
+        if topic.__class__ is not str:
+            topic = str(topic)
+        user_data = props.get("MQSubUserData") or ""
+        if user_data.__class__ is not str:
+            user_data = str(user_data)
+        sub = self.broker.subscription_options(user_data)
         if topic[:1] == "$" and str(sub.get("f", ""))[:1] in ("#", "+"):  # MQTT 4.7.2: not for leading wildcards
             self.core.remove_entry(session.queue, entry)
             return
@@ -572,9 +591,11 @@ class MqttLink:
             properties = self._v5_properties(message, sub)
         elif qos == 0:  # the common 3.1.1 case, straight to bytes
             self.core.remove_entry(session.queue, entry)
-            session.sent_through = max(session.sent_through, entry.seq)
+            if entry.seq > session.sent_through:
+                session.sent_through = entry.seq
             self.msgs_out += 1
-            round_.add(self.output, publish_qos0(self._topic_field(topic), message.body, retained))
+            field = self._topic_fields.get(topic) or self._topic_field(topic)
+            round_.add(self.output, publish_qos0(field, message.body, retained))
             return
         packet = Publish(topic, message.body, qos, retained, False, None, properties)
         if self.max_packet is not None and len(encode(packet, self.version)) + (2 if qos else 0) > self.max_packet:
@@ -702,7 +723,8 @@ def publish_on(core: QueueManager, conn: Any, topics: OrderedDict[str, int] | No
                 if key in props:
                     properties[name] = props[key]
         else:
-            md = MessageDescriptor(Persistence=1 if qos else 0)
+            md = MessageDescriptor()
+            md.Persistence = 1 if qos else 0
             properties = {}
         properties[QOS_PROPERTY] = qos
         options = C.MQPMO_NO_SYNCPOINT | C.MQPMO_FAIL_IF_QUIESCING | (C.MQPMO_RETAIN if retain else 0)

@@ -177,19 +177,28 @@ def _publish(r: wire.Reader, flags: int, version: int) -> Publish:
 
 def _publish_qos0(body: bytes, retain: bool) -> Publish:
     """What ``_publish`` makes of a 3.1.1 QoS 0 PUBLISH, with the same checks, without a Reader."""
-    if len(body) < 2:
+    return publish_qos0_in(body, 0, len(body), retain)
+
+
+def publish_qos0_in(data: bytes, start: int, end: int, retain: bool) -> Publish:
+    """The 3.1.1 QoS 0 PUBLISH whose body is ``data[start:end]`` (the bytes after the Remaining
+    Length), read in place: what ``decode`` makes of it, with the same checks."""
+    if end - start < 2:
         raise malformed("a string length past the end of the packet")
-    end = 2 + ((body[0] << 8) | body[1])
-    if end > len(body):
+    topic_end = start + 2 + ((data[start] << 8) | data[start + 1])
+    if topic_end > end:
         raise malformed("a string length past the end of the packet")
     try:
-        topic = body[2:end].decode("utf-8")
+        topic = data[start + 2:topic_end].decode("utf-8")
     except UnicodeDecodeError:
         raise malformed("a string that is not well-formed UTF-8") from None
     if "\0" in topic:
         raise malformed("a string containing U+0000")
-    _check_topic_name(topic)
-    return Publish(topic, body[end:], 0, retain)
+    if not topic:
+        raise protocol_error("an empty topic name")
+    if "+" in topic or "#" in topic:
+        raise MqttError(0x90, f"wildcards in the topic name {topic!r}")
+    return Publish(topic, data[topic_end:end], 0, retain)
 
 
 def _check_topic_name(topic: str) -> None:
@@ -295,8 +304,12 @@ def _encode_connect(c: Connect) -> bytes:
 def publish_qos0(topic_field: bytes, payload: bytes, retain: bool) -> bytes:
     """A QoS 0 PUBLISH without properties (3.1.1) from its length-prefixed topic: the delivery
     fast path, the same bytes ``encode`` makes."""
-    return b"".join((b"\x31" if retain else b"\x30", wire.varint(len(topic_field) + len(payload)),
-                     topic_field, payload))
+    length = len(topic_field) + len(payload)
+    if length < 0x4000:  # a Remaining Length of one or two bytes, made here
+        head = bytes((0x31 if retain else 0x30, length)) if length < 0x80 else \
+            bytes((0x31 if retain else 0x30, (length & 0x7F) | 0x80, length >> 7))
+        return b"".join((head, topic_field, payload))
+    return b"".join((b"\x31" if retain else b"\x30", wire.varint(length), topic_field, payload))
 
 
 def _frame(header: int, body: bytes) -> bytes:
