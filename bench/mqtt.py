@@ -10,7 +10,9 @@ against its memory before. Prints one JSON line; ``--plot FILE`` also draws the 
 amqtt runs from its own virtualenv (``.venv-peers``, made on first use) so that its
 dependencies stay out of mqlite's. Brokers that cannot be started are reported as missing.
 
-Usage: ``python bench/mqtt.py [--count 100000] [--quick] [--plot docs/mqtt.svg]``
+Usage: ``python bench/mqtt.py [--count 100000] [--quick] [--plot docs/mqtt.svg]``; to compare
+changes, ``--brokers mosquitto,mqlite --cases qos0_1_to_1 --repeat 3 --no-memory`` runs only that
+case, three times on each broker (the figures are the median run's, every run is listed).
 """
 
 from __future__ import annotations
@@ -92,12 +94,13 @@ def amqtt(work: Path) -> Iterator[tuple[int, int]]:
 @contextmanager
 def mqlite_broker(work: Path) -> Iterator[tuple[int, int]]:
     port = free_port()
-    env = {**os.environ, "MQLITE_HOME": str(work / "mqlite")}
+    home = Path(tempfile.mkdtemp(prefix="mqlite-", dir=work))  # a broker named twice gets two
+    env = {**os.environ, "MQLITE_HOME": str(home)}
     cli = [sys.executable, "-m", "mqlite.cli.main"]
     subprocess.run([*cli, "crtmqm", "--mqtt-port", str(port), "BENCH.MQTT"], env=env, check=True,
                    stdout=subprocess.DEVNULL)
     subprocess.run([*cli, "strmqm", "BENCH.MQTT"], env=env, check=True, stdout=subprocess.DEVNULL)
-    pid = int((work / "mqlite" / "qmgrs" / "BENCH.MQTT" / "qmgr.pid").read_text().split()[0])
+    pid = int((home / "qmgrs" / "BENCH.MQTT" / "qmgr.pid").read_text().split()[0])
     try:
         wait_for_port(port)
         yield port, pid
@@ -106,6 +109,7 @@ def mqlite_broker(work: Path) -> Iterator[tuple[int, int]]:
 
 
 BROKERS = {"mosquitto": mosquitto, "amqtt": amqtt, "mqlite": mqlite_broker}
+CASES = ("qos0_1_to_1", "qos0_1_to_50", "qos1_1_to_1", "qos1_1_to_50")  # the order they run in
 
 
 # -- load ------------------------------------------------------------------------------------
@@ -229,7 +233,11 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="10,000 messages, 1,000 idle connections")
     parser.add_argument("--brokers", default="mosquitto,amqtt,mqlite")
     parser.add_argument("--plot", type=Path, help="draw the throughput figures into this SVG file")
+    parser.add_argument("--cases", default=",".join(CASES), help="which of " + ", ".join(CASES))
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each case (the median's figures)")
+    parser.add_argument("--no-memory", action="store_true", help="skip the idle-connection memory")
     args = parser.parse_args()
+    cases = [c for c in CASES if c in args.cases.split(",")]
     count = 10_000 if args.quick else args.count
     idle = 1_000 if args.quick else IDLE_CONNECTIONS
     work = Path(tempfile.mkdtemp(prefix="mqlite-bench-mqtt-"))
@@ -248,16 +256,25 @@ def main() -> None:
                 with BROKERS[name](work) as (port, pid):
                     # Memory first, on the fresh broker: after the throughput runs its heap has room
                     # that new connections would reuse without growing.
-                    result: dict[str, Any] = {"messages": n, "memory": memory(port, pid, idle)}
+                    result: dict[str, Any] = {"messages": n}
+                    if not args.no_memory:
+                        result["memory"] = memory(port, pid, idle)
                     limit = 60 + n / 500  # seconds: generous even for amqtt
-                    for qos in (0, 1):
-                        result[f"qos{qos}_1_to_1"] = throughput(port, qos, 1, n, lines, limit)
-                        fan_n = max(200, n // 10)
-                        fan_lines = work / f"lines-{fan_n}.txt"
-                        if not fan_lines.exists():
-                            fan_lines.write_bytes(PAYLOAD * fan_n)
-                        result[f"qos{qos}_1_to_{FAN_OUT}"] = {"messages": fan_n,
-                                                              **throughput(port, qos, FAN_OUT, fan_n, fan_lines, limit)}
+                    fan_n = max(200, n // 10)
+                    fan_lines = work / f"lines-{fan_n}.txt"
+                    if not fan_lines.exists():
+                        fan_lines.write_bytes(PAYLOAD * fan_n)
+                    for case in cases:
+                        qos, subscribers = int(case[3]), int(case.rsplit("_", 1)[1])
+                        runs = [throughput(port, qos, subscribers, n if subscribers == 1 else fan_n,
+                                           lines if subscribers == 1 else fan_lines, limit)
+                                for _ in range(max(1, args.repeat))]
+                        runs.sort(key=lambda r: r["deliveries_per_s"])
+                        case_result: dict[str, Any] = {} if subscribers == 1 else {"messages": fan_n}
+                        case_result.update(runs[len(runs) // 2])
+                        if len(runs) > 1:
+                            case_result["runs_deliveries_per_s"] = [r["deliveries_per_s"] for r in runs]
+                        result[case] = case_result
                     figures[name] = result
             except (OSError, subprocess.SubprocessError, TimeoutError) as error:
                 figures[name] = f"missing: {error}"
@@ -278,9 +295,11 @@ def add_ratios(figures: dict[str, Any]) -> None:
     ratios: dict[str, float] = {}
     for case in ("qos0_1_to_1", "qos1_1_to_1", "qos0_1_to_50", "qos1_1_to_50"):
         key = "deliveries_per_s"
-        if isinstance(mosq, dict):
+        if case not in ours:
+            continue
+        if isinstance(mosq, dict) and case in mosq:
             ratios[f"{case}_over_mosquitto"] = round(ours[case][key] / mosq[case][key], 2)
-        if isinstance(peer, dict):
+        if isinstance(peer, dict) and case in peer:
             ratios[f"{case}_over_amqtt"] = round(ours[case][key] / peer[case][key], 1)
     figures["ratios"] = ratios
 
@@ -291,8 +310,9 @@ def plot(figures: dict[str, Any], target: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    cases = ["qos0_1_to_1", "qos1_1_to_1", "qos0_1_to_50", "qos1_1_to_50"]
     brokers = [b for b in ("mosquitto", "mqlite", "amqtt") if isinstance(figures.get(b), dict)]
+    cases = [c for c in ("qos0_1_to_1", "qos1_1_to_1", "qos0_1_to_50", "qos1_1_to_50")
+             if all(c in figures[b] for b in brokers)]
     fig, ax = plt.subplots(figsize=(8, 4))
     width = 0.8 / max(1, len(brokers))
     for i, broker in enumerate(brokers):
