@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from fsync_rate import fsync_rate
 
-from mqlite.core.message import MQPER_PERSISTENT, Message, MessageDescriptor
+from mqlite.message import MQPER_PERSISTENT, Message, MessageDescriptor
 from mqlite.store import Store, StoreTx
 
 

@@ -14,7 +14,7 @@ import pytest
 import mqlite
 from mqlite import cmqc as C
 from mqlite import paths
-from mqlite.core.message import MessageDescriptor
+from mqlite.message import MessageDescriptor
 from mqlite.protocol import native
 
 QM = "BAD.QM"

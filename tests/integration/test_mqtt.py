@@ -495,8 +495,8 @@ def test_a_links_counters_for_channel_status(tmp_path: Any) -> None:
 
     from mqlite.protocol.mqtt import V311 as LEVEL_311
     from mqlite.protocol.mqtt import Connect, Publish, Subscribe, Subscription, encode
-    from mqlite.server.mqtt_listener import MqttConnection
-    from mqlite.server.mqtt_session import MqttBroker
+    from mqlite.server.mqtt.listener import MqttConnection
+    from mqlite.server.mqtt.session import MqttBroker
     from mqlite.server.runtime import Runtime
     from mqlite.store.sqlite import Store
 

@@ -25,9 +25,9 @@ import pytest
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
-from mqlite.core.message import MessageDescriptor, Properties
 from mqlite.core.qmgr import Connection, GetResult, Handle, QueueManager
 from mqlite.core.waiters import GetRequest, Waiter
+from mqlite.message import MessageDescriptor, Properties
 from mqlite.store.sqlite import Store
 from mqlite.store.tx import StoreTx
 

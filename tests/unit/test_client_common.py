@@ -11,7 +11,7 @@ from mqlite import cmqc as CMQC
 from mqlite import paths
 from mqlite.client import common
 from mqlite.client.common import Endpoint
-from mqlite.core.message import MD_FIELDS, MessageDescriptor
+from mqlite.message import MD_FIELDS, MessageDescriptor
 
 FIELD = {name: i for i, name in enumerate(MD_FIELDS)}
 

@@ -7,7 +7,7 @@ import pytest
 import mqlite.client as mq
 from mqlite import cmqc as CMQC
 from mqlite.client.structs import CharField, md_fill, md_to_wire, od_to_wire
-from mqlite.core.message import MD_FIELDS, MessageDescriptor
+from mqlite.message import MD_FIELDS, MessageDescriptor
 
 
 def test_structures_take_keyword_attribute_and_item_access() -> None:

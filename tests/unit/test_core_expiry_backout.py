@@ -13,8 +13,8 @@ import pytest
 
 from mqlite import cmqc as C
 from mqlite.core import dead_letter
-from mqlite.core.message import Message, MessageDescriptor
 from mqlite.core.qmgr import GetResult
+from mqlite.message import Message, MessageDescriptor
 from mqlite.store.tx import DELETE_MESSAGE, PUT_MESSAGE
 
 IO = C.MQOO_OUTPUT | C.MQOO_INPUT_SHARED | C.MQOO_BROWSE | C.MQOO_INQUIRE

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from mqlite import cmqc as C
-from mqlite.core.message import MessageDescriptor
+from mqlite.message import MessageDescriptor
 from mqlite.protocol import xqh
 
 IO = C.MQOO_OUTPUT | C.MQOO_INPUT_SHARED | C.MQOO_BROWSE | C.MQOO_INQUIRE

@@ -11,9 +11,9 @@ import pytest
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
-from mqlite.core.message import NULL_ID, MessageDescriptor
 from mqlite.core.qmgr import GetResult, TruncatedError
 from mqlite.core.waiters import Waiter
+from mqlite.message import NULL_ID, MessageDescriptor
 
 IO = C.MQOO_OUTPUT | C.MQOO_INPUT_SHARED | C.MQOO_BROWSE | C.MQOO_INQUIRE
 BROWSE_FIRST = C.MQGMO_BROWSE_FIRST | C.MQGMO_NO_SYNCPOINT

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mqlite.cli import dmpfile
-from mqlite.core.message import Message, MessageDescriptor
+from mqlite.message import Message, MessageDescriptor
 
 
 def _full_message() -> Message:

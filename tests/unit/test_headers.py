@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mqlite.core.message import MessageDescriptor
+from mqlite.message import MessageDescriptor
 from mqlite.protocol import dlh, xqh
 
 names = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._", max_size=48)

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from mqlite import cmqc as C
-from mqlite.core.message import MessageDescriptor
 from mqlite.core.qmgr import QueueManager
+from mqlite.message import MessageDescriptor
 from mqlite.mqsc.commands import execute, run_mqsc
 
 

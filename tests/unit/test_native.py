@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mqlite.core.message import MessageDescriptor
+from mqlite.message import MessageDescriptor
 from mqlite.protocol import native, native_results
 from mqlite.protocol.native import (
     GMO_DEFAULTS,

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from mqlite import cmqc as C
-from mqlite.core.message import NULL_ID
+from mqlite.message import NULL_ID
 
 SET_CORREL = C.MQSO_SET_CORREL_ID
 GROUP = C.MQSO_GROUP_SUB

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
-from mqlite.core.message import MessageDescriptor
 from mqlite.core.selectors import compile_selector
+from mqlite.message import MessageDescriptor
 
 MD = MessageDescriptor(Priority=7, Persistence=1, MsgId=b"\x01" * 24, CorrelId=b"\x02" * 24,
                        PutDate="20261124", PutTime="01020304", Format="MQSTR")

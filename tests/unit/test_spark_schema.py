@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from mqlite.core.message import MessageDescriptor
+from mqlite.message import MessageDescriptor
 from mqlite.spark.schema import COLUMNS, SCHEMA_DDL, to_batch
 
 

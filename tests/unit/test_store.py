@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from mqlite.core.message import NULL_ID, Message, MessageDescriptor
+from mqlite.message import NULL_ID, Message, MessageDescriptor
 from mqlite.store import IndexRow, Store, StoreTx
 
 

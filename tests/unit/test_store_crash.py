@@ -15,7 +15,7 @@ from mqlite.store import Store
 # record; its done callback prints "thread index" only once the tx is durable.
 CHILD = r"""
 import os, sys, threading
-from mqlite.core.message import Message, MessageDescriptor
+from mqlite.message import Message, MessageDescriptor
 from mqlite.store import Store, StoreTx
 
 store = Store(sys.argv[1])

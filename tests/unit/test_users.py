@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mqlite.core.users import User, UsersFileError, hash_password, parse, render, verify_password
+from mqlite.users import User, UsersFileError, hash_password, parse, render, verify_password
 
 
 def test_hash_verifies_only_its_password_and_salts_differ() -> None:

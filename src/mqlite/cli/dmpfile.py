@@ -34,7 +34,7 @@ import datetime
 import json
 from collections.abc import Iterable, Iterator
 
-from mqlite.core.message import BYTE_FIELDS, Message, MessageDescriptor, PropertyValue
+from mqlite.message import BYTE_FIELDS, Message, MessageDescriptor, PropertyValue
 
 FILE_VERSION = "mqlite 0.1.0"
 TEXT_CHUNK = 64  # characters of text per S line

@@ -25,7 +25,7 @@ import click
 from mqlite.cli import dmpfile, queues
 from mqlite.cli.common import fail
 from mqlite.cli.connection import connect, connection_options, target_from_options
-from mqlite.core.message import Message
+from mqlite.message import Message
 
 if TYPE_CHECKING:
     from mqlite.client.pymqi_api import Queue, QueueManager

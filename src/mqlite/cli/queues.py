@@ -1,6 +1,6 @@
 """The few queue operations the commands need, written once over the client's pymqi-style API.
 
-Commands speak in ``mqlite.core.message.Message`` (descriptor, body, properties); this module
+Commands speak in ``mqlite.message.Message`` (descriptor, body, properties); this module
 turns those into the client's MD/PMO/GMO structures and back, so the commands (and the
 dmpmqmsg file codec) do not depend on the client's structure classes.
 """
@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from mqlite.client.structs import core_descriptor
-from mqlite.core.message import MD_FIELDS, Message
+from mqlite.message import MD_FIELDS, Message
 
 if TYPE_CHECKING:
     from mqlite.client.pymqi_api import Queue, QueueManager

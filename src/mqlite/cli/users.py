@@ -15,7 +15,7 @@ import click
 from mqlite import paths
 from mqlite.cli.admin import NOT_EXIST
 from mqlite.cli.common import RC_NOT_EXIST, fail
-from mqlite.core.users import User, UsersFileError, hash_password, parse, render, valid_name
+from mqlite.users import User, UsersFileError, hash_password, parse, render, valid_name
 
 
 @click.command()

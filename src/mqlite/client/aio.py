@@ -32,9 +32,8 @@ from mqlite.client.errors import MQMIError, PYIFError
 from mqlite.client.pymqi_api import _BROWSE_GMO, _INPUT, _inq_value, _props, make_q_desc
 from mqlite.client.structs import GMO, MD, OD, PMO, STS, md_fill, od_fill, od_to_wire, text
 from mqlite.client.sync import checked
-from mqlite.core.mqget import SENT_AHEAD
 from mqlite.protocol import native
-from mqlite.protocol.native import NEED_DATA, Op, ProtocolError, Push, Reply, Role
+from mqlite.protocol.native import NEED_DATA, SENT_AHEAD, Op, ProtocolError, Push, Reply, Role
 
 __all__ = ["AsyncConnection", "Queue", "QueueManager", "connect"]
 

@@ -20,7 +20,7 @@ from typing import Any
 from mqlite import cmqc, paths
 from mqlite.client.errors import MQMIError
 from mqlite.client.structs import GMO, MD, PMO, gmo_to_wire, ident, md_fill, md_to_wire, text
-from mqlite.core.message import MD_FIELDS, MessageDescriptor
+from mqlite.message import MD_FIELDS, MessageDescriptor
 
 DEFAULT_PORT = 1414
 DEFAULT_CHANNEL = "SYSTEM.DEF.SVRCONN"

@@ -22,9 +22,8 @@ from mqlite.client.errors import MQMIError, PYIFError
 from mqlite.client.handles import properties_of
 from mqlite.client.structs import CD, GMO, MD, OD, PMO, SCO, STS, CharField, md_fill, od_fill, od_to_wire, text
 from mqlite.client.sync import Connection
-from mqlite.core.mqget import SENT_AHEAD
 from mqlite.protocol import native
-from mqlite.protocol.native import Op
+from mqlite.protocol.native import SENT_AHEAD, Op
 
 __all__ = ["Queue", "QueueManager", "connect", "make_q_desc"]
 

@@ -14,7 +14,7 @@ from operator import attrgetter
 from typing import Any, ClassVar
 
 from mqlite import cmqc
-from mqlite.core.message import BYTE_FIELDS, MD_FIELDS, MessageDescriptor
+from mqlite.message import BYTE_FIELDS, MD_FIELDS, MessageDescriptor
 
 __all__ = [
     "CD", "CMHO", "GMO", "IMPO", "MD", "OD", "PD", "PMO", "SCO", "SD", "SMPO", "SRO", "STS",

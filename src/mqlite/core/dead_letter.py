@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mqlite.core.message import Message, put_date_time
+from mqlite.message import Message, put_date_time
 from mqlite.protocol import dlh
 
 MQAT_QMGR = 7

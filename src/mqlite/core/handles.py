@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
-from mqlite.core.message import Message
 from mqlite.core.queues import Entry, LocalQueue
 from mqlite.core.uow import UnitOfWork
 from mqlite.core.waiters import Waiter
+from mqlite.message import Message
 from mqlite.store.tx import StoreTx
 
 if TYPE_CHECKING:

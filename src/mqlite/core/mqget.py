@@ -12,14 +12,11 @@ from typing import TYPE_CHECKING, Any
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
 from mqlite.core.handles import BROWSE_GETS, INPUT_OPTIONS, Connection, Effects, GetResult, Handle, TruncatedError
-from mqlite.core.message import Message
 from mqlite.core.queues import AVAILABLE, Entry, LocalQueue, remaining_expiry
 from mqlite.core.waiters import GetRequest, Waiter
+from mqlite.message import Message
+from mqlite.protocol.native import SENT_AHEAD
 from mqlite.store.tx import StoreTx
-
-# The text of the immediate 2033 a waiting MQGET gets when messages went ahead since its last
-# get: the client reads its buffer and, finding nothing for it, asks again (and then waits).
-SENT_AHEAD = "messages were sent ahead: read them first"
 
 
 class GetMixin:

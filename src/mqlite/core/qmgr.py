@@ -21,13 +21,6 @@ from mqlite.core.channels import ChannelsMixin
 from mqlite.core.dedupe import DuplicateWindow
 from mqlite.core.errors import MQError
 from mqlite.core.handles import INPUT_OPTIONS, Connection, Effects, GetResult, Handle, TruncatedError
-from mqlite.core.message import (
-    NULL_ID,
-    Message,
-    MessageDescriptor,
-    Properties,
-    put_date_time,
-)
 from mqlite.core.mqget import GetMixin
 from mqlite.core.pubsub.admin import PubSubAdminMixin
 from mqlite.core.pubsub.engine import PubSubMixin
@@ -42,6 +35,13 @@ from mqlite.core.queues import (
 )
 from mqlite.core.ranges import RangeMixin
 from mqlite.core.waiters import Waiter
+from mqlite.message import (
+    NULL_ID,
+    Message,
+    MessageDescriptor,
+    Properties,
+    put_date_time,
+)
 from mqlite.store.tx import StoreTx
 
 _CONTEXT_SET = C.MQPMO_SET_IDENTITY_CONTEXT | C.MQPMO_SET_ALL_CONTEXT

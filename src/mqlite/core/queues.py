@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
-from mqlite.core.message import Message
+from mqlite.message import Message
 
 if TYPE_CHECKING:
     from mqlite.core.waiters import Waiter

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
-from mqlite.core.message import Message
 from mqlite.core.queues import AVAILABLE, Entry, LocalQueue
+from mqlite.message import Message
 
 if TYPE_CHECKING:
     from mqlite.store.tx import StoreTx

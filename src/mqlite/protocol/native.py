@@ -45,11 +45,15 @@ from typing import Any, Final, NamedTuple
 
 import msgpack
 
-from mqlite.core.message import MD_FIELDS, MessageDescriptor
+from mqlite.message import MD_FIELDS, MessageDescriptor
 
 MQRC_UNEXPECTED_ERROR: Final = 2195
 MQRC_MSG_TOO_BIG_FOR_CHANNEL: Final = 2218
 MQRC_FUNCTION_NOT_SUPPORTED: Final = 2298
+
+# The text of a 2033 reply to a waiting MQGET when read-ahead messages were pushed to the
+# consumer since its last get: the client reads those first, then asks again.
+SENT_AHEAD: Final = "messages were sent ahead: read them first"
 
 # 100 MB (MQ's largest MAXMSGL) plus room for the descriptor and properties.
 DEFAULT_MAX_FRAME: Final = 104_857_600 + 65536

@@ -10,7 +10,7 @@ from __future__ import annotations
 import struct
 from typing import NamedTuple
 
-from mqlite.core.message import MessageDescriptor
+from mqlite.message import MessageDescriptor
 from mqlite.protocol.fields import fixed_text, trimmed
 
 STRUC_ID = b"XQH "

@@ -17,14 +17,14 @@ from mqlite import paths
 from mqlite.core.dedupe import DuplicateWindow
 from mqlite.core.errors import MQError
 from mqlite.server import qm_ini
-from mqlite.server.channels import DEFAULT_CHANNEL, MqttChannels
-from mqlite.server.connections import ClientConnection
+from mqlite.server.channels.telemetry import DEFAULT_CHANNEL, MqttChannels
+from mqlite.server.native.connection import ClientConnection
 from mqlite.server.runtime import Round, Runtime
 from mqlite.server.users_file import UsersFile
 from mqlite.store.sqlite import Store
 
 if TYPE_CHECKING:
-    from mqlite.server.mqtt_listener import MqttConnection
+    from mqlite.server.mqtt.listener import MqttConnection
 
 log = logging.getLogger("mqlite.server")
 CONTROLLED_END_GRACE = 5.0

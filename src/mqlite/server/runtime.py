@@ -17,9 +17,9 @@ from collections.abc import Callable
 from typing import Any, Protocol, cast
 
 from mqlite.core.errors import MQError
-from mqlite.core.message import Message
 from mqlite.core.qmgr import GetResult, QueueManager
 from mqlite.core.waiters import Waiter
+from mqlite.message import Message
 from mqlite.protocol import native
 from mqlite.server.busy_poll import BusyPoll, window_from_env
 from mqlite.store.sqlite import Store

@@ -11,7 +11,7 @@ import hashlib
 import logging
 from pathlib import Path
 
-from mqlite.core.users import User, UsersFileError, parse, verify_password
+from mqlite.users import User, UsersFileError, parse, verify_password
 
 log = logging.getLogger("mqlite.server")
 

@@ -39,7 +39,7 @@ from pyspark.sql.datasource import (
 from pyspark.sql.streaming.datasource import ReadAllAvailable, ReadLimit, ReadMaxRows
 from pyspark.sql.types import StructType
 
-from mqlite.core.message import MD_FIELDS, MessageDescriptor
+from mqlite.message import MD_FIELDS, MessageDescriptor
 from mqlite.spark.schema import COLUMNS, SCHEMA_DDL, WireMessage, check_columns, to_batch
 
 # Messages per browse call and per Arrow batch: small enough that Spark works on one batch while

@@ -21,7 +21,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mqlite.core.message import MD_FIELDS, put_hundredths
+from mqlite.message import MD_FIELDS, put_hundredths
 
 SCHEMA_DDL = (
     "body binary, text string, topic string, msg_id binary, correl_id binary, put_time timestamp, "

@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 
 import msgpack
 
-from mqlite.core.message import NULL_ID, Message, MessageDescriptor
+from mqlite.message import NULL_ID, Message, MessageDescriptor
 from mqlite.store.tx import (
     DELETE_MESSAGE,
     DELETE_RECORD,

@@ -14,7 +14,7 @@ from typing import Any
 
 import msgpack
 
-from mqlite.core.message import MD_FIELDS, NULL_ID, Message
+from mqlite.message import MD_FIELDS, NULL_ID, Message
 
 # Op codes; the SQL for each lives in sqlite.py.
 PUT_MESSAGE = 0

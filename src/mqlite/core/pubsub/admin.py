@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 from mqlite import cmqc as C
 from mqlite.core import attributes
 from mqlite.core.errors import MQError
-from mqlite.core.message import NULL_ID
 from mqlite.core.pubsub.subscription import Subscription
 from mqlite.core.topics.tree import BASE_TOPIC, TopicTree
+from mqlite.message import NULL_ID
 from mqlite.store.tx import StoreTx
 
 if TYPE_CHECKING:

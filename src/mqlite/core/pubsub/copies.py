@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from mqlite import cmqc as C
-from mqlite.core.message import NULL_ACCOUNTING_TOKEN, NULL_ID, Message, MessageDescriptor, Properties
 from mqlite.core.pubsub.subscription import MQSO_NOT_OWN_PUBS, Subscription
+from mqlite.message import NULL_ACCOUNTING_TOKEN, NULL_ID, Message, MessageDescriptor, Properties
 
 if TYPE_CHECKING:
     from mqlite.core.handles import Connection

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection, Handle, SubscriptionHandle
-from mqlite.core.message import NULL_ACCOUNTING_TOKEN, NULL_ID, Message, MessageDescriptor, Properties
 from mqlite.core.pubsub import copies
 from mqlite.core.pubsub.publish_exit import PublishExit, load_exit
 from mqlite.core.pubsub.subscription import STORED_OPTIONS, Subscription
@@ -34,6 +33,7 @@ from mqlite.core.topics.strings import (
     literal_prefix,
 )
 from mqlite.core.topics.tree import TopicNode, TopicTree
+from mqlite.message import NULL_ACCOUNTING_TOKEN, NULL_ID, Message, MessageDescriptor, Properties
 from mqlite.store.tx import StoreTx
 
 if TYPE_CHECKING:

@@ -22,7 +22,7 @@ from typing import Any
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
-from mqlite.core.message import Message, MessageDescriptor, Properties
+from mqlite.message import Message, MessageDescriptor, Properties
 
 ExitFunction = Callable[["PublishExitParms", "PublishContext", "SubscriptionContext"], None]
 

@@ -18,8 +18,8 @@ from typing import Any
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
-from mqlite.core.message import MD_FIELDS, MessageDescriptor, PropertyValue, put_timestamp
 from mqlite.core.selectors.lexer import Token, syntax_error, tokenize
+from mqlite.message import MD_FIELDS, MessageDescriptor, PropertyValue, put_timestamp
 
 Value = Any  # bool | int | float | str | bytes | None (NULL / UNKNOWN)
 Node = Callable[[Mapping[str, PropertyValue], MessageDescriptor], Value]

@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from mqlite.core import attributes
-from mqlite.core.message import Message
 from mqlite.core.topics.matching import compile_matcher
 from mqlite.core.topics.strings import levels, literal_prefix
+from mqlite.message import Message
 
 BASE_TOPIC = "SYSTEM.BASE.TOPIC"
 # Attributes a node takes from the closest topic object that does not say ASPARENT (spec A R-ATO-4).

@@ -29,7 +29,7 @@ from mqlite.core.waiters import GetRequest, Waiter
 from mqlite.server.runtime import Round, Session
 
 if TYPE_CHECKING:
-    from mqlite.server.mqtt_session import MqttBroker
+    from mqlite.server.mqtt.session import MqttBroker
 
 log = logging.getLogger("mqlite.server")
 

@@ -32,11 +32,11 @@ from typing import Any
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
-from mqlite.core.message import Message, MessageDescriptor
 from mqlite.core.pubsub.subscription import MQSO_NOT_OWN_PUBS
 from mqlite.core.qmgr import GetResult, QueueManager
 from mqlite.core.queues import Entry
 from mqlite.core.waiters import GetRequest, Waiter
+from mqlite.message import Message, MessageDescriptor
 from mqlite.protocol.mqtt import (
     V5,
     ConnAck,
@@ -62,7 +62,7 @@ from mqlite.protocol.mqtt import reasons as R
 from mqlite.protocol.mqtt.aliases import OutboundAliases
 from mqlite.protocol.mqtt.codec import publish_qos0
 from mqlite.protocol.mqtt.wire import utf8 as utf8_field
-from mqlite.server.mqtt_shared import SHARE_PREFIX, SharedSubscriptions, parse_share
+from mqlite.server.mqtt.shared import SHARE_PREFIX, SharedSubscriptions, parse_share
 from mqlite.server.runtime import Round, Session, Sink
 
 log = logging.getLogger("mqlite.server")

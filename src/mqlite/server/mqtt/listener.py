@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, cast
 from mqlite.protocol.mqtt import V5, ConnAck, Connect, Disconnect, MqttError, MqttStream, Packet, Publish
 from mqlite.protocol.mqtt import reasons as R
 from mqlite.protocol.mqtt.stream import NEED_DATA
-from mqlite.server.mqtt_session import MqttBroker, MqttLink, MqttOutput
+from mqlite.server.mqtt.session import MqttBroker, MqttLink, MqttOutput
 from mqlite.server.runtime import Round
 
 if TYPE_CHECKING:
-    from mqlite.server.channels import MqttChannel
+    from mqlite.server.channels.telemetry import MqttChannel
     from mqlite.server.runtime import Runtime
 
 log = logging.getLogger("mqlite.server")

@@ -31,8 +31,8 @@ from mqlite.core import attributes
 from mqlite.core.errors import MQError
 from mqlite.protocol.mqtt import Connect
 from mqlite.protocol.mqtt import reasons as R
-from mqlite.server.mqtt_listener import CONNECT_TIMEOUT, MqttConnection
-from mqlite.server.mqtt_session import MqttBroker
+from mqlite.server.mqtt.listener import CONNECT_TIMEOUT, MqttConnection
+from mqlite.server.mqtt.session import MqttBroker
 from mqlite.server.runtime import Round
 from mqlite.server.users_file import UsersFile
 
@@ -104,7 +104,7 @@ class MqttChannel:
         return connection
 
     def websocket_protocol(self) -> asyncio.Protocol:
-        from mqlite.server.websocket_transport import WebSocketProtocol
+        from mqlite.server.mqtt.websocket_transport import WebSocketProtocol
 
         return WebSocketProtocol(self.mqtt_connection)
 

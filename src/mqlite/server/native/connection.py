@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
-from mqlite.core.message import NULL_ID, MessageDescriptor
 from mqlite.core.qmgr import GetResult
 from mqlite.core.waiters import GetRequest
+from mqlite.message import NULL_ID, MessageDescriptor
 from mqlite.protocol import native
 from mqlite.server.runtime import Round, Session, encode_get_reply
 
