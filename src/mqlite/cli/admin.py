@@ -20,7 +20,7 @@ import click
 from mqlite import paths
 from mqlite.cli.common import CliError
 from mqlite.cli.connection import connect, resolve_target
-from mqlite.mqsc import display
+from mqlite.mqsc.summary import summary
 
 RC_MQSC_FAILED = 20
 NOT_AVAILABLE = "AMQ8146: WebSphere MQ queue manager not available."
@@ -72,7 +72,7 @@ def runmqsc(qmgr: str | None, client: str | None, user: str | None) -> None:
 
 _ECHO = re.compile(r"^\s*\d+ : ")
 # The closing lines of a one-command script, and the (read, syntax errors, failed) each means.
-_CLOSINGS = {tuple(display.summary(*counts)): counts for counts in ((1, 0, 0), (1, 1, 0), (1, 0, 1), (0, 0, 0))}
+_CLOSINGS = {tuple(summary(*counts)): counts for counts in ((1, 0, 0), (1, 1, 0), (1, 0, 1), (0, 0, 0))}
 
 
 def run_interactive(qm: Any, lines: Iterable[str]) -> int:
@@ -101,6 +101,6 @@ def run_interactive(qm: Any, lines: Iterable[str]) -> int:
         read, syntax, failed = read + counts[0], syntax + counts[1], failed + counts[2]
         if code == RC_MQSC_FAILED:  # the queue manager went away: as in a script, stop here
             break
-    for text in display.summary(read, syntax, failed):
+    for text in summary(read, syntax, failed):
         click.echo(text)
     return 0 if not (syntax or failed) else 10

@@ -109,8 +109,8 @@ def connect(target: Target, failure: Callable[[int], CliError] = mqi_failure
     MQI failures become the CliError that ``failure(reason)`` makes: by default the reason
     printed IBM's way; runmqsc passes its own, which prints AMQ messages and exits 20.
     """
-    import mqlite
     from mqlite.client import MQMIError
+    from mqlite.client import public as mqlite
 
     try:
         if target.host is None:

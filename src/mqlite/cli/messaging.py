@@ -83,8 +83,8 @@ def browse(queue: str, **options: Any) -> None:
 @click.argument("topic_string")
 def pub(topic_string: str, retain: bool, **options: Any) -> None:
     """Publish each line of stdin on TOPIC_STRING, like amqspub."""
-    import mqlite
     from mqlite import cmqc
+    from mqlite.client import public as mqlite
 
     target = target_from_options(options)
     with connect(target) as qm:
@@ -111,9 +111,9 @@ def sub(topic_string: str, durable: str | None, wait: float, count: int | None,
 
     A managed subscription: non-durable ones end with the command; --durable NAME creates the
     subscription or resumes it, and keeps it (and what arrives meanwhile) when the command ends."""
-    import mqlite
     from mqlite import cmqc
     from mqlite.client import MQMIError
+    from mqlite.client import public as mqlite
 
     target = target_from_options(options)
     out = sys.stdout.buffer

@@ -22,8 +22,8 @@ MQRC_NO_MSG_AVAILABLE = 2033
 def open_queue(qm: QueueManager, name: str, *, output: bool = False, input: bool = False,
                browse: bool = False, inquire: bool = False, set_all_context: bool = False) -> Queue:
     """Open ``name`` with just the options asked for (and fail-if-quiescing, as samples do)."""
-    import mqlite
     from mqlite import cmqc
+    from mqlite.client import public as mqlite
 
     options = cmqc.MQOO_FAIL_IF_QUIESCING
     if output:
@@ -45,8 +45,8 @@ def close(q: Queue) -> None:
 
 def put_text(q: Queue, body: bytes) -> None:
     """Put one text line as amqsput does: Format MQSTR, other fields defaulted."""
-    import mqlite
     from mqlite import cmqc
+    from mqlite.client import public as mqlite
 
     q.put(body, mqlite.MD(Format=cmqc.MQFMT_STRING))
 
@@ -58,8 +58,8 @@ def put_message(q: Queue, message: Message, *, set_all_context: bool = False,
     With ``set_all_context`` the identity and origin context (user, put date/time, put
     application) are kept too; the queue must have been opened with MQOO_SET_ALL_CONTEXT.
     """
-    import mqlite
     from mqlite import cmqc
+    from mqlite.client import public as mqlite
 
     md = mqlite.MD(**{name: getattr(message.md, name) for name in MD_FIELDS})
     options = cmqc.MQPMO_FAIL_IF_QUIESCING | (
@@ -74,9 +74,9 @@ def put_message(q: Queue, message: Message, *, set_all_context: bool = False,
 def get(q: Queue, *, wait: float | None = None, browse_next: bool = False,
         syncpoint: bool = False) -> Message | None:
     """The next message (removed, or browsed), or None when none came within ``wait`` seconds."""
-    import mqlite
     from mqlite import cmqc
     from mqlite.client import MQMIError
+    from mqlite.client import public as mqlite
 
     options = cmqc.MQGMO_FAIL_IF_QUIESCING | (
         cmqc.MQGMO_SYNCPOINT if syncpoint else cmqc.MQGMO_NO_SYNCPOINT

@@ -20,6 +20,7 @@ from mqlite.core.errors import MQError
 from mqlite.mqsc import display
 from mqlite.mqsc.lexer import MqscSyntaxError, split_script
 from mqlite.mqsc.parser import Command, Where, parse
+from mqlite.mqsc.summary import summary
 
 __all__ = ["AdminAPI", "MqscResult", "Outcome", "Status", "execute", "run_command", "run_mqsc"]
 
@@ -170,7 +171,7 @@ def run_mqsc(admin: AdminAPI, text: str) -> MqscResult:
             if outcome.status is Status.ABORT:
                 aborted = True
                 break
-    lines.extend(display.summary(read, syntax, failed))
+    lines.extend(summary(read, syntax, failed))
     return MqscResult(lines, read, syntax, failed, aborted)
 
 

@@ -89,7 +89,7 @@ class Options:
         return parsed
 
     def connect(self) -> Any:
-        import mqlite
+        from mqlite.client import public as mqlite
 
         if self.host is not None:
             return mqlite.connect(self.qmgr, self.channel, f"{self.host}({self.port})", self.user, self.password)
@@ -166,8 +166,8 @@ class StreamReader(DataSourceStreamReader):
 
     def _subscription_queue(self) -> str:
         """Create the durable subscription on first use, resume it after; its queue's name."""
-        import mqlite
         from mqlite import cmqc
+        from mqlite.client import public as mqlite
 
         assert self.options.topic is not None and self.options.subscription is not None
         qm = self.options.connect()
@@ -367,8 +367,8 @@ def _row_topic(options: Options, topic: Any) -> str:
 
 
 def _browse(qm: Any, queue: str) -> Iterator[WireMessage]:
-    import mqlite
     from mqlite import cmqc
+    from mqlite.client import public as mqlite
     from mqlite.client.structs import core_descriptor
 
     q = mqlite.Queue(qm, queue, cmqc.MQOO_BROWSE | cmqc.MQOO_FAIL_IF_QUIESCING)
@@ -382,8 +382,8 @@ def _browse(qm: Any, queue: str) -> Iterator[WireMessage]:
 def _retained(qm: Any, pattern: str, selector: str | None) -> Iterator[WireMessage]:
     """The retained publications under ``pattern``: a short-lived managed subscription receives
     them at once (spec A R-RET-12) and is removed with its queue."""
-    import mqlite
     from mqlite import cmqc
+    from mqlite.client import public as mqlite
     from mqlite.client.structs import core_descriptor
 
     sub = mqlite.Subscription(qm, pattern, selector=selector)
