@@ -10,14 +10,13 @@ import pytest
 
 from mqlite import cmqc as C
 from mqlite.core.pubsub.publish_exit import PublishContext, PublishExitParms, SubscriptionContext
+from mqlite.server import exits
 
 Calls = list[tuple[int, str, str]]
 
 
 def install(mq: Any, function: Any, data: str = "") -> None:
-    from mqlite.core.pubsub.publish_exit import PublishExit
-
-    mq.qm.publish_exit = PublishExit(function, "QM1", data)
+    mq.qm.set_publish_exit(function, data)
 
 
 def recorder(calls: Calls, decide: Any = None) -> Any:
@@ -148,12 +147,14 @@ def test_retained_deliveries_call_the_exit(mq: Any) -> None:  # C:SC-PX-07
 
 def test_user_area_per_connection(mq: Any) -> None:  # C:SC-PX-08
     seen: list[bytes] = []
+    areas: dict[str, bytearray] = {}
 
     def decide(parms: PublishExitParms, pub: PublishContext, sub: SubscriptionContext) -> None:
         if parms.ExitReason == C.MQXR_INIT:
             seen.append(bytes(parms.ExitUserArea))
         elif parms.ExitReason == C.MQXR_PUBLICATION:
             parms.ExitUserArea[0] += 1
+            areas[parms.Hconn] = parms.ExitUserArea
 
     install(mq, recorder([], decide))
     mq.managed("PX/U")
@@ -162,8 +163,7 @@ def test_user_area_per_connection(mq: Any) -> None:  # C:SC-PX-08
         mq.pub("PX/U", conn=p1)
     for _ in range(2):
         mq.pub("PX/U", conn=p2)
-    states = mq.qm.publish_exit._connections
-    assert (states[p1.conn_id].user_area[0], states[p2.conn_id].user_area[0]) == (3, 2)
+    assert (areas[p1.conn_id][0], areas[p2.conn_id][0]) == (3, 2)
     assert seen == [bytes(16), bytes(16)]
 
 
@@ -183,8 +183,13 @@ def test_exit_data_and_qmgr_name(mq: Any) -> None:  # C:SC-PX-09
     assert got[0][0] == " " * 32
 
 
+def configure(mq: Any, path: Path) -> None:
+    """As the server does from qm.ini's PublishSubscribe stanza."""
+    exits.configure_publish_exit(mq.qm, {"PublishExitPath": str(path), "PublishExitFunction": "publish"})
+
+
 def test_load_failures(mq: Any, tmp_path: Path) -> None:  # C:SC-PX-10
-    mq.qm.configure_publish_exit(str(tmp_path / "missing.py"), "publish")
+    configure(mq, tmp_path / "missing.py")
     with mq.raises(C.MQRC_PUBSUB_INHIBITED):
         mq.pub("PX/L")
     with mq.raises(C.MQRC_PUBSUB_INHIBITED):
@@ -199,7 +204,7 @@ def test_load_failures(mq: Any, tmp_path: Path) -> None:  # C:SC-PX-10
             if parms.ExitReason == C.MQXR_INIT and parms.Hconn.endswith("2"):
                 parms.ExitResponse = C.MQXCC_FAILED
     """))
-    mq.qm.configure_publish_exit(str(module), "publish")
+    configure(mq, module)
     _, q = mq.managed("PX/L")  # connection ...1 initialises fine
     bad = mq.connect()
     assert bad.conn_id.endswith("2")

@@ -7,31 +7,35 @@ this module only finds the object's current values and asks the catalogue to tra
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from mqlite import cmqc as C
 from mqlite.core import attributes
 from mqlite.core.errors import MQError
+from mqlite.core.handles import Handle
 
-if TYPE_CHECKING:
-    from mqlite.core.qmgr import Handle, QueueManager
+Definitions = Mapping[str, tuple[str, dict[str, Any]]]
 
 # MQSET may change only these (IBM: the inhibit and trigger attributes).
 _SETTABLE = frozenset({"GET", "PUT", "TRIGGER", "TRIGTYPE", "TRIGDPTH", "TRIGMPRI", "TRIGDATA"})
 
 
-def _current(qmgr: QueueManager, handle: Handle) -> tuple[str, dict[str, Any]]:
+def _current(qmgr_name: str, qmgr_attrs: Mapping[str, Any], qdefs: Definitions,
+             handle: Handle) -> tuple[str, dict[str, Any]]:
     """(object type, every attribute with its current value) of what the handle opened."""
     if handle.queue is None:
-        return "QMGR", {"QMNAME": qmgr.name, **qmgr.attrs}
-    qtype, definition = qmgr.qdefs.get(handle.opened_as, qmgr.qdefs[handle.name])
+        return "QMGR", {"QMNAME": qmgr_name, **qmgr_attrs}
+    qtype, definition = qdefs.get(handle.opened_as, qdefs[handle.name])
     queue = handle.queue
     return qtype, {"QUEUE": handle.opened_as, "TYPE": qtype, **definition, "CURDEPTH": queue.depth,
                    "IPPROCS": queue.open_input, "OPPROCS": queue.open_output}
 
 
-def inquire(qmgr: QueueManager, handle: Handle, selectors: list[int]) -> list[int | str]:
-    objtype, attrs = _current(qmgr, handle)
+def inquire(qmgr_name: str, qmgr_attrs: Mapping[str, Any], qdefs: Definitions, handle: Handle,
+            selectors: list[int]) -> list[int | str]:
+    """MQINQ: the values of ``selectors`` for what ``handle`` opened."""
+    objtype, attrs = _current(qmgr_name, qmgr_attrs, qdefs, handle)
     values: list[int | str] = []
     for selector in selectors:
         name = attributes.attribute_for_selector(selector)
@@ -42,8 +46,10 @@ def inquire(qmgr: QueueManager, handle: Handle, selectors: list[int]) -> list[in
     return values
 
 
-def set_attributes(qmgr: QueueManager, handle: Handle, values: dict[int, int | str]) -> None:
-    objtype, _ = _current(qmgr, handle)
+def set_attributes(qdefs: Definitions, handle: Handle, values: dict[int, int | str],
+                   alter: Callable[[str, str, dict[str, Any]], None]) -> None:
+    """MQSET: translate ``values`` and apply them through ``alter`` (the admin ALTER)."""
+    objtype, _ = _current("", {}, qdefs, handle)
     if objtype == "QMGR":
         raise MQError(C.MQRC_SELECTOR_ERROR, "queue manager attributes are set with MQSC")
     changes: dict[str, Any] = {}
@@ -55,4 +61,4 @@ def set_attributes(qmgr: QueueManager, handle: Handle, values: dict[int, int | s
             changes[name] = attributes.from_mq(objtype, name, value)
         except MQError as error:
             raise MQError(C.MQRC_SELECTOR_ERROR, error.text) from None
-    qmgr.alter(objtype, handle.opened_as if handle.opened_as in qmgr.qdefs else handle.name, changes)
+    alter(objtype, handle.opened_as if handle.opened_as in qdefs else handle.name, changes)

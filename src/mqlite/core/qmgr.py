@@ -578,7 +578,7 @@ class QueueManager(PubSubMixin, PubSubAdminMixin, RangeMixin, ChannelsMixin, Adm
         handle = self._handle(conn, hobj)
         if not handle.options & C.MQOO_INQUIRE:
             raise MQError(C.MQRC_NOT_OPEN_FOR_INQUIRE, f"{handle.opened_as} is not open for inquire")
-        return inquire.inquire(self, handle, selectors)
+        return inquire.inquire(self.name, self.attrs, self.qdefs, handle, selectors)
 
     def set(self, conn: Connection, hobj: int, values: dict[int, int | str]) -> None:
         from mqlite.core import inquire
@@ -586,7 +586,7 @@ class QueueManager(PubSubMixin, PubSubAdminMixin, RangeMixin, ChannelsMixin, Adm
         handle = self._handle(conn, hobj)
         if not handle.options & C.MQOO_SET:
             raise MQError(C.MQRC_NOT_OPEN_FOR_SET, f"{handle.opened_as} is not open for set")
-        inquire.set_attributes(self, handle, values)
+        inquire.set_attributes(self.qdefs, handle, values, self.alter)
 
 
 _PUT1_CONTEXT = (

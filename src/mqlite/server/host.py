@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from mqlite import paths
 from mqlite.core.dedupe import DuplicateWindow
 from mqlite.core.errors import MQError
-from mqlite.server import qm_ini
+from mqlite.server import exits, qm_ini
 from mqlite.server.channels.telemetry import DEFAULT_CHANNEL, MqttChannels
 from mqlite.server.native.connection import ClientConnection
 from mqlite.server.runtime import Round, Runtime
@@ -104,13 +104,9 @@ class QueueManagerHost:
         window = stanzas.get("Mqlite", {}).get("DuplicateWindow")
         if window:  # exactly-once writers: drop a committed MsgId seen again within the window
             runtime.core.duplicates = DuplicateWindow(float(window))
-        pubsub = stanzas.get("PublishSubscribe", {})
-        path = pubsub.get("PublishExitPath")
-        if path:
-            runtime.core.configure_publish_exit(path, pubsub.get("PublishExitFunction", ""),
-                                                pubsub.get("PublishExitData", ""))
-            if runtime.core.publish_exit_error is not None:
-                log.error("AMQ5881E: %s; publish/subscribe is inhibited", runtime.core.publish_exit_error.text)
+        error = exits.configure_publish_exit(runtime.core, stanzas.get("PublishSubscribe", {}))
+        if error is not None:
+            log.error("AMQ5881E: %s; publish/subscribe is inhibited", error.text)
 
     def _mqtt_connections(self) -> list[MqttConnection]:
         return self.channels.all_connections() if self.channels is not None else []

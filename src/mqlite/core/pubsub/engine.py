@@ -18,7 +18,7 @@ from mqlite import cmqc as C
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection, Handle, SubscriptionHandle
 from mqlite.core.pubsub import copies
-from mqlite.core.pubsub.publish_exit import PublishExit, load_exit
+from mqlite.core.pubsub.publish_exit import ExitFunction, PublishExit
 from mqlite.core.pubsub.subscription import STORED_OPTIONS, Subscription
 from mqlite.core.queues import AVAILABLE, UNCOMMITTED, LocalQueue, expiry_deadline
 from mqlite.core.selectors import compile_selector
@@ -127,13 +127,15 @@ class PubSubMixin:
         if self.publish_exit_error is not None:
             raise MQError(C.MQRC_PUBSUB_INHIBITED, self.publish_exit_error.text)
 
-    def configure_publish_exit(self, path: str, function: str, data: str = "") -> None:
-        """qm.ini's PublishSubscribe stanza; a failure inhibits pub/sub (spec C R-PX-12)."""
-        try:
-            self.publish_exit = PublishExit(load_exit(path, function), self.name, data)
-            self.publish_exit_error = None
-        except MQError as error:
-            self.publish_exit, self.publish_exit_error = None, error
+    def set_publish_exit(self, function: ExitFunction | None, data: str = "") -> None:
+        """The publish exit (spec C §8): called for every copy, with ``data`` as its ExitData."""
+        self.publish_exit = PublishExit(function, self.name, data) if function is not None else None
+        self.publish_exit_error = None
+
+    def inhibit_pubsub(self, text: str) -> None:
+        """A configured publish exit cannot be used: pub/sub calls fail with 2531 (spec C R-PX-12)."""
+        self.publish_exit = None
+        self.publish_exit_error = MQError(C.MQRC_PUBSUB_INHIBITED, text)
 
     def _close_topic(self, handle: Handle) -> None:
         node = handle.topic
@@ -553,12 +555,13 @@ class PubSubMixin:
             self._alter_subscription(sub, sd, options, queue_handle)
         returned: Handle | None = None
         if sub.managed:
-            if sub.managed_handle is None or sub.managed_handle.conn is not conn:
-                if sub.managed_handle is not None:
+            managed = sub.managed_handle
+            if managed is None or managed.conn is not conn:
+                if managed is not None:
                     raise MQError(C.MQRC_SUBSCRIPTION_IN_USE, f"managed queue of {sub.name} is open elsewhere")
                 returned = self._open_managed(conn, sub, options)
             else:
-                returned = sub.managed_handle
+                returned = conn.handles[managed.hobj]
         elif queue_handle is None:
             returned = self._open_implicit(conn, sub)
         sub.resumed = self.clock()

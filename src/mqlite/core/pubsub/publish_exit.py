@@ -1,8 +1,8 @@
 """The publish exit (MQ_PUBLISH_EXIT, spec C §8): a Python callable the queue manager calls for
 each copy of a publication it delivers, and at the first and last pub/sub call of a connection.
 
-Configured like qm.ini's ``PublishSubscribe:`` stanza (``PublishExitPath`` = an importable
-module or a ``.py`` file, ``PublishExitFunction``, ``PublishExitData``). The callable is
+Core takes the callable (``QueueManager.set_publish_exit``); the server loads it from qm.ini's
+``PublishSubscribe:`` stanza (``mqlite.server.exits``). The callable is
 ``exit(exit_parms, pub_context, sub_context) -> None`` and changes the objects it gets (spec C
 A-23): ``exit_parms.ExitResponse``, ``exit_parms.Feedback``, ``exit_parms.ExitUserArea``
 (a 16-byte ``bytearray`` kept per connection), ``exit_parms.msg_in`` (a ``bytearray``: edit in
@@ -13,11 +13,8 @@ the copy (without a new authority check, R-PX-11).
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from mqlite import cmqc as C
@@ -95,28 +92,9 @@ class _ConnectionState:
     failed: bool = False
 
 
-def load_exit(path: str, function: str) -> ExitFunction:
-    """Import ``function`` from ``path`` (a module name or a .py file); MQError 2531 if it fails
-    (spec C R-PX-12: pub/sub is inhibited until the exit can be loaded)."""
-    try:
-        if path.endswith(".py") or "/" in path:
-            spec = importlib.util.spec_from_file_location(Path(path).stem, path)
-            if spec is None or spec.loader is None:
-                raise ImportError(path)
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-        else:
-            module = importlib.import_module(path)
-        found = getattr(module, function)
-    except Exception as error:  # any failure of the user's module
-        raise MQError(C.MQRC_PUBSUB_INHIBITED, f"publish exit {path}:{function} cannot be loaded: {error}") from None
-    if not callable(found):
-        raise MQError(C.MQRC_PUBSUB_INHIBITED, f"publish exit {path}:{function} is not callable")
-    return found  # type: ignore[no-any-return]
-
-
 class PublishExit:
-    """A loaded exit and its per-connection state (INIT once, TERM at disconnect)."""
+    """An exit callable and its per-connection state: MQXR_INIT at a connection's first
+    publication, MQXR_TERM at its disconnect."""
 
     def __init__(self, function: ExitFunction, qmgr_name: str, exit_data: str = "") -> None:
         self.function = function

@@ -8,13 +8,12 @@ the same object.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mqlite import cmqc as C
 from mqlite.core.selectors import Selector, compile_selector
 
 if TYPE_CHECKING:
-    from mqlite.core.handles import Connection, Handle
     from mqlite.core.topics.tree import TopicNode
 
 # Named in spec C §10.3 but absent from IBM's headers (A-17): mqlite's own bit, unused by IBM.
@@ -41,6 +40,24 @@ class SubscriptionDetails:
     variable_user: bool = True
 
 
+class Holder(Protocol):
+    """The connection holding a subscription (``handles.Connection``; a protocol here so that the
+    subscription record does not depend on the MQI's handle types, which refer to it)."""
+
+    @property
+    def conn_id(self) -> str: ...
+
+
+class ManagedHandle(Protocol):
+    """The Hobj of a managed queue MQSUB returned (``handles.Handle``)."""
+
+    @property
+    def hobj(self) -> int: ...
+
+    @property
+    def conn(self) -> Holder | None: ...
+
+
 NO_DETAILS = SubscriptionDetails()  # what a subscription without details reads (never written)
 
 
@@ -65,8 +82,8 @@ class Subscription:
     wildcard: bool = False
     node: TopicNode | None = None  # the tree node the subscription keeps in use
     holder: int = 0  # the open Hsub's number, 0 when no application holds it
-    holder_conn: Connection | None = None  # the connection holding it (in use)
-    managed_handle: Handle | None = None  # MQSO_MANAGED: the Hobj MQSUB returned
+    holder_conn: Holder | None = None  # the connection holding it (in use)
+    managed_handle: ManagedHandle | None = None  # MQSO_MANAGED: the Hobj MQSUB returned
     details: SubscriptionDetails | None = None  # made only when a subscription needs one
     created: float = 0.0
     resumed: float = 0.0
