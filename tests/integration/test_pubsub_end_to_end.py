@@ -176,3 +176,25 @@ def test_fan_out_to_many_subscribers_with_read_ahead(qmgr: Any) -> None:
         got = [bytes(m) for m in sub.messages(wait=0.5)]
         assert got == [str(i).encode() for i in range(250)] + [b"end"]
     qm.disconnect()
+
+
+def test_mqod_version_decides_whether_a_topic_opens(qmgr: Any) -> None:  # C:SC-PUB-05, C:R-PUB-1
+    qm = mqlite.connect(qmgr.name, "SYSTEM.DEF.SVRCONN", f"127.0.0.1({qmgr.port})")
+    sub = mqlite.Subscription(qm, "versions/#")
+    for version in (C.MQOD_VERSION_1, C.MQOD_VERSION_3):  # IBM's MQOD_DEFAULT is version 1
+        old = mqlite.OD(Version=version, ObjectType=C.MQOT_TOPIC)
+        old.set_vs("ObjectString", "versions/old")
+        with pytest.raises(mqlite.MQMIError) as opened:
+            mqlite.Queue(qm, old, C.MQOO_OUTPUT)
+        assert (opened.value.comp, opened.value.reason) == (C.MQCC_FAILED, C.MQRC_OD_ERROR)
+        with pytest.raises(mqlite.MQMIError) as put1:
+            qm.put1(old, b"never")
+        assert put1.value.reason == C.MQRC_OD_ERROR
+    assert mqlite.OD().Version == C.MQOD_VERSION_1
+    current = mqlite.OD(Version=C.MQOD_VERSION_4, ObjectType=C.MQOT_TOPIC)
+    current.set_vs("ObjectString", "versions/new")
+    mqlite.Queue(qm, current, C.MQOO_OUTPUT).put(b"v4")
+    qm.put1(current, b"v4 put1")
+    mqlite.Topic(qm, topic_string="versions/topic").pub(b"Topic sets version 4")
+    assert [bytes(m) for m in sub.messages(wait=1.0)] == [b"v4", b"v4 put1", b"Topic sets version 4"]
+    qm.disconnect()

@@ -75,6 +75,8 @@ def test_od_to_wire_takes_variable_strings() -> None:
     wire = od_to_wire(od)
     assert wire["ObjectName"] == "Q1" and wire["ObjectString"] == "price/fruit" and wire["ObjectType"] == 8
     assert wire["DynamicQName"] == "AMQ.*"
+    assert wire["Version"] == CMQC.MQOD_VERSION_1  # IBM's MQOD_DEFAULT, sent as is (C:SC-PUB-05)
+    assert od_to_wire(mq.OD(Version=CMQC.MQOD_VERSION_4))["Version"] == 4
 
 
 def test_mqmi_error_reads_like_pymqi() -> None:

@@ -19,7 +19,7 @@ from mqlite.client import common
 from mqlite.client.common import ReceivedMessage
 from mqlite.client.errors import MQMIError, PYIFError
 from mqlite.client.pymqi_api import Queue, QueueManager, _props
-from mqlite.client.structs import MD, OD, PMO, SD, md_fill, sd_fill, sd_to_wire, text
+from mqlite.client.structs import MD, OD, PMO, SD, md_fill, od_to_wire, sd_fill, sd_to_wire
 from mqlite.protocol import native
 from mqlite.protocol.native import Op
 
@@ -66,10 +66,8 @@ class Topic:
         self.topic_desc = topic_desc if topic_desc is not None else self.topic_desc
         od = _topic_od(self.topic_name, self.topic_string, self.topic_desc)
         options = open_opts if open_opts is not None else cmqc.MQOO_OUTPUT
-        wire = {"ObjectType": cmqc.MQOT_TOPIC, "ObjectName": text(od.ObjectName),
-                "ObjectString": od.vs_text("ObjectString")}
         conn = self.queue_manager.get_handle()
-        hobj, resolved, _, _ = conn.call(Op.OPEN, [{**native.OD_DEFAULTS, **wire}, int(options)])
+        hobj, resolved, _, _ = conn.call(Op.OPEN, [od_to_wire(od), int(options)])
         self._hobj = int(hobj)
         self.resolved_topic_string = str(resolved)
         od.fill_vs("ResObjectString", self.resolved_topic_string)

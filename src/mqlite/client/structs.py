@@ -435,8 +435,9 @@ def md_fill(md: MD, wire: list[Any]) -> MD:
 
 
 def od_to_wire(od: OD) -> dict[str, Any]:
+    """An MQOD as OPEN and PUT1 carry it; its Version goes too (a topic needs 4, spec C A-27)."""
     return {
-        "ObjectType": int(od.ObjectType), "ObjectName": text(od.ObjectName),
+        "Version": int(od.Version), "ObjectType": int(od.ObjectType), "ObjectName": text(od.ObjectName),
         "ObjectQMgrName": text(od.ObjectQMgrName), "DynamicQName": text(od.DynamicQName),
         "AlternateUserId": text(od.AlternateUserId), "ObjectString": od.vs_text("ObjectString"),
         "SelectionString": od.vs_text("SelectionString"),

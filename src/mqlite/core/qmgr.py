@@ -19,6 +19,7 @@ from mqlite.core import dead_letter
 from mqlite.core.admin import AdminMixin
 from mqlite.core.channels import ChannelsMixin
 from mqlite.core.dedupe import DuplicateWindow
+from mqlite.core.descriptors import check_object_descriptor
 from mqlite.core.errors import MQError
 from mqlite.core.handles import INPUT_OPTIONS, Connection, Effects, GetResult, Handle, TruncatedError
 from mqlite.core.mqget import GetMixin
@@ -145,6 +146,7 @@ class QueueManager(PubSubMixin, PubSubAdminMixin, RangeMixin, ChannelsMixin, Adm
 
     # -- MQOPEN / MQCLOSE --------------------------------------------------------------
     def open(self, conn: Connection, od: dict[str, Any], options: int) -> Handle:
+        check_object_descriptor(od)
         object_type = int(od.get("ObjectType", C.MQOT_Q))
         name = str(od.get("ObjectName", "")).strip()
         qmgr_name = str(od.get("ObjectQMgrName", "")).strip()

@@ -263,9 +263,10 @@ def _keyed(defaults: dict[str, Any], what: str) -> Checker:
     return check
 
 
-# pymqi OD field names; ObjectType 1 is MQOT_Q.
+# pymqi OD field names; ObjectType 1 is MQOT_Q. The client sends the application's Version (the
+# engine refuses a topic below 4, spec C A-27); an OD without one is taken as current (4).
 OD_DEFAULTS: Final[dict[str, Any]] = {
-    "ObjectType": 1, "ObjectName": "", "ObjectQMgrName": "", "DynamicQName": "AMQ.*",
+    "Version": 4, "ObjectType": 1, "ObjectName": "", "ObjectQMgrName": "", "DynamicQName": "AMQ.*",
     "AlternateUserId": "", "ObjectString": "", "SelectionString": "",
 }
 # MQGMO_NO_WAIT, WaitInterval in ms (-1 unlimited), MQMO_MATCH_MSG_ID | MQMO_MATCH_CORREL_ID.
