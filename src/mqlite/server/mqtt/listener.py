@@ -12,21 +12,30 @@ import asyncio
 import logging
 import socket
 import time
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
-from mqlite.protocol.mqtt import V5, ConnAck, Connect, Disconnect, MqttError, MqttStream, Packet, Publish
+from mqlite.protocol.mqtt import V5, ConnAck, Connect, Disconnect, MqttError, MqttStream, Packet, Publish, encode
 from mqlite.protocol.mqtt import reasons as R
 from mqlite.protocol.mqtt.stream import NEED_DATA
 from mqlite.server.mqtt.session import MqttBroker, MqttLink, MqttOutput
 from mqlite.server.runtime import Round
 
 if TYPE_CHECKING:
-    from mqlite.server.channels.telemetry import MqttChannel
     from mqlite.server.runtime import Runtime
 
 log = logging.getLogger("mqlite.server")
 MAX_PACKET_SIZE = 4 * 1024 * 1024 + 1024  # MAXMSGL and room for the headers
 CONNECT_TIMEOUT = 10.0  # seconds a new connection has to send its CONNECT
+
+
+class Gate(Protocol):
+    """Who may connect, and as whom: the channel a connection came through."""
+
+    name: str
+
+    def admit(self, connect: Connect) -> tuple[str, int]:
+        """The user id a connecting client works under and 0, or "" and the refusal's reason."""
+        ...
 
 
 class MqttConnection(asyncio.Protocol):
@@ -40,7 +49,7 @@ class MqttConnection(asyncio.Protocol):
         self._timer: asyncio.TimerHandle | None = None
         self._heard = True
         self.registry: set[MqttConnection] | None = None  # the channel's, to count, show and close
-        self.channel: MqttChannel | None = None  # who may connect, and as whom
+        self.channel: Gate | None = None  # who may connect, and as whom
         self.bytes_in = 0  # everything the client sent (its link shows it from CONNECT on)
 
     # -- transport events ------------------------------------------------------------------------
@@ -148,10 +157,8 @@ class MqttConnection(asyncio.Protocol):
         if self.link is None:
             if self.stream.connected or reason == R.UNSUPPORTED_PROTOCOL_VERSION:
                 version = self.stream.version if self.stream.connected else V5
-                code = reason if version == V5 else R.v3_connack_code(reason)
                 if self.transport is not None:
-                    self.transport.write(bytes((0x20, 3 if version == V5 else 2, 0, code)) +
-                                         (b"\x00" if version == V5 else b""))
+                    self.transport.write(encode(ConnAck(False, reason), version))
         elif self.stream.version == V5:
             self._send(round_, Disconnect(reason))
         self.close(reason)

@@ -165,8 +165,16 @@ class MqttBroker:
         self._options: dict[str, dict[str, Any]] = {}  # SubUserData, parsed once per text
         self.expiring: dict[str, float] = {}  # 5.0 sessions without a connection: when they end
         self.wills: dict[str, tuple[float, Will, str]] = {}  # delayed wills: when, what, whose
-        self.shares = SharedSubscriptions(self)
+        self.shares = SharedSubscriptions(core, self._share_member)
         self._expire_after_restart()
+
+    def _share_member(self, client_id: str) -> tuple[str, bool] | None:
+        """A shared subscription's member while connected: its session's queue, and whether
+        the session is persistent."""
+        session = self.sessions.get(client_id)
+        if session is None or session.link is None or not session.queue:
+            return None
+        return session.queue, session.persistent
 
     def _expire_after_restart(self) -> None:
         """5.0 sessions of an earlier run end their expiry interval after this start, unless

@@ -19,17 +19,15 @@ import copy
 import hashlib
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
-from mqlite.core.qmgr import GetResult
+from mqlite.core.qmgr import GetResult, QueueManager
 from mqlite.core.waiters import GetRequest, Waiter
 from mqlite.server.runtime import Round, Session
-
-if TYPE_CHECKING:
-    from mqlite.server.mqtt.session import MqttBroker
 
 log = logging.getLogger("mqlite.server")
 
@@ -87,9 +85,11 @@ class _Waits(Session):
 class SharedSubscriptions:
     """The shared subscriptions of one queue manager's MQTT sessions."""
 
-    def __init__(self, broker: MqttBroker) -> None:
-        self.broker = broker
-        self.core = broker.core
+    def __init__(self, core: QueueManager, member: Callable[[str], tuple[str, bool] | None]) -> None:
+        """``member(client_id)``: the queue of that client's session and whether the session is
+        persistent, while it is connected; None when it is not."""
+        self.core = core
+        self.member = member
         self.groups: dict[str, ShareGroup] = {}  # by subscription name
         self.output = _Waits(self)
         self._conn: Any = None
@@ -211,13 +211,13 @@ class SharedSubscriptions:
         if isinstance(result, GetResult) and self._move(share, result):
             self._pump(round_, share)
 
-    def _connected(self, share: ShareGroup) -> list[tuple[str, str]]:
-        """(client id, queue) of the members that are connected now, in a stable order."""
+    def _connected(self, share: ShareGroup) -> list[tuple[str, str, bool]]:
+        """(client id, queue, persistent) of the members that are connected now, in a stable order."""
         found = []
         for client_id in share.members:
-            session = self.broker.sessions.get(client_id)
-            if session is not None and session.link is not None and session.queue:
-                found.append((client_id, session.queue))
+            member = self.member(client_id)
+            if member is not None:
+                found.append((client_id, *member))
         return found
 
     def _move(self, share: ShareGroup, result: GetResult) -> bool:
@@ -226,12 +226,12 @@ class SharedSubscriptions:
         core, conn = self.core, self.conn
         members = self._connected(share)
         for attempt in range(len(members)):
-            client_id, queue = members[(share.turn + attempt) % len(members)]
+            client_id, queue, persistent = members[(share.turn + attempt) % len(members)]
             message = result.message
             properties = dict(message.properties)
             properties["MQSubUserData"] = json.dumps(share.members[client_id], separators=(",", ":"))
             md = message.md
-            if message.persistent and not self.broker.sessions[client_id].persistent:
+            if message.persistent and not persistent:
                 # A clean session's queue is temporary and takes no persistent message: the copy
                 # goes non-persistent (it ends with the session anyway), its QoS kept as a property.
                 properties.setdefault(QOS_PROPERTY, 2)
