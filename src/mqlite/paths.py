@@ -15,6 +15,7 @@ STORE_FILE = "store.sqlite"
 ERROR_LOG = "AMQERR01.LOG"
 PID_FILE = "qmgr.pid"
 SOCKET_FILE = "qmgr.sock"
+LISTENERS_FILE = "listeners.json"  # the TCP ports a running queue manager listens on
 # Linux limits a Unix socket path to 107 bytes; longer homes use the abstract namespace.
 _MAX_SOCKET_PATH = 100
 
@@ -62,6 +63,20 @@ def socket_address(name: str) -> str:
     return f"\0mqlite-{digest}"
 
 
+def listeners_path(name: str) -> Path:
+    """The ports a running queue manager is listening on: ``{"tcp": 1414, "channels":
+    {"SYSTEM.MQTT.DEFAULT": 1883}}`` (``"tcp": null`` when it takes local connections only).
+    Written before it accepts connections and whenever a channel starts or stops, removed when it
+    ends; the way to learn a port the system chose (``crtmqm -p 0``, ``PORT(0)``)."""
+    return qmgr_dir(name) / LISTENERS_FILE
+
+
+def read_listeners(name: str) -> dict[str, object]:
+    with open(listeners_path(name)) as f:
+        data: dict[str, object] = json.load(f)
+    return data
+
+
 def read_config(name: str) -> dict[str, object]:
     with open(config_path(name)) as f:
         data: dict[str, object] = json.load(f)
@@ -69,10 +84,19 @@ def read_config(name: str) -> dict[str, object]:
 
 
 def write_config(name: str, config: dict[str, object]) -> None:
-    tmp = config_path(name).with_suffix(".tmp")
+    _write_json(config_path(name), config)
+
+
+def write_listeners(name: str, listeners: dict[str, object]) -> None:
+    _write_json(listeners_path(name), listeners)
+
+
+def _write_json(path: Path, data: dict[str, object]) -> None:
+    """Replaced whole, so a reader never sees half a file."""
+    tmp = path.with_suffix(".tmp")
     with open(tmp, "w") as f:
-        json.dump(config, f, indent=2)
-    os.replace(tmp, config_path(name))
+        json.dump(data, f, indent=2)
+    os.replace(tmp, path)
 
 
 def default_qmgr() -> str | None:

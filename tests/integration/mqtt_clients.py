@@ -15,16 +15,22 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
+from helpers.qmgrs import listening
+
 V311, V5 = mqtt.MQTTv311, mqtt.MQTTv5
 
 
 @dataclass
 class MqttQMgr:
-    """A started queue manager with an MQTT channel (``crtmqm --mqtt-port``)."""
+    """A started queue manager with an MQTT channel (``crtmqm --mqtt-port 0``)."""
 
     name: str
-    mqtt_port: int
     home: Path
+
+    @property
+    def mqtt_port(self) -> int:
+        """SYSTEM.MQTT.DEFAULT's port now: the system picks a new one at each start."""
+        return listening(self.home, self.name).channels["SYSTEM.MQTT.DEFAULT"]
 
 
 class Client:

@@ -11,6 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from helpers.qmgrs import listening
+from mqlite.cli.state import process_alive
+
 RunCli = Callable[..., Any]
 
 
@@ -79,16 +82,17 @@ def test_unknown_queue_manager(run_cli: RunCli) -> None:
         assert "AMQ8118" in result.stderr
 
 
-def test_lifecycle(run_cli: RunCli, mqlite_home: Path, tcp_port: int) -> None:
-    port = tcp_port
-    assert run_cli("crtmqm", "-p", str(port), "QM1").returncode == 0
+def test_lifecycle(run_cli: RunCli, mqlite_home: Path) -> None:
+    assert run_cli("crtmqm", "-p", "0", "QM1").returncode == 0  # 0: the system picks the port
 
     started = run_cli("strmqm", "QM1")
     assert started.returncode == 0, started.stdout + started.stderr
     assert "'QM1' started" in started.stdout
     assert _status(run_cli, "QM1") == "Running"
+    port = listening(mqlite_home, "QM1").tcp
+    assert port
     with socket.create_connection(("127.0.0.1", port), timeout=5):
-        pass  # the TCP listener is up as soon as strmqm returns
+        pass  # the TCP listener is up, and listeners.json says where, as soon as strmqm returns
 
     second = run_cli("strmqm", "QM1")
     assert second.returncode == 5
@@ -101,15 +105,16 @@ def test_lifecycle(run_cli: RunCli, mqlite_home: Path, tcp_port: int) -> None:
     pid = _pid(mqlite_home, "QM1")
     ended = run_cli("endmqm", "QM1")
     assert ended.returncode == 0, ended.stderr
-    assert _gone(pid, 1)
+    assert not process_alive(pid)  # endmqm returns once the queue manager has ended
     assert _status(run_cli, "QM1") == "Ended normally"
     assert not (mqlite_home / "qmgrs" / "QM1" / "qmgr.pid").exists()
+    assert not (mqlite_home / "qmgrs" / "QM1" / "listeners.json").exists()  # listens nowhere now
 
     assert run_cli("strmqm", "QM1").returncode == 0
     pid = _pid(mqlite_home, "QM1")
     ended = run_cli("endmqm", "-i", "QM1")
     assert ended.returncode == 0, ended.stderr
-    assert _gone(pid, 1)
+    assert not process_alive(pid)
     assert _status(run_cli, "QM1") == "Ended immediately"
 
     not_running = run_cli("endmqm", "QM1")
@@ -156,3 +161,18 @@ def test_strmqm_reports_a_server_that_cannot_start(run_cli: RunCli) -> None:
     assert result.returncode != 0
     assert "could not be started" in result.stderr
     assert _status(run_cli, "QMX") == "Ended unexpectedly"
+
+
+def test_listeners_file_tells_the_ports_the_system_chose(run_cli: RunCli, mqlite_home: Path) -> None:
+    assert run_cli("crtmqm", "-p", "0", "--mqtt-port", "0", "QMP").returncode == 0
+    assert run_cli("strmqm", "QMP").returncode == 0
+    first = listening(mqlite_home, "QMP")
+    assert first.tcp and set(first.channels) == {"SYSTEM.MQTT.DEFAULT"}
+    started = run_cli("runmqsc", "QMP", input="DEFINE CHANNEL(EXTRA) CHLTYPE(MQTT) PORT(0)\nSTART CHANNEL(EXTRA)\n")
+    assert started.returncode == 0, started.stdout
+    extra = listening(mqlite_home, "QMP").channels["EXTRA"]  # written before START CHANNEL answered
+    for port in (first.tcp, first.channels["SYSTEM.MQTT.DEFAULT"], extra):
+        with socket.create_connection(("127.0.0.1", port), timeout=5):
+            pass
+    assert run_cli("runmqsc", "QMP", input="STOP CHANNEL(EXTRA)\n").returncode == 0
+    assert set(listening(mqlite_home, "QMP").channels) == {"SYSTEM.MQTT.DEFAULT"}

@@ -101,8 +101,8 @@ def test_client_mode_with_c_and_mqserver(qmgr: Any, run_cli: RunCli) -> None:
     assert got.stdout == "over tcp\n", got.stderr
 
 
-def test_client_mode_nobody_listening(run_cli: RunCli, tcp_port: int) -> None:
-    result = run_cli("get", "-c", f"127.0.0.1:{tcp_port}", "APP.IN", "-w", "0")
+def test_client_mode_nobody_listening(run_cli: RunCli, refused_port: int) -> None:
+    result = run_cli("get", "-c", f"127.0.0.1:{refused_port}", "APP.IN", "-w", "0")
     assert result.returncode != 0
     assert "(2059)" in result.stderr or "(2538)" in result.stderr
 

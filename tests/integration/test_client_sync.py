@@ -159,7 +159,7 @@ def test_tcp_and_mqserver(server: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     assert e.value.reason == CMQC.MQRC_Q_MGR_NAME_ERROR
 
 
-def test_connection_failures(server: Any, tcp_port: int) -> None:
+def test_connection_failures(server: Any, refused_port: int) -> None:
     with pytest.raises(mqlite.MQMIError) as e:
         mqlite.connect("NOPE")
     assert (e.value.comp, e.value.reason) == (CMQC.MQCC_FAILED, CMQC.MQRC_Q_MGR_NAME_ERROR)
@@ -168,7 +168,7 @@ def test_connection_failures(server: Any, tcp_port: int) -> None:
         mqlite.connect("QM2")
     assert e.value.reason == CMQC.MQRC_Q_MGR_NOT_AVAILABLE
     with pytest.raises(mqlite.MQMIError) as e:
-        mqlite.connect("QM1", host="127.0.0.1", port=tcp_port)
+        mqlite.connect("QM1", host="127.0.0.1", port=refused_port)
     assert e.value.reason == CMQC.MQRC_HOST_NOT_AVAILABLE
 
 

@@ -19,9 +19,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-import qmgr_process
 
 import mqlite
+from helpers import qmgr_process
 from mqlite import cmqc as C
 
 WORKER = str(Path(__file__).with_name("crash_worker.py"))

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import qmgr_process
 
 import mqlite
+from helpers import qmgr_process
 from mqlite import cmqc as C
 
 QM = "DEEP.QM"

@@ -45,10 +45,11 @@ def _existing(name: str) -> str:
 
 @click.command()
 @click.option("-p", "port", type=click.IntRange(0, 65535), default=None,
-              help="TCP listener port (0 or omitted: local connections only).")
+              help="TCP listener port (omitted: local connections only; 0: one the system picks at each "
+                   "start, written to listeners.json in the queue manager's directory).")
 @click.option("-q", "make_default", is_flag=True, help="Make it the default queue manager.")
 @click.option("--mqtt-port", type=click.IntRange(0, 65535), default=None,
-              help="TCP port of an MQTT (3.1.1 and 5.0) listener on the topic tree.")
+              help="TCP port of an MQTT (3.1.1 and 5.0) listener on the topic tree (0: the system picks).")
 @click.argument("qmgr")
 def crtmqm(qmgr: str, port: int | None, make_default: bool, mqtt_port: int | None) -> None:
     """Create queue manager QMGR."""
@@ -58,7 +59,7 @@ def crtmqm(qmgr: str, port: int | None, make_default: bool, mqtt_port: int | Non
         fail("AMQ8110: WebSphere MQ queue manager already exists.", RC_EXISTS)
     directory.mkdir(parents=True)
     created = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-    paths.write_config(qmgr, {"name": qmgr, "port": port or None, "created": created, "mqtt_port": mqtt_port})
+    paths.write_config(qmgr, {"name": qmgr, "port": port, "created": created, "mqtt_port": mqtt_port})
     if make_default:
         paths.set_default_qmgr(qmgr)
     click.echo("WebSphere MQ queue manager created.")

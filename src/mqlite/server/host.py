@@ -47,10 +47,13 @@ class QueueManagerHost:
         self.ended = asyncio.Event()
         self.end_mode = "Ended normally"
         self._fatal: asyncio.Task[None] | None = None
+        self._listening = True  # until stop: listeners.json says where
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
         started = time.monotonic()
+        with contextlib.suppress(FileNotFoundError):  # an earlier run's, if it was killed
+            paths.listeners_path(self.name).unlink()
         self.store = Store(paths.store_path(self.name))
         self.runtime = Runtime(self.name, self.store, loop)
         self.runtime.on_fatal = self._end_on_store_failure
@@ -63,6 +66,7 @@ class QueueManagerHost:
             self._servers.append(server)
             log.info("AMQ9209I: listening on TCP port %d", self.port)
         self._start_channels(self.runtime)
+        self._write_listeners()
         # The Unix socket last: strmqm reports "started" once it accepts, so everything else is up.
         address = paths.socket_address(self.name)
         if not address.startswith("\0"):
@@ -76,6 +80,7 @@ class QueueManagerHost:
         ``crtmqm --mqtt-port`` as channel SYSTEM.MQTT.DEFAULT."""
         core = runtime.core
         self.channels = MqttChannels(runtime, self.bind, UsersFile(paths.users_path(self.name)))
+        self.channels.on_change = self._write_listeners
         core.channel_agent = self.channels
         if self.mqtt_port is None:
             configured = paths.read_config(self.name).get("mqtt_port")
@@ -108,6 +113,13 @@ class QueueManagerHost:
         if error is not None:
             log.error("AMQ5881E: %s; publish/subscribe is inhibited", error.text)
 
+    def _write_listeners(self) -> None:
+        """The ports listened on now, for whoever asked for port 0 (``paths.listeners_path``)."""
+        if not self._listening:
+            return
+        channels = self.channels.running_ports() if self.channels is not None else {}
+        paths.write_listeners(self.name, {"tcp": self.port, "channels": channels})
+
     def _mqtt_connections(self) -> list[MqttConnection]:
         return self.channels.all_connections() if self.channels is not None else []
 
@@ -132,6 +144,9 @@ class QueueManagerHost:
             server.close()
         if self.channels is not None:
             self.channels.close_listeners()
+        self._listening = False
+        with contextlib.suppress(FileNotFoundError):
+            paths.listeners_path(self.name).unlink()
         runtime.core.quiesce()
         runtime.finish(Round())
         if not immediate:

@@ -87,7 +87,7 @@ def run(name: str) -> int:
     except ImportError:
         pass
     try:
-        mode = asyncio.run(serve(name, int(port) if isinstance(port, int) and port else None))
+        mode = asyncio.run(serve(name, port if isinstance(port, int) else None))  # 0: the system picks
     finally:
         with contextlib.suppress(FileNotFoundError):
             paths.pid_path(name).unlink()

@@ -23,7 +23,7 @@ import logging
 import socket
 import ssl
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from mqlite import cmqc as C
@@ -192,6 +192,7 @@ class MqttChannels:
         self.broker = MqttBroker(runtime.core)
         runtime.tick_hooks.append(self.broker.sweep)
         self.running_channels: dict[str, MqttChannel] = {}
+        self.on_change: Callable[[], None] | None = None  # a channel started or stopped listening
 
     # -- ChannelAgent ------------------------------------------------------------------------------
     def start(self, name: str, attrs: Mapping[str, Any]) -> None:
@@ -214,6 +215,8 @@ class MqttChannels:
         self.running_channels[name] = channel
         log.info("AMQ9209I: MQTT channel %s listening on port %d%s%s", name, channel.port,
                  " with TLS" if context is not None else "", ", WebSocket too" if channel.websocket else "")
+        if self.on_change is not None:
+            self.on_change()
 
     def stop(self, name: str, client_id: str | None = None) -> int:
         channel = self.running_channels.get(name)
@@ -225,6 +228,8 @@ class MqttChannels:
         if channel.server is not None:
             channel.server.close()
         log.info("AMQ9202I: MQTT channel %s stopped", name)
+        if self.on_change is not None:
+            self.on_change()
         return channel.end_connections(R.ADMINISTRATIVE_ACTION)
 
     def running(self, name: str) -> bool:
@@ -246,6 +251,10 @@ class MqttChannels:
         for channel in self.running_channels.values():
             if channel.server is not None:
                 channel.server.close()
+
+    def running_ports(self) -> dict[str, int]:
+        """Each running channel's bound port."""
+        return {name: channel.port for name, channel in sorted(self.running_channels.items())}
 
     def port_of(self, name: str) -> int | None:
         channel = self.running_channels.get(name)

@@ -1,0 +1,73 @@
+"""Fixtures for every test directory: real queue managers in a temporary MQLITE_HOME.
+
+- ``mqlite_home``: a fresh ``$MQLITE_HOME`` (also set in this process's environment, so an
+  in-process ``mqlite.connect("QM1")`` finds it). At teardown every queue manager still running
+  there is ended (``endmqm -i``) and, if that fails, killed by its pid: only processes started
+  from this home, never anything else.
+- ``run_cli(*args, input=None, timeout=60, env=None)``: runs the real ``mqlite`` console script
+  and returns the ``CompletedProcess`` (text mode, stdout and stderr captured).
+- ``qmgr_factory(name="QM1", port=True)``: ``crtmqm -p 0`` (no TCP listener with ``port=False``)
+  + strmqm; returns a ``helpers.qmgrs.QMgr`` whose ``port`` is the one the system chose.
+- ``qmgr``: one started queue manager "QM1" with a TCP port: the usual fixture.
+- ``refused_port``: a TCP port on 127.0.0.1 where nobody listens, held (bound, not listening)
+  for the test so nothing else can take it: connecting to it is refused.
+
+Shared helpers (not fixtures) live in the ``helpers`` package next to this file; test modules
+use fixtures through their arguments (``import conftest`` is fragile with several conftests).
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from helpers.qmgrs import QMgr, reap, run_mqlite
+
+RunCli = Callable[..., "subprocess.CompletedProcess[str]"]
+
+
+@pytest.fixture
+def mqlite_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    home = tmp_path / "mqhome"
+    home.mkdir()
+    monkeypatch.setenv("MQLITE_HOME", str(home))
+    monkeypatch.delenv("MQSERVER", raising=False)
+    yield home
+    reap(home)
+
+
+@pytest.fixture
+def run_cli(mqlite_home: Path) -> RunCli:
+    def run(*args: str, input: str | None = None, timeout: float = 60,
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+        return run_mqlite(args, mqlite_home, input, timeout, env)
+
+    return run
+
+
+@pytest.fixture
+def qmgr_factory(mqlite_home: Path, run_cli: RunCli) -> Callable[..., QMgr]:
+    def make(name: str = "QM1", port: bool = True) -> QMgr:
+        created = run_cli("crtmqm", *(["-p", "0"] if port else []), name)
+        assert created.returncode == 0, created.stdout + created.stderr
+        started = run_cli("strmqm", name)
+        assert started.returncode == 0, started.stdout + started.stderr
+        return QMgr(name, mqlite_home)
+
+    return make
+
+
+@pytest.fixture
+def qmgr(qmgr_factory: Callable[..., QMgr]) -> QMgr:
+    return qmgr_factory("QM1")
+
+
+@pytest.fixture
+def refused_port() -> Iterator[int]:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as held:
+        held.bind(("127.0.0.1", 0))  # bound, never listening: a connection is refused
+        yield held.getsockname()[1]
