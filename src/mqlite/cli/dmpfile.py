@@ -221,7 +221,7 @@ def _decode_field(current: _Builder, rest: str) -> None:
     elif name in _HEX_TEXT_FIELDS:
         current.fields[name] = bytes.fromhex(value).decode().rstrip(" \0")
     elif name in _INT_FIELDS:
-        current.fields[name] = int(value)
+        current.fields[name] = _ranged(int(value), 32, code)
     else:
         current.fields[name] = value
 
@@ -239,17 +239,27 @@ def _decode_property(rest: str) -> tuple[str, PropertyValue]:
             raise ValueError(f"boolean property {name} is {value!r}")
         return name, value.lower() == "true"
     if kind == "i8":
-        return name, int(value)
+        return name, _ranged(int(value), 64, name)
     if kind == "r8":
         return name, float(value)
     if kind == "bin.hex":
         return name, bytes.fromhex(value)
     if kind == "string":
-        text = json.loads(value)
+        try:
+            text = json.loads(value)
+        except RecursionError:  # "[[[[..." thousands deep: not a string either
+            raise ValueError(f"string property {name} is not a quoted string") from None
         if not isinstance(text, str):
             raise ValueError(f"string property {name} is not a quoted string")
         return name, text
     raise ValueError(f"unknown property type {kind!r}")
+
+
+def _ranged(value: int, bits: int, what: str) -> int:
+    """``value`` if it fits a signed integer of ``bits`` (MQLONG, MQINT64), else ValueError."""
+    if not -(1 << (bits - 1)) <= value < 1 << (bits - 1):
+        raise ValueError(f"{what} {value} does not fit {bits} bits")
+    return value
 
 
 def _decode_text(rest: str) -> bytes:

@@ -9,7 +9,9 @@ from __future__ import annotations
 import struct
 from typing import NamedTuple
 
-from mqlite.protocol.fields import fixed_text, trimmed
+from mqlite.protocol.fields import HeaderError, fixed_text, trimmed
+
+MQRC_DLH_ERROR = 2141
 
 STRUC_ID = b"DLH "
 VERSION_1 = 1
@@ -41,9 +43,10 @@ def encode(header: DeadLetterHeader) -> bytes:
 
 
 def decode(data: bytes) -> tuple[DeadLetterHeader, bytes]:
-    """The header and the original message data after it."""
+    """The header and the original message data after it; ``HeaderError`` (2141) when ``data``
+    does not start with one."""
     if len(data) < LENGTH or data[:4] != STRUC_ID:
-        raise ValueError("not an MQDLH")
+        raise HeaderError(MQRC_DLH_ERROR, "not an MQDLH")
     f = _LAYOUT.unpack_from(data)
     header = DeadLetterHeader(
         f[2], trimmed(f[3]), trimmed(f[4]), f[5], f[6], trimmed(f[7]), f[8], trimmed(f[9]),

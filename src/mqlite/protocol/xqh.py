@@ -11,7 +11,10 @@ import struct
 from typing import NamedTuple
 
 from mqlite.message import MessageDescriptor
-from mqlite.protocol.fields import fixed_text, trimmed
+from mqlite.protocol.fields import HeaderError, fixed_text, trimmed
+
+MQRC_MD_ERROR = 2026
+MQRC_XQH_ERROR = 2260
 
 STRUC_ID = b"XQH "
 FORMAT_XMIT_Q_HEADER = "MQXMIT"
@@ -39,9 +42,11 @@ def encode_md1(md: MessageDescriptor) -> bytes:
 
 
 def decode_md1(data: bytes) -> MessageDescriptor:
+    """An MQMD version 1 (or later: the fields after version 1's are ignored); ``HeaderError``
+    (2026) when ``data`` does not start with one."""
+    if len(data) < _MD1.size or data[:4] != b"MD  ":
+        raise HeaderError(MQRC_MD_ERROR, "not an MQMD")
     f = _MD1.unpack_from(data)
-    if f[0] != b"MD  ":
-        raise ValueError("not an MQMD")
     return MessageDescriptor(
         Report=f[2], MsgType=f[3], Expiry=f[4], Feedback=f[5], Encoding=f[6], CodedCharSetId=f[7],
         Format=trimmed(f[8]), Priority=f[9], Persistence=f[10], MsgId=f[11], CorrelId=f[12],
@@ -56,8 +61,10 @@ def wrap(remote_q: str, remote_qmgr: str, md: MessageDescriptor, body: bytes) ->
 
 
 def unwrap(data: bytes) -> tuple[TransmissionHeader, bytes]:
+    """The header and the message data after it; ``HeaderError`` (2260, or 2026 for its MQMD)
+    when ``data`` does not start with one."""
     if len(data) < LENGTH or data[:4] != STRUC_ID:
-        raise ValueError("not an MQXQH")
+        raise HeaderError(MQRC_XQH_ERROR, "not an MQXQH")
     _, _, rq, rqm = _HEAD.unpack_from(data)
     md = decode_md1(data[_HEAD.size:])
     return TransmissionHeader(trimmed(rq), trimmed(rqm), md), data[LENGTH:]

@@ -12,7 +12,6 @@ JMSDeliveryMode, JMSCorrelationID, JMSMessageID, JMSTimestamp, JMSExpiration, JM
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -24,6 +23,7 @@ from mqlite.message import MD_FIELDS, MessageDescriptor, PropertyValue, put_time
 Value = Any  # bool | int | float | str | bytes | None (NULL / UNKNOWN)
 Node = Callable[[Mapping[str, PropertyValue], MessageDescriptor], Value]
 _MISSING = object()
+MAX_NESTING = 100  # levels of NOT, signs and parentheses in one selector
 
 
 def _is_number(v: Value) -> bool:
@@ -103,15 +103,18 @@ def _compare(op: str, a: Value, b: Value) -> Value:
 def _arith(op: str, a: Value, b: Value) -> Value:
     if not (_is_number(a) and _is_number(b)):
         return None
-    if op == "+":
-        return a + b
-    if op == "-":
-        return a - b
-    if op == "*":
-        return a * b
-    if b == 0:
+    try:
+        if op == "+":
+            return a + b
+        if op == "-":
+            return a - b
+        if op == "*":
+            return a * b
+        if b == 0:
+            return None
+        return a / b if isinstance(a, float) or isinstance(b, float) else _int_divide(a, b)
+    except OverflowError:  # an integer too large for a float: no value, so UNKNOWN
         return None
-    return a / b if isinstance(a, float) or isinstance(b, float) else _int_divide(a, b)
 
 
 def _int_divide(a: int, b: int) -> int:
@@ -119,20 +122,45 @@ def _int_divide(a: int, b: int) -> int:
     return quotient if (a >= 0) == (b >= 0) else -quotient
 
 
-def _like_regex(pattern: str, escape: str | None) -> re.Pattern[str]:
-    out: list[str] = []
+def _like_pattern(pattern: str, escape: str | None) -> tuple[tuple[str, bool], ...]:
+    """A LIKE pattern as (character, is_literal) pairs: ``%`` and ``_`` unescaped are wildcards."""
+    out: list[tuple[str, bool]] = []
     i = 0
     while i < len(pattern):
         c = pattern[i]
         if escape is not None and c == escape:
             if i + 1 >= len(pattern):
                 raise syntax_error("LIKE pattern ends with its escape character")
-            out.append(re.escape(pattern[i + 1]))
+            out.append((pattern[i + 1], True))
             i += 2
             continue
-        out.append("(?s:.*)" if c == "%" else "(?s:.)" if c == "_" else re.escape(c))
+        out.append((c, c not in "%_"))
         i += 1
-    return re.compile("".join(out))
+    return tuple(out)
+
+
+def _like_match(pattern: tuple[tuple[str, bool], ...], text: str) -> bool:
+    """Whether ``text`` matches the whole LIKE pattern. Greedy with one backtrack point (the last
+    ``%``), so at most len(pattern) * len(text) steps: a regular expression of many ``%`` would
+    backtrack exponentially on a long string, and a publication would hang the queue manager."""
+    p = t = 0
+    star = -1  # the pattern position after the last % seen
+    star_t = 0  # where in the text that % stopped matching
+    while t < len(text):
+        if p < len(pattern) and not pattern[p][1] and pattern[p][0] == "%":
+            star, star_t = p + 1, t
+            p += 1
+        elif p < len(pattern) and (pattern[p][0] == text[t] if pattern[p][1] else pattern[p][0] == "_"):
+            p += 1
+            t += 1
+        elif star >= 0:
+            star_t += 1  # let the last % take one more character
+            p, t = star, star_t
+        else:
+            return False
+    while p < len(pattern) and not pattern[p][1] and pattern[p][0] == "%":
+        p += 1
+    return p == len(pattern)
 
 
 class _Parser:
@@ -142,6 +170,14 @@ class _Parser:
         self.tokens = tokenize(text)
         self.pos = 0
         self.identifiers: set[str] = set()
+        self.depth = 0
+
+    def deeper(self) -> None:
+        """One more level of nesting (NOT, a sign, a parenthesis): the compiled closures nest as
+        deep, and evaluating them must not run out of stack wherever a publication is matched."""
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise syntax_error(f"selector nested more than {MAX_NESTING} levels deep")
 
     @property
     def token(self) -> Token:
@@ -179,27 +215,40 @@ class _Parser:
             raise syntax_error("a selector must be a condition (a comparison, LIKE, IN, BETWEEN, IS NULL ...)")
         return node
 
+    # A chain (a AND b AND c ..., a + b - c ...) is one node that folds its operands in a loop,
+    # not closures nested as deep as the chain is long: a selector of a thousand ANDs would
+    # otherwise exhaust the stack when a publication is matched.
     def or_expr(self) -> tuple[Node, bool]:
         left, cond = self.and_expr()
+        operands = [left]
         while self.accept("kw", "OR"):
-            right, _ = self.and_expr()
-            left, cond = self._logic(_or, left, right), True
-        return left, cond
+            operands.append(self.and_expr()[0])
+        return (left, cond) if len(operands) == 1 else (self._logic(_or, operands), True)
 
     def and_expr(self) -> tuple[Node, bool]:
         left, cond = self.not_expr()
+        operands = [left]
         while self.accept("kw", "AND"):
-            right, _ = self.not_expr()
-            left, cond = self._logic(_and, left, right), True
-        return left, cond
+            operands.append(self.not_expr()[0])
+        return (left, cond) if len(operands) == 1 else (self._logic(_and, operands), True)
 
     @staticmethod
-    def _logic(op: Callable[[Value, Value], Value], left: Node, right: Node) -> Node:
-        return lambda p, m: op(_truth(left(p, m)), _truth(right(p, m)))
+    def _logic(op: Callable[[Value, Value], Value], operands: list[Node]) -> Node:
+        first, rest = operands[0], operands[1:]
+
+        def fold(p: Mapping[str, PropertyValue], m: MessageDescriptor) -> Value:
+            result = _truth(first(p, m))
+            for node in rest:
+                result = op(result, _truth(node(p, m)))
+            return result
+
+        return fold
 
     def not_expr(self) -> tuple[Node, bool]:
         if self.accept("kw", "NOT"):
+            self.deeper()
             inner, _ = self.not_expr()
+            self.depth -= 1
 
             def negate(p: Mapping[str, PropertyValue], m: MessageDescriptor) -> Value:
                 v = _truth(inner(p, m))
@@ -273,42 +322,47 @@ class _Parser:
                 self.pos -= 1
                 raise self.unexpected("a one-character string after ESCAPE")
             escape = str(esc.value)
-        fullmatch = _like_regex(str(token.value), escape).fullmatch
+        pattern = _like_pattern(str(token.value), escape)
 
         def like(p: Mapping[str, PropertyValue], m: MessageDescriptor) -> Value:
             v = left(p, m)
             if type(v) is not str:
                 return None
-            return (fullmatch(v) is not None) != negated
+            return _like_match(pattern, v) != negated
 
         return like
 
     def additive(self) -> tuple[Node, bool]:
-        left, cond = self.multiplicative()
-        while self.token.kind == "op" and self.token.value in ("+", "-"):
-            op = str(self.take().value)
-            right, _ = self.multiplicative()
-            left, cond = self._arith(op, left, right), False
-        return left, cond
+        return self._chain(self.multiplicative, ("+", "-"))
 
     def multiplicative(self) -> tuple[Node, bool]:
-        left, cond = self.unary()
-        while self.token.kind == "op" and self.token.value in ("*", "/"):
-            op = str(self.take().value)
-            right, _ = self.unary()
-            left, cond = self._arith(op, left, right), False
-        return left, cond
+        return self._chain(self.unary, ("*", "/"))
 
-    @staticmethod
-    def _arith(op: str, left: Node, right: Node) -> Node:
-        return lambda p, m: _arith(op, left(p, m), right(p, m))
+    def _chain(self, operand: Callable[[], tuple[Node, bool]], ops: tuple[str, ...]) -> tuple[Node, bool]:
+        first, cond = operand()
+        rest: list[tuple[str, Node]] = []
+        while self.token.kind == "op" and self.token.value in ops:
+            op = str(self.take().value)
+            rest.append((op, operand()[0]))
+        if not rest:
+            return first, cond
+
+        def fold(p: Mapping[str, PropertyValue], m: MessageDescriptor) -> Value:
+            value = first(p, m)
+            for op, node in rest:
+                value = _arith(op, value, node(p, m))
+            return value
+
+        return fold, False
 
     def unary(self) -> tuple[Node, bool]:
         if self.token.kind == "op" and self.token.value in ("+", "-"):
             sign = self.take().value
+            self.deeper()
             inner, _ = self.unary()
-            if sign == "+":
-                return (lambda p, m: inner(p, m) if _is_number(inner(p, m)) else None), False
+            self.depth -= 1
+            if sign == "+":  # the operand evaluated once: "+ + + ... x" must not double per sign
+                return (lambda p, m: v if _is_number(v := inner(p, m)) else None), False
             return (lambda p, m: -v if _is_number(v := inner(p, m)) else None), False
         return self.primary()
 
@@ -330,7 +384,9 @@ class _Parser:
                 return (lambda p, m: p.get("mcd.Type")), True
             return (lambda p, m: p.get(name)), True  # a property may hold a boolean
         if token.kind == "op" and token.value == "(":
+            self.deeper()
             inner = self.or_expr()
+            self.depth -= 1
             self.expect("op", ")", "')'")
             return inner
         self.pos -= 1

@@ -94,7 +94,10 @@ def decode(header: int, body: bytes | memoryview, version: int) -> Packet:
         return SubAck(packet_id, reasons, props)
     if kind == P.UNSUBACK:
         packet_id = _packet_id(r)
-        props = P.read(r, P.UNSUBACK) if version == V5 else {}
+        if version != V5:  # 3.1.1's UNSUBACK is the packet identifier alone (3.11.1)
+            r.done()
+            return UnsubAck(packet_id)
+        props = P.read(r, P.UNSUBACK)
         reasons = [r.u8() for _ in range(r.remaining())]
         return UnsubAck(packet_id, reasons, props)
     raise malformed(f"packet type {kind} does not exist" + (" in MQTT 3.1.1" if kind == P.AUTH else ""))

@@ -1,0 +1,344 @@
+"""The fuzz targets: one function per decoder, each asserting the decoder's contract.
+
+A target takes bytes (what arrives from outside), feeds them to one decoder and checks that it
+either returns a value or raises the error type it documents, carrying a reason code (an MQ
+reason, an MQTT reason, a WebSocket close code, an MQSC syntax error); where the module has an
+encoder, what was decoded is encoded and decoded again and must come back the same. Any other
+exception escapes and fails the run. ``test_fuzz_decoders.py`` drives these with hypothesis in
+``make test``; ``atheris_main.py`` runs them coverage-guided behind the ``fuzz`` marker.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import msgpack
+
+from mqlite import cmqc as C
+from mqlite.cli import dmpfile
+from mqlite.core.errors import MQError
+from mqlite.core.selectors import compile_selector
+from mqlite.message import MessageDescriptor
+from mqlite.mqsc.lexer import MqscSyntaxError, split_script
+from mqlite.mqsc.lexer import tokenize as mqsc_tokenize
+from mqlite.mqsc.parser import Command, parse
+from mqlite.protocol import dlh, native, native_results, websocket, xqh
+from mqlite.protocol.fields import HeaderError
+from mqlite.protocol.mqtt import V5, V31, V311, Connect, MqttError, MqttStream, codec
+from mqlite.protocol.mqtt import reasons as mqtt_reasons
+from mqlite.protocol.mqtt.stream import NEED_DATA as MQTT_NEED_DATA
+
+NATIVE_REASONS = frozenset({native.MQRC_UNEXPECTED_ERROR, native.MQRC_MSG_TOO_BIG_FOR_CHANNEL,
+                            native.MQRC_FUNCTION_NOT_SUPPORTED})
+# MQTT 5.0 error reasons a decoder may close with (section 2.4: 0x80 and above are errors).
+MQTT_ERRORS = frozenset(v for k, v in vars(mqtt_reasons).items() if k.isupper() and isinstance(v, int) and v >= 0x80)
+WEBSOCKET_CLOSE_CODES = frozenset({websocket.PROTOCOL_ERROR, websocket.UNSUPPORTED_DATA, websocket.INVALID_DATA,
+                                   websocket.TOO_BIG})
+MAX_FRAME = 1 << 16  # small limits, so that the oversize paths are reached too
+MAX_PACKET = 1 << 16
+
+
+def _chunks(data: bytes, cut: int) -> list[bytes]:
+    """``data`` in pieces of ``cut`` bytes (0: in one piece): decoders must not care."""
+    if cut <= 0:
+        return [data]
+    return [data[i:i + cut] for i in range(0, len(data), cut)]
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal, with NaN equal to itself (a float property may be NaN)."""
+    if isinstance(a, float) and isinstance(b, float):
+        return a == b or (math.isnan(a) and math.isnan(b))
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return bool(a == b)
+
+
+# -- the native protocol --------------------------------------------------------------------------
+def native_server(data: bytes, cut: int = 0) -> list[Any]:
+    """Bytes a client sends, read by the server's codec: requests, or ProtocolError with a reason.
+
+    Every request's arguments are of the shape its op documents, and re-encoding a request
+    gives one the decoder reads back the same."""
+    conn = native.NativeConnection(native.Role.SERVER, max_frame=MAX_FRAME)
+    out: list[Any] = []
+    for piece in _chunks(data, cut):
+        try:
+            conn.receive_data(piece)
+        except native.ProtocolError as error:
+            assert error.fatal and error.reason == native.MQRC_MSG_TOO_BIG_FOR_CHANNEL
+            return out
+        while True:
+            try:
+                event = conn.next_event()
+            except native.ProtocolError as error:
+                assert error.reason in NATIVE_REASONS, error
+                assert isinstance(error.text, str) and error.text
+                out.append(error)
+                if error.fatal:
+                    return out
+                continue
+            if event is native.NEED_DATA:
+                break
+            assert isinstance(event, native.Request), event
+            assert event.op in native.REQUEST_OPS and type(event.req_id) is int and event.req_id >= 0
+            assert len(event.args) == len(native.REQUEST_SHAPES[event.op])
+            again = native.decode_payload(native.Role.SERVER,
+                                          native.encode_request(event.op, event.req_id, event.args)[4:])
+            assert _same(again, event), (again, event)
+            out.append(event)
+    return out
+
+
+def native_client(data: bytes, cut: int = 0) -> list[Any]:
+    """Bytes a server sends, read by the client's codec; a reply's result then checked against
+    every op's result shape (``native_results``), as the client does."""
+    conn = native.NativeConnection(native.Role.CLIENT, max_frame=MAX_FRAME)
+    out: list[Any] = []
+    for piece in _chunks(data, cut):
+        try:
+            conn.receive_data(piece)
+        except native.ProtocolError as error:
+            assert error.fatal
+            return out
+        while True:
+            try:
+                event = conn.next_event()
+            except native.ProtocolError as error:
+                assert error.reason in NATIVE_REASONS, error
+                if error.fatal:
+                    return out
+                continue
+            if event is native.NEED_DATA:
+                break
+            if isinstance(event, native.Reply):
+                for op in native_results.RESULT_SHAPES:
+                    try:
+                        native_results.check_result(op, event.result)
+                    except native.ProtocolError as error:
+                        assert error.reason == native.MQRC_UNEXPECTED_ERROR
+            else:
+                assert isinstance(event, native.Push) and event.kind in native.PUSH_KINDS, event
+            out.append(event)
+    return out
+
+
+def native_payload(data: bytes) -> None:
+    """One frame's msgpack payload, without the length prefix, as each side reads it."""
+    for role in native.Role:
+        try:
+            native.decode_payload(role, data)
+        except native.ProtocolError as error:
+            assert error.reason in NATIVE_REASONS, error
+
+
+def native_items(items: list[Any]) -> None:
+    """A msgpack array built from values (past msgpack, into the shape checks)."""
+    try:
+        payload = msgpack.packb(items, use_bin_type=True)
+    except (OverflowError, ValueError, TypeError):
+        return  # not something a peer could send
+    native_payload(payload)
+
+
+# -- MQTT -----------------------------------------------------------------------------------------
+def mqtt_stream(data: bytes, cut: int = 0, server: bool = True, version: int = V311) -> list[Any]:
+    """Bytes on an MQTT connection: packets, or MqttError with an error reason (>= 0x80), after
+    which the connection closes. Each packet encodes to bytes that decode to the same packet."""
+    stream = MqttStream(server=server, max_packet_size=MAX_PACKET, version=version)
+    out: list[Any] = []
+    for piece in _chunks(data, cut):
+        stream.receive_data(piece)
+        while True:
+            try:
+                packet = stream.next_event()
+            except MqttError as error:
+                assert error.reason in MQTT_ERRORS, error
+                return out
+            if packet is MQTT_NEED_DATA:
+                break
+            encoded = codec.encode(packet, stream.version)  # type: ignore[arg-type]
+            body_start = 1
+            while encoded[body_start] & 0x80:
+                body_start += 1
+            again = codec.decode(encoded[0], encoded[body_start + 1:], stream.version)
+            assert again == packet, (again, packet)
+            out.append(packet)
+    return out
+
+
+def mqtt_packet(header: int, body: bytes, version: int) -> None:
+    """One packet's first byte and body, straight into the codec at a protocol level."""
+    try:
+        packet = codec.decode(header, body, version)
+    except MqttError as error:
+        assert error.reason in MQTT_ERRORS, error
+        return
+    level = packet.protocol_level if header >> 4 == 1 else version  # type: ignore[union-attr]
+    encoded = codec.encode(packet, level)
+    body_start = 1
+    while encoded[body_start] & 0x80:
+        body_start += 1
+    assert codec.decode(encoded[0], encoded[body_start + 1:], level) == packet
+
+
+MQTT_VERSIONS = (V31, V311, V5)
+
+
+# -- WebSocket ------------------------------------------------------------------------------------
+HANDSHAKE = (b"GET /mqtt HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+             b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+             b"Sec-WebSocket-Protocol: mqtt\r\n\r\n")
+
+
+def websocket_server(data: bytes, cut: int = 0, handshake: bool = False) -> bytes:
+    """Bytes from a WebSocket client (after a good handshake when ``handshake``): application
+    data, or the connection ended with an HTTP refusal or a close frame with the RFC's code."""
+    ws = websocket.WebSocketServer(max_payload=MAX_PACKET)
+    app = b""
+    if handshake:
+        assert ws.receive_data(HANDSHAKE) == b"" and ws.open and not ws.closed
+    for piece in _chunks(data, cut):
+        app += ws.receive_data(piece)
+    if ws.closed:
+        last = ws.outgoing[-1]
+        if ws.open:
+            assert last[0] == 0x88 and ws.close_code is not None, (last, ws.close_code)
+            if ws.close_code in WEBSOCKET_CLOSE_CODES:
+                assert last[2:4] == ws.close_code.to_bytes(2, "big")
+        else:
+            assert last.startswith(b"HTTP/1.1 4"), last
+    return app
+
+
+def websocket_frame(opcode: int, payload: bytes, mask: bytes, fin: bool = True) -> bytes:
+    """A client's frame, masked as RFC 6455 requires."""
+    n = len(payload)
+    head = bytes((0x80 * fin | opcode,))
+    if n < 126:
+        head += bytes((0x80 | n,))
+    elif n < 65536:
+        head += bytes((0x80 | 126,)) + n.to_bytes(2, "big")
+    else:
+        head += bytes((0x80 | 127,)) + n.to_bytes(8, "big")
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+# -- MQSC -----------------------------------------------------------------------------------------
+def mqsc_script(text: str) -> list[Command]:
+    """A runmqsc script: each command parses, or fails with MqscSyntaxError naming where."""
+    commands = []
+    for item in split_script(text):
+        assert item.kind in ("command", "comment", "blank")
+        if item.kind != "command":
+            continue
+        try:
+            mqsc_tokenize(item.text)
+            commands.append(parse(item.text))
+        except MqscSyntaxError as error:
+            assert error.message and 0 <= error.pos <= len(item.text)
+            assert isinstance(error.segment, str)
+    return commands
+
+
+# -- selectors ------------------------------------------------------------------------------------
+_SELECTOR_REASONS = frozenset({C.MQRC_SELECTOR_SYNTAX_ERROR, C.MQRC_SELECTION_STRING_ERROR})
+_MESSAGES: list[tuple[dict[str, Any], MessageDescriptor]] = [
+    ({}, MessageDescriptor()),
+    ({"a": 1, "b": "x", "c": 2.5, "d": True, "e": b"\x01", "f": None, "JMSType": "t",
+      "x": 10**18, "y": -1, "s": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"},
+     MessageDescriptor(Priority=9, Persistence=1, PutDate="20250101", PutTime="12000000", Expiry=100)),
+    ({"a": 1.7976931348623157e308, "b": "", "c": -0.0, "x": 0, "s": "%_"}, MessageDescriptor(PutDate="bad")),
+]
+
+
+def selector(text: str) -> None:
+    """A selection string: it compiles, or MQError 2459/2519; a compiled one selects or not
+    (a bool) for any message, never raising."""
+    try:
+        compiled = compile_selector(text)
+    except MQError as error:
+        assert error.reason in _SELECTOR_REASONS, error
+        return
+    for properties, md in _MESSAGES:
+        assert compiled(properties, md) in (True, False)
+
+
+# -- dmpmqmsg files -------------------------------------------------------------------------------
+def dmpmqmsg_file(text: str) -> None:
+    """A dmpmqmsg file: messages, or DumpFormatError naming the line; the messages read back
+    from their own encoding are the same."""
+    lines = text.splitlines(keepends=True)
+    try:
+        messages = list(dmpfile.decode(lines))
+    except dmpfile.DumpFormatError as error:
+        assert 1 <= error.line_no <= len(lines), error
+        return
+    try:
+        encoded = "".join(dmpfile.encode(messages, "QM1", "Q"))
+    except ValueError:
+        return  # a property name the format cannot write (blanks): refused, as documented
+    again = list(dmpfile.decode(encoded.splitlines(keepends=True)))
+    assert len(again) == len(messages)
+    for a, b in zip(again, messages, strict=True):
+        assert a.md == b.md and a.body == b.body and _same(a.properties, b.properties)
+
+
+# -- IBM's binary headers -------------------------------------------------------------------------
+def transmission_header(data: bytes) -> None:
+    """MQXQH (with its MQMD v1): decoded, or HeaderError 2260 / 2026."""
+    try:
+        header, body = xqh.unwrap(data)
+    except HeaderError as error:
+        assert error.reason in (C.MQRC_XQH_ERROR, C.MQRC_MD_ERROR), error
+        return
+    assert body == data[xqh.LENGTH:]
+    again, rest = xqh.unwrap(xqh.wrap(header.remote_q_name, header.remote_q_mgr_name, header.md, body))
+    assert (rest == body and again.md == header.md) or "\ufffd" in repr(header)
+
+
+def message_descriptor_v1(data: bytes) -> None:
+    """An MQMD version 1 on its own: decoded, or HeaderError 2026."""
+    try:
+        md = xqh.decode_md1(data)
+    except HeaderError as error:
+        assert error.reason == C.MQRC_MD_ERROR, error
+        return
+    assert xqh.decode_md1(xqh.encode_md1(md)) == md or "\ufffd" in repr(md)
+
+
+def dead_letter_header(data: bytes) -> None:
+    """MQDLH: decoded, or HeaderError 2141."""
+    try:
+        header, body = dlh.decode(data)
+    except HeaderError as error:
+        assert error.reason == C.MQRC_DLH_ERROR, error
+        return
+    assert body == data[dlh.LENGTH:]
+    again, rest = dlh.decode(dlh.encode(header) + body)
+    assert rest == body and (again == header or "\ufffd" in repr(header))
+
+
+# Every bytes-in target by name, for the coverage-guided runner.
+BYTE_TARGETS: dict[str, Callable[[bytes], object]] = {
+    "native_server": native_server,
+    "native_client": native_client,
+    "native_payload": native_payload,
+    "mqtt_server": mqtt_stream,
+    "mqtt_server_v5": lambda data: mqtt_stream(MQTT_V5_CONNECT + data),
+    "mqtt_client": lambda data: mqtt_stream(data, server=False, version=V5),
+    "mqtt_packet": lambda data: [mqtt_packet(data[0], data[2:], MQTT_VERSIONS[data[1] % 3]) if len(data) > 1 else 0],
+    "websocket": websocket_server,
+    "websocket_open": lambda data: websocket_server(data, handshake=True),
+    "mqsc": lambda data: mqsc_script(data.decode("utf-8", "replace")),
+    "selector": lambda data: selector(data.decode("utf-8", "replace")),
+    "dmpmqmsg": lambda data: dmpmqmsg_file(data.decode("utf-8", "replace")),
+    "xqh": transmission_header,
+    "md1": message_descriptor_v1,
+    "dlh": dead_letter_header,
+}
+MQTT_V5_CONNECT = codec.encode(Connect("fuzz", V5), V5)
