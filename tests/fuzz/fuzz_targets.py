@@ -20,13 +20,25 @@ from mqlite import cmqc as C
 from mqlite.cli import dmpfile
 from mqlite.core.errors import MQError
 from mqlite.core.selectors import compile_selector
-from mqlite.message import MessageDescriptor
+from mqlite.message import Message, MessageDescriptor
 from mqlite.mqsc.lexer import MqscSyntaxError, split_script
 from mqlite.mqsc.lexer import tokenize as mqsc_tokenize
 from mqlite.mqsc.parser import Command, parse
 from mqlite.protocol import dlh, native, native_results, websocket, xqh
 from mqlite.protocol.fields import HeaderError
-from mqlite.protocol.mqtt import V5, V31, V311, Connect, MqttError, MqttStream, codec
+from mqlite.protocol.mqtt import (
+    V5,
+    V31,
+    V311,
+    ConnAck,
+    Connect,
+    MqttError,
+    MqttStream,
+    Publish,
+    Subscribe,
+    Subscription,
+    codec,
+)
 from mqlite.protocol.mqtt import reasons as mqtt_reasons
 from mqlite.protocol.mqtt.stream import NEED_DATA as MQTT_NEED_DATA
 
@@ -342,3 +354,41 @@ BYTE_TARGETS: dict[str, Callable[[bytes], object]] = {
     "dlh": dead_letter_header,
 }
 MQTT_V5_CONNECT = codec.encode(Connect("fuzz", V5), V5)
+
+
+def seeds() -> dict[str, list[bytes]]:
+    """A few valid inputs per target, where the coverage-guided runs start from."""
+    md = MessageDescriptor().to_list()
+    native_requests = [
+        native.encode_request(native.Op.CONNECT, 1, ["QM1", None, None, "app", 1]),
+        native.encode_request(native.Op.OPEN, 2, [{"ObjectName": "Q"}, 16]),
+        native.encode_put(3, 1, md, 0, {"a": 1}, b"body"),
+        native.encode_get(4, 1, md, {"Options": 1, "WaitInterval": 100, "MatchOptions": 0}, 1000),
+        native.encode_request(native.Op.SUB, 5, [{"ObjectString": "a/b", "Options": 2}, 0]),
+        native.encode_request(native.Op.MQSC, 6, ["DISPLAY QLOCAL(*)"]),
+    ]
+    publish = Publish("a/b", b"x", 1, packet_id=1)
+    subscribe = Subscribe(2, [Subscription("a/#", 1)])
+    mqtt_311 = codec.encode(Connect("c"), V311) + codec.encode(publish, V311) + codec.encode(subscribe, V311)
+    mqtt_5 = codec.encode(publish, V5) + codec.encode(subscribe, V5)
+    message = Message(MessageDescriptor(Format="MQSTR"), b"hello\x00world", {"p": "v", "n": 1})
+    return {
+        "native_server": [b"".join(native_requests), *native_requests],
+        "native_client": [native.encode_reply(1, 0, 0, {"qmgr": "QM1"}), native.encode_push_msg(1, md, {}, b"x"),
+                          native.encode_reply(2, 0, 0, [1, "Q", "QM1", False])],
+        "native_payload": [r[4:] for r in native_requests],
+        "mqtt_server": [mqtt_311],
+        "mqtt_server_v5": [mqtt_5],
+        "mqtt_client": [codec.encode(ConnAck(), V5) + codec.encode(publish, V5)],
+        "mqtt_packet": [bytes((0x32, 1)) + codec.encode(publish, V311)[2:],
+                        bytes((0x82, 2)) + codec.encode(subscribe, V5)[2:]],
+        "websocket": [HANDSHAKE + websocket_frame(2, mqtt_311, b"abcd")],
+        "websocket_open": [websocket_frame(2, mqtt_311, b"abcd") + websocket_frame(9, b"", b"\0\0\0\0")],
+        "mqsc": [b"DEFINE QLOCAL('A.Q') MAXDEPTH(10) +\n  DESCR('x''y')\nDIS QL(*) WHERE(CURDEPTH GT 0)\n* c\n"],
+        "selector": [b"a = 1 AND b LIKE 'x%' ESCAPE '!' OR c BETWEEN 1 AND 2.5 OR d IN ('a','b') OR e IS NULL"],
+        "dmpmqmsg": ["".join(dmpfile.encode([message], "QM1", "Q")).encode()],
+        "xqh": [xqh.wrap("Q", "QM2", MessageDescriptor(), b"body")],
+        "md1": [xqh.encode_md1(MessageDescriptor())],
+        "dlh": [dlh.encode(dlh.DeadLetterHeader(2053, "Q", "QM1", 546, 1208, "MQSTR", 6, "app", "20250101",
+                                                "12000000")) + b"body"],
+    }
