@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -20,3 +20,11 @@ def wait_until(condition: Callable[[], T], what: str, timeout: float = 30.0, int
         if time.monotonic() >= deadline:
             raise AssertionError(f"timed out after {timeout:g} s waiting until {what}")
         time.sleep(interval)
+
+
+def waiting_gets(admin: Any, queue: str) -> int:
+    """How many handles on ``queue`` have an MQGET with MQGMO_WAIT in progress (IBM's
+    ``DISPLAY QSTATUS TYPE(HANDLE) HSTATE(ACTIVE)``); ``admin`` is a connected ``mqlite.client``."""
+    code, lines = admin.mqsc(f"DISPLAY QSTATUS({queue}) TYPE(HANDLE) HSTATE\n")
+    assert code == 0, lines
+    return sum("HSTATE(ACTIVE)" in line for line in lines)

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import subprocess
-import time
 from collections.abc import Callable
 from typing import Any
+
+import mqlite.client as mqlite
+from helpers.qmgrs import MQLITE
+from helpers.waiting import wait_until, waiting_gets
 
 RunCli = Callable[..., Any]
 
@@ -34,31 +37,29 @@ def test_put_browse_get_round_trip(qmgr: Any, run_cli: RunCli) -> None:
 
 def test_get_waits_then_ends(qmgr: Any, run_cli: RunCli) -> None:
     define(run_cli, qmgr.name, "APP.IN")
-    started = time.monotonic()
     empty = run_cli("get", "-m", qmgr.name, "APP.IN", "-w", "1")
-    elapsed = time.monotonic() - started
-    assert empty.returncode == 0 and empty.stdout == ""
-    assert 0.9 <= elapsed < 10
+    assert empty.returncode == 0 and empty.stdout == "" and empty.stderr == ""
+    with mqlite.connect(qmgr.name) as admin:  # it ended its wait and left nothing behind
+        assert waiting_gets(admin, "APP.IN") == 0
+        assert mqlite.Queue(admin, "APP.IN").depth == 0
 
 
-def test_get_receives_a_message_put_while_waiting(
-    qmgr: Any, run_cli: RunCli, mqlite_home: Any
-) -> None:
+def test_get_receives_a_message_put_while_waiting(qmgr: Any, run_cli: RunCli, mqlite_home: Any) -> None:
     define(run_cli, qmgr.name, "APP.IN")
     getter = subprocess.Popen(
-        [_mqlite(), "get", "-m", qmgr.name, "APP.IN", "-w", "3"],
+        [str(MQLITE), "get", "-m", qmgr.name, "APP.IN", "-w", "30"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env=_env(mqlite_home),
     )
+    assert getter.stdout is not None
     try:
-        time.sleep(0.5)
+        with mqlite.connect(qmgr.name) as admin:
+            wait_until(lambda: waiting_gets(admin, "APP.IN") == 1, "the get command's MQGET waits")
         assert run_cli("put", "-m", qmgr.name, "APP.IN", input="late\n").returncode == 0
-        out, err = getter.communicate(timeout=30)
+        assert getter.stdout.readline() == "late\n"  # printed at once, while it waits for more
     finally:
-        if getter.poll() is None:
-            getter.kill()
-    assert getter.returncode == 0, err
-    assert out == "late\n"
+        getter.kill()  # it would wait 30 s for a next message
+        getter.wait()
 
 
 def test_unknown_queue_prints_the_reason(qmgr: Any, run_cli: RunCli) -> None:
@@ -113,13 +114,6 @@ def test_authority_commands_are_placeholders(run_cli: RunCli) -> None:
         result = run_cli(*args, input="")
         assert result.returncode == 1, (args, result.stderr)
         assert "not yet supported" in result.stderr
-
-
-def _mqlite() -> str:
-    import sys
-    from pathlib import Path
-
-    return str(Path(sys.executable).with_name("mqlite"))
 
 
 def _env(home: Any) -> dict[str, str]:

@@ -11,6 +11,7 @@ import pytest
 
 import mqlite.aio as aio
 import mqlite.client as mqlite
+from helpers.waiting import wait_until, waiting_gets
 from mqlite import cmqc as CMQC
 from mqlite.server.embedded import embedded
 
@@ -47,11 +48,12 @@ def test_put_get_iterate(server: Any) -> None:
 def test_concurrent_getters_on_one_connection(server: Any) -> None:
     async def main() -> None:
         qm = await aio.connect("QM1", host="127.0.0.1", port=server.port, user="bob", password="pw")
-        q = aio.Queue(qm, "APP.IN")
-        getters = [asyncio.create_task(q.get(wait=5)) for _ in range(3)]
-        await asyncio.sleep(0.2)
+        queues = [aio.Queue(qm, "APP.IN") for _ in range(3)]  # three handles: three waits to see
+        getters = [asyncio.create_task(q.get(wait=30)) for q in queues]
+        with mqlite.connect("QM1") as admin:
+            await asyncio.to_thread(wait_until, lambda: waiting_gets(admin, "APP.IN") == 3, "all three MQGETs wait")
         for i in range(3):
-            await q.put(f"m{i}")
+            await queues[0].put(f"m{i}")
         assert sorted(bytes(m) for m in await asyncio.gather(*getters)) == [b"m0", b"m1", b"m2"]
         await qm.disconnect()
 

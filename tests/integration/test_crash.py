@@ -10,11 +10,11 @@ After each restart the queue is drained and the books are balanced:
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import subprocess
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -22,6 +22,7 @@ import pytest
 
 import mqlite
 from helpers import qmgr_process
+from helpers.waiting import wait_until
 from mqlite import cmqc as C
 
 WORKER = str(Path(__file__).with_name("crash_worker.py"))
@@ -61,6 +62,12 @@ def drain(qmgr: str) -> list[str]:
     return bodies
 
 
+def loaded(logs: Path, acks: int, commits: int) -> bool:
+    """Each producer has ``acks`` puts acknowledged and each consumer ``commits`` commits."""
+    return (all(len(read_log(logs / f"producer{i}.log")) >= acks for i in range(3))
+            and all(read_log(logs / f"consumer{i}.log").count("COMMIT") >= commits for i in range(2)))
+
+
 @pytest.mark.parametrize("rounds", [3])
 def test_kill_9_loses_and_duplicates_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rounds: int) -> None:
     monkeypatch.setenv("MQLITE_HOME", str(tmp_path))
@@ -82,7 +89,10 @@ def test_kill_9_loses_and_duplicates_nothing(tmp_path: Path, monkeypatch: pytest
                 subprocess.Popen([sys.executable, WORKER, "consume", QM, QUEUE, str(logs / f"consumer{i}.log")])
                 for i in range(2)
             ]
-            time.sleep(2.0 + round_no * 0.7)  # let the load run, then pull the plug
+            # Pull the plug once the load is running, a little later each round: every producer
+            # past its first batch under syncpoint, every consumer past some commits.
+            wait_until(functools.partial(loaded, logs, 200 + 150 * round_no, 5 + 5 * round_no),
+                       f"round {round_no}'s producers and consumers have done their share", timeout=120)
             os.kill(proc.pid, signal.SIGKILL)
             proc.wait()
             for worker in workers:

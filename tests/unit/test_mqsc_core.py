@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from mqlite.core.qmgr import QueueManager
 from mqlite.mqsc.commands import AdminAPI, run_mqsc
 
@@ -43,3 +45,16 @@ def test_errors_against_core() -> None:
     assert result.failed == 3 and result.exit_code == 10
     assert "AMQ8150E: WebSphere MQ object already exists." in result.lines
     assert result.lines.count("AMQ8147E: WebSphere MQ object NOPE not found.") == 2
+
+
+def test_hstate_shows_a_handle_with_a_waiting_get(mq: Any, q: Any) -> None:
+    """IBM's HSTATE(ACTIVE): an MQGET with MQGMO_WAIT is in progress on the handle."""
+    def hstate() -> list[str]:
+        lines = run_mqsc(mq.qm, "DISPLAY QSTATUS(APP.Q) TYPE(HANDLE) HSTATE\n").lines
+        return [word for line in lines for word in line.split() if word.startswith("HSTATE(")]
+
+    assert hstate() == ["HSTATE(INACTIVE)"]
+    mq.wait(q, wait_ms=5000)
+    assert hstate() == ["HSTATE(ACTIVE)"]
+    mq.put(q, b"wake up")  # the waiting MQGET takes it and ends
+    assert hstate() == ["HSTATE(INACTIVE)"]

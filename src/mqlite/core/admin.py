@@ -354,5 +354,8 @@ class AdminMixin:
                     "INQUIRE": "YES" if opts & C.MQOO_INQUIRE else "NO",
                     "SET": "YES" if opts & C.MQOO_SET else "NO",
                     "OPENOPTS": opts,
+                    # IBM's HSTATE: ACTIVE while an MQGET with MQGMO_WAIT is in progress on the handle
+                    "HSTATE": "ACTIVE" if any(w.conn is conn and w.hobj == handle.hobj for w in queue.waiters)
+                    else "INACTIVE",
                 })
         return rows
