@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -24,6 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from mqtt import BROKERS  # bench/mqtt.py: the same broker starters
 
 SUITES = {"3.1.1": "client_test.py", "5.0": "client_test5.py"}
+# The suites' subscribe-failure test needs a topic the broker refuses subscriptions to
+# ("test/nosubscribe", their default): on mqlite a topic object with SUB(DISABLED) says so.
+NO_SUBSCRIBE = "DEFINE TOPIC(PAHO.NOSUBSCRIBE) TOPICSTR('test/nosubscribe') SUB(DISABLED)\n"
 
 # Runs one suite as its own ``__main__`` would, but with unittest's argv cut to the program name
 # (client_test.py leaves ``-p PORT`` in sys.argv, which unittest then refuses), and reports the
@@ -66,6 +70,16 @@ def run_suite(checkout: Path, script: str, port: int, verbose: bool, timeout: fl
     return {"run": 0, "passed": 0, "failed": [], "error": (done.stderr or done.stdout)[-500:]}
 
 
+def configure(broker: str, work: Path) -> None:
+    """What the suites expect of the broker beyond its defaults (mqlite: the refused topic)."""
+    if broker != "mqlite":
+        return  # Mosquitto is measured as installed, without an ACL file
+    [home] = work.glob("mqlite-*")  # where bench/mqtt.py made the queue manager
+    for qmgr in (home / "qmgrs").iterdir():
+        subprocess.run([sys.executable, "-m", "mqlite.cli.main", "runmqsc", qmgr.name], input=NO_SUBSCRIBE,
+                       text=True, check=True, capture_output=True, env={**os.environ, "MQLITE_HOME": str(home)})
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("checkout", type=Path, help="a checkout of eclipse/paho.mqtt.testing")
@@ -83,6 +97,7 @@ def main() -> None:
             # A fresh broker per suite: what one suite leaves (retained messages, sessions) does
             # not decide the other's outcome.
             with tempfile.TemporaryDirectory(prefix="paho-") as work, BROKERS[broker](Path(work)) as (port, _pid):
+                configure(broker, Path(work))
                 report[broker][suite] = run_suite(args.checkout, SUITES[suite], port, args.verbose, args.timeout)
     print(json.dumps(report))
 

@@ -4,6 +4,7 @@ the test reads with a timeout, and the queue manager the ``mqtt_qmgr`` fixture s
 from __future__ import annotations
 
 import queue
+import socket
 import ssl
 import time
 from dataclasses import dataclass
@@ -37,7 +38,8 @@ class Client:
     def __init__(self, port: int, client_id: str, version: int = V311, clean: bool = True,
                  will: tuple[str, bytes] | None = None, expiry: int | None = None,
                  username: str | None = None, password: str | None = None,
-                 tls: ssl.SSLContext | None = None, transport: str = "tcp", wait: bool = True) -> None:
+                 tls: ssl.SSLContext | None = None, transport: str = "tcp", wait: bool = True,
+                 keepalive: int = 30, connect_properties: dict[str, Any] | None = None) -> None:
         kwargs: dict[str, Any] = {"client_id": client_id, "protocol": version, "transport": transport}
         if version != V5:
             kwargs["clean_session"] = clean
@@ -47,7 +49,8 @@ class Client:
         self.connacks: queue.Queue[tuple[Any, Any]] = queue.Queue()
         self.paho.on_message = lambda c, u, m: self.messages.put(m)
         self.paho.on_disconnect = lambda c, u, flags, reason, props: self.disconnects.put(reason)
-        self.paho.on_connect = lambda c, u, flags, reason, props: self.connacks.put((flags, reason))
+        self.connack_properties: Any = None
+        self.paho.on_connect = lambda c, u, flags, reason, props: self._connected(flags, reason, props)
         if username is not None:
             self.paho.username_pw_set(username, password)
         if tls is not None:
@@ -59,22 +62,33 @@ class Client:
             properties = Properties(PacketTypes.CONNECT)
             if expiry is not None:
                 properties.SessionExpiryInterval = expiry
+            for name, value in (connect_properties or {}).items():
+                setattr(properties, name, value)
         self.paho.reconnect_delay_set(30, 60)  # a refused client must not come straight back
-        self.paho.connect("127.0.0.1", port, keepalive=30, clean_start=clean if version == V5 else 3,
+        self.paho.connect("127.0.0.1", port, keepalive=keepalive, clean_start=clean if version == V5 else 3,
                           properties=properties)
         self.paho.loop_start()
         if wait:
             self.flags, self.reason = self.connacks.get(timeout=10)
 
+    def _connected(self, flags: Any, reason: Any, properties: Any) -> None:
+        self.connack_properties = properties
+        self.connacks.put((flags, reason))
+
     @property
     def refused(self) -> bool:
         return bool(self.reason.is_failure)
 
-    def subscribe(self, topic: str, qos: int = 0, **options: Any) -> None:
+    def subscribe(self, topic: str, qos: int = 0, identifier: int | None = None, **options: Any) -> None:
+        """Subscribe and wait for the SUBACK (5.0: with a Subscription Identifier, if given)."""
         done: queue.Queue[Any] = queue.Queue()
         self.paho.on_subscribe = lambda c, u, mid, reasons, props: done.put(reasons)
-        if options:
-            self.paho.subscribe(topic, options=mqtt.SubscribeOptions(qos=qos, **options))
+        properties = None
+        if identifier is not None:
+            properties = Properties(PacketTypes.SUBSCRIBE)
+            properties.SubscriptionIdentifier = identifier
+        if options or properties is not None:
+            self.paho.subscribe(topic, options=mqtt.SubscribeOptions(qos=qos, **options), properties=properties)
         else:
             self.paho.subscribe(topic, qos)
         self.granted = done.get(timeout=10)
@@ -99,3 +113,47 @@ class Client:
     def close(self) -> None:
         self.paho.disconnect()
         self.paho.loop_stop()
+
+
+# -- raw bytes, for what paho-mqtt will not send or hides ------------------------------------
+def raw_connect(qm: MqttQMgr, client_id: bytes, clean: bool = True, level: int = 4) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", qm.mqtt_port), timeout=5)
+    body = b"\x00\x04MQTT" + bytes([level, 0x02 if clean else 0x00]) + b"\x00\x3c"
+    if level == 5:
+        body += b"\x00"
+    body += len(client_id).to_bytes(2, "big") + client_id
+    sock.sendall(bytes([0x10, len(body)]) + body)
+    header, _ = read_packet(sock)
+    assert header == 0x20
+    return sock
+
+
+def read_packet(sock: socket.socket) -> tuple[int, bytes]:
+    header = sock.recv(1)
+    if not header:
+        return -1, b""
+    length, shift = 0, 0
+    while True:
+        byte = sock.recv(1)[0]
+        length |= (byte & 0x7F) << shift
+        if not byte & 0x80:
+            break
+        shift += 7
+    body = b""
+    while len(body) < length:
+        body += sock.recv(length - len(body))
+    return header[0], body
+
+
+def v5_publish(topic: bytes, payload: bytes, qos: int = 0, packet_id: int = 0, props: bytes = b"\x00") -> bytes:
+    body = len(topic).to_bytes(2, "big") + topic + (packet_id.to_bytes(2, "big") if qos else b"") + props + payload
+    return bytes([0x30 | qos << 1]) + varint(len(body)) + body
+
+
+def varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, value = value & 0x7F, value >> 7
+        out.append(byte | (0x80 if value else 0))
+        if not value:
+            return bytes(out)

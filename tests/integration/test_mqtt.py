@@ -15,7 +15,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
-from mqtt_clients import V5, V311, Client, MqttQMgr
+from mqtt_clients import V5, V311, Client, MqttQMgr, raw_connect, read_packet, v5_publish
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
@@ -226,35 +226,6 @@ def durable_subscription(qm: MqttQMgr, name: str, until_gone: float = 0) -> bool
 
 
 # -- bad input on raw sockets -----------------------------------------------------------------
-def raw_connect(qm: MqttQMgr, client_id: bytes, clean: bool = True, level: int = 4) -> socket.socket:
-    sock = socket.create_connection(("127.0.0.1", qm.mqtt_port), timeout=5)
-    body = b"\x00\x04MQTT" + bytes([level, 0x02 if clean else 0x00]) + b"\x00\x3c"
-    if level == 5:
-        body += b"\x00"
-    body += len(client_id).to_bytes(2, "big") + client_id
-    sock.sendall(bytes([0x10, len(body)]) + body)
-    header, _ = read_packet(sock)
-    assert header == 0x20
-    return sock
-
-
-def read_packet(sock: socket.socket) -> tuple[int, bytes]:
-    header = sock.recv(1)
-    if not header:
-        return -1, b""
-    length, shift = 0, 0
-    while True:
-        byte = sock.recv(1)[0]
-        length |= (byte & 0x7F) << shift
-        if not byte & 0x80:
-            break
-        shift += 7
-    body = b""
-    while len(body) < length:
-        body += sock.recv(length - len(body))
-    return header[0], body
-
-
 @pytest.mark.parametrize(("level", "garbage", "expected"), [
     (4, bytes([0x30, 3, 0, 1, 0]), -1),  # a topic with U+0000: malformed, closed
     (4, bytes([0x36, 5, 0, 1, 0x61, 0, 1]), -1),  # QoS 3
@@ -334,18 +305,6 @@ def test_random_bytes_after_connect_never_stop_the_queue_manager(mqtt_qmgr: Mqtt
     assert survivor.received(1)[0].payload == b"yes"
 
 
-def v5_publish(topic: bytes, payload: bytes, qos: int = 0, packet_id: int = 0, props: bytes = b"\x00") -> bytes:
-    body = len(topic).to_bytes(2, "big") + topic + (packet_id.to_bytes(2, "big") if qos else b"") + props + payload
-    return bytes([0x30 | qos << 1]) + _varint(len(body)) + body
-
-
-def _varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, value = value & 0x7F, value >> 7
-        out.append(byte | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
 
 
 def test_v5_topic_aliases_and_too_many_unreleased_qos2(mqtt_qmgr: MqttQMgr, client: Callable[..., Client]) -> None:

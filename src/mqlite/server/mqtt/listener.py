@@ -17,15 +17,18 @@ from typing import TYPE_CHECKING, Protocol, cast
 from mqlite.protocol.mqtt import V5, ConnAck, Connect, Disconnect, MqttError, MqttStream, Packet, Publish, encode
 from mqlite.protocol.mqtt import reasons as R
 from mqlite.protocol.mqtt.stream import NEED_DATA
-from mqlite.server.mqtt.session import MqttBroker, MqttLink, MqttOutput
+from mqlite.server.mqtt.session import MAXIMUM_PACKET_SIZE, MqttBroker, MqttLink, MqttOutput
 from mqlite.server.runtime import Round
 
 if TYPE_CHECKING:
     from mqlite.server.runtime import Runtime
 
 log = logging.getLogger("mqlite.server")
-MAX_PACKET_SIZE = 4 * 1024 * 1024 + 1024  # MAXMSGL and room for the headers
 CONNECT_TIMEOUT = 10.0  # seconds a new connection has to send its CONNECT
+# After the server ends a connection it stops sending and reads (and drops) what the client still
+# sends, for at most this long, before it closes: closing with unread input resets the connection,
+# and the client could lose the last packets (a DISCONNECT with its reason) before reading them.
+LINGER = 2.0
 
 
 class Gate(Protocol):
@@ -42,7 +45,7 @@ class MqttConnection(asyncio.Protocol):
     def __init__(self, runtime: Runtime, broker: MqttBroker) -> None:
         self.runtime = runtime
         self.broker = broker
-        self.stream = MqttStream(server=True, max_packet_size=MAX_PACKET_SIZE)
+        self.stream = MqttStream(server=True, max_packet_size=MAXIMUM_PACKET_SIZE)
         self.transport: asyncio.Transport | None = None
         self.link: MqttLink | None = None
         self.closing = False
@@ -70,6 +73,10 @@ class MqttConnection(asyncio.Protocol):
             self.registry.discard(self)
         if self._timer is not None:
             self._timer.cancel()
+        self._end_link()
+
+    def _end_link(self) -> None:
+        """The session leaves the connection (a will goes, a clean session ends)."""
         link, self.link = self.link, None
         if link is not None:
             if link.output is not None:
@@ -79,6 +86,8 @@ class MqttConnection(asyncio.Protocol):
             self.runtime.finish(Round())
 
     def data_received(self, data: bytes) -> None:
+        if self.closing and self.link is None:  # lingering after the end: input is dropped
+            return
         self._heard = True
         self.bytes_in += len(data)
         stream = self.stream
@@ -136,7 +145,8 @@ class MqttConnection(asyncio.Protocol):
             self.link.session.channel = self.channel.name
         if self.link is not None and self.link.conn is not None:
             self.runtime.sessions[self.link.conn.conn_id] = self.link.output
-        self._arm_keep_alive(connect.keep_alive)
+        if self.link is not None:
+            self._arm_keep_alive(self.link.keep_alive)
 
     def _output(self, link: MqttLink) -> MqttOutput:
         assert self.transport is not None
@@ -179,8 +189,17 @@ class MqttConnection(asyncio.Protocol):
             self._close_transport()
 
     def _close_transport(self) -> None:
-        if self.transport is not None and not self.transport.is_closing():
-            self.transport.close()
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        self._end_link()
+        if transport.can_write_eof():  # our side ends now; theirs when they close, or at LINGER
+            transport.write_eof()
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = asyncio.get_running_loop().call_later(LINGER, transport.close)
+        else:
+            transport.close()
 
     def conname(self) -> str:
         """The client's address as IBM shows a CONNAME: ``127.0.0.1(50432)``."""

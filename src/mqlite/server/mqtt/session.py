@@ -21,6 +21,7 @@ not. MQTT 5 user properties become message properties and back.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import logging
 import time
@@ -65,6 +66,8 @@ from mqlite.protocol.mqtt.wire import utf8 as utf8_field
 from mqlite.server.mqtt.shared import SHARE_PREFIX, SharedSubscriptions, parse_share
 from mqlite.server.runtime import Round, Session, Sink
 
+MAXIMUM_PACKET_SIZE = 4 * 1024 * 1024 + 1024  # MAXMSGL and room for the headers: larger are refused (0x95)
+
 log = logging.getLogger("mqlite.server")
 
 QUEUE_PREFIX = "SYSTEM.MQTT."
@@ -74,6 +77,7 @@ SUB_PREFIX = "MQTT:"
 RECEIVE_MAXIMUM = 100  # QoS 1 and 2 publications a client may have unacknowledged towards us
 SEND_WINDOW = 100  # and we towards it, unless it asks for fewer
 TOPIC_ALIAS_MAXIMUM = 100
+SERVER_KEEP_ALIVE = 60  # the most seconds a 5.0 client may stay silent: asking for more gets this
 OPEN_TOPICS = 256  # topic handles kept open per connection for publishing
 # MQTT 5 publication fields kept as message properties (and given back to MQTT subscribers).
 FIELD_PROPERTIES = {"content_type": "mqtt.ContentType", "response_topic": "mqtt.ResponseTopic",
@@ -81,6 +85,11 @@ FIELD_PROPERTIES = {"content_type": "mqtt.ContentType", "response_topic": "mqtt.
 _HIDDEN_PREFIXES = ("MQ", "mqps.", "mqtt.")  # properties that are not the publisher's own
 # The QoS an MQTT client published with; an MQI publication counts as QoS 2 when persistent.
 QOS_PROPERTY = "mqtt.QoS"
+# Which publication a copy is of (5.0 publishers): a client whose subscriptions overlap gets one
+# PUBLISH carrying every matching subscription's identifier (MQTT 5.0 3.3.4), not one per copy.
+PUBLICATION_PROPERTY = "mqtt.Pub"
+_RUN = uuid.uuid4().hex[:12]  # so a publication of this run is never taken for one of an earlier run
+_publications = itertools.count(1)
 
 
 def queue_name(client_id: str) -> str:
@@ -270,6 +279,10 @@ class MqttLink:
         self.waiting: Waiter | None = None
         self.window = min(SEND_WINDOW, int(connect.properties.get("receive_maximum", SEND_WINDOW)))
         self.max_packet = int(connect.properties.get("maximum_packet_size", 0)) or None
+        # 5.0: a client asking for a longer keep-alive than the server's gets the server's (3.2.2.3.14).
+        self.keep_alive = connect.keep_alive
+        if self.version == V5 and self.keep_alive > SERVER_KEEP_ALIVE:
+            self.keep_alive = SERVER_KEEP_ALIVE
         self.topics: OrderedDict[str, int] = OrderedDict()  # topic -> output handle
         self.aliases: dict[int, str] = {}  # inbound topic aliases (5.0)
         self._topic_fields: dict[str, bytes] = {}
@@ -334,7 +347,9 @@ class MqttLink:
         properties: dict[str, Any] = {}
         if self.version == V5:
             properties = {"receive_maximum": RECEIVE_MAXIMUM, "topic_alias_maximum": TOPIC_ALIAS_MAXIMUM,
-                          "shared_subscription_available": 1}
+                          "maximum_packet_size": MAXIMUM_PACKET_SIZE, "shared_subscription_available": 1}
+            if self.keep_alive != c.keep_alive:
+                properties["server_keep_alive"] = self.keep_alive
             if assigned:
                 properties["assigned_client_identifier"] = assigned
         self.send(round_, ConnAck(session_present, R.SUCCESS, properties))
@@ -454,7 +469,8 @@ class MqttLink:
 
     def publish(self, topic: str, payload: bytes, qos: int, retain: bool, props: dict[str, Any]) -> int:
         """An MQI publication of an MQTT message: the MQTT reason code for the outcome."""
-        reason = publish_on(self.core, self.conn, self.topics, topic, payload, qos, retain, props)
+        reason = publish_on(self.core, self.conn, self.topics, topic, payload, qos, retain, props,
+                            marked=self.version == V5)
         if reason >= 0x80:
             log.info("MQTT publication on %r from %s refused (0x%02X)", topic, self._session().client_id, reason)
         return reason if self.version == V5 or reason >= 0x80 else R.SUCCESS
@@ -480,7 +496,7 @@ class MqttLink:
         if not valid_filter(s.topic_filter):
             return R.TOPIC_FILTER_INVALID if self.version == V5 else failure
         name = subscription_name(session.client_id, s.topic_filter)
-        existing = name in self.core.subs_by_name
+        existing = name in self.core.subs_by_name or s.topic_filter in self.subscriptions
         options = C.MQSO_WILDCARD_TOPIC | C.MQSO_FAIL_IF_QUIESCING
         options |= C.MQSO_DURABLE if session.persistent else C.MQSO_NON_DURABLE
         options |= (C.MQSO_ALTER | C.MQSO_RESUME) if existing else C.MQSO_CREATE
@@ -551,8 +567,7 @@ class MqttLink:
             try:  # what is there already, in one go; then a browse that waits
                 batch = self.core.browse_batch(self.conn, self.hobj, self.window - len(session.inflight))
                 if batch:
-                    for entry, message in batch:
-                        self.deliver(round_, entry, message)
+                    self.deliver_batch(round_, batch)
                     continue
                 self._req += 1
                 result = self.core.get(self.conn, self.hobj, _BROWSE_NEXT, (self.output, self._req))
@@ -570,11 +585,40 @@ class MqttLink:
         """The waiting browse completed."""
         self.waiting = None
         if isinstance(result, GetResult) and self.conn is not None:
-            self.deliver(round_, self.conn.handles[self.hobj].browse_entry, result.message)
+            first = (self.conn.handles[self.hobj].browse_entry, result.message)
+            room = self.window - len(self._session().inflight) - 1
+            if self.version == V5 and room > 0 and PUBLICATION_PROPERTY in result.message.properties:
+                try:  # the other copies of the same publication, if any, go in the same PUBLISH
+                    rest = self.core.browse_batch(self.conn, self.hobj, room)
+                except MQError:
+                    rest = []
+                self.deliver_batch(round_, [first, *rest])
+            else:
+                self.deliver(round_, *first)
         self.pump(round_)
 
-    def deliver(self, round_: Round, entry: Entry, message: Message) -> None:
-        """Send one browsed message (QoS 0: removed now; 1 and 2: when acknowledged)."""
+    def deliver_batch(self, round_: Round, batch: list[tuple[Entry, Message]]) -> None:
+        """Send browsed messages; for a 5.0 client, adjacent copies of one publication (from
+        overlapping subscriptions) as one PUBLISH."""
+        if self.version != V5:
+            for entry, message in batch:
+                self.deliver(round_, entry, message)
+            return
+        i = 0
+        while i < len(batch):
+            entry, message = batch[i]
+            mark = message.properties.get(PUBLICATION_PROPERTY)
+            j = i + 1
+            if mark is not None:
+                while j < len(batch) and batch[j][1].properties.get(PUBLICATION_PROPERTY) == mark:
+                    j += 1
+            self.deliver(round_, entry, message, batch[i + 1:j])
+            i = j
+
+    def deliver(self, round_: Round, entry: Entry, message: Message,
+                same: list[tuple[Entry, Message]] | None = None) -> None:
+        """Send one browsed message (QoS 0: removed now; 1 and 2: when acknowledged), with the
+        other copies of its publication in ``same`` (removed now, their options merged in)."""
         session = self.session
         assert session is not None
         props = message.properties
@@ -585,6 +629,8 @@ class MqttLink:
         if user_data.__class__ is not str:
             user_data = str(user_data)
         sub = self.broker.subscription_options(user_data)
+        if same:
+            sub = self._merged_options(sub, same)
         if topic[:1] == "$" and str(sub.get("f", ""))[:1] in ("#", "+"):  # MQTT 4.7.2: not for leading wildcards
             self.core.remove_entry(session.queue, entry)
             return
@@ -593,7 +639,8 @@ class MqttLink:
         if published.__class__ is not int or wanted.__class__ is not int:  # set by an MQI application?
             wanted, published = _int(wanted, 0), _int(published, 2 * message.persistent)
         qos = min(wanted, published) if published >= 0 else 0
-        retained = bool(props.get("MQIsRetained"))
+        retained = bool(props.get("MQIsRetained")) or (
+            bool(sub.get("rap")) and bool(_int_or_zero(props.get("MQPubOptions")) & C.MQPMO_RETAIN))
         properties: dict[str, Any] = {}
         if self.version == V5:
             properties = self._v5_properties(message, sub)
@@ -605,8 +652,8 @@ class MqttLink:
             field = self._topic_fields.get(topic) or self._topic_field(topic)
             round_.add(self.output, publish_qos0(field, message.body, retained))
             return
-        packet = Publish(topic, message.body, qos, retained, False, None, properties)
-        if self.max_packet is not None and len(encode(packet, self.version)) + (2 if qos else 0) > self.max_packet:
+        packet = Publish(topic, message.body, qos, retained, False, 1 if qos else None, properties)
+        if self.max_packet is not None and len(encode(packet, self.version)) > self.max_packet:
             # Too big for the client (5.0 Maximum Packet Size): discarded as if sent (3.1.2-25).
             log.info("MQTT publication on %r too big for %s: discarded", topic, session.client_id)
             self.core.remove_entry(session.queue, entry)
@@ -624,6 +671,21 @@ class MqttLink:
             self.out_aliases.apply(packet)
         self.send(round_, packet)
 
+    def _merged_options(self, sub: dict[str, Any], same: list[tuple[Entry, Message]]) -> dict[str, Any]:
+        """One delivery for several matching subscriptions: the highest QoS, every identifier,
+        retained as published if any asked for it (MQTT 5.0 3.3.4)."""
+        merged = dict(sub)
+        ids = [sub["id"]] if sub.get("id") else []
+        for entry, copy in same:
+            self.core.remove_entry(self._session().queue, entry)
+            other = self.broker.subscription_options(str(copy.properties.get("MQSubUserData") or ""))
+            merged["q"] = max(_int(merged.get("q", 0), 0), _int(other.get("q", 0), 0))
+            merged["rap"] = bool(merged.get("rap")) or bool(other.get("rap"))
+            if other.get("id") and other["id"] not in ids:
+                ids.append(other["id"])
+        merged["id"] = ids
+        return merged
+
     def _topic_field(self, topic: str) -> bytes:
         """The topic as a PUBLISH carries it (length-prefixed UTF-8), made once per topic."""
         field = self._topic_fields.get(topic)
@@ -639,8 +701,10 @@ class MqttLink:
         for key, name in FIELD_PROPERTIES.items():
             if name in props:
                 out[key] = props[name]
-        if sub.get("id"):
-            out["subscription_identifier"] = [int(sub["id"])]
+        identifier = sub.get("id")
+        if identifier:
+            out["subscription_identifier"] = [int(i) for i in identifier] if isinstance(identifier, list) \
+                else [int(identifier)]
         expiry = message.md.Expiry
         if expiry != C.MQEI_UNLIMITED:
             out["message_expiry_interval"] = max(0, int(expiry) // 10)
@@ -701,9 +765,10 @@ class MqttLink:
 
 
 def publish_on(core: QueueManager, conn: Any, topics: OrderedDict[str, int] | None, topic: str, payload: bytes,
-               qos: int, retain: bool, props: dict[str, Any]) -> int:
+               qos: int, retain: bool, props: dict[str, Any], marked: bool = False) -> int:
     """Publish an MQTT message through ``conn`` (keeping topic handles open in ``topics``, if
-    given): the MQTT 5.0 reason code for the outcome."""
+    given): the MQTT 5.0 reason code for the outcome. ``marked``: its copies say which
+    publication they are of (``PUBLICATION_PROPERTY``)."""
     if retain and not payload:  # MQTT: an empty retained message clears the retained one
         core.clear_retained(topic)
         return R.SUCCESS
@@ -735,11 +800,20 @@ def publish_on(core: QueueManager, conn: Any, topics: OrderedDict[str, int] | No
             md.Persistence = 1 if qos else 0
             properties = {}
         properties[QOS_PROPERTY] = qos
+        if marked:
+            properties[PUBLICATION_PROPERTY] = f"{_RUN}{next(_publications)}"
         options = C.MQPMO_NO_SYNCPOINT | C.MQPMO_FAIL_IF_QUIESCING | (C.MQPMO_RETAIN if retain else 0)
         core.put(conn, hobj, md, options, properties, payload)
     except MQError as error:
         return _MQTT_REASON.get(error.reason, R.UNSPECIFIED_ERROR)
     return R.NO_MATCHING_SUBSCRIBERS if conn.warning == C.MQRC_NO_SUBS_MATCHED else R.SUCCESS
+
+
+def _int_or_zero(value: Any) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return 0
 
 
 def _int(value: Any, default: int) -> int:
