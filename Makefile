@@ -35,6 +35,7 @@ bench: install tools
 	$(BIN)/python bench/pubsub.py
 	$(BIN)/python bench/spark.py
 	$(BIN)/python bench/mqtt.py --plot docs/mqtt.svg
+	$(BIN)/python bench/timing.py
 
 lint: install
 	$(BIN)/ruff check src tests bench examples

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 import tracemalloc
 from collections.abc import Callable, Iterator
 from itertools import islice
@@ -337,7 +336,8 @@ def test_store_tx_data() -> None:
     assert tx.after_durable == ["core's"]  # the store leaves core's bookkeeping alone
 
 
-def test_scan_index_streams_100k_rows_quickly_with_low_memory(store: Store) -> None:
+def test_scan_index_streams_100k_rows_with_low_memory(store: Store) -> None:
+    """A cursor, not a list: memory stays flat however deep the queue (its rate: bench/timing.py)."""
     n = 100_000
     tx = StoreTx()
     body = b"b" * 100
@@ -353,7 +353,6 @@ def test_scan_index_streams_100k_rows_quickly_with_low_memory(store: Store) -> N
     ]
 
     tracemalloc.start()
-    start = time.perf_counter()
     count = 0
     last = None
     for row in store.scan_index():
@@ -361,12 +360,10 @@ def test_scan_index_streams_100k_rows_quickly_with_low_memory(store: Store) -> N
         last = row
         if count == 50_000:  # other reads on this thread while the scan's cursor is open
             assert store.read_message("DEEP", 1) is not None
-    elapsed = time.perf_counter() - start
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert count == n and last == IndexRow("SIDE", n, 0, 0.0, 0)
     assert peak < 1_000_000, f"scan held {peak} bytes"
-    assert elapsed < 5.0, f"scan took {elapsed:.2f}s"
     assert sum(1 for _ in store.scan_index("SIDE")) == n // 10
 
 
@@ -381,13 +378,10 @@ def test_a_million_persistent_1k_messages(tmp_path: Path) -> None:
                 tx.put_message("DEEP.Q", seq, Message(MessageDescriptor(Persistence=1), body), 0.0)
             store.write(tx)
         tracemalloc.start()
-        start = time.perf_counter()
         count = sum(1 for _ in store.scan_index("DEEP.Q"))
-        elapsed = time.perf_counter() - start
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
         assert count == n and store.max_seq("DEEP.Q") == n
         assert peak < 1_000_000
-        assert elapsed < 30.0
         stored = store.read_message("DEEP.Q", n // 2)
         assert stored is not None and stored.body == body

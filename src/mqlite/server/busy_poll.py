@@ -36,12 +36,15 @@ def window_from_env(env: Mapping[str, str] = os.environ, cpus: int | None = os.c
 
 class BusyPoll:
     """Keeps ``loop`` polling (a ``call_soon`` chain, so it never blocks in epoll) until
-    ``window`` has passed since the last ``touch`` or ``paused()`` says to stop."""
+    ``window`` has passed since the last ``touch`` or ``paused()`` says to stop. ``clock`` is
+    read once per round of the loop while it spins."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, window: float, paused: Callable[[], bool]) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, window: float, paused: Callable[[], bool],
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         self.loop = loop
         self.window = window
         self.paused = paused
+        self.clock = clock
         self.last_input = 0.0
         self.spinning = False
 
@@ -49,13 +52,13 @@ class BusyPoll:
         """Input arrived."""
         if not self.window:
             return
-        self.last_input = time.perf_counter()
+        self.last_input = self.clock()
         if not self.spinning:
             self.spinning = True
             self.loop.call_soon(self._spin)
 
     def _spin(self) -> None:
-        if time.perf_counter() - self.last_input < self.window and not self.paused():
+        if self.clock() - self.last_input < self.window and not self.paused():
             self.loop.call_soon(self._spin)
         else:
             self.spinning = False
