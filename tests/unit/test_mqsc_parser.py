@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -179,9 +177,17 @@ def test_fuzz_parser_only_raises_syntax_errors(text: str) -> None:
             assert cmd.verb
 
 
+_PREFIXES = {"DEFINE QLOCAL(A) ": ("DEFINE", "QLOCAL", "A"), "DIS QL(*) ": ("DISPLAY", "QLOCAL", "*"),
+             "ALTER QMGR ": ("ALTER", "QMGR", None), "DEF TOPIC('t') ": ("DEFINE", "TOPIC", "t")}
+
+
 @settings(max_examples=200, deadline=None)
-@given(st.sampled_from(["DEFINE QLOCAL(A) ", "DIS QL(*) ", "ALTER QMGR ", "DEF TOPIC('t') "]),
-       st.text(alphabet=_ALPHABET, max_size=40))
+@given(st.sampled_from(sorted(_PREFIXES)), st.text(alphabet=_ALPHABET, max_size=40))
 def test_fuzz_after_a_valid_prefix(prefix: str, rest: str) -> None:
-    with contextlib.suppress(MqscSyntaxError):
-        parse(prefix + rest)
+    """Whatever follows, the command the prefix began is what parses, or the error points past it."""
+    try:
+        cmd = parse(prefix + rest)
+    except MqscSyntaxError as err:
+        assert len(prefix.rstrip()) <= err.pos <= len(prefix + rest)
+    else:
+        assert (cmd.verb, cmd.objtype, cmd.name) == _PREFIXES[prefix]

@@ -49,7 +49,9 @@ def test_dursub_no_on_an_object_and_below(mq: Any, pattern: str, allowed: bool) 
 
 def test_dursub_does_not_affect_non_durable(mq: Any) -> None:  # A:TV-IN-04
     topic(mq, "FOOTBALL.EUROPEAN", "Sport/Soccer", DURSUB="NO")
-    mq.managed("Sport/Soccer/TeamX/Results")
+    _, queue = mq.managed("Sport/Soccer/TeamX/Results")  # no MQRC_DURABILITY_NOT_ALLOWED...
+    mq.pub("Sport/Soccer/TeamX/Results", b"2-1")
+    assert [r.body for r in mq.got(queue)] == [b"2-1"]  # ...and it receives publications
 
 
 def test_children_inherit_unless_they_say_otherwise(mq: Any) -> None:  # A:TV-IN-07, A:TV-IN-08

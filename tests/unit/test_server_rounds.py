@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from mqlite import cmqc as C
+from mqlite.message import Message, MessageDescriptor
 from mqlite.server.runtime import Round, Runtime, Session
 from mqlite.store.sqlite import Store
 from mqlite.store.tx import StoreTx
@@ -40,13 +42,32 @@ def test_a_failed_store_write_ends_the_queue_manager_instead_of_acknowledging(tm
         runtime = Runtime("QM1", store, asyncio.get_running_loop())
         runtime.recover()
         ended: list[str] = []
-        runtime.on_fatal = lambda: ended.append("immediately")
+        fatal = asyncio.Event()
+
+        def on_fatal() -> None:
+            ended.append("immediately")
+            fatal.set()
+
+        runtime.on_fatal = on_fatal
+        core = runtime.core
+        core.define("QLOCAL", "Q", {})
+        runtime.finish(Round())
+        # The disk refuses the next write: rows the queue manager does not know of hold the keys
+        # its next persistent messages take, so SQLite fails the transaction (UNIQUE constraint).
+        clash = StoreTx()
+        for seq in range(1, 101):
+            clash.put_message("Q", seq, Message(MessageDescriptor(), b"stray"), 0.0)
+        store.write(clash)
+        conn = core.connect("alice", "app.py")
+        handle = core.open(conn, {"ObjectName": "Q"}, C.MQOO_OUTPUT)
         sink = Sink()
         session = Session(sink)
         round_ = Round()
+        core.put(conn, handle.hobj, MessageDescriptor(Persistence=C.MQPER_PERSISTENT), C.MQPMO_NO_SYNCPOINT, {},
+                 b"persistent")
         round_.add(session, b"MQPUT ok")
-        session.emit(round_, b"MQPUT ok")
-        runtime._on_durable(round_, StoreTx(), OSError("disk full"))
+        runtime.finish(round_)
+        await asyncio.wait_for(fatal.wait(), 60)
         session.flush()
         store.close()
         return sink.data, ended

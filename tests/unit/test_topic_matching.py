@@ -3,6 +3,8 @@ and the subscription index against brute force (hypothesis)."""
 
 from __future__ import annotations
 
+import tracemalloc
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -220,4 +222,21 @@ def test_index_removal_prunes_nodes() -> None:
         index.remove(key, pattern, char)
     index.remove("gone", "a/b/c", False)  # absent: a no-op
     assert len(index) == 0
-    assert index._root.empty()
+    assert index.match("a/b/c") == []
+
+
+def test_removed_subscriptions_leave_no_nodes_behind() -> None:
+    """An index that held 5,000 deep patterns holds next to nothing once they are removed."""
+    index: SubscriptionIndex[str] = SubscriptionIndex()
+    patterns = [(f"s{i}", f"region/{i % 50}/site/{i}/+/#", False) for i in range(5000)]
+    tracemalloc.start()
+    before, _ = tracemalloc.get_traced_memory()
+    for key, pattern, char in patterns:
+        index.add(key, pattern, char)
+    full, _ = tracemalloc.get_traced_memory()
+    for key, pattern, char in patterns:
+        index.remove(key, pattern, char)
+    after, _ = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert len(index) == 0
+    assert after - before < (full - before) / 20, f"{after - before} of {full - before} bytes still held"
