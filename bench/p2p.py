@@ -13,6 +13,9 @@ line of figures. Scenarios:
   messages, timed until the last is durable (no consumers);
 - ``p_256_8x8_async``: persistent, 8 producers with MQPMO_ASYNC_RESPONSE and 8 consumers getting
   under syncpoint and committing every 50 (how IBM advises streaming persistent messages);
+- ``{np,p}_256_8_producers_sync``: 8 producer processes, each waiting for every put (how most MQ
+  applications put persistent messages), no consumers; ``p_over_np_8_producers_sync`` is the
+  persistent figure over the non-persistent one: how well synchronous callers share commits;
 - ``fsync_per_s``: this disk's one-write-one-fsync rate, the physical reference;
 - ``--million``: 1,000,000 persistent 1 KB messages on one queue, queue manager RSS and
   restart (recovery) time.
@@ -95,7 +98,7 @@ def mqsc(text: str) -> None:
 
 # -- workers (separate processes) ---------------------------------------------------------------
 def producer(queue: str, count: int, size: int, persistent: bool, asynchronous: bool,
-             start: mp.synchronize.Event) -> None:
+             start: mp.synchronize.Event, results: mp.Queue[float] | None = None) -> None:
     qm = mqlite.connect(QM)
     q = mqlite.Queue(qm, queue, C.MQOO_OUTPUT)
     md = mqlite.MD(Persistence=C.MQPER_PERSISTENT if persistent else C.MQPER_NOT_PERSISTENT)
@@ -107,6 +110,8 @@ def producer(queue: str, count: int, size: int, persistent: bool, asynchronous: 
         q.put(body, md, pmo)
     if asynchronous:  # a synchronous persistent put: its reply comes once all before it are durable
         q.put(b"last", mqlite.MD(Persistence=C.MQPER_PERSISTENT if persistent else C.MQPER_NOT_PERSISTENT))
+    if results is not None:
+        results.put(time.perf_counter())
     q.close()
     qm.disconnect()
 
@@ -152,6 +157,26 @@ def run_flow(queue: str, total: int, size: int, persistent: bool, pairs: int,
     for p in procs:
         p.join()
     return per * pairs / (max(ends) - began)
+
+
+def producers_only(queue: str, total: int, size: int, persistent: bool, producers: int) -> float:
+    """``producers`` processes each put ``total // producers`` messages synchronously (each put
+    returns once it is durable, when persistent); returns messages/s, first put to last reply."""
+    ctx = mp.get_context("fork")
+    start = ctx.Event()
+    results: mp.Queue[float] = ctx.Queue()
+    per = total // producers
+    procs = [ctx.Process(target=producer, args=(queue, per, size, persistent, False, start, results))
+             for _ in range(producers)]
+    for p in procs:
+        p.start()
+    time.sleep(0.5)  # everyone connected and waiting
+    began = time.perf_counter()
+    start.set()
+    ends = [results.get(timeout=600) for _ in range(producers)]
+    for p in procs:
+        p.join()
+    return per * producers / (max(ends) - began)
 
 
 def sync_pairs(queue: str, count: int) -> float:
@@ -245,6 +270,15 @@ def main() -> None:
                         continue
                     total = int((40_000 if persistent else 80_000) * scale) // pairs * pairs
                     figures[name] = round(run_flow("BENCH.Q", total, size, persistent, pairs))
+        if want("8_producers_sync"):  # synchronous producers: do their persistent puts share commits?
+            mqsc("DEFINE QLOCAL(SYNC.Q) MAXDEPTH(1000000)\n")
+            total = int(80_000 * scale) // 8 * 8
+            figures["np_256_8_producers_sync"] = round(producers_only("SYNC.Q", total, 256, False, 8))
+            mqsc("CLEAR QLOCAL(SYNC.Q)\n")
+            figures["p_256_8_producers_sync"] = round(producers_only("SYNC.Q", total, 256, True, 8))
+            figures["p_over_np_8_producers_sync"] = round(
+                int(figures["p_256_8_producers_sync"]) / int(figures["np_256_8_producers_sync"]), 2)  # type: ignore[call-overload]
+            mqsc("DELETE QLOCAL(SYNC.Q) PURGE\n")
         if want("p_1024_8_producers_async"):  # the persistent-producers target: durable msgs/s
             mqsc("DEFINE QLOCAL(LOAD.Q) MAXDEPTH(1000000)\n")
             total = int(200_000 * scale)

@@ -9,8 +9,10 @@ finds it awake. It is Linux's ``busy_poll`` idea, applied where we can: the loop
 
 The cost is at most one core for ``window`` after the last input, and nothing when the queue
 manager is busy anyway (the loop never sleeps then) or idle (the window has passed). It does not
-spin while the store has writes in flight: the writer thread wakes the loop itself, and the
-spinning would only take the GIL from it. Set ``MQLITE_BUSY_POLL_US=0`` to turn it off.
+spin while the store's writer thread is working (applying or committing a group): the writer wakes
+the loop itself, and the spinning would only take the GIL from it. It does spin while the writer
+sleeps gathering a group: the synchronous puts it waits for then find the loop awake.
+Set ``MQLITE_BUSY_POLL_US=0`` to turn it off.
 """
 
 from __future__ import annotations

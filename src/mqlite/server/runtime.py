@@ -130,7 +130,13 @@ class Runtime:
         self.reading_paused = False
         self.on_fatal: Callable[[], None] | None = None  # set by the host: end immediately
         self.tick_hooks: list[Callable[[float], None]] = []  # run every tick (MQTT session expiry)
-        self.busy_poll = BusyPoll(loop, window_from_env(), lambda: self.backlog > 0 or self.ending)
+        self.busy_poll = BusyPoll(loop, window_from_env(), self._poll_paused)
+
+    def _poll_paused(self) -> bool:
+        """No busy polling while the store's writer may want the GIL (it has work and is not
+        asleep gathering more txs), nor while ending. While it gathers, the next synchronous
+        puts it waits for find the loop awake."""
+        return self.ending or (self.backlog > 0 and not self.store.writer_waiting)
 
     # -- start-up ------------------------------------------------------------------------
     def recover(self) -> int:

@@ -5,7 +5,10 @@ Why this shape:
 - Durability costs one fsync per SQLite commit (WAL, ``synchronous=FULL``). One writer thread takes
   every tx that is ready, applies them all in one SQLite transaction and commits once, so N
   concurrent producers share one fsync instead of paying N. ``done`` callbacks run after that
-  commit, on the writer thread.
+  commit, on the writer thread. When fewer txs are ready than recent groups carried, the writer
+  waits (at most one commit's time) for the rest: synchronous callers come back one by one after
+  their replies, and without the wait they split into cohorts that each pay a commit
+  (``gathering.py``).
 - The writer does as little Python per op as it can: ``StoreTx`` has already encoded every row and
   grouped ops into runs, and the writer feeds each run (merged across the txs of the group) to one
   ``executemany`` of a prepared (cached) statement.
@@ -27,9 +30,10 @@ from __future__ import annotations
 import json
 import logging
 import os
-import queue as _queue
 import sqlite3
 import threading
+import time
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
@@ -38,6 +42,7 @@ from typing import Any, NamedTuple
 import msgpack
 
 from mqlite.message import NULL_ID, Message, MessageDescriptor
+from mqlite.store.gathering import ENOUGH_OPS, GatherPolicy
 from mqlite.store.tx import (
     DELETE_MESSAGE,
     DELETE_RECORD,
@@ -129,6 +134,8 @@ class StoreStats:
     transactions: int = 0  # txs committed
     ops: int = 0  # ops committed
     failed: int = 0  # txs whose done() got an error
+    waits: int = 0  # groups the writer waited to gather
+    waits_ran_out: int = 0  # ... of which the wait ended at its deadline
 
     @property
     def txs_per_commit(self) -> float:
@@ -166,8 +173,13 @@ class Store:
             self._conn.close()
             raise
         self._cur = self._conn.cursor()
-        self._queue: _queue.SimpleQueue[tuple[StoreTx, Done] | None] = _queue.SimpleQueue()
         self._lock = threading.Lock()
+        self._ready_cond = threading.Condition(self._lock)
+        self._ready: deque[tuple[StoreTx, Done]] = deque()
+        self._ready_ops = 0
+        self._wake_at = 1  # the writer, waiting, wants waking once this many txs are ready
+        self.writer_waiting = False  # the writer sleeps for txs (and needs no GIL until woken)
+        self.gathering = GatherPolicy()
         self._closed = False
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
@@ -202,7 +214,12 @@ class Store:
         with self._lock:
             if self._closed:
                 raise RuntimeError("store is closed")
-            self._queue.put((tx, done))
+            ready = self._ready
+            ready.append((tx, done))
+            self._ready_ops += len(tx)
+            if len(ready) >= self._wake_at or self._ready_ops >= ENOUGH_OPS:
+                self.writer_waiting = False
+                self._ready_cond.notify()
 
     def write(self, tx: StoreTx) -> None:
         """Submit and wait until durable; raises what the tx failed with."""
@@ -230,7 +247,7 @@ class Store:
             if self._closed:
                 return
             self._closed = True
-            self._queue.put(None)
+            self._ready_cond.notify()
         if threading.current_thread() is not self._thread:
             self._thread.join()
         with self._lock:
@@ -245,44 +262,67 @@ class Store:
         self.close()
 
     def _writer(self) -> None:
-        """Take everything ready, commit it as one group; until close().
+        """Gather a group, commit it; until close() and everything submitted is done.
 
         A committed group is completed (its ``done`` callbacks run) just before the *next*
         group's COMMIT, not right after its own: the producers it wakes then build their next
         txs while the writer waits on the fsync, instead of competing with the writer for the
-        GIL while it applies the next group. When nothing else is ready it is completed at once.
+        GIL while it applies the next group. When the next group is not ready yet it is
+        completed at once: its callers may be the ones the next group waits for.
         """
-        q = self._queue
         committed: _Committed | None = None
-        stop = False
+        policy = self.gathering
         while True:
-            if committed is None:
-                if stop:
-                    break
-                item = q.get()
-            else:
-                try:
-                    item = q.get_nowait()
-                except _queue.Empty:
-                    self._complete(committed)
-                    committed = None
-                    continue
-            group: list[tuple[StoreTx, Done]] = []
-            while True:
-                if item is None:
-                    stop = True
-                else:
-                    group.append(item)
-                try:
-                    item = q.get_nowait()
-                except _queue.Empty:
-                    break
-            if group:
-                committed = self._commit_group(group, committed)
-            elif committed is not None:
+            if committed is not None and not self._ready_to_commit():
                 self._complete(committed)
                 committed = None
+            group, ran_out = self._gather()
+            if not group:  # closed, and everything submitted is done
+                break
+            started = time.perf_counter()
+            committed = self._commit_group(group, committed)
+            txs = sum(1 for tx, _ in group if tx)
+            if txs:
+                policy.committed(txs, time.perf_counter() - started, ran_out)
+        if committed is not None:
+            self._complete(committed)
         self._conn.close()
+
+    def _ready_to_commit(self) -> bool:
+        with self._lock:
+            return bool(self._ready) and (
+                self._closed or not self.gathering.should_wait(len(self._ready), self._ready_ops))
+
+    def _gather(self) -> tuple[list[tuple[StoreTx, Done]], bool]:
+        """Wait for a tx, then (``GatherPolicy``) briefly for the others recent groups had; take
+        everything ready. Returns the group (empty once closed and drained) and whether the
+        wait for the others ran out."""
+        cond, ready, policy = self._ready_cond, self._ready, self.gathering
+        ran_out = False
+        with cond:
+            while not ready and not self._closed:
+                self.writer_waiting = True
+                cond.wait()
+            self.writer_waiting = False
+            if ready and not self._closed and policy.should_wait(len(ready), self._ready_ops):
+                want = policy.want()
+                deadline = time.monotonic() + policy.delay()
+                self._wake_at = want
+                self.stats.waits += 1
+                while len(ready) < want and self._ready_ops < ENOUGH_OPS and not self._closed:
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        ran_out = True
+                        self.stats.waits_ran_out += 1
+                        break
+                    self.writer_waiting = True
+                    cond.wait(remaining)
+                self.writer_waiting = False
+                self._wake_at = 1
+            group = list(ready)
+            ready.clear()
+            self._ready_ops = 0
+        return group, ran_out
 
     def _commit_group(self, group: list[tuple[StoreTx, Done]], earlier: _Committed | None) -> _Committed:
         """Apply and commit ``group``; complete ``earlier`` before waiting on the fsync."""
