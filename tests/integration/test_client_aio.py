@@ -101,3 +101,126 @@ def test_failures(server: Any) -> None:
         await qm.disconnect()
 
     asyncio.run(main())
+
+
+def test_units_of_work_commit_and_backout(server: Any) -> None:
+    async def main() -> None:
+        async with await aio.connect("QM1") as qm, aio.Queue(qm, "APP.IN") as q:
+            await q.put(b"kept", syncpoint=True)
+            await q.put(b"dropped-async", syncpoint=True, asynchronous=True)
+            await qm.backout()  # the unit's puts, synchronous and asynchronous, are gone
+            with pytest.raises(aio.MQMIError) as none:
+                await q.get()
+            assert none.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+            await q.put(b"one", syncpoint=True)
+            await q.put(b"two", syncpoint=True, asynchronous=True)
+            async with await aio.connect("QM1") as other_qm, aio.Queue(other_qm, "APP.IN") as other:
+                with pytest.raises(aio.MQMIError) as unseen:
+                    await other.get()  # not committed: invisible to another connection
+                assert unseen.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+                await qm.commit()
+                assert [bytes(m) async for m in other.messages(wait=0.5)] == [b"one", b"two"]
+                await other.put(b"got under syncpoint")
+            assert await q.get(syncpoint=True) == b"got under syncpoint"
+            await qm.backout()  # the get is undone: the message is back
+            assert await q.get(wait=1.0) == b"got under syncpoint"
+
+    asyncio.run(main())
+
+
+def test_a_failed_asynchronous_put_backs_the_unit_out_at_commit(server: Any) -> None:
+    async def main() -> None:
+        async with await aio.connect("QM1") as qm, aio.Queue(qm, "SMALL") as small:
+            await small.put(b"1", syncpoint=True, asynchronous=True)
+            await small.put(b"2", syncpoint=True, asynchronous=True)  # SMALL holds one: Q_FULL
+            with pytest.raises(aio.MQMIError) as backed_out:
+                await qm.commit()
+            assert backed_out.value.reason == CMQC.MQRC_BACKED_OUT and backed_out.value.failures == 1
+            assert await small.depth() == 0
+
+    asyncio.run(main())
+
+
+def test_put1(server: Any) -> None:
+    async def main() -> None:
+        async with await aio.connect("QM1") as qm:
+            md = mqlite.MD()
+            await qm.put1("APP.IN", b"once", md, persistent=True, properties={"n": 7})
+            assert md.MsgId != bytes(24) and md.Persistence == CMQC.MQPER_PERSISTENT
+            async_md = mqlite.MD()
+            await qm.put1("APP.IN", b"async", async_md, asynchronous=True)
+            assert async_md.MsgId.startswith(b"AMQ ")  # made by the client (IBM's client does too)
+            with pytest.raises(aio.MQMIError) as unknown:
+                await qm.put1("NO.SUCH.Q", b"x")
+            assert unknown.value.reason == CMQC.MQRC_UNKNOWN_OBJECT_NAME
+            q = aio.Queue(qm, "APP.IN")
+            first = await q.get(wait=1.0)
+            assert first == b"once" and first.msg_id == bytes(md.MsgId) and first.properties == {"n": 7}
+            assert (await q.get(wait=1.0)).msg_id == bytes(async_md.MsgId)
+            await q.close()
+
+    asyncio.run(main())
+
+
+def test_set_and_inquire_queue_attributes(server: Any) -> None:
+    async def main() -> None:
+        async with await aio.connect("QM1") as qm:
+            q = aio.Queue(qm, "APP.IN")
+            await q.set(CMQC.MQIA_INHIBIT_PUT, CMQC.MQQA_PUT_INHIBITED)
+            assert await q.inquire(CMQC.MQIA_INHIBIT_PUT) == CMQC.MQQA_PUT_INHIBITED
+            with pytest.raises(aio.MQMIError) as inhibited:
+                await q.put(b"x")
+            assert inhibited.value.reason == CMQC.MQRC_PUT_INHIBITED
+            await q.set(CMQC.MQIA_INHIBIT_PUT, CMQC.MQQA_PUT_ALLOWED)
+            await q.put(b"allowed")
+            assert await q.depth() == 1
+            await q.close()
+
+    asyncio.run(main())
+
+
+def test_explicit_open_and_close(server: Any) -> None:
+    async def main() -> None:
+        async with await aio.connect("QM1") as qm:
+            q = aio.Queue(qm, "APP.IN", CMQC.MQOO_OUTPUT)
+            assert not q.is_open  # asyncio cannot open in a constructor: the first call opens
+            await q.put(b"x")
+            assert q.is_open
+            with pytest.raises(aio.MQMIError) as output_only:
+                await q.get()  # one handle, opened for output only: no re-open, as pymqi
+            assert output_only.value.reason == CMQC.MQRC_NOT_OPEN_FOR_INPUT
+            await q.close()
+            assert not q.is_open
+            with pytest.raises(mqlite.PYIFError):
+                await q.close()
+            reader = aio.Queue(qm, "APP.IN")
+            await reader.open(CMQC.MQOO_INPUT_EXCLUSIVE | CMQC.MQOO_INQUIRE)
+            with pytest.raises(mqlite.PYIFError):
+                await reader.open(CMQC.MQOO_INPUT_SHARED)
+            with pytest.raises(aio.MQMIError) as exclusive:
+                await aio.Queue(qm, "APP.IN", CMQC.MQOO_INPUT_SHARED).get()
+            assert exclusive.value.reason == CMQC.MQRC_OBJECT_IN_USE
+            assert await reader.get() == b"x"
+            await reader.close()
+
+    asyncio.run(main())
+
+
+def test_put_returns_the_resolved_queue_name_like_the_blocking_client(server: Any) -> None:
+    with mqlite.connect("QM1") as admin:
+        assert admin.mqsc("DEFINE QALIAS(APP.ALIAS) TARGET(APP.IN)")[0] == 0
+        blocking_pmo = mqlite.PMO()
+        mqlite.Queue(admin, "APP.ALIAS").put(b"sync", None, blocking_pmo)
+    assert blocking_pmo.ResolvedQName.strip() == b"APP.IN"
+
+    async def main() -> None:
+        async with await aio.connect("QM1") as qm:
+            q = aio.Queue(qm, "APP.ALIAS")
+            for asynchronous in (False, True):
+                pmo = mqlite.PMO()
+                await q.put(b"aio", None, pmo, asynchronous=asynchronous)
+                assert pmo.ResolvedQName == blocking_pmo.ResolvedQName
+                assert pmo.ResolvedQMgrName == blocking_pmo.ResolvedQMgrName
+                assert pmo.ResolvedQMgrName.strip() == b"QM1"
+
+    asyncio.run(main())

@@ -11,6 +11,8 @@ from mqlite import cmqc as CMQC
 from mqlite import paths
 from mqlite.client import common
 from mqlite.client.common import Endpoint
+from mqlite.client.mqi.queue import HandleSet
+from mqlite.client.session import AsyncPuts, ReadAhead
 from mqlite.message import MD_FIELDS, MessageDescriptor
 
 FIELD = {name: i for i, name in enumerate(MD_FIELDS)}
@@ -79,7 +81,7 @@ def test_put_options() -> None:
 
 
 def test_async_puts_get_client_made_ids() -> None:
-    puts = common.AsyncPuts()
+    puts = AsyncPuts()
     wire = common.put_md(None, 1208)
     options = common.prepare_async(wire, CMQC.MQPMO_ASYNC_RESPONSE | CMQC.MQPMO_NEW_MSG_ID, puts)
     first = wire[FIELD["MsgId"]]
@@ -93,7 +95,7 @@ def test_async_puts_get_client_made_ids() -> None:
 
 
 def test_async_failures_are_raised_once() -> None:
-    puts = common.AsyncPuts()
+    puts = AsyncPuts()
     puts.raise_pending()  # nothing pending: nothing raised
     puts.failed(3, CMQC.MQRC_Q_FULL)
     puts.failed(3, CMQC.MQRC_Q_FULL)
@@ -132,7 +134,7 @@ def test_read_ahead_eligibility_and_credit() -> None:
     assert not common.read_ahead_eligible(common.get_request(None, None, syncpoint=True)[1], md_wire)
     browse = common.get_request(None, mq.GMO(Options=CMQC.MQGMO_BROWSE_NEXT))[1]
     assert not common.read_ahead_eligible(browse, md_wire)
-    buffer = common.ReadAhead(window=4)
+    buffer = ReadAhead(window=4)
     buffer.messages.extend([[md_wire, {}, b"a"], [md_wire, {}, b"b"]])
     assert buffer.take() is not None and buffer.credit_due() == 0
     assert buffer.take() is not None and buffer.credit_due() == 2 and buffer.take() is None
@@ -165,7 +167,7 @@ def test_finish_get_fills_md_and_raises_like_pymqi() -> None:
 
 
 def test_handle_set_plans() -> None:
-    handles = common.HandleSet()
+    handles = HandleSet()
     assert handles.plan(CMQC.MQOO_OUTPUT) == (None, None, CMQC.MQOO_OUTPUT)
     handles.opened(5, CMQC.MQOO_OUTPUT)
     assert handles.plan(CMQC.MQOO_OUTPUT) == (5, None, 0)
@@ -176,5 +178,5 @@ def test_handle_set_plans() -> None:
     handles.forget(6)
     handles.opened(7, CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_BROWSE)
     assert handles.plan(CMQC.MQOO_INPUT_AS_Q_DEF) == (7, None, 0) and handles.all() == [5, 7]
-    explicit = common.HandleSet(explicit=9)
+    explicit = HandleSet(explicit=9)
     assert explicit.plan(CMQC.MQOO_SET) == (9, None, 0) and explicit.all() == [9]

@@ -1,30 +1,27 @@
-"""What the blocking and the asyncio clients share: where to connect, and the MQI call logic.
+"""The pure pieces of the client's calls: where to connect, and requests and replies.
 
-Both clients turn the same calls into the same frames and interpret the same replies; only
-how bytes move differs. So everything that is not I/O lives here: resolving a queue manager
-name to a socket address (local Unix socket, ``host(port)``, ``MQSERVER``), building the PUT
-and GET arguments from pymqi structures and Pythonic keywords, the read-ahead buffer, the
-bookkeeping of asynchronous puts, and turning GET replies into ``ReceivedMessage`` objects.
+Resolving a queue manager name to a socket address (local Unix socket, ``host(port)``,
+``MQSERVER``), building the PUT and GET arguments from pymqi structures and Pythonic keywords,
+and turning GET replies (or read-ahead messages) into ``ReceivedMessage`` objects. The calls
+that use them are in ``mqlite.client.mqi``; the connection state in ``mqlite.client.session``.
 """
 
 from __future__ import annotations
 
-import itertools
 import os
 import re
 import sys
-from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from mqlite import cmqc, paths
 from mqlite.client.errors import MQMIError
+from mqlite.client.session import AsyncPuts, raise_for
 from mqlite.client.structs import GMO, MD, PMO, gmo_to_wire, ident, md_fill, md_to_wire, text
 from mqlite.message import MD_FIELDS, MessageDescriptor
 
 DEFAULT_PORT = 1414
 DEFAULT_CHANNEL = "SYSTEM.DEF.SVRCONN"
-READ_AHEAD_WINDOW = 200
 
 # GET options that need the queue manager itself: browsing, cursors, locks, marks, syncpoint.
 _SERVER_ONLY_GMO = (
@@ -136,12 +133,6 @@ def appl_name() -> str:
 # Replies.
 
 
-def raise_for(cc: int, reason: int, result: Any = None) -> None:
-    """Raise ``MQMIError`` for a warning or failure reply (the text the server gave is kept)."""
-    if cc != cmqc.MQCC_OK:
-        raise MQMIError(cc, reason, text=result if isinstance(result, str) else "")
-
-
 # Publish/subscribe property names and their MQRFH2 synonyms (spec C §5.1, R-PROP-1).
 PROPERTY_SYNONYMS = {
     "MQTopicString": "mqps.Top", "MQSubUserData": "mqps.Sud", "MQIsRetained": "mqps.Ret",
@@ -223,146 +214,6 @@ class ReceivedMessage(bytes):
 
     def __repr__(self) -> str:
         return f"ReceivedMessage({bytes(self)!r}, properties={self.properties!r})"
-
-
-# ---------------------------------------------------------------------------
-# Read-ahead.
-
-
-def buffer_pushes(read_ahead: dict[int, ReadAhead], messages: list[list[Any]]) -> None:
-    """File pushed messages ([hobj, md, props, body] each) in their handles' read-ahead buffers;
-    a closed handle's late messages are dropped, as IBM does."""
-    for hobj, md, props, body in messages:
-        buffer = read_ahead.get(hobj)
-        if buffer is not None:
-            buffer.messages.append([md, props, body])
-
-
-@dataclass
-class ReadAhead:
-    """Messages the queue manager sent ahead of our gets for one handle, and our credit."""
-
-    window: int = READ_AHEAD_WINDOW
-    messages: deque[list[Any]] = field(default_factory=deque)
-    taken: int = 0  # messages consumed since credit was last granted
-
-    def take(self) -> list[Any] | None:
-        if not self.messages:
-            return None
-        self.taken += 1
-        return self.messages.popleft()
-
-    def credit_due(self) -> int:
-        """Credit to grant now: in batches of half the window, so one CREDIT covers many gets."""
-        if self.taken >= max(1, self.window // 2):
-            due, self.taken = self.taken, 0
-            return due
-        return 0
-
-
-def read_ahead_eligible(gmo_wire: dict[str, int], md_wire: list[Any]) -> bool:
-    """A get the local buffer may satisfy: destructive, outside syncpoint, matching nothing."""
-    if gmo_wire["Options"] & _SERVER_ONLY_GMO:
-        return False
-    match = gmo_wire["MatchOptions"]
-    if match & cmqc.MQMO_MATCH_MSG_ID and md_wire[_MSG_ID] != _NULL_ID:
-        return False
-    if match & cmqc.MQMO_MATCH_CORREL_ID and md_wire[_CORREL_ID] != _NULL_ID:
-        return False
-    return not (match & cmqc.MQMO_MATCH_GROUP_ID and md_wire[_GROUP_ID] != _NULL_ID)
-
-
-# ---------------------------------------------------------------------------
-# Handles of a queue opened on first use.
-
-_INPUT_OPTIONS = cmqc.MQOO_INPUT_AS_Q_DEF | cmqc.MQOO_INPUT_SHARED | cmqc.MQOO_INPUT_EXCLUSIVE
-# Which handle serves which need: puts, reads (get and browse share a handle, so a browse
-# cursor and MQGMO_MSG_UNDER_CURSOR work together), inquire, set.
-_ROLES = {cmqc.MQOO_OUTPUT: "out", cmqc.MQOO_INPUT_AS_Q_DEF: "in", cmqc.MQOO_BROWSE: "in",
-          cmqc.MQOO_INQUIRE: "inq", cmqc.MQOO_SET: "set"}
-
-
-@dataclass
-class HandleSet:
-    """The MQOPEN handles behind one ``Queue``.
-
-    Opened with explicit options, a queue has one handle and never re-opens (pymqi). Opened
-    implicitly, it opens one handle per need on first use (MQOO_OUTPUT for put,
-    MQOO_INPUT_AS_Q_DEF for get...), so a put after a get never closes the handle a get may be
-    waiting on; only the read handle re-opens, to add browse to input or the reverse.
-    """
-
-    explicit: int | None = None  # the one handle of an explicit open
-    handles: dict[str, tuple[int, int]] = field(default_factory=dict)  # role -> (hobj, options)
-
-    def plan(self, needed: int) -> tuple[int | None, int | None, int]:
-        """(hobj ready to use or None, hobj to close first or None, options to open with)."""
-        if self.explicit is not None:
-            return self.explicit, None, 0
-        role = _ROLES[needed]
-        entry = self.handles.get(role)
-        if entry is None:
-            return None, None, needed
-        hobj, options = entry
-        have_input = bool(options & _INPUT_OPTIONS)
-        if (needed & _INPUT_OPTIONS and not have_input) or needed & ~_INPUT_OPTIONS & ~options:
-            return None, hobj, options | needed
-        return hobj, None, 0
-
-    def opened(self, hobj: int, options: int) -> None:
-        for role in {_ROLES[bit] for bit in _ROLES if options & bit}:
-            self.handles[role] = (hobj, options)
-
-    def forget(self, hobj: int) -> None:
-        if self.explicit == hobj:
-            self.explicit = None
-        for role, (old, _) in list(self.handles.items()):
-            if old == hobj:
-                del self.handles[role]
-
-    def all(self) -> list[int]:
-        """Every open handle, the first opened first."""
-        seen: list[int] = [] if self.explicit is None else [self.explicit]
-        for hobj, _ in self.handles.values():
-            if hobj not in seen:
-                seen.append(hobj)
-        return seen
-
-
-# ---------------------------------------------------------------------------
-# Asynchronous puts.
-
-
-class AsyncPuts:
-    """Failures of asynchronous puts reported by PUSH_ERROR, and the ids the client made.
-
-    IBM's client gives an asynchronous put its MsgId itself (the queue manager's answer
-    never comes back), so the application still learns the id: so does this one.
-    """
-
-    def __init__(self) -> None:
-        self.failures: deque[tuple[int, int]] = deque()  # (hobj, reason), oldest first
-        self.in_syncpoint = False  # an asynchronous put was made in the current unit of work
-        self._prefix = b"AMQ " + os.urandom(12)
-        self._counter = itertools.count(1)
-
-    def new_msg_id(self) -> bytes:
-        return self._prefix + next(self._counter).to_bytes(8, "big")
-
-    def failed(self, hobj: int, reason: int) -> None:
-        self.failures.append((hobj, reason))
-
-    def raise_pending(self) -> None:
-        """Report the oldest unreported failure: raised by the next put on the connection.
-
-        The put that raises was not sent, so the caller may simply retry it.
-        """
-        if self.failures:
-            hobj, reason = self.failures.popleft()
-            count = len(self.failures) + 1
-            self.failures.clear()
-            raise MQMIError(cmqc.MQCC_FAILED, reason, async_put=True, hobj=hobj, failures=count,
-                            text=f"{count} asynchronous put(s) failed; this call was not made")
 
 
 # ---------------------------------------------------------------------------
@@ -479,6 +330,18 @@ def get_request(md: MD | None, gmo: GMO | None, *, wait: float | None = None,
         gmo_wire["Options"] &= ~(cmqc.MQGMO_SYNCPOINT | cmqc.MQGMO_NO_SYNCPOINT)
         gmo_wire["Options"] |= cmqc.MQGMO_SYNCPOINT if syncpoint else cmqc.MQGMO_NO_SYNCPOINT
     return md_wire, gmo_wire
+
+
+def read_ahead_eligible(gmo_wire: dict[str, int], md_wire: list[Any]) -> bool:
+    """A get the local buffer may satisfy: destructive, outside syncpoint, matching nothing."""
+    if gmo_wire["Options"] & _SERVER_ONLY_GMO:
+        return False
+    match = gmo_wire["MatchOptions"]
+    if match & cmqc.MQMO_MATCH_MSG_ID and md_wire[_MSG_ID] != _NULL_ID:
+        return False
+    if match & cmqc.MQMO_MATCH_CORREL_ID and md_wire[_CORREL_ID] != _NULL_ID:
+        return False
+    return not (match & cmqc.MQMO_MATCH_GROUP_ID and md_wire[_GROUP_ID] != _NULL_ID)
 
 
 def max_length_of(max_length: int | None) -> int:

@@ -15,12 +15,12 @@ from types import TracebackType
 from typing import Any
 
 from mqlite import cmqc
-from mqlite.client import common
 from mqlite.client.common import ReceivedMessage
 from mqlite.client.errors import MQMIError, PYIFError
-from mqlite.client.pymqi_api import Queue, QueueManager, _props
+from mqlite.client.mqi.put import put_step
+from mqlite.client.pymqi_api import Queue, QueueManager
+from mqlite.client.session import READ_AHEAD_WINDOW, raise_for
 from mqlite.client.structs import MD, OD, PMO, SD, md_fill, od_to_wire, sd_fill, sd_to_wire
-from mqlite.protocol import native
 from mqlite.protocol.native import Op
 
 __all__ = ["Subscription", "Topic"]
@@ -85,31 +85,23 @@ class Topic:
         assert self._hobj is not None
         qm = self.queue_manager
         conn = qm.get_handle()
-        conn.async_puts.raise_pending()
-        body, md = common.encode_body(msg, md, qm.bytes_encoding, qm.default_ccsid)
-        wire = common.put_md(md, conn.ccsid, **md_fields)
-        options = common.put_options(pmo, syncpoint=syncpoint, asynchronous=asynchronous)
+        more_options = 0
         for flag, option in ((retain, cmqc.MQPMO_RETAIN), (suppress_reply_to, cmqc.MQPMO_SUPPRESS_REPLYTO),
                              (warn_if_no_subs, cmqc.MQPMO_WARN_IF_NO_SUBS_MATCHED),
                              (not_own_subs, cmqc.MQPMO_NOT_OWN_SUBS)):
             if flag:
-                options |= option
+                more_options |= option
         if pub_level is None:  # PubLevel counts from MQPMO version 3, as in MQ
             pub_level = int(pmo.PubLevel) if pmo is not None and pmo.Version >= 3 else _DEFAULT_PUB_LEVEL
-        props = _props(properties, pmo)
-        op, args = Op.PUT, [self._hobj, wire, options, props, body]
-        if pub_level != _DEFAULT_PUB_LEVEL:
-            op, args = Op.PUBLISH, [*args, int(pub_level)]
-        if options & cmqc.MQPMO_ASYNC_RESPONSE:
-            args[2] = common.prepare_async(wire, options, conn.async_puts)
-            conn.send(native.encode_request(op, 0, args))
-            if md is not None:
-                md.MsgId = wire[9]
-            return
-        cc, reason, result = conn.request(op, args)
-        if md is not None and isinstance(result, list):
-            md_fill(md, result)
-        common.raise_for(cc, reason, result)
+        op, extra = (Op.PUT, ()) if pub_level == _DEFAULT_PUB_LEVEL else (Op.PUBLISH, (int(pub_level),))
+        step, md = put_step(conn, op, [self._hobj], msg, md, pmo, qm.bytes_encoding, qm.default_ccsid,
+                            properties, syncpoint, asynchronous, md_fields, more_options, extra)
+        reply = conn.perform(step)
+        if reply is not None:
+            cc, reason, result = reply
+            if md is not None and isinstance(result, list):
+                md_fill(md, result)  # also with MQRC_NO_SUBS_MATCHED's warning
+            raise_for(cc, reason, result)
 
     def close(self, options: int = cmqc.MQCO_NONE) -> None:
         if self._hobj is None:
@@ -217,12 +209,10 @@ class Subscription:
                 sd.set_vs("ObjectString", string)
         self.sub_desc = sd
         hobj = 0
+        conn = self.queue_manager.get_handle()
         if queue is not None:
             queue_handle = queue.get_handle()
-            if queue_handle is None:
-                queue_handle = queue._handle(cmqc.MQOO_INPUT_AS_Q_DEF)
-            hobj = queue_handle
-        conn = self.queue_manager.get_handle()
+            hobj = queue_handle if queue_handle is not None else queue._handle(conn, cmqc.MQOO_INPUT_AS_Q_DEF)
         hsub, returned, returned_name, out = conn.call(Op.SUB, [sd_to_wire(sd), hobj])
         self._hsub = int(hsub)
         sd_fill(sd, out)
@@ -232,7 +222,7 @@ class Subscription:
             queue._od = OD(ObjectName=str(returned_name))
             queue.set_handle(int(returned))
             if out.get("ReadAhead"):
-                conn.start_read_ahead(int(returned), common.READ_AHEAD_WINDOW)
+                conn.run(conn.start_read_ahead(int(returned), READ_AHEAD_WINDOW))
         self.sub_queue = queue
 
     @property

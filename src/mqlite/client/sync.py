@@ -5,7 +5,8 @@ asynchronous puts and credit grants are sent without waiting (the protocol guara
 reply on success), so thousands can be in flight. Frames that arrive meanwhile are pushes:
 read-ahead messages go to their handle's buffer, asynchronous-put failures to the
 connection's record. A lock makes one connection safe to share between threads, one call at
-a time, as MQ's own shared connection handles are.
+a time, as MQ's own shared connection handles are. ``Connection.run`` carries out the calls of
+``mqlite.client.mqi`` on the calling thread: no thread or event-loop hop per call.
 """
 
 from __future__ import annotations
@@ -14,16 +15,18 @@ import os
 import select
 import socket
 import threading
-from typing import Any
+from typing import Any, TypeVar
 
 from mqlite import cmqc
-from mqlite.client.common import AsyncPuts, Endpoint, ReadAhead, Target, appl_name, buffer_pushes, raise_for
+from mqlite.client.common import Endpoint, Target, appl_name
 from mqlite.client.errors import MQMIError
+from mqlite.client.session import Call, Plan, Send, Session, Step, call, checked
 from mqlite.protocol import native
 from mqlite.protocol.native import NEED_DATA, Op, ProtocolError, Push, Reply, Role
-from mqlite.protocol.native_results import check_result
 
-__all__ = ["Connection", "checked", "open_socket"]
+__all__ = ["Connection", "open_socket"]
+
+T = TypeVar("T")
 
 _RECV_SIZE = 1 << 18
 _DRAIN_EVERY = 64  # asynchronous sends between two non-blocking looks at incoming pushes
@@ -57,23 +60,12 @@ def open_socket(endpoint: Endpoint, timeout: float | None = 30.0) -> socket.sock
     return sock
 
 
-def checked(op: Op, reply: Reply) -> tuple[int, int, Any]:
-    """A reply's code, reason and result, its result's shape checked when it has one to check
-    (a success, or a GET warning/failure that still describes the message)."""
-    result = reply.result
-    if reply.cc == cmqc.MQCC_OK or (op is Op.GET and isinstance(result, list)):
-        try:
-            check_result(op, result)
-        except ProtocolError as e:
-            raise MQMIError(cmqc.MQCC_FAILED, e.reason, text=e.text) from None
-    return reply.cc, reply.reason, result
-
-
-class Connection:
-    """One connection to a queue manager (an MQ connection handle, Hconn)."""
+class Connection(Session):
+    """One blocking connection to a queue manager (an MQ connection handle, Hconn)."""
 
     def __init__(self, target: Target, user: str | None = None, password: str | None = None,
                  name: str | None = None, timeout: float | None = 30.0) -> None:
+        super().__init__()
         error: MQMIError | None = None
         for endpoint in target.endpoints:  # a CONNAME list: the first that answers
             try:
@@ -92,27 +84,40 @@ class Connection:
         self._flusher: threading.Thread | None = None
         self._next_id = 1
         self._sends = 0
-        self.broken: MQMIError | None = None
-        self.read_ahead: dict[int, ReadAhead] = {}
-        self.async_puts = AsyncPuts()
         try:
             info = self.call(Op.CONNECT, [target.qmgr, user, password, name or appl_name(), os.getpid()])
         except MQMIError:
             self._sock.close()
             raise
-        self.qmgr_name: str = info["qmgr"]
-        self.user: str = info["user"]
-        self.conn_id: str = info["conn_id"]
-        self.maxmsgl: int = info["maxmsgl"]
-        self.ccsid: int = info["ccsid"]
-        self.connected = True
+        self.connected_as(info)
 
     # -- calls ---------------------------------------------------------------------------------
+    def run(self, plan: Plan[T]) -> T:
+        """Carry out a call's plan (``mqlite.client.session``) and return its result."""
+        try:
+            step = next(plan)
+            while True:
+                if type(step) is Call:  # most steps: no second call for them
+                    step = plan.send(self.request(step[0], step[1]))
+                else:
+                    step = plan.send(self.perform(step))
+        except StopIteration as done:
+            result: T = done.value
+            return result
+
+    def perform(self, step: Step) -> tuple[int, int, Any] | None:
+        """One step: a request's reply; ``None`` for a frame sent, or pushes drained."""
+        if type(step) is Call:
+            return self.request(step[0], step[1])
+        if type(step) is Send:
+            self.send(step.frame, step.linger)
+        else:
+            self.take_pushes()
+        return None
+
     def call(self, op: Op, args: list[Any]) -> Any:
         """A synchronous call: its result, or MQMIError for a warning or failure."""
-        cc, reason, result = self.request(op, args)
-        raise_for(cc, reason, result)
-        return result
+        return self.run(call(op, args))
 
     def request(self, op: Op, args: list[Any]) -> tuple[int, int, Any]:
         """A synchronous call's completion code, reason and result, without raising for them."""
@@ -158,17 +163,6 @@ class Connection:
                         self._send(b"")
                     except MQMIError:
                         return
-
-    def grant_credit(self, hobj: int, count: int) -> None:
-        self.send(native.encode_credit(hobj, count), linger=False)
-
-    def start_read_ahead(self, hobj: int, window: int) -> None:
-        self.read_ahead[hobj] = ReadAhead(window)
-        self.grant_credit(hobj, window)
-
-    def close_handle(self, hobj: int) -> None:
-        """Forget a handle's read-ahead messages (IBM discards them at MQCLOSE)."""
-        self.read_ahead.pop(hobj, None)
 
     def ping(self) -> None:
         """A round trip: every push sent before the reply has been read when it returns."""
@@ -219,7 +213,7 @@ class Connection:
                     return event
                 # a reply to a call abandoned mid-wait (e.g. KeyboardInterrupt): nobody wants it
             elif isinstance(event, Push):
-                self._on_push(event)
+                self.on_push(event)
 
     def _receive(self) -> None:
         try:
@@ -242,15 +236,7 @@ class Connection:
                 if event is NEED_DATA:
                     break
                 if isinstance(event, Push):
-                    self._on_push(event)
-
-    def _on_push(self, push: Push) -> None:
-        if push.kind is Op.PUSH_MSG:
-            buffer_pushes(self.read_ahead, [push.args])
-        elif push.kind is Op.PUSH_MSGS:
-            buffer_pushes(self.read_ahead, push.args[0])
-        elif push.kind is Op.PUSH_ERROR:
-            self.async_puts.failed(*push.args)
+                    self.on_push(event)
 
     def _lost(self, why: str) -> Any:
         self.broken = MQMIError(cmqc.MQCC_FAILED, cmqc.MQRC_CONNECTION_BROKEN, text=why)
@@ -260,12 +246,6 @@ class Connection:
             self._flush_wakeup.notify()  # the flusher ends with the connection
         self._close_socket()
         raise self.failure()
-
-    def failure(self) -> MQMIError:
-        """A fresh MQRC_CONNECTION_BROKEN for each caller (one exception object raised in
-        many places would pile up every caller's traceback on it)."""
-        broken = self.broken or MQMIError(cmqc.MQCC_FAILED, cmqc.MQRC_CONNECTION_BROKEN)
-        return MQMIError(broken.comp, broken.reason, text=getattr(broken, "text", ""))
 
     def _close_socket(self) -> None:
         self._sock.close()  # socket.close() does not raise for an already-broken peer
