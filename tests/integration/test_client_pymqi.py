@@ -173,3 +173,22 @@ def test_queue_set_and_inquire(qmgr: pymqi.QueueManager) -> None:
     queue.set(CMQC.MQIA_INHIBIT_PUT, CMQC.MQQA_PUT_ALLOWED)
     queue.put(b"x")
     assert qmgr.inquire(CMQC.MQCA_Q_MGR_NAME).strip() == b"QM1"
+
+
+def test_structure_versions_are_checked_as_ibm_does(qmgr: pymqi.QueueManager) -> None:
+    queue = pymqi.Queue(qmgr, QUEUE)
+    calls = [
+        (lambda: queue.put(b"x", pymqi.MD(Version=3)), CMQC.MQRC_MD_ERROR),
+        (lambda: queue.put(b"x", None, pymqi.PMO(Version=4)), CMQC.MQRC_PMO_ERROR),
+        (lambda: qmgr.put1(QUEUE, b"x", None, pymqi.PMO(Version=0)), CMQC.MQRC_PMO_ERROR),
+        (lambda: queue.get(None, pymqi.MD(), pymqi.GMO(Version=5)), CMQC.MQRC_GMO_ERROR),
+        (lambda: pymqi.Subscription(qmgr).sub(pymqi.SD(Version=2, Options=CMQC.MQSO_CREATE | CMQC.MQSO_MANAGED)),
+         CMQC.MQRC_SD_ERROR),
+    ]
+    for call, reason in calls:
+        with pytest.raises(pymqi.MQMIError) as error:
+            call()
+        assert (error.value.comp, error.value.reason) == (CMQC.MQCC_FAILED, reason)
+    assert queue.depth == 0  # nothing was put
+    queue.put(b"v2", pymqi.MD(Version=CMQC.MQMD_VERSION_2), pymqi.PMO(Version=CMQC.MQPMO_VERSION_3))
+    assert queue.get(None, pymqi.MD(Version=2), pymqi.GMO(Version=CMQC.MQGMO_VERSION_4)) == b"v2"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import mqlite.client as mq
@@ -116,3 +118,18 @@ def test_top_level_exports_are_listed() -> None:
     for name in public.__all__:
         assert hasattr(public, name), name
     assert public.CMQC.MQRC_NOT_AUTHORIZED == 2035
+
+
+@pytest.mark.parametrize(("make", "versions", "reason"), [
+    (mq.MD, (CMQC.MQMD_VERSION_1, CMQC.MQMD_VERSION_2), CMQC.MQRC_MD_ERROR),
+    (mq.GMO, (CMQC.MQGMO_VERSION_1, CMQC.MQGMO_VERSION_4), CMQC.MQRC_GMO_ERROR),
+    (mq.PMO, (CMQC.MQPMO_VERSION_1, CMQC.MQPMO_VERSION_3), CMQC.MQRC_PMO_ERROR),
+    (mq.SD, (CMQC.MQSD_VERSION_1,), CMQC.MQRC_SD_ERROR),
+])
+def test_a_structure_version_ibm_does_not_have_is_refused(make: Any, versions: tuple[int, ...], reason: int) -> None:
+    for version in versions:
+        make(Version=version).check_version()  # raises nothing
+    for version in (0, max(versions) + 1):
+        with pytest.raises(mq.MQMIError) as error:
+            make(Version=version).check_version()
+        assert (error.value.comp, error.value.reason) == (CMQC.MQCC_FAILED, reason)

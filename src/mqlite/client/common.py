@@ -299,7 +299,10 @@ def get_request(md: MD | None, gmo: GMO | None, *, wait: float | None = None,
     """The wire MQMD (match fields) and GMO of a get; ``wait`` in seconds (``None``: the
     GMO's own wait; negative or infinite: unlimited)."""
     md_wire = list(_DEFAULT_MD)
+    if gmo is not None:
+        gmo.check_version()
     if md is not None:  # a get reads only the match ids (and conversion's CCSID and encoding)
+        md.check_version()
         for position, name in _GET_FIELDS:
             value = getattr(md, name)
             if position in _ID_POSITIONS:

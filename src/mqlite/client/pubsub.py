@@ -207,6 +207,7 @@ class Subscription:
             string = topic_string if topic_string is not None else self.topic_string
             if string:
                 sd.set_vs("ObjectString", string)
+        sd.check_version()
         self.sub_desc = sd
         hobj = 0
         conn = self.queue_manager.get_handle()

@@ -14,6 +14,7 @@ from operator import attrgetter
 from typing import Any, ClassVar
 
 from mqlite import cmqc
+from mqlite.client.errors import MQMIError
 from mqlite.message import BYTE_FIELDS, MD_FIELDS, MessageDescriptor
 
 __all__ = [
@@ -84,6 +85,8 @@ class MQOpts:
 
     _defaults: ClassVar[dict[str, Any]] = {}
     _list_fields: ClassVar[tuple[str, ...]] = ()
+    # (lowest, highest Version IBM's MQI takes, the reason for any other): see check_version.
+    _versions: ClassVar[tuple[int, int, int] | None] = None
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
@@ -172,6 +175,18 @@ class MQOpts:
         value = self._vs.get(name)
         return "" if value is None else text(value)
 
+    def check_version(self) -> None:
+        """Refuse a ``Version`` this structure does not have in IBM's MQI, with IBM's reason for
+        the structure (MQRC_MD_ERROR, MQRC_GMO_ERROR, MQRC_PMO_ERROR, MQRC_SD_ERROR). The MQOD's goes to the
+        queue manager, which decides with it (a topic needs version 4); PubLevel counts from
+        MQPMO version 3 (``Topic.pub``)."""
+        if self._versions is not None:
+            low, high, reason = self._versions
+            version = self.__dict__["Version"]
+            if type(version) is not int or not low <= version <= high:
+                raise MQMIError(cmqc.MQCC_FAILED, reason,
+                                text=f"{type(self).__name__} version {version!r} is not {low} to {high}")
+
     def pack(self) -> bytes:
         """pymqi packs a C structure here; mqlite has none, so this is a stable textual form."""
         return repr(self).encode("utf-8")
@@ -185,6 +200,7 @@ def _vs(name: str) -> list[tuple[str, Any]]:
 class MD(MQOpts):
     """MQMD, pymqi's defaults (empty ids mean "none"; CodedCharSetId 0 is the queue manager's)."""
 
+    _versions = (1, cmqc.MQMD_CURRENT_VERSION, cmqc.MQRC_MD_ERROR)
     _fields = (
         ("StrucId", b"MD  "), ("Version", cmqc.MQMD_VERSION_1), ("Report", cmqc.MQRO_NONE),
         ("MsgType", cmqc.MQMT_DATAGRAM), ("Expiry", cmqc.MQEI_UNLIMITED), ("Feedback", cmqc.MQFB_NONE),
@@ -201,6 +217,7 @@ class MD(MQOpts):
 class GMO(MQOpts):
     """MQGMO; ``MsgHandle`` is a ``MessageHandle.msg_handle`` that receives the properties."""
 
+    _versions = (1, cmqc.MQGMO_CURRENT_VERSION, cmqc.MQRC_GMO_ERROR)
     _fields = (
         ("StrucId", b"GMO "), ("Version", cmqc.MQGMO_VERSION_1), ("Options", cmqc.MQGMO_NO_WAIT),
         ("WaitInterval", 0), ("Signal1", 0), ("Signal2", 0), ("ResolvedQName", b""),
@@ -214,6 +231,7 @@ class GMO(MQOpts):
 class PMO(MQOpts):
     """MQPMO; ``OriginalMsgHandle`` is a ``MessageHandle.msg_handle`` whose properties are sent."""
 
+    _versions = (1, cmqc.MQPMO_CURRENT_VERSION, cmqc.MQRC_PMO_ERROR)
     _fields = (
         ("StrucId", b"PMO "), ("Version", cmqc.MQPMO_VERSION_1), ("Options", cmqc.MQPMO_NONE),
         ("Timeout", -1), ("Context", 0), ("KnownDestCount", 0), ("UnknownDestCount", 0),
@@ -284,6 +302,7 @@ class SCO(MQOpts):
 class SD(MQOpts):
     """MQSD (subscription descriptor)."""
 
+    _versions = (1, cmqc.MQSD_CURRENT_VERSION, cmqc.MQRC_SD_ERROR)
     _fields = (
         ("StrucId", b"SD  "), ("Version", cmqc.MQSD_VERSION_1), ("Options", cmqc.MQSO_NON_DURABLE),
         ("ObjectName", b""), ("AlternateUserId", b""), ("AlternateSecurityId", bytes(40)),

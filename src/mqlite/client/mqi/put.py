@@ -37,6 +37,10 @@ def put_step(conn: Session, op: Op, target: list[Any], msg: bytes | str, md: MD 
     A failure of an earlier asynchronous put on the connection is raised here, before anything
     is sent."""
     conn.async_puts.raise_pending()
+    if md is not None:
+        md.check_version()
+    if pmo is not None:
+        pmo.check_version()
     body, md = common.encode_body(msg, md, bytes_encoding, default_ccsid)
     wire = common.put_md(md, conn.ccsid, **md_fields) if md_fields else common.put_md(md, conn.ccsid)
     options = common.put_options(pmo, syncpoint=syncpoint, asynchronous=asynchronous) | more_options
