@@ -93,11 +93,12 @@ class Client:
             self.paho.subscribe(topic, qos)
         self.granted = done.get(timeout=10)
 
-    def unsubscribe(self, topic: str) -> None:
+    def unsubscribe(self, topic: str | list[str]) -> Any:
+        """Unsubscribe and wait for the UNSUBACK: its reason codes (5.0)."""
         done: queue.Queue[Any] = queue.Queue()
         self.paho.on_unsubscribe = lambda c, u, mid, reasons, props: done.put(reasons)
         self.paho.unsubscribe(topic)
-        done.get(timeout=10)
+        return done.get(timeout=10)
 
     def publish(self, topic: str, payload: bytes | str, qos: int = 0, retain: bool = False,
                 properties: Any = None) -> None:

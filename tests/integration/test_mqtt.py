@@ -20,6 +20,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 import mqlite
+from helpers.waiting import wait_until
 from mqlite.protocol.mqtt import decode
 
 
@@ -120,11 +121,11 @@ def test_a_persistent_session_survives_a_queue_manager_restart(mqtt_qmgr: MqttQM
 def test_a_clean_session_leaves_nothing_behind(client: Callable[..., Client], mqtt_qmgr: MqttQMgr) -> None:
     c = client("brief")
     c.subscribe("brief/#", 1)
-    c.close()
-    time.sleep(0.3)
     qm = mqlite.connect(mqtt_qmgr.name)
-    _, lines = qm.mqsc("DISPLAY SBSTATUS(*) SUBTYPE(ALL)")
-    assert not any("MQTT:brief" in line for line in lines)
+    assert any("MQTT:brief" in line for line in qm.mqsc("DISPLAY SBSTATUS(*) SUBTYPE(ALL)")[1])
+    c.close()
+    wait_until(lambda: not any("MQTT:brief" in line for line in qm.mqsc("DISPLAY SBSTATUS(*) SUBTYPE(ALL)")[1]),
+               "the clean session's subscription is gone")
     _, lines = qm.mqsc("DISPLAY QLOCAL(SYSTEM.MQTT.*)")
     assert not any("QUEUE(SYSTEM.MQTT." in line for line in lines)
     qm.disconnect()
@@ -142,8 +143,7 @@ def test_unacknowledged_deliveries_come_again_with_dup(mqtt_qmgr: MqttQMgr) -> N
     mqlite.Topic(qm, topic_string="re/1").pub("again", persistent=True)
     header, body = read_packet(sock)
     assert header == 0x32 and body.endswith(b"again")  # QoS 1, DUP clear
-    sock.close()  # gone without PUBACK
-    time.sleep(0.3)
+    sock.close()  # gone without PUBACK (if the server has not noticed yet, the next one takes over)
     back = Client(mqtt_qmgr.mqtt_port, "redo", clean=False)
     [redelivered] = back.received(1)
     assert redelivered.payload == b"again" and redelivered.dup
@@ -267,9 +267,12 @@ needs_mosquitto_clients = pytest.mark.skipif(
 @needs_mosquitto_clients
 def test_mosquitto_sub_receives_what_mqlite_pub_and_mosquitto_pub_send(mqtt_qmgr: MqttQMgr, run_cli: Any) -> None:
     port = str(mqtt_qmgr.mqtt_port)
-    sub = subprocess.Popen(["mosquitto_sub", "-p", port, "-t", "price/#", "-C", "3", "-v", "-q", "1"],
-                           stdout=subprocess.PIPE, text=True)
-    time.sleep(0.5)
+    sub = subprocess.Popen(["mosquitto_sub", "-p", port, "-i", "price-watcher", "-t", "price/#", "-C", "3", "-v",
+                            "-q", "1"], stdout=subprocess.PIPE, text=True)
+    qm = mqlite.connect(mqtt_qmgr.name)  # its subscription is there before anything is published
+    wait_until(lambda: any("MQTT:price-watcher:price/#" in line
+                           for line in qm.mqsc("DISPLAY SBSTATUS(*) SUBTYPE(ALL)")[1]), "mosquitto_sub has subscribed")
+    qm.disconnect()
     assert run_cli("pub", "-m", mqtt_qmgr.name, "price/IBM", input="150\n").returncode == 0  # an MQI publisher
     subprocess.run(["mosquitto_pub", "-p", port, "-t", "price/HAL", "-m", "7", "-q", "1"], check=True, timeout=10)
     subprocess.run(["mosquitto_pub", "-p", port, "-t", "price/XYZ", "-m", "1", "-q", "2", "-V", "mqttv5"],
@@ -454,8 +457,8 @@ def test_a_links_counters_for_channel_status(tmp_path: Any) -> None:
 
     from mqlite.protocol.mqtt import V311 as LEVEL_311
     from mqlite.protocol.mqtt import Connect, Publish, Subscribe, Subscription, encode
+    from mqlite.server.mqtt.broker import MqttBroker
     from mqlite.server.mqtt.listener import MqttConnection
-    from mqlite.server.mqtt.session import MqttBroker
     from mqlite.server.runtime import Runtime
     from mqlite.store.sqlite import Store
 

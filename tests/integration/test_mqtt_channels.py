@@ -17,6 +17,8 @@ import pytest
 from mqtt_clients import V5, V311, Client
 
 import mqlite
+from helpers.qmgrs import listening
+from helpers.waiting import wait_until
 
 
 @pytest.fixture
@@ -30,11 +32,13 @@ def mqsc(run_cli: Any, qm: Any, text: str) -> str:
     return output
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+def channel_port(qm: Any, channel: str) -> int:
+    """The port a running channel defined with PORT(0) is bound to (from ``listeners.json``)."""
+    return listening(qm.home, qm.name).channels[channel]
+
+
+def channel_listening(qm: Any, channel: str) -> bool:
+    return channel in listening(qm.home, qm.name).channels
 
 
 def refused_at_tcp(port: int) -> bool:
@@ -46,9 +50,9 @@ def refused_at_tcp(port: int) -> bool:
 
 
 def test_define_start_display_and_stop(run_cli: Any, qm: Any, mqtt_clients: list[Client]) -> None:
-    port = free_port()
-    out = mqsc(run_cli, qm, f"DEFINE CHANNEL(MQTT) CHLTYPE(MQTT) TRPTYPE(TCP) PORT({port})\nSTART CHANNEL(MQTT)\n")
+    out = mqsc(run_cli, qm, "DEFINE CHANNEL(MQTT) CHLTYPE(MQTT) TRPTYPE(TCP) PORT(0)\nSTART CHANNEL(MQTT)\n")
     assert "AMQ8014I" in out and "AMQ8018I: Start WebSphere MQ channel accepted." in out
+    port = channel_port(qm, "MQTT")
     watcher = Client(port, "watcher")
     mqtt_clients.append(watcher)
     watcher.subscribe("price/#", 1)
@@ -86,33 +90,32 @@ def test_define_start_display_and_stop(run_cli: Any, qm: Any, mqtt_clients: list
     mqtt_clients.append(other)
     assert "AMQ8019I" in mqsc(run_cli, qm, "STOP CHANNEL(MQTT)\n")
     assert other.disconnects.get(timeout=10).value == 0x98  # 5.0: Administrative action
-    assert refused_at_tcp(port)
+    assert not channel_listening(qm, "MQTT") and refused_at_tcp(port)
     assert "STATUS(STOPPED)" in mqsc(run_cli, qm, "DISPLAY CHSTATUS(MQTT)\n")
     assert "MQRCCF_CHANNEL_NOT_ACTIVE (4064)" in mqsc(run_cli, qm, "STOP CHANNEL(MQTT)\n")
     assert "AMQ8015I" in mqsc(run_cli, qm, "DELETE CHANNEL(MQTT)\n")
 
 
 def test_running_channels_start_again_with_the_queue_manager(run_cli: Any, qm: Any, mqtt_clients: list[Client]) -> None:
-    kept, idle = free_port(), free_port()
-    mqsc(run_cli, qm, f"DEFINE CHANNEL(KEPT) CHLTYPE(MQTT) PORT({kept})\n"
-                      f"DEFINE CHANNEL(IDLE) CHLTYPE(MQTT) PORT({idle})\nSTART CHANNEL(KEPT)\n")
+    mqsc(run_cli, qm, "DEFINE CHANNEL(KEPT) CHLTYPE(MQTT) PORT(0)\n"
+                      "DEFINE CHANNEL(IDLE) CHLTYPE(MQTT) PORT(0)\nSTART CHANNEL(KEPT)\n")
     assert "AMQ8148E" in mqsc(run_cli, qm, "DELETE CHANNEL(KEPT)\n")  # running: in use
     assert run_cli("endmqm", qm.name).returncode == 0
     assert run_cli("strmqm", qm.name).returncode == 0
-    back = Client(kept, "back")
+    back = Client(channel_port(qm, "KEPT"), "back")
     mqtt_clients.append(back)
     assert not back.refused
-    assert refused_at_tcp(idle)
+    assert not channel_listening(qm, "IDLE")
     mqsc(run_cli, qm, "STOP CHANNEL(KEPT)\n")
     assert run_cli("endmqm", qm.name).returncode == 0
     assert run_cli("strmqm", qm.name).returncode == 0
-    assert refused_at_tcp(kept)  # stopped by the operator: stays stopped
+    assert not channel_listening(qm, "KEPT")  # stopped by the operator: stays stopped
 
 
 def test_maxinst_and_protocol_levels(run_cli: Any, qm: Any, mqtt_clients: list[Client]) -> None:
-    port = free_port()
-    mqsc(run_cli, qm, f"DEFINE CHANNEL(V5ONLY) CHLTYPE(MQTT) PORT({port}) PROTOCOL(MQTTV5) MAXINST(1)\n"
+    mqsc(run_cli, qm, "DEFINE CHANNEL(V5ONLY) CHLTYPE(MQTT) PORT(0) PROTOCOL(MQTTV5) MAXINST(1)\n"
                       "START CHANNEL(V5ONLY)\n")
+    port = channel_port(qm, "V5ONLY")
     old = Client(port, "old", version=V311)
     mqtt_clients.append(old)
     assert old.refused and old.reason.value == 0x84  # 3.1.1 return code 1: unacceptable protocol version
@@ -123,6 +126,7 @@ def test_maxinst_and_protocol_levels(run_cli: Any, qm: Any, mqtt_clients: list[C
     mqtt_clients.append(second)
     assert second.refused and second.reason.value == 0x97  # Quota exceeded
     first.close()
+    wait_until(lambda: "CONNECTIONS(0)" in mqsc(run_cli, qm, "DISPLAY CHSTATUS(V5ONLY)\n"), "the first client is gone")
     third = Client(port, "third", version=V5)
     mqtt_clients.append(third)
     assert not third.refused
@@ -131,9 +135,8 @@ def test_maxinst_and_protocol_levels(run_cli: Any, qm: Any, mqtt_clients: list[C
 def test_user_names_passwords_and_identities(run_cli: Any, qm: Any, mqtt_clients: list[Client]) -> None:
     made = run_cli("passwd", "-m", qm.name, "alice", "-g", "apps", env={"MQLITE_PASSWORD": "wonderland"})
     assert made.returncode == 0, made.stderr
-    port = free_port()
-    mqsc(run_cli, qm, f"DEFINE CHANNEL(SECURE) CHLTYPE(MQTT) PORT({port}) CHCKCLNT(REQUIRED)\n"
-                      "START CHANNEL(SECURE)\n")
+    mqsc(run_cli, qm, "DEFINE CHANNEL(SECURE) CHLTYPE(MQTT) PORT(0) CHCKCLNT(REQUIRED)\nSTART CHANNEL(SECURE)\n")
+    port = channel_port(qm, "SECURE")
     for username, password in ((None, None), ("alice", "guess"), ("mallory", "wonderland")):
         c = Client(port, "x", username=username, password=password)
         mqtt_clients.append(c)
@@ -148,12 +151,12 @@ def test_user_names_passwords_and_identities(run_cli: Any, qm: Any, mqtt_clients
     # MCAUSER is the identity whoever connects; USECLTID(YES) makes it the client id.
     mqsc(run_cli, qm, "STOP CHANNEL(SECURE)\nALTER CHANNEL(SECURE) CHLTYPE(MQTT) MCAUSER('app1')\n"
                       "START CHANNEL(SECURE)\n")
-    again = Client(port, "alice-2", clean=False, username="alice", password="wonderland")
+    again = Client(channel_port(qm, "SECURE"), "alice-2", clean=False, username="alice", password="wonderland")
     mqtt_clients.append(again)
     again.subscribe("orders/#", 1)
     assert "SUBUSER(app1)" in mqsc(run_cli, qm, "DISPLAY SBSTATUS('MQTT:alice-2:orders/#') SUBUSER\n")
-    port2 = free_port()
-    mqsc(run_cli, qm, f"DEFINE CHANNEL(BYID) CHLTYPE(MQTT) PORT({port2}) USECLTID(YES)\nSTART CHANNEL(BYID)\n")
+    mqsc(run_cli, qm, "DEFINE CHANNEL(BYID) CHLTYPE(MQTT) PORT(0) USECLTID(YES)\nSTART CHANNEL(BYID)\n")
+    port2 = channel_port(qm, "BYID")
     device = Client(port2, "dev42", clean=False)
     mqtt_clients.append(device)
     device.subscribe("cmd/dev42", 1)
@@ -215,10 +218,10 @@ def test_tls_channel(run_cli: Any, qm: Any, tmp_path: Path, mqtt_clients: list[C
     client_key, client_cert = make_certificate(tmp_path, "device")
     keyring = tmp_path / "keyring.pem"
     keyring.write_text(server_key.read_text() + server_cert.read_text() + client_cert.read_text())
-    port = free_port()
-    out = mqsc(run_cli, qm, f"DEFINE CHANNEL(TLS) CHLTYPE(MQTT) PORT({port}) SSLCIPH(ANY_TLS12) "
+    out = mqsc(run_cli, qm, f"DEFINE CHANNEL(TLS) CHLTYPE(MQTT) PORT(0) SSLCIPH(ANY_TLS12) "
                             f"SSLKEYR('{keyring}')\nSTART CHANNEL(TLS)\n")
     assert "AMQ8018I" in out, out
+    port = channel_port(qm, "TLS")
     secure = Client(port, "secure", tls=client_context(server_cert))
     mqtt_clients.append(secure)
     assert not secure.refused
@@ -228,6 +231,7 @@ def test_tls_channel(run_cli: Any, qm: Any, tmp_path: Path, mqtt_clients: list[C
     assert tls_fails(port, None)  # plain MQTT on a TLS channel
 
     mqsc(run_cli, qm, "STOP CHANNEL(TLS)\nALTER CHANNEL(TLS) CHLTYPE(MQTT) SSLCAUTH(REQUIRED)\nSTART CHANNEL(TLS)\n")
+    port = channel_port(qm, "TLS")
     assert tls_fails(port, client_context(server_cert))  # no client certificate
     assert not tls_fails(port, client_context(server_cert, (client_key, client_cert)))
 

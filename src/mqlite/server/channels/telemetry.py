@@ -31,8 +31,8 @@ from mqlite.core import attributes
 from mqlite.core.errors import MQError
 from mqlite.protocol.mqtt import Connect
 from mqlite.protocol.mqtt import reasons as R
+from mqlite.server.mqtt.broker import MqttBroker
 from mqlite.server.mqtt.listener import CONNECT_TIMEOUT, MqttConnection
-from mqlite.server.mqtt.session import MqttBroker
 from mqlite.server.runtime import Round
 from mqlite.server.users_file import UsersFile
 
@@ -140,7 +140,7 @@ class MqttChannel:
                 "CONNAME": connection.conname(), "CLNTUSER": link.connect_packet.username or "",
                 "MCAUSER": link.user, "KAINT": link.connect_packet.keep_alive,
                 "MSGSNT": link.msgs_out, "MSGRCVD": link.msgs_in,
-                "INDOUBTIN": len(session.awaiting_rel), "INDOUBTOUT": len(session.inflight),
+                "INDOUBTIN": len(session.state.awaiting_rel), "INDOUBTOUT": len(session.state.inflight),
                 "PENDING": queue.depth if queue is not None else 0,
                 "PROTOCOL": _PROTOCOL_NAMES.get(link.version, str(link.version)),
                 "LMSGDATE": last_date, "LMSGTIME": last_time, "CHLSDATE": start_date, "CHLSTIME": start_time,
@@ -150,8 +150,9 @@ class MqttChannel:
                     attributes.generic_match(pattern, session.client_id):
                 queue = self.agent.runtime.core.queues.get(session.queue) if session.queue else None
                 rows.append({"CHANNEL": self.name, "CHLTYPE": "MQTT", "CLIENTID": session.client_id,
-                             "STATUS": "DISCONNECTED", "INDOUBTIN": len(session.awaiting_rel),
-                             "INDOUBTOUT": len(session.inflight), "PENDING": queue.depth if queue is not None else 0})
+                             "STATUS": "DISCONNECTED", "INDOUBTIN": len(session.state.awaiting_rel),
+                             "INDOUBTOUT": len(session.state.inflight),
+                             "PENDING": queue.depth if queue is not None else 0})
         rows.sort(key=lambda row: str(row["CLIENTID"]))
         return rows
 

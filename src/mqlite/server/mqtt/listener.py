@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING, Protocol, cast
 
 from mqlite.protocol.mqtt import V5, ConnAck, Connect, Disconnect, MqttError, MqttStream, Packet, Publish, encode
 from mqlite.protocol.mqtt import reasons as R
+from mqlite.protocol.mqtt.session import keep_alive_deadline
 from mqlite.protocol.mqtt.stream import NEED_DATA
-from mqlite.server.mqtt.session import MAXIMUM_PACKET_SIZE, MqttBroker, MqttLink, MqttOutput
+from mqlite.server.mqtt.broker import MqttBroker
+from mqlite.server.mqtt.link import LIMITS, MqttLink, MqttOutput
 from mqlite.server.runtime import Round
 
 if TYPE_CHECKING:
@@ -45,7 +47,7 @@ class MqttConnection(asyncio.Protocol):
     def __init__(self, runtime: Runtime, broker: MqttBroker) -> None:
         self.runtime = runtime
         self.broker = broker
-        self.stream = MqttStream(server=True, max_packet_size=MAXIMUM_PACKET_SIZE)
+        self.stream = MqttStream(server=True, max_packet_size=LIMITS.maximum_packet_size)
         self.transport: asyncio.Transport | None = None
         self.link: MqttLink | None = None
         self.closing = False
@@ -221,11 +223,12 @@ class MqttConnection(asyncio.Protocol):
             self._timer = None
         if keep_alive:
             self._heard = False
-            self._timer = asyncio.get_running_loop().call_later(keep_alive * 1.5, self._keep_alive, keep_alive)
+            self._timer = asyncio.get_running_loop().call_later(
+                keep_alive_deadline(keep_alive), self._keep_alive, keep_alive)
 
     def _keep_alive(self, keep_alive: int) -> None:
         if not self._heard:
-            log.info("MQTT client at %s silent for %d s: disconnected", self._peer(), keep_alive * 1.5)
+            log.info("MQTT client at %s silent for %d s: disconnected", self._peer(), keep_alive_deadline(keep_alive))
             if self.link is not None and self.stream.version == V5 and self.transport is not None:
                 data = self.stream.send(Disconnect(R.KEEP_ALIVE_TIMEOUT))
                 self.link.bytes_out += len(data)
@@ -233,4 +236,5 @@ class MqttConnection(asyncio.Protocol):
             self.close(R.KEEP_ALIVE_TIMEOUT)
             return
         self._heard = False
-        self._timer = asyncio.get_running_loop().call_later(keep_alive * 1.5, self._keep_alive, keep_alive)
+        self._timer = asyncio.get_running_loop().call_later(
+            keep_alive_deadline(keep_alive), self._keep_alive, keep_alive)

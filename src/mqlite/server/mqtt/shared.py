@@ -27,12 +27,12 @@ from mqlite import cmqc as C
 from mqlite.core.errors import MQError
 from mqlite.core.qmgr import GetResult, QueueManager
 from mqlite.core.waiters import GetRequest, Waiter
+from mqlite.server.mqtt.publishing import QOS_PROPERTY
 from mqlite.server.runtime import Round, Session
 
 log = logging.getLogger("mqlite.server")
 
 SHARE_PREFIX = "$share/"
-QOS_PROPERTY = "mqtt.QoS"  # as mqtt_session keeps it
 SUB_PREFIX = "MQTT$share:"
 QUEUE_PREFIX = "SYSTEM.MQTT.SHARE."
 _GET = GetRequest(C.MQGMO_WAIT | C.MQGMO_SYNCPOINT | C.MQGMO_FAIL_IF_QUIESCING, None, None, -1, -1)
