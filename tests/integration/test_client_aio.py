@@ -224,3 +224,39 @@ def test_put_returns_the_resolved_queue_name_like_the_blocking_client(server: An
                 assert pmo.ResolvedQMgrName.strip() == b"QM1"
 
     asyncio.run(main())
+
+
+def test_publish_and_subscribe(server: Any) -> None:  # A:TV-RP-02, C:SC-PUB-01
+    async def main() -> None:
+        async with await aio.connect("QM1") as qm:
+            await aio.Topic(qm, topic_string="price/fruit/apples").pub(b"1.20", retain=True)
+            sub = aio.Subscription(qm, "price/#", name="desk1", durable=True)
+            assert not sub.is_open  # subscribes on first use
+            first = await sub.get(wait=2.0)
+            assert first == b"1.20" and first.properties["MQIsRetained"] is True
+            assert sub.is_open and sub.resolved_topic_string == "price/#"
+            async with aio.Topic(qm, topic_string="price/fruit/pears") as pears:
+                md = mqlite.MD()
+                await pears.pub(b"0.90", md, asynchronous=True)
+                assert md.MsgId.startswith(b"AMQ ")
+                await pears.pub(b"0.95", pub_level=5)
+                assert pears.resolved_topic_string == "price/fruit/pears"
+            assert [bytes(m) async for m in sub.messages(wait=0.5)] == [b"0.90", b"0.95"]
+            assert await sub.request_update() == 1  # the retained apples again
+            assert await sub.get(wait=1.0) == b"1.20"
+            await sub.close(CMQC.MQCO_REMOVE_SUB, close_sub_queue=True)
+            with pytest.raises(aio.MQMIError) as none:
+                await aio.Topic(qm, topic_string="nobody/here").pub(b"x", warn_if_no_subs=True)
+            assert (none.value.comp, none.value.reason) == (CMQC.MQCC_WARNING, CMQC.MQRC_NO_SUBS_MATCHED)
+            old = mqlite.OD(Version=CMQC.MQOD_VERSION_3)  # C:SC-PUB-05
+            with pytest.raises(aio.MQMIError) as od_error:
+                await aio.Topic(qm, topic_string="price/x", topic_desc=old).open()
+            assert od_error.value.reason == CMQC.MQRC_OD_ERROR
+            queue = aio.Queue(qm, "APP.IN")
+            async with aio.Subscription(qm, "stock/+", queue=queue, selector="Price > 100"):
+                topic = aio.Topic(qm, topic_string="stock/ibm")
+                for price in (50, 150):
+                    await topic.pub(str(price), properties={"Price": price})
+                assert [bytes(m) async for m in queue.messages(wait=0.5)] == [b"150"]
+
+    asyncio.run(main())

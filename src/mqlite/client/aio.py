@@ -21,13 +21,14 @@ from mqlite.client import common
 from mqlite.client.common import Endpoint, ReceivedMessage, Target, resolve_target
 from mqlite.client.errors import MQMIError, PYIFError
 from mqlite.client.mqi.connection import QueueManagerCore
+from mqlite.client.mqi.pubsub import SubscriptionCore, TopicCore, pythonic_sd
 from mqlite.client.mqi.queue import QueueCore
 from mqlite.client.session import READ_AHEAD_WINDOW, Call, Plan, Send, Session, Step, call, checked
-from mqlite.client.structs import GMO, MD, OD, PMO, STS, text
+from mqlite.client.structs import GMO, MD, OD, PMO, SD, STS, text
 from mqlite.protocol import native
 from mqlite.protocol.native import NEED_DATA, Op, ProtocolError, Push, Reply, Role
 
-__all__ = ["AsyncConnection", "Queue", "QueueManager", "connect"]
+__all__ = ["AsyncConnection", "Queue", "QueueManager", "Subscription", "Topic", "connect"]
 
 T = TypeVar("T")
 
@@ -345,6 +346,129 @@ class Queue(QueueCore):
         if self.is_open:
             with contextlib.suppress(MQMIError, PYIFError):
                 await self.close()
+
+
+class Topic(TopicCore):
+    """An asyncio topic to publish on (the blocking ``Topic``'s arguments); opened by ``open()`` or
+    on the first ``pub``."""
+
+    queue_manager: QueueManager
+
+    def __init__(self, queue_manager: QueueManager, topic_name: str | bytes | None = None,
+                 topic_string: str | bytes | None = None, topic_desc: OD | None = None) -> None:
+        super().__init__(queue_manager, topic_name, topic_string, topic_desc)
+
+    async def open(self, topic_name: str | bytes | None = None, topic_string: str | bytes | None = None,
+                   topic_desc: OD | None = None, open_opts: int | None = None) -> None:
+        conn = self.queue_manager.get_handle()
+        await conn.run(self.plan_open(conn, topic_name, topic_string, topic_desc, open_opts))
+
+    async def pub(self, msg: bytes | str, md: MD | None = None, pmo: PMO | None = None, *,
+                  retain: bool = False, properties: dict[str, Any] | None = None, syncpoint: bool | None = None,
+                  asynchronous: bool | None = None, suppress_reply_to: bool = False, warn_if_no_subs: bool = False,
+                  not_own_subs: bool = False, pub_level: int | None = None, **md_fields: Any) -> None:
+        """MQPUT a publication, with the blocking ``Topic.pub``'s arguments."""
+        conn = self.queue_manager.get_handle()
+        if not self.is_open:
+            await conn.run(self.plan_open(conn, None, None, None, None))
+        step, md = self.pub_step(
+            conn, msg, md, pmo, properties=properties, syncpoint=syncpoint, asynchronous=asynchronous,
+            retain=retain, suppress_reply_to=suppress_reply_to, warn_if_no_subs=warn_if_no_subs,
+            not_own_subs=not_own_subs, pub_level=pub_level, md_fields=md_fields)
+        self.pub_done(md, await conn.perform(step))
+
+    async def close(self, options: int = cmqc.MQCO_NONE) -> None:
+        conn = self.queue_manager.get_handle()
+        await conn.run(self.plan_close(conn, options))
+
+    async def __aenter__(self) -> Topic:
+        return self
+
+    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        if self.is_open:
+            with contextlib.suppress(MQMIError, PYIFError):
+                await self.close()
+
+
+class Subscription(SubscriptionCore):
+    """An asyncio subscription, with the blocking ``Subscription``'s arguments. The Pythonic form,
+    ``Subscription(qm, "price/#", name="desk1", durable=True)``, subscribes on first use (``get``,
+    ``messages``, ``async with``) or at ``await sub.sub()``; the pymqi form at ``sub()``."""
+
+    queue_manager: QueueManager
+    sub_queue: Queue | None
+    queue_type = Queue
+
+    def __init__(self, queue_manager: QueueManager, sub_desc: SD | str | None = None,
+                 sub_name: str | bytes | None = None, sub_queue: Queue | None = None,
+                 sub_opts: int | None = None, topic_name: str | bytes | None = None,
+                 topic_string: str | bytes | None = None, *, name: str | None = None, durable: bool = False,
+                 selector: str | None = None, user_data: str | None = None, wildcard: str = "topic",
+                 new_publications_only: bool = False, publications_on_request: bool = False,
+                 level: int | None = None, expiry: float | None = None, correl_id: bytes | None = None,
+                 queue: Queue | None = None, read_ahead: bool = False) -> None:
+        super().__init__(queue_manager, sub_desc if isinstance(sub_desc, SD) else None,
+                         sub_name if sub_name is not None else name, sub_queue if sub_queue is not None else queue,
+                         sub_opts, topic_name, topic_string)
+        self._on_first_use = isinstance(sub_desc, str)
+        if isinstance(sub_desc, str):
+            self.sub_desc = pythonic_sd(
+                sub_desc, name=self.sub_name, durable=durable, managed=self.sub_queue is None, selector=selector,
+                user_data=user_data, wildcard=wildcard, new_publications_only=new_publications_only,
+                publications_on_request=publications_on_request, level=level, expiry=expiry,
+                correl_id=correl_id, read_ahead=read_ahead, topic_name=topic_name)
+
+    async def sub(self, sub_desc: SD | None = None, sub_queue: Queue | None = None,
+                  sub_name: str | bytes | None = None, sub_opts: int | None = None,
+                  topic_name: str | bytes | None = None, topic_string: str | bytes | None = None) -> None:
+        """MQSUB, as the blocking ``Subscription.sub``."""
+        self._on_first_use = False
+        conn = self.queue_manager.get_handle()
+        await conn.run(self.plan_sub(conn, sub_desc, sub_queue, sub_name, sub_opts, topic_name, topic_string))
+
+    async def _queue(self) -> Queue:
+        if self._on_first_use:
+            await self.sub()
+        if self.sub_queue is None:
+            raise PYIFError("not subscribed")
+        return self.sub_queue
+
+    async def get(self, max_length: int | None = None, md: MD | None = None, gmo: GMO | None = None,
+                  **get_options: Any) -> ReceivedMessage:
+        """MQGET from the subscription's queue (as ``Queue.get``: ``wait=`` seconds, 2033 if none)."""
+        return await (await self._queue()).get(max_length, md, gmo, **get_options)
+
+    async def messages(self, wait: float | None = None) -> AsyncIterator[ReceivedMessage]:
+        """Publications until none arrives within ``wait`` seconds."""
+        async for message in (await self._queue()).messages(wait=wait):
+            yield message
+
+    def __aiter__(self) -> AsyncIterator[ReceivedMessage]:
+        return self.messages()
+
+    async def request_update(self) -> int:
+        """MQSUBRQ: send the retained publications now; how many were sent (2437 if none)."""
+        conn = self.queue_manager.get_handle()
+        return await conn.run(self.plan_request_update(conn))
+
+    async def close(self, sub_close_options: int = cmqc.MQCO_NONE, close_sub_queue: bool = False,
+                    close_sub_queue_options: int = cmqc.MQCO_NONE) -> None:
+        """MQCLOSE of the subscription (MQCO_KEEP_SUB / MQCO_REMOVE_SUB) and, if asked, of its queue."""
+        conn = self.queue_manager.get_handle()
+        await conn.run(self.plan_close(conn, sub_close_options, close_sub_queue, close_sub_queue_options))
+
+    async def __aenter__(self) -> Subscription:
+        if self._on_first_use:
+            await self.sub()
+        return self
+
+    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        """A durable subscription is kept, a non-durable one removed; a managed queue closed."""
+        if self.is_open:
+            with contextlib.suppress(MQMIError, PYIFError):
+                await self.close(close_sub_queue=self.closes_managed_queue())
 
 
 async def connect(queue_manager: str | bytes | None = None, channel: str | bytes | None = None,
