@@ -64,7 +64,7 @@ class Round:
 class Session:
     """A connection's output queue: keeps frames in order across rounds still waiting for disk."""
 
-    __slots__ = ("closed", "conn", "pending", "sink", "waiters")
+    __slots__ = ("closed", "conn", "on_drained", "pending", "sink", "waiters")
 
     def __init__(self, sink: Sink) -> None:
         self.sink = sink
@@ -72,6 +72,7 @@ class Session:
         self.pending: deque[tuple[Round, bytes]] = deque()
         self.closed = False
         self.waiters: dict[int, Waiter] = {}  # pending MQGETs by request id
+        self.on_drained: Callable[[], None] | None = None  # called once nothing is pending any more
 
     def emit(self, round_: Round, data: bytes) -> None:
         if self.closed:
@@ -92,6 +93,9 @@ class Session:
             out.append(pending.popleft()[1])
         if out and not self.closed:
             self.sink.write(b"".join(out))
+        if not pending and self.on_drained is not None:
+            drained, self.on_drained = self.on_drained, None
+            drained()
 
 
 def encode_get_reply(req_id: int, result: GetResult | MQError) -> bytes:

@@ -93,8 +93,16 @@ class MqttOutput(Session):
         super().__init__(sink)
         self.link = link
         self.on_drained: Callable[[], None] | None = None  # the connection closes once this ran
+        # A DISCONNECT the server sends goes after the rest of its round (deliveries the round's
+        # publications caused included), and nothing is sent after it (MQTT 5.0 [MQTT-3.14.4-1]).
+        self.last_words: bytes | None = None
+        self.said_last_words = False
 
     def emit(self, round_: Round, data: bytes) -> None:
+        if self.said_last_words:
+            return
+        if self.last_words is not None:
+            data, self.last_words, self.said_last_words = data + self.last_words, None, True
         if not self.closed:
             self.link.bytes_out += len(data)
         super().emit(round_, data)

@@ -157,7 +157,10 @@ class MqttConnection(asyncio.Protocol):
     def _send(self, round_: Round, packet: Packet) -> None:
         data = self.stream.send(packet)
         link = self.link
-        if link is not None:
+        if link is not None and isinstance(packet, Disconnect):
+            link.output.last_words = data  # after whatever else this round sends it: nothing follows
+            round_.add(link.output, b"")
+        elif link is not None:
             round_.add(link.output, data)
         elif self.transport is not None:
             self.transport.write(data)

@@ -133,7 +133,9 @@ class ClientConnection(asyncio.Protocol):
             except native.ProtocolError as error:
                 self._protocol_error(round_, error)
                 if error.fatal:
-                    break
+                    self.runtime.finish(round_)
+                    self._end_after()
+                    return
                 continue
             if event is native.NEED_DATA:
                 break
@@ -148,9 +150,18 @@ class ClientConnection(asyncio.Protocol):
         if error.req_id:
             round_.add(self._session(), native.encode_reply(error.req_id, 2, error.reason, str(error.text)))
         if error.fatal and self.transport is not None:
-            self.runtime.finish(round_)
-            round_.outputs.clear()
-            self.transport.close()
+            self.transport.pause_reading()  # the stream is out of step: read no more
+
+    def _end_after(self) -> None:
+        """Close once the replies owed for the requests before a fatal frame (the round just
+        finished, or earlier ones waiting for the disk) have been written."""
+        transport, session = self.transport, self.session
+        if transport is None:
+            return
+        if session is not None and session.pending:
+            session.on_drained = transport.close
+        else:
+            transport.close()
 
     def _peer(self) -> str:
         if self.transport is None:
