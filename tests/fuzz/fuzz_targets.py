@@ -32,6 +32,7 @@ from mqlite.protocol.mqtt import (
     V311,
     ConnAck,
     Connect,
+    Disconnect,
     MqttError,
     MqttStream,
     Publish,
@@ -40,6 +41,7 @@ from mqlite.protocol.mqtt import (
     codec,
 )
 from mqlite.protocol.mqtt import reasons as mqtt_reasons
+from mqlite.protocol.mqtt.session import Limits, ServerSession, SessionState
 from mqlite.protocol.mqtt.stream import NEED_DATA as MQTT_NEED_DATA
 
 NATIVE_REASONS = frozenset({native.MQRC_UNEXPECTED_ERROR, native.MQRC_MSG_TOO_BIG_FOR_CHANNEL,
@@ -201,6 +203,46 @@ def mqtt_packet(header: int, body: bytes, version: int) -> None:
 MQTT_VERSIONS = (V31, V311, V5)
 
 
+def mqtt_session(data: bytes, cut: int = 0) -> list[Any]:
+    """A client's bytes through the stream and the sans-IO server session (QoS flows, topic
+    aliases, Receive Maximum): each packet gives an event and a reply, or MqttError with an
+    error reason; every reply, and the deliveries the server sends between packets, encode."""
+    stream = MqttStream(server=True, max_packet_size=MAX_PACKET)
+    session: ServerSession | None = None
+    out: list[Any] = []
+    seq = 0
+    for piece in _chunks(data, cut):
+        stream.receive_data(piece)
+        while True:
+            try:
+                packet = stream.next_event()
+                if packet is MQTT_NEED_DATA:
+                    break
+                if isinstance(packet, Connect):
+                    session = ServerSession(packet, SessionState(), Limits(receive_maximum=4, topic_alias_maximum=4))
+                    codec.encode(session.connack(False), stream.version)
+                    continue
+                assert session is not None
+                event, reply = session.receive(packet)  # type: ignore[arg-type]
+                if isinstance(event, Publish):
+                    assert event.topic  # an alias resolved
+                    reply = session.acknowledge(event, 0) or reply
+                for answer in (reply, *(session.resume() if isinstance(event, Disconnect) else [])):
+                    if answer is not None:
+                        codec.encode(answer, stream.version)
+                seq += 1
+                qos = seq % 3
+                if session.room() > 0 or not qos:
+                    delivery = session.publication("a/b", b"x" * (seq % 7), qos, False, {}, seq, seq)
+                    if delivery is not None:
+                        codec.encode(delivery, stream.version)
+                out.append(event)
+            except MqttError as error:
+                assert error.reason in MQTT_ERRORS, error
+                return out
+    return out
+
+
 # -- WebSocket ------------------------------------------------------------------------------------
 HANDSHAKE = (b"GET /mqtt HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
              b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
@@ -343,6 +385,8 @@ BYTE_TARGETS: dict[str, Callable[[bytes], object]] = {
     "mqtt_server": mqtt_stream,
     "mqtt_server_v5": lambda data: mqtt_stream(MQTT_V5_CONNECT + data),
     "mqtt_client": lambda data: mqtt_stream(data, server=False, version=V5),
+    "mqtt_session": mqtt_session,
+    "mqtt_session_v5": lambda data: mqtt_session(MQTT_V5_CONNECT + data),
     "mqtt_packet": lambda data: [mqtt_packet(data[0], data[2:], MQTT_VERSIONS[data[1] % 3]) if len(data) > 1 else 0],
     "websocket": websocket_server,
     "websocket_open": lambda data: websocket_server(data, handshake=True),
@@ -379,6 +423,9 @@ def seeds() -> dict[str, list[bytes]]:
         "native_payload": [r[4:] for r in native_requests],
         "mqtt_server": [mqtt_311],
         "mqtt_server_v5": [mqtt_5],
+        "mqtt_session": [mqtt_311],
+        "mqtt_session_v5": [mqtt_5 + codec.encode(Publish("", b"x", 1, packet_id=3, properties={"topic_alias": 1}),
+                                                  V5)],
         "mqtt_client": [codec.encode(ConnAck(), V5) + codec.encode(publish, V5)],
         "mqtt_packet": [bytes((0x32, 1)) + codec.encode(publish, V311)[2:],
                         bytes((0x82, 2)) + codec.encode(subscribe, V5)[2:]],

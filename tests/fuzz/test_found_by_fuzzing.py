@@ -16,7 +16,7 @@ from mqlite.core.selectors import compile_selector
 from mqlite.message import MessageDescriptor
 from mqlite.protocol import dlh, xqh
 from mqlite.protocol.fields import HeaderError
-from mqlite.protocol.mqtt import V311, MqttError, codec
+from mqlite.protocol.mqtt import V311, ConnAck, MqttError, codec
 
 MD = MessageDescriptor()
 
@@ -127,4 +127,19 @@ def test_mqtt_311_unsuback_has_no_payload() -> None:
     and did not encode back to the same bytes (MQTT 3.1.1 3.11.1: remaining length 2)."""
     with pytest.raises(MqttError) as caught:
         codec.decode(0xB0, b"\x00\x01\x00", V311)
+    assert caught.value.reason == 0x81
+
+
+@pytest.mark.parametrize(("code", "reason"), [(0, 0), (1, 0x84), (2, 0x85), (3, 0x88), (4, 0x86), (5, 0x87)])
+def test_mqtt_311_connack_code_reads_as_its_reason(code: int, reason: int) -> None:
+    """Found by atheris: a 3.1.1 CONNACK's return code was kept as if it were a 5.0 reason (4, bad
+    user name or password, read as 0x04) and encoded back as 3 (server unavailable)."""
+    packet = codec.decode(0x20, bytes((0, code)), V311)
+    assert packet == ConnAck(False, reason)
+    assert codec.encode(packet, V311) == bytes((0x20, 2, 0, code))
+
+
+def test_mqtt_311_connack_reserved_code_is_malformed() -> None:
+    with pytest.raises(MqttError) as caught:
+        codec.decode(0x20, b"\x00\x06", V311)
     assert caught.value.reason == 0x81

@@ -27,6 +27,7 @@ from mqlite.protocol.mqtt import (
     Disconnect,
     PingReq,
     PubAck,
+    PubComp,
     Publish,
     PubRec,
     PubRel,
@@ -218,6 +219,24 @@ def test_mqtt_packet_any_header(header: int, body: bytes, version: int) -> None:
     lambda ps: b"".join(codec.encode(p, V5) for p in ps))), cuts)
 def test_mqtt_server_v5_mutated_packets(data: bytes, cut: int) -> None:
     T.mqtt_stream(T.MQTT_V5_CONNECT + data, cut)
+
+
+@FUZZ
+@given(mutated(mqtt_sessions()), cuts)
+def test_mqtt_server_session_mutated(data: bytes, cut: int) -> None:
+    T.mqtt_session(data, cut)
+
+
+aliased = st.builds(lambda a, t, q: Publish(t, b"p", q, packet_id=q or None, properties={"topic_alias": a}),
+                    st.integers(1, 6), st.sampled_from(["", "a/b"]), st.integers(0, 2))
+acks = st.one_of(*(st.builds(k, st.integers(1, 8)) for k in (PubAck, PubRec, PubRel, PubComp)))
+
+
+@FUZZ
+@given(st.lists(aliased | acks | _client_packets(V5), max_size=12))
+def test_mqtt_server_session_v5_flows(packets: list[Any]) -> None:
+    """Topic aliases set and used, acknowledgements of unknown and known ids, QoS 2 resends."""
+    T.mqtt_session(T.MQTT_V5_CONNECT + b"".join(codec.encode(p, V5) for p in packets))
 
 
 @FUZZ

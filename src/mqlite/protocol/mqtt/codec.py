@@ -35,6 +35,7 @@ from mqlite.protocol.mqtt.reasons import (
     malformed,
     protocol_error,
     v3_connack_code,
+    v3_connack_reason,
 )
 
 _PROTOCOL_NAMES = {V31: "MQIsdp", V311: "MQTT", V5: "MQTT"}
@@ -159,6 +160,11 @@ def _connack(r: wire.Reader, version: int) -> ConnAck:
     code = r.u8()
     props = P.read(r, P.CONNACK) if version == V5 else {}
     r.done()
+    if version != V5:  # ConnAck.reason is a 5.0 reason, whatever the level says on the wire
+        reason = v3_connack_reason(code)
+        if reason is None:
+            raise malformed(f"CONNACK return code {code} is reserved")
+        code = reason
     return ConnAck(bool(flags & 1), code, props)
 
 

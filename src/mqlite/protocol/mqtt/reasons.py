@@ -68,6 +68,22 @@ _V3_CONNACK = {
 }
 
 
+# And back: what a 3.1.1 return code means as a 5.0 reason (codes 6-255 are reserved).
+_V3_CONNACK_REASON = {
+    V3_ACCEPTED: SUCCESS,
+    V3_UNACCEPTABLE_PROTOCOL_VERSION: UNSUPPORTED_PROTOCOL_VERSION,
+    V3_IDENTIFIER_REJECTED: CLIENT_IDENTIFIER_NOT_VALID,
+    V3_SERVER_UNAVAILABLE: SERVER_UNAVAILABLE,
+    V3_BAD_USER_NAME_OR_PASSWORD: BAD_USER_NAME_OR_PASSWORD,
+    V3_NOT_AUTHORIZED: NOT_AUTHORIZED,
+}
+
+
+def v3_connack_reason(code: int) -> int | None:
+    """The 5.0 reason a 3.1.1 CONNACK return code stands for; None for a reserved code."""
+    return _V3_CONNACK_REASON.get(code)
+
+
 def v3_connack_code(reason: int) -> int:
     """The 3.1.1 return code for a CONNACK reason (unknown refusals: server unavailable)."""
     return _V3_CONNACK.get(reason, V3_SERVER_UNAVAILABLE)
