@@ -138,6 +138,10 @@ def test_read_ahead_eligibility_and_credit() -> None:
     buffer.messages.extend([[md_wire, {}, b"a"], [md_wire, {}, b"b"]])
     assert buffer.take() is not None and buffer.credit_due() == 0
     assert buffer.take() is not None and buffer.credit_due() == 2 and buffer.take() is None
+    buffer.messages.extend([[md_wire, {}, b"c"], [md_wire, {}, b"d"]])
+    assert buffer.take_if_no_credit_due() is not None  # 1 of the 2 a grant waits for
+    assert buffer.take_if_no_credit_due() is None and len(buffer.messages) == 1  # the 2nd needs a grant
+    assert buffer.take() is not None and buffer.credit_due() == 2
 
 
 def test_from_buffer_truncation() -> None:

@@ -98,7 +98,7 @@ class AsyncConnection(Session):
         if type(step) is Call:
             return await self.request(step[0], step[1])
         if type(step) is Send:
-            await self.send(step.frame)
+            await self.send(step[0])
         return None
 
     async def call(self, op: Op, args: list[Any]) -> Any:
@@ -293,10 +293,12 @@ class Queue(QueueCore):
         conn = self._qm.get_handle()
         md_wire, gmo_wire, needed = self.get_request(conn, md, gmo, wait, msg_id, correl_id, syncpoint)
         hobj = await self._handle(conn, needed)
-        step = self.get_step(conn, hobj, md_wire, gmo_wire, max_length)
-        if step is not None:
+        step = self.get_step(conn, hobj, md_wire, gmo_wire, max_length, md, gmo)
+        if isinstance(step, Call):
             return self.get_done(await conn.request(step[0], step[1]), md, gmo)
-        return await conn.run(self.plan_get(conn, hobj, md_wire, gmo_wire, max_length, md, gmo))
+        if step is None:
+            return await conn.run(self.plan_get(conn, hobj, md_wire, gmo_wire, max_length, md, gmo))
+        return step  # from the read-ahead buffer
 
     async def messages(self, wait: float | None = None, **get_options: Any) -> AsyncIterator[ReceivedMessage]:
         """Get messages until none arrives within ``wait`` seconds."""
@@ -371,10 +373,8 @@ class Topic(TopicCore):
         conn = self.queue_manager.get_handle()
         if not self.is_open:
             await conn.run(self.plan_open(conn, None, None, None, None))
-        step, md = self.pub_step(
-            conn, msg, md, pmo, properties=properties, syncpoint=syncpoint, asynchronous=asynchronous,
-            retain=retain, suppress_reply_to=suppress_reply_to, warn_if_no_subs=warn_if_no_subs,
-            not_own_subs=not_own_subs, pub_level=pub_level, md_fields=md_fields)
+        step, md = self.pub_step(conn, msg, md, pmo, properties, syncpoint, asynchronous, retain,
+                                 suppress_reply_to, warn_if_no_subs, not_own_subs, pub_level, md_fields)
         self.pub_done(md, await conn.perform(step))
 
     async def close(self, options: int = cmqc.MQCO_NONE) -> None:

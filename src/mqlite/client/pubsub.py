@@ -54,10 +54,8 @@ class Topic(TopicCore):
         conn = self.queue_manager.get_handle()
         if not self.is_open:
             conn.run(self.plan_open(conn, None, None, None, None))
-        step, md = self.pub_step(
-            conn, msg, md, pmo, properties=properties, syncpoint=syncpoint, asynchronous=asynchronous,
-            retain=retain, suppress_reply_to=suppress_reply_to, warn_if_no_subs=warn_if_no_subs,
-            not_own_subs=not_own_subs, pub_level=pub_level, md_fields=md_fields)
+        step, md = self.pub_step(conn, msg, md, pmo, properties, syncpoint, asynchronous, retain,
+                                 suppress_reply_to, warn_if_no_subs, not_own_subs, pub_level, md_fields)
         self.pub_done(md, conn.perform(step))
 
     def close(self, options: int = cmqc.MQCO_NONE) -> None:

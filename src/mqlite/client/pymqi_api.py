@@ -24,7 +24,7 @@ from mqlite.client.common import ReceivedMessage, resolve_target
 from mqlite.client.errors import MQMIError, PYIFError
 from mqlite.client.mqi.connection import QueueManagerCore, make_q_desc
 from mqlite.client.mqi.queue import QueueCore
-from mqlite.client.session import READ_AHEAD_WINDOW
+from mqlite.client.session import READ_AHEAD_WINDOW, Call
 from mqlite.client.structs import CD, GMO, MD, OD, PMO, SCO, STS, text
 from mqlite.client.sync import Connection
 
@@ -264,10 +264,12 @@ class Queue(QueueCore):
         conn = self._qm.get_handle()
         md_wire, gmo_wire, needed = self.get_request(conn, md, gmo, wait, msg_id, correl_id, syncpoint)
         hobj = self._handle(conn, needed)
-        step = self.get_step(conn, hobj, md_wire, gmo_wire, maxLength)
-        if step is not None:
+        step = self.get_step(conn, hobj, md_wire, gmo_wire, maxLength, md, gmo)
+        if isinstance(step, Call):
             return self.get_done(conn.request(step[0], step[1]), md, gmo)
-        return conn.run(self.plan_get(conn, hobj, md_wire, gmo_wire, maxLength, md, gmo))
+        if step is None:
+            return conn.run(self.plan_get(conn, hobj, md_wire, gmo_wire, maxLength, md, gmo))
+        return step  # from the read-ahead buffer
 
     def get_no_jms(self, max_length: int | None = None, md: MD | None = None, gmo: GMO | None = None
                    ) -> ReceivedMessage:

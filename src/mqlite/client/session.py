@@ -22,7 +22,7 @@ import os
 from collections import deque
 from collections.abc import Generator
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 from mqlite import cmqc
 from mqlite.client.errors import MQMIError
@@ -51,11 +51,18 @@ class Call(tuple[Op, list[Any]]):
         return self[1]
 
 
-class Send(NamedTuple):
-    """A frame that has no reply on success; the plan is sent ``None``."""
+class Send(tuple[bytes, bool]):
+    """A frame that has no reply on success, ``Send((frame, linger))``; the plan is sent ``None``."""
 
-    frame: bytes
-    linger: bool = True
+    __slots__ = ()
+
+    @property
+    def frame(self) -> bytes:
+        return self[0]
+
+    @property
+    def linger(self) -> bool:
+        return self[1]
 
 
 class _Drain:
@@ -109,6 +116,13 @@ class ReadAhead:
             return None
         self.taken += 1
         return self.messages.popleft()
+
+    def take_if_no_credit_due(self) -> list[Any] | None:
+        """The next message, if there is one and taking it leaves no credit to grant yet."""
+        if self.messages and self.taken + 1 < max(1, self.window // 2):
+            self.taken += 1
+            return self.messages.popleft()
+        return None
 
     def credit_due(self) -> int:
         """Credit to grant now: in batches of half the window, so one CREDIT covers many gets."""
@@ -187,7 +201,7 @@ class Session:
 
     def start_read_ahead(self, hobj: int, window: int) -> Plan[None]:
         self.read_ahead[hobj] = ReadAhead(window)
-        yield Send(native.encode_credit(hobj, window), linger=False)
+        yield Send((native.encode_credit(hobj, window), False))
 
     def close_handle(self, hobj: int) -> None:
         """Forget a handle's read-ahead messages (IBM discards them at MQCLOSE)."""

@@ -110,7 +110,7 @@ class Connection(Session):
         if type(step) is Call:
             return self.request(step[0], step[1])
         if type(step) is Send:
-            self.send(step.frame, step.linger)
+            self.send(step[0], step[1])
         else:
             self.take_pushes()
         return None

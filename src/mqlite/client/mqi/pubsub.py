@@ -66,7 +66,7 @@ class TopicCore:
         od.fill_vs("ResObjectString", self.resolved_topic_string)
 
     # Publishing is a hot path: like MQPUT, a step and its completion rather than a plan.
-    def pub_step(self, conn: Session, msg: bytes | str, md: MD | None, pmo: PMO | None, *,
+    def pub_step(self, conn: Session, msg: bytes | str, md: MD | None, pmo: PMO | None,
                  properties: dict[str, Any] | None, syncpoint: bool | None, asynchronous: bool | None,
                  retain: bool, suppress_reply_to: bool, warn_if_no_subs: bool, not_own_subs: bool,
                  pub_level: int | None, md_fields: dict[str, Any]) -> tuple[Call | Send, MD | None]:

@@ -49,7 +49,9 @@ def put_step(conn: Session, op: Op, target: list[Any], msg: bytes | str, md: MD 
         options = common.prepare_async(wire, options, conn.async_puts)
         if md is not None:
             md.MsgId = wire[_MSG_ID]
-        return Send(native.encode_request(op, 0, [*target, wire, options, props, body, *extra])), md
+        if op is Op.PUT:  # most asynchronous puts: the direct encoder
+            return Send((native.encode_put(0, target[0], wire, options, props, body), True)), md
+        return Send((native.encode_request(op, 0, [*target, wire, options, props, body, *extra]), True)), md
     return Call((op, [*target, wire, options, props, body, *extra])), md
 
 

@@ -209,14 +209,21 @@ class QueueCore:
         needed = cmqc.MQOO_BROWSE if gmo_wire["Options"] & _BROWSE_GMO else cmqc.MQOO_INPUT_AS_Q_DEF
         return md_wire, gmo_wire, needed
 
-    @staticmethod
-    def get_step(conn: Session, hobj: int, md_wire: list[Any], gmo_wire: dict[str, int],
-                 max_length: int | None) -> Call | None:
-        """A get on a handle without read-ahead is one request (``get_done`` reads its reply); with
-        read-ahead it is ``plan_get`` (None here). MQGET is a hot path: no plan made for it."""
-        if hobj in conn.read_ahead:
+    def get_step(self, conn: Session, hobj: int, md_wire: list[Any], gmo_wire: dict[str, int],
+                 max_length: int | None, md: MD | None, gmo: GMO | None) -> Call | ReceivedMessage | None:
+        """MQGET is a hot path, so its common forms make no plan: on a handle without read-ahead a
+        get is one request (``get_done`` reads its reply); from a read-ahead buffer that has a
+        message for it, and no credit to grant, the message. Otherwise (None) ``plan_get``."""
+        buffer = conn.read_ahead.get(hobj)
+        if buffer is None:
+            return Call((Op.GET, [hobj, md_wire, gmo_wire, -1 if max_length is None else int(max_length)]))
+        if not common.read_ahead_eligible(gmo_wire, md_wire):
             return None
-        return Call((Op.GET, [hobj, md_wire, gmo_wire, -1 if max_length is None else int(max_length)]))
+        item = buffer.take_if_no_credit_due()
+        if item is None:
+            return None
+        reply, _ = self._from_buffer(hobj, buffer, item, common.max_length_of(max_length), gmo_wire["Options"])
+        return common.finish_get(*reply, md, gmo)
 
     @staticmethod
     def get_done(reply: tuple[int, int, Any], md: MD | None, gmo: GMO | None) -> ReceivedMessage:
@@ -236,7 +243,10 @@ class QueueCore:
                 yield DRAIN
             item = buffer.take()
             if item is not None:
-                return (yield from self._plan_from_buffer(hobj, buffer, item, length, md, gmo, options))
+                reply, credit = self._from_buffer(hobj, buffer, item, length, options)
+                if credit is not None:
+                    yield credit
+                return common.finish_get(*reply, md, gmo)
         waiting = bool(options & cmqc.MQGMO_WAIT) and gmo_wire["WaitInterval"] != 0
         for _ in range(3):
             cc, reason, result = yield Call((Op.GET, [hobj, md_wire, gmo_wire, length]))
@@ -248,7 +258,10 @@ class QueueCore:
                 yield from call(Op.PING, [])
             item = buffer.take()  # pushed while our get waited
             if item is not None:
-                return (yield from self._plan_from_buffer(hobj, buffer, item, length, md, gmo, options))
+                reply, credit = self._from_buffer(hobj, buffer, item, length, options)
+                if credit is not None:
+                    yield credit
+                return common.finish_get(*reply, md, gmo)
             if not waiting or result != SENT_AHEAD:
                 break
             # The queue manager answered at once because it had sent messages ahead since our
@@ -256,16 +269,15 @@ class QueueCore:
         return common.finish_get(cc, reason, result, md, gmo)
 
     @staticmethod
-    def _plan_from_buffer(hobj: int, buffer: ReadAhead, item: list[Any], max_length: int, md: MD | None,
-                          gmo: GMO | None, options: int) -> Plan[ReceivedMessage]:
-        cc, reason, result = common.from_buffer(item, max_length, options)
-        if cc == cmqc.MQCC_FAILED:  # too long and not accepted truncated: it stays first
+    def _from_buffer(hobj: int, buffer: ReadAhead, item: list[Any], max_length: int, options: int
+                     ) -> tuple[tuple[int, int, Any], Send | None]:
+        """A buffered message as a GET reply would carry it, and the credit grant due, if any."""
+        reply = common.from_buffer(item, max_length, options)
+        if reply[0] == cmqc.MQCC_FAILED:  # too long and not accepted truncated: it stays first
             buffer.messages.appendleft(item)
             buffer.taken -= 1
         due = buffer.credit_due()
-        if due:
-            yield Send(native.encode_credit(hobj, due), linger=False)
-        return common.finish_get(cc, reason, result, md, gmo)
+        return reply, (Send((native.encode_credit(hobj, due), False)) if due else None)
 
     # -- attributes -------------------------------------------------------------------------------
     def plan_inquire(self, conn: Session, hobj: int, attribute: int) -> Plan[Any]:
