@@ -72,14 +72,16 @@ def _seq_key(entry: Entry) -> int:
 class _Level:
     """One priority level. Entries before ``head`` are removed; entries before ``scan`` are not
     available (locked in units of work, uncommitted, removed), so a get with many consumers'
-    messages locked at the front does not step over them again each time."""
+    messages locked at the front does not step over them again each time. ``removed`` counts
+    the removed entries still in the list, wherever they are."""
 
-    __slots__ = ("entries", "head", "scan")
+    __slots__ = ("entries", "head", "removed", "scan")
 
     def __init__(self) -> None:
         self.entries: list[Entry] = []
         self.head = 0
         self.scan = 0
+        self.removed = 0
 
     def compact(self) -> None:
         """Drop the removed entries at the front once they are a good share of the list."""
@@ -88,11 +90,19 @@ class _Level:
             head += 1
         if head > 512 and head * 2 > len(entries):
             del entries[:head]
+            self.removed -= head
             self.scan = max(0, self.scan - head)
             head = 0
         self.head = head
         if self.scan < head:
             self.scan = head
+
+    def sweep(self) -> None:
+        """Drop removed entries wherever they are (once they are most of the list): a message
+        that stays at the front (locked, or never matched by the gets) must not make the list
+        keep every message consumed behind it."""
+        self.entries = [e for e in self.entries if e.state != REMOVED]
+        self.head = self.scan = self.removed = 0
 
     def rescan_from(self, entry: Entry) -> None:
         """``entry`` became available again (commit of a put, backout of a get)."""
@@ -150,7 +160,10 @@ class LocalQueue:
         entry = Entry(seq, index, message, expiry_at, state)
         if expiry_at:
             self.expiring += 1
-        entries = self.levels[index].entries
+        level = self.levels[index]
+        if level.removed > 512 and level.removed * 2 > len(level.entries):
+            level.sweep()  # here, not in remove(): nobody is walking the list during a put
+        entries = level.entries
         if entries and entries[-1].seq > seq:  # recovery may interleave; keep seq order
             bisect.insort(entries, entry, key=_seq_key)
             self.levels[index].scan = self.levels[index].head
@@ -217,7 +230,10 @@ class LocalQueue:
             self.resident -= 1
             self.resident_bytes -= len(entry.message.body)
         entry.message = None  # the getter holds its own reference; free the memory here
+        if not (self.depth or self.locked or self.uncommitted) and self._eviction_candidates:
+            self._eviction_candidates = []  # the queue is empty: every candidate was consumed
         level = self.levels[entry.level]
+        level.removed += 1
         if level.entries and level.head < len(level.entries) and level.entries[level.head] is entry:
             level.compact()
 
@@ -366,7 +382,9 @@ class LocalQueue:
             entry.message = None
             self.evicted += 1
             evicted += 1
-        if len(candidates) > 4 * RESIDENT_LIMIT:  # forget entries that were consumed meanwhile
+        # Forget entries consumed meanwhile once they are most of the list: it holds at most about
+        # twice the resident bodies, so a queue that drained does not keep its entries.
+        if len(candidates) > 2 * self.resident + 64:
             self._eviction_candidates = [e for e in candidates if e.state == AVAILABLE and e.message]
         return evicted
 

@@ -81,10 +81,11 @@ class MqttConnection(asyncio.Protocol):
         """The session leaves the connection (a will goes, a clean session ends)."""
         link, self.link = self.link, None
         if link is not None:
+            conn_id = getattr(link.conn, "conn_id", "")  # before end(), which lets go of conn
             if link.output is not None:
                 link.output.closed = True
             link.end()
-            self.runtime.sessions.pop(getattr(link.conn, "conn_id", ""), None)
+            self.runtime.sessions.pop(conn_id, None)
             self.runtime.finish(Round())
 
     def data_received(self, data: bytes) -> None:
@@ -199,7 +200,11 @@ class MqttConnection(asyncio.Protocol):
             return
         self._end_link()
         if transport.can_write_eof():  # our side ends now; theirs when they close, or at LINGER
-            transport.write_eof()
+            try:
+                transport.write_eof()
+            except OSError:  # the client has gone already (asyncio's transport raises ENOTCONN)
+                transport.close()
+                return
             if self._timer is not None:
                 self._timer.cancel()
             self._timer = asyncio.get_running_loop().call_later(LINGER, transport.close)
