@@ -18,9 +18,12 @@ import msgpack
 
 from mqlite import cmqc as C
 from mqlite.cli import dmpfile
+from mqlite.core.attributes import attributes
 from mqlite.core.errors import MQError
+from mqlite.core.qmgr import QueueManager
 from mqlite.core.selectors import compile_selector
 from mqlite.message import Message, MessageDescriptor
+from mqlite.mqsc.commands import run_mqsc
 from mqlite.mqsc.lexer import MqscSyntaxError, split_script
 from mqlite.mqsc.lexer import tokenize as mqsc_tokenize
 from mqlite.mqsc.parser import Command, parse
@@ -299,6 +302,32 @@ def mqsc_script(text: str) -> list[Command]:
     return commands
 
 
+def _catalogue_words() -> tuple[list[str], list[str]]:
+    """Every attribute keyword and value token of the attribute catalogue (for generators)."""
+    names: set[str] = set()
+    tokens: set[str] = set()
+    for objtype in ("QLOCAL", "QALIAS", "QREMOTE", "QMODEL", "TOPIC", "SUB", "CHANNEL", "QMGR"):
+        for attr in attributes(objtype):
+            names.update((attr.name, *attr.aliases, *((attr.negative,) if attr.negative else ())))
+            tokens.update(attr.tokens)
+    return sorted(names), sorted(tokens)
+
+
+ATTRIBUTE_NAMES, ATTRIBUTE_TOKENS = _catalogue_words()
+
+
+def mqsc_against_core(text: str) -> list[str]:
+    """A script run by the real executor over a fresh queue manager engine (no store): every
+    command succeeds or fails with an MQ or MQSC message, never the executor's "internal error"
+    (the runner's catch-all for an exception that escaped)."""
+    qm = QueueManager("QM1")
+    qm.bootstrap()
+    result = run_mqsc(qm, text)
+    internal = [line for line in result.lines if "internal error" in line]
+    assert not internal, (text, internal)
+    return result.lines
+
+
 # -- selectors ------------------------------------------------------------------------------------
 _SELECTOR_REASONS = frozenset({C.MQRC_SELECTOR_SYNTAX_ERROR, C.MQRC_SELECTION_STRING_ERROR})
 _MESSAGES: list[tuple[dict[str, Any], MessageDescriptor]] = [
@@ -391,6 +420,7 @@ BYTE_TARGETS: dict[str, Callable[[bytes], object]] = {
     "websocket": websocket_server,
     "websocket_open": lambda data: websocket_server(data, handshake=True),
     "mqsc": lambda data: mqsc_script(data.decode("utf-8", "replace")),
+    "mqsc_core": lambda data: mqsc_against_core(data.decode("utf-8", "replace")),
     "selector": lambda data: selector(data.decode("utf-8", "replace")),
     "dmpmqmsg": lambda data: dmpmqmsg_file(data.decode("utf-8", "replace")),
     "xqh": transmission_header,
@@ -432,6 +462,9 @@ def seeds() -> dict[str, list[bytes]]:
         "websocket": [HANDSHAKE + websocket_frame(2, mqtt_311, b"abcd")],
         "websocket_open": [websocket_frame(2, mqtt_311, b"abcd") + websocket_frame(9, b"", b"\0\0\0\0")],
         "mqsc": [b"DEFINE QLOCAL('A.Q') MAXDEPTH(10) +\n  DESCR('x''y')\nDIS QL(*) WHERE(CURDEPTH GT 0)\n* c\n"],
+        "mqsc_core": [b"DEFINE QLOCAL(A) MAXDEPTH(5) DEFPSIST(YES)\nDEFINE TOPIC(T) TOPICSTR('a/b')\n"
+                      b"DEFINE SUB(S) TOPICSTR('a/#') DEST(A)\nDEFINE QALIAS(AL) TARGET(A)\nDIS QSTATUS(*)\n"
+                      b"ALTER QMGR DESCR('x')\nDEFINE CHANNEL(C) CHLTYPE(MQTT) PORT(0)\nDIS SUB(*) ALL\n"],
         "selector": [b"a = 1 AND b LIKE 'x%' ESCAPE '!' OR c BETWEEN 1 AND 2.5 OR d IN ('a','b') OR e IS NULL"],
         "dmpmqmsg": ["".join(dmpfile.encode([message], "QM1", "Q")).encode()],
         "xqh": [xqh.wrap("Q", "QM2", MessageDescriptor(), b"body")],

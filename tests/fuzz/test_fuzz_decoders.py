@@ -294,6 +294,28 @@ def test_mqsc_any_text(text: str) -> None:
     T.mqsc_script(text)
 
 
+object_names = st.sampled_from(["A", "B", "T", "S", "C", "SYSTEM.DEFAULT.LOCAL.QUEUE", "SYSTEM.BASE.TOPIC", "A*", "*"])
+mqsc_values = st.one_of(object_names, st.sampled_from(T.ATTRIBUTE_TOKENS), st.integers(-(2**40), 2**40).map(str),
+                   st.text(alphabet="ab/#+*' ", max_size=8).map(lambda t: "'" + t.replace("'", "''") + "'"))
+
+
+@st.composite
+def mqsc_commands(draw: st.DrawFn) -> str:
+    verb = draw(st.sampled_from(["DEFINE", "ALTER", "DELETE", "DISPLAY", "CLEAR", "START", "STOP"]))
+    noun = draw(st.sampled_from(["QLOCAL", "QALIAS", "QREMOTE", "QMODEL", "TOPIC", "SUB", "CHANNEL", "QMGR",
+                                 "QSTATUS", "SBSTATUS", "TPSTATUS", "CHSTATUS", "PUBSUB", "TOPICSTR", "QUEUE"]))
+    head = f"{verb} {noun}" + ("" if noun == "QMGR" else f"({draw(object_names)})")
+    parts = [f"{draw(st.sampled_from([*T.ATTRIBUTE_NAMES, 'LIKE', 'REPLACE', 'ALL', 'TYPE', 'WHERE']))}"
+             f"({draw(mqsc_values)})" for _ in range(draw(st.integers(0, 4)))]
+    return " ".join([head, *parts])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(mqsc_commands(), min_size=1, max_size=6).map("\n".join))
+def test_mqsc_commands_against_core(script: str) -> None:
+    T.mqsc_against_core(script)
+
+
 # -- selectors ------------------------------------------------------------------------------------
 selector_pieces = st.one_of(
     st.sampled_from(["a", "b", "c", "s", "x", "JMSPriority", "JMSType", "Root.MQMD.Priority", "AND", "OR", "NOT",
