@@ -260,3 +260,20 @@ def test_publish_and_subscribe(server: Any) -> None:  # A:TV-RP-02, C:SC-PUB-01
                 assert [bytes(m) async for m in queue.messages(wait=0.5)] == [b"150"]
 
     asyncio.run(main())
+
+
+def test_an_explicit_open_that_failed_stays_explicit(server: Any) -> None:
+    async def main() -> None:
+        async with await aio.connect("QM1") as qm:
+            q = aio.Queue(qm, "LATE.Q", CMQC.MQOO_OUTPUT)
+            with pytest.raises(aio.MQMIError) as missing:
+                await q.put(b"x")
+            assert missing.value.reason == CMQC.MQRC_UNKNOWN_OBJECT_NAME and not q.is_open
+            assert (await qm.mqsc("DEFINE QLOCAL(LATE.Q)"))[0] == 0
+            with pytest.raises(aio.MQMIError) as output_only:
+                await q.get()  # opened now, with the options given: for output only
+            assert output_only.value.reason == CMQC.MQRC_NOT_OPEN_FOR_INPUT
+            await q.put(b"x")
+            assert q.is_open
+
+    asyncio.run(main())

@@ -122,9 +122,10 @@ class QueueCore:
             raise PYIFError("The Queue is already open")
         if q_desc is not None:
             self._od = make_q_desc(q_desc)
-        self._open_options = None
+        hobj = yield from self.plan_open(conn, open_opts)
+        self._open_options = None  # (an open that failed is tried again, explicitly, by the next call)
         self._ready.clear()
-        self._handles.explicit = yield from self.plan_open(conn, open_opts)
+        self._handles.explicit = hobj
 
     def ready_handle(self, needed: int) -> int | None:
         """The open handle that serves ``needed`` (an MQOO_* option), or None if one must be opened."""
