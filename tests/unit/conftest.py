@@ -245,8 +245,7 @@ def recover(store: Store, clock: FakeClock) -> Iterator[Callable[[], MQ]]:
     loop = asyncio.new_event_loop()
 
     def run() -> MQ:
-        runtime = Runtime("QM1", store, loop)
-        runtime.core.clock = clock
+        runtime = Runtime("QM1", store, loop, clock)
         runtime.recover()
         return MQ(runtime.core, clock, store)
 

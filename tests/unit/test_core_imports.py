@@ -87,3 +87,8 @@ def test_core_imports_only_downward() -> None:
     }
     assert wrong == set()
 
+
+
+def test_no_core_module_over_600_lines() -> None:
+    sizes = {module_name(p): len(p.read_text().splitlines()) for p in CORE.rglob("*.py")}
+    assert {name: n for name, n in sizes.items() if n > 600} == {}

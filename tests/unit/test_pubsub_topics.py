@@ -253,7 +253,7 @@ def test_treelife_default(mq: Any) -> None:  # A:TV-TT-05
 
 def sweep(mq: Any, clock: Any, seconds: float) -> None:
     clock.advance(seconds)
-    mq.qm._last_tree_sweep = 0.0
+    mq.qm.subscriptions.last_tree_sweep = 0.0  # sweep now, not only every TREE_SWEEP_EVERY
     mq.qm.pubsub_tick(clock.now)
 
 

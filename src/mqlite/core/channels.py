@@ -13,14 +13,12 @@ queue managers, and DEFINE refuses them until then.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from mqlite import cmqc as C
 from mqlite.core import attributes
 from mqlite.core.errors import MQError
-
-if TYPE_CHECKING:
-    from mqlite.store.tx import StoreTx
+from mqlite.core.outbox import Outbox
 
 NAME_LENGTH = 20  # MQ_CHANNEL_NAME_LENGTH
 PROTOCOLS = ("MQTTV3", "MQTTV311", "MQTTV5", "HTTP")  # HTTP: MQTT over WebSocket
@@ -45,19 +43,20 @@ class ChannelAgent(Protocol):
         """The CHSTATUS rows of the clients of ``name`` whose id matches the generic pattern."""
 
 
-class ChannelsMixin:
-    """Channel objects for ``QueueManager``."""
+class Channels:
+    """Channel definitions (``channels``: name -> attributes) and the operator's START/STOP; the
+    running channels are the agent's (``agent``, attached by the server). A future message channel
+    agent's state machine (sequence numbers, batches, in-doubt resolution) is core's too, in
+    ``core/dist``, driven by the server's agent through calls like these."""
 
-    clock: Callable[[], float]
-    _tx: StoreTx
-
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, clock: Callable[[], float], outbox: Outbox) -> None:
+        self.clock = clock
+        self.outbox = outbox
         self.channels: dict[str, dict[str, Any]] = {}
-        self.channel_agent: ChannelAgent | None = None
+        self.agent: ChannelAgent | None = None
 
     # -- definitions ---------------------------------------------------------------------------
-    def restore_channel(self, name: str, attrs: dict[str, Any]) -> None:
+    def restore(self, name: str, attrs: dict[str, Any]) -> None:
         self.channels[name] = attrs
 
     def define_channel(self, name: str, attrs: dict[str, Any], like: str | None = None,
@@ -91,7 +90,7 @@ class ChannelsMixin:
         if existing is not None and existing.get(RUNNING_KEY):
             base[RUNNING_KEY] = True  # REPLACE of a running channel: it runs on, as it was started
         self.channels[name] = base
-        self._tx.put_record("object", f"CHANNEL/{name}", base)
+        self.outbox.tx.put_record("object", f"CHANNEL/{name}", base)
 
     def alter_channel(self, name: str, attrs: dict[str, Any]) -> None:
         current = self._channel(name)
@@ -103,14 +102,14 @@ class ChannelsMixin:
         changed.update(ALTDATE=date, ALTTIME=clock)
         current.clear()
         current.update(changed)
-        self._tx.put_record("object", f"CHANNEL/{name}", current)
+        self.outbox.tx.put_record("object", f"CHANNEL/{name}", current)
 
     def delete_channel(self, name: str) -> None:
         self._channel(name)
-        if self.channel_agent is not None and self.channel_agent.running(name):
+        if self.agent is not None and self.agent.running(name):
             raise MQError(C.MQRC_OBJECT_IN_USE, f"channel {name} is running: stop it first")
         del self.channels[name]
-        self._tx.delete_record("object", f"CHANNEL/{name}")
+        self.outbox.tx.delete_record("object", f"CHANNEL/{name}")
 
     def channel_rows(self, generic: str) -> list[dict[str, Any]]:
         rows = [{"CHANNEL": name, **attrs} for name, attrs in sorted(self.channels.items())
@@ -155,7 +154,7 @@ class ChannelsMixin:
     def channel_status(self, generic: str, chltype: str | None = None,
                        client_pattern: str | None = None) -> list[dict[str, Any]]:
         """DISPLAY CHSTATUS: a summary per channel, or (CLIENTID) a row per matching client."""
-        agent = self.channel_agent
+        agent = self.agent
         rows: list[dict[str, Any]] = []
         for name, attrs in sorted(self.channels.items()):
             if not attributes.generic_match(generic, name) or chltype not in (None, attrs["CHLTYPE"]):
@@ -171,14 +170,14 @@ class ChannelsMixin:
         return rows
 
     def _agent(self) -> ChannelAgent:
-        if self.channel_agent is None:
+        if self.agent is None:
             raise MQError(C.MQRCCF_CHL_SYSTEM_NOT_ACTIVE, "no channel agent runs in this process")
-        return self.channel_agent
+        return self.agent
 
     def _set_running(self, name: str, attrs: dict[str, Any], running: bool) -> None:
         if bool(attrs.get(RUNNING_KEY)) != running:
             attrs[RUNNING_KEY] = running
-            self._tx.put_record("object", f"CHANNEL/{name}", attrs)
+            self.outbox.tx.put_record("object", f"CHANNEL/{name}", attrs)
 
 
 def _same_type(attrs: Mapping[str, Any], chltype: str | None) -> None:

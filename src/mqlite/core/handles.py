@@ -63,6 +63,35 @@ class Handle:
     managed_for: Subscription | None = None  # the managed queue handle MQSUB returned
 
 
+def handle_of(conn: Connection, hobj: int) -> Handle:
+    """The connection's open handle ``hobj`` (MQRC_HOBJ_ERROR if there is none)."""
+    handle = conn.handles.get(hobj)
+    if handle is None:
+        raise MQError(C.MQRC_HOBJ_ERROR, f"object handle {hobj} is not open")
+    return handle
+
+
+def open_for_input(queue: LocalQueue, handle: Handle, options: int) -> None:
+    """MQOO_INPUT_*: shared or exclusive as the options and the queue say; read-ahead as DEFREADA says."""
+    attrs = queue.attrs
+    shareable = bool(attrs.get("SHARE", True))
+    if options & C.MQOO_INPUT_EXCLUSIVE:
+        exclusive = True
+    elif options & C.MQOO_INPUT_SHARED:
+        exclusive = not shareable
+    else:
+        exclusive = attrs.get("DEFSOPT", "SHARED") == "EXCL" or not shareable
+    if queue.exclusive_holder is not None or (exclusive and queue.open_input):
+        raise MQError(C.MQRC_OBJECT_IN_USE, f"queue {queue.name} is open for exclusive input")
+    handle.exclusive = exclusive
+    if exclusive:
+        queue.exclusive_holder = handle
+    queue.open_input += 1
+    readahead = str((handle.alias_attrs or attrs).get("DEFREADA", "NO"))
+    if readahead != "DISABLED" and not options & C.MQOO_NO_READ_AHEAD:
+        handle.read_ahead = bool(options & C.MQOO_READ_AHEAD) or readahead == "YES"
+
+
 class SubscriptionHandle(NamedTuple):
     """What MQSUB hands back as Hsub: a number in the connection's handle space (the connection
     keeps only the number -> subscription map, so a million open subscriptions stay small)."""

@@ -1,43 +1,40 @@
-"""MQGET and everything that hands messages out: waiting getters, read-ahead, expiry, timers.
+"""MQGET and everything that hands messages out: waiting getters, read-ahead, expiry sweeps.
 
-``GetMixin`` is the getting half of ``QueueManager``; it shares the engine's state (queues,
-the current store transaction, the effects for the server) and adds no state of its own.
+``Gets`` owns no queue state of its own: the queues are ``ObjectDefinitions``', the waiting
+MQGETs ``WaitingGetters``'; what the server must do afterwards goes to the ``Outbox``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
-from mqlite.core.handles import BROWSE_GETS, INPUT_OPTIONS, Connection, Effects, GetResult, Handle, TruncatedError
+from mqlite.core.handles import BROWSE_GETS, INPUT_OPTIONS, Connection, GetResult, Handle, TruncatedError, handle_of
+from mqlite.core.outbox import Outbox
 from mqlite.core.queues import AVAILABLE, Entry, LocalQueue, remaining_expiry
 from mqlite.core.waiters import GetRequest, Waiter
+from mqlite.core.waiting import WaitingGetters
 from mqlite.message import Message
 from mqlite.protocol.native import SENT_AHEAD
-from mqlite.store.tx import StoreTx
 
 
-class GetMixin:
-    """MQGET, waiting getters and read-ahead (see the module docstring)."""
+class Gets:
+    """MQGET, delivery to waiting getters and read-ahead consumers, expiry sweeps."""
 
-    clock: Callable[[], float]
-    attrs: dict[str, Any]
-    queues: dict[str, LocalQueue]
-    quiescing: bool
-    waiting: set[Waiter]
-    _tx: StoreTx
-    _effects: Effects
-
-    if TYPE_CHECKING:  # provided by QueueManager
-
-        def _handle(self, conn: Connection, hobj: int) -> Handle: ...
+    def __init__(self, queues: dict[str, LocalQueue], qmgr_attrs: dict[str, Any], waiting: WaitingGetters,
+                 outbox: Outbox, clock: Callable[[], float]) -> None:
+        self.queues = queues
+        self.qmgr_attrs = qmgr_attrs
+        self.waiting = waiting
+        self.outbox = outbox
+        self.clock = clock
 
     # -- MQGET -------------------------------------------------------------------------
     def get(self, conn: Connection, hobj: int, request: GetRequest, token: object = None) -> GetResult | Waiter:
         """Get or browse a message; with MQGMO_WAIT and nothing there, return a Waiter."""
-        handle = self._handle(conn, hobj)
+        handle = handle_of(conn, hobj)
         queue = handle.queue
         options = request.options
         browse = options & BROWSE_GETS
@@ -68,8 +65,7 @@ class GetMixin:
         now = self.clock()
         deadline = 0.0 if request.wait_ms == -1 else now + request.wait_ms / 1000
         waiter = Waiter(conn, hobj, request, deadline, token)
-        queue.waiters.append(waiter)
-        self.waiting.add(waiter)
+        self.waiting.add(queue, waiter)
         return waiter
 
     def browse_batch(self, conn: Connection, hobj: int, limit: int) -> list[tuple[Entry, Message]]:
@@ -77,42 +73,29 @@ class GetMixin:
         browse cursor, with their entries, the cursor left on the last. For a consumer that
         removes what it browsed once it is done with it (``remove_entry``); [] when nothing
         follows, or before the first browse (which goes through ``get``)."""
-        handle = self._handle(conn, hobj)
+        handle = handle_of(conn, hobj)
         queue = handle.queue
         if queue is None or not handle.options & C.MQOO_BROWSE:
             raise MQError(C.MQRC_NOT_OPEN_FOR_BROWSE, f"{handle.opened_as} is not open for browse")
         if queue.deleted:
             raise MQError(C.MQRC_Q_DELETED, f"queue {queue.name} was deleted")
-        if handle.browse_pos is None or self._inhibited(handle, queue):
+        if handle.browse_pos is None or inhibited(handle, queue):
             return []
         now = self.clock()
-        found: list[tuple[Entry, Message]] = []
         expired: list[Entry] = []
-        for entry in queue.iter_after(*handle.browse_pos):
-            if entry.state != AVAILABLE:
-                continue
-            if entry.expiry_at and entry.expiry_at <= now:
-                queue.remove(entry)
-                expired.append(entry)
-                continue
-            found.append((entry, self._delivered_copy(queue.load(entry), entry, now)))
-            if len(found) >= limit:
-                break
+        entries = queue.available(now, expired, after=handle.browse_pos, limit=limit)
         if expired:
             self._discard_expired(queue, expired)
-        if found:
-            last = found[-1][0]
-            handle.browse_pos = (last.level, last.seq)
-            handle.browse_entry = last
-        return found
-
-    def _inhibited(self, handle: Handle, queue: LocalQueue) -> bool:
-        alias = handle.alias_attrs
-        return queue.attrs.get("GET") == "DISABLED" or (alias is not None and alias.get("GET") == "DISABLED")
+        if not entries:
+            return []
+        last = entries[-1]
+        handle.browse_pos = (last.level, last.seq)
+        handle.browse_entry = last
+        return [(entry, delivered_copy(queue.load(entry), entry, now)) for entry in entries]
 
     def _try_get(self, conn: Connection, handle: Handle, queue: LocalQueue, request: GetRequest) -> GetResult | None:
         options = request.options
-        if self._inhibited(handle, queue):
+        if inhibited(handle, queue):
             raise MQError(C.MQRC_GET_INHIBITED, f"gets from {handle.opened_as} are inhibited")
         now = self.clock()
         expired: list[Entry] = []
@@ -129,32 +112,33 @@ class GetMixin:
         body = message.body
         if 0 <= request.max_length < data_length:
             if not options & C.MQGMO_ACCEPT_TRUNCATED_MSG:
-                raise TruncatedError(self._delivered_copy(message, entry, now), data_length)
+                raise TruncatedError(delivered_copy(message, entry, now), data_length)
             body = body[: request.max_length]
             reason = C.MQRC_TRUNCATED_MSG_ACCEPTED
         if options & BROWSE_GETS:
             handle.browse_pos = (entry.level, entry.seq)
             handle.browse_entry = entry
-            return GetResult(self._delivered_copy(message, entry, now), body, data_length, reason)
+            return GetResult(delivered_copy(message, entry, now), body, data_length, reason)
         syncpoint = bool(options & C.MQGMO_SYNCPOINT) or (
             bool(options & C.MQGMO_SYNCPOINT_IF_PERSISTENT) and message.persistent
         )
-        delivered = self._delivered_copy(message, entry, now)
+        delivered = delivered_copy(message, entry, now)
         if syncpoint:
-            if len(conn.uow) >= int(self.attrs.get("MAXUMSGS", 10000)):
+            if len(conn.uow) >= int(self.qmgr_attrs.get("MAXUMSGS", 10000)):
                 raise MQError(C.MQRC_SYNCPOINT_LIMIT_REACHED, "too many messages in the unit of work")
             queue.lock(entry)
             conn.uow.gets.append((queue, entry))
         else:
             if entry.persistent:
-                self._tx.delete_message(queue.name, entry.seq)
+                self.outbox.tx.delete_message(queue.name, entry.seq)
             queue.remove(entry)
         if handle.browse_entry is entry:
             handle.browse_entry = None
         return GetResult(delivered, body, data_length, reason)
 
+    @staticmethod
     def _select(
-        self, handle: Handle, queue: LocalQueue, request: GetRequest, now: float, expired: list[Entry]
+        handle: Handle, queue: LocalQueue, request: GetRequest, now: float, expired: list[Entry]
     ) -> Entry | None:
         options = request.options
         if options & (C.MQGMO_MSG_UNDER_CURSOR | C.MQGMO_BROWSE_MSG_UNDER_CURSOR):
@@ -164,41 +148,26 @@ class GetMixin:
             return entry
         match_id, match_correl = request.match_msg_id, request.match_correl_id
         if options & C.MQGMO_BROWSE_NEXT and handle.browse_pos is not None:
-            for entry in queue.iter_after(*handle.browse_pos):
-                if entry.state != AVAILABLE:
-                    continue
-                if entry.expiry_at and entry.expiry_at <= now:
-                    queue.remove(entry)
-                    expired.append(entry)
-                    continue
-                if (match_id is None and match_correl is None) or self._matches(queue, entry, request):
-                    return entry
-            return None
+            def matches(entry: Entry) -> bool:
+                md = queue.load(entry).md
+                return ((match_id is None or md.MsgId == match_id)
+                        and (match_correl is None or md.CorrelId == match_correl))
+
+            accept = None if match_id is None and match_correl is None else matches
+            found = queue.available(now, expired, after=handle.browse_pos, accept=accept)
+            return found[0] if found else None
         if match_id is None and match_correl is None:
             return queue.first_available(now, expired)
         return queue.find_match(now, expired, match_id, match_correl)
 
-    def _matches(self, queue: LocalQueue, entry: Entry, request: GetRequest) -> bool:
-        md = queue.load(entry).md
-        if request.match_msg_id is not None and md.MsgId != request.match_msg_id:
-            return False
-        return request.match_correl_id is None or md.CorrelId == request.match_correl_id
-
-    def _delivered_copy(self, message: Message, entry: Entry, now: float) -> Message:
-        """The message as the getter sees it: remaining expiry, current backout count."""
-        if not entry.expiry_at:
-            return message
-        md = message.md.copy()
-        md.Expiry = remaining_expiry(entry, now)
-        return Message(md, message.body, message.properties)
-
     def _discard_expired(self, queue: LocalQueue, expired: list[Entry]) -> None:
+        tx = self.outbox.tx
         for entry in expired:
             if entry.persistent:
-                self._tx.delete_message(queue.name, entry.seq)
+                tx.delete_message(queue.name, entry.seq)
 
     # -- delivery to waiters and read-ahead consumers ------------------------------------
-    def _deliver(self, queue: LocalQueue) -> None:
+    def deliver(self, queue: LocalQueue) -> None:
         """Hand newly available messages to waiting getters, then to read-ahead handles."""
         waiters = queue.waiters
         if waiters:
@@ -207,7 +176,7 @@ class GetMixin:
                 handle = conn.handles.get(waiter.hobj)
                 if handle is None:
                     waiters.remove(waiter)
-                    self.waiting.discard(waiter)
+                    self.waiting.waiting.discard(waiter)
                     continue
                 try:
                     result: GetResult | MQError | None = self._try_get(conn, handle, queue, waiter.request)
@@ -215,17 +184,15 @@ class GetMixin:
                     result = error
                 if result is None:
                     continue
-                waiters.remove(waiter)
-                self.waiting.discard(waiter)
-                waiter.done = True
-                self._effects.completions.append((waiter, result))
+                self.waiting.end(queue, waiter, result)
         if queue.read_ahead:
             self._push_read_ahead(queue)
 
     def _push_read_ahead(self, queue: LocalQueue) -> None:
         now = self.clock()
+        pushes = self.outbox.effects.pushes
         for handle in list(queue.read_ahead):
-            if self._inhibited(handle, queue):
+            if inhibited(handle, queue):
                 continue
             conn = handle.conn
             while handle.credit > 0:
@@ -235,12 +202,12 @@ class GetMixin:
                     self._discard_expired(queue, expired)
                 if entry is None or entry.message is None or entry.message.persistent:
                     return  # persistent messages go by MQGET, never ahead
-                message = self._delivered_copy(entry.message, entry, now)
+                message = delivered_copy(entry.message, entry, now)
                 queue.remove(entry)
                 handle.credit -= 1
                 handle.pushed_since_get += 1
                 if conn is not None:
-                    self._effects.pushes.append((conn, handle.hobj, message))
+                    pushes.append((conn, handle.hobj, message))
 
     def grant_credit(self, conn: Connection, hobj: int, count: int) -> None:
         """A read-ahead consumer can take ``count`` more messages ahead of its gets."""
@@ -253,56 +220,39 @@ class GetMixin:
             queue.read_ahead.append(handle)
         self._push_read_ahead(queue)
 
-    # -- timers ------------------------------------------------------------------------
-    def tick(self, now: float) -> None:
-        """Time out waiting getters whose wait interval has passed."""
-        for waiter in [w for w in self.waiting if w.deadline and w.deadline <= now]:
-            self.waiting.discard(waiter)
-            handle = waiter.conn.handles.get(waiter.hobj)
-            if handle is not None and handle.queue is not None and waiter in handle.queue.waiters:
-                handle.queue.waiters.remove(waiter)
-            waiter.done = True
-            self._effects.completions.append((waiter, MQError(C.MQRC_NO_MSG_AVAILABLE, "no message available")))
-
+    # -- time --------------------------------------------------------------------------
     def sweep_expired(self, now: float) -> int:
         """Remove expired messages from every queue (MQ does this periodically too)."""
         removed = 0
         for queue in self.queues.values():
             if not queue.expiring:
                 continue
-            expired = [e for e in queue.iter_entries() if e.state == AVAILABLE and e.expiry_at and e.expiry_at <= now]
-            for entry in expired:
-                queue.remove(entry)
+            expired: list[Entry] = []
+            queue.available(now, expired, limit=None, accept=_none)
             if expired:
                 self._discard_expired(queue, expired)
                 removed += len(expired)
         return removed
 
-    def quiesce(self) -> None:
-        """A controlled end began: refuse new connections and wake every waiting MQGET (2161)."""
-        self.quiescing = True
-        for queue in self.queues.values():
-            if queue.waiters:
-                self.fail_waiters(queue, C.MQRC_Q_MGR_QUIESCING, "the queue manager is ending")
-
     def cancel_wait(self, waiter: Waiter) -> None:
         """The caller went away: forget its pending MQGET."""
-        self.waiting.discard(waiter)
-        for queue in self.queues.values():
-            if waiter in queue.waiters:
-                queue.waiters.remove(waiter)
-                break
+        self.waiting.cancel(waiter, self.queues.values())
 
-    def fail_waiters(
-        self, queue: LocalQueue, reason: int, text: str, through: dict[str, Any] | None = None
-    ) -> None:
-        """Fail the queue's waiting getters (only those waiting through alias ``through``, if given)."""
-        for waiter in list(queue.waiters):
-            if through is not None:
-                handle = waiter.conn.handles.get(waiter.hobj)
-                if handle is None or handle.alias_attrs is not through:
-                    continue
-            queue.waiters.remove(waiter)
-            self.waiting.discard(waiter)
-            waiter.done = True
-            self._effects.completions.append((waiter, MQError(reason, text)))
+
+def _none(entry: Entry) -> bool:
+    return False
+
+
+def inhibited(handle: Handle, queue: LocalQueue) -> bool:
+    """GET(DISABLED) on the queue, or on the alias it was opened through."""
+    alias = handle.alias_attrs
+    return queue.attrs.get("GET") == "DISABLED" or (alias is not None and alias.get("GET") == "DISABLED")
+
+
+def delivered_copy(message: Message, entry: Entry, now: float) -> Message:
+    """The message as the getter sees it: remaining expiry, current backout count."""
+    if not entry.expiry_at:
+        return message
+    md = message.md.copy()
+    md.Expiry = remaining_expiry(entry, now)
+    return Message(md, message.body, message.properties)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import bisect
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
 from mqlite.message import Message
@@ -304,6 +304,30 @@ class LocalQueue:
                 level.compact()
         return None
 
+    def available(self, now: float, expired: list[Entry], after: tuple[int, int] | None = None,
+                  limit: int | None = 1, accept: Callable[[Entry], bool] | None = None) -> list[Entry]:
+        """Up to ``limit`` (None: all) available, unexpired entries in delivery order that ``accept``
+        takes, from the head or after the browse position ``after`` (level, seq). Expired entries
+        met on the way are removed and added to ``expired``, for the caller to delete from the
+        store. Every reader of a queue scans through here, but the head-of-queue get
+        (``first_available``), which keeps a cursor for speed."""
+        found: list[Entry] = []
+        dead: list[Entry] = []
+        for entry in self.iter_entries() if after is None else self.iter_after(*after):
+            if entry.state != AVAILABLE:
+                continue
+            if entry.expiry_at and entry.expiry_at <= now:
+                dead.append(entry)
+                continue
+            if accept is None or accept(entry):
+                found.append(entry)
+                if limit is not None and len(found) >= limit:
+                    break
+        for entry in dead:  # after the scan: removing may compact the list being walked
+            self.remove(entry)
+        expired.extend(dead)
+        return found
+
     def find_match(
         self, now: float, expired: list[Entry], msg_id: bytes | None, correl_id: bytes | None
     ) -> Entry | None:
@@ -311,25 +335,16 @@ class LocalQueue:
         on_disk: set[int] = set()
         if self.evicted and self.reader is not None:
             on_disk = set(self.reader.find_ids(self.name, msg_id, correl_id))
-        for entry in self.iter_entries():
-            if entry.state != AVAILABLE:
-                continue
+
+        def matches(entry: Entry) -> bool:
             message = entry.message
             if message is None:
-                if entry.seq not in on_disk:
-                    continue
-            else:
-                md = message.md
-                if msg_id is not None and md.MsgId != msg_id:
-                    continue
-                if correl_id is not None and md.CorrelId != correl_id:
-                    continue
-            if entry.expiry_at and entry.expiry_at <= now:
-                self.remove(entry)
-                expired.append(entry)
-                continue
-            return entry
-        return None
+                return entry.seq in on_disk
+            md = message.md
+            return (msg_id is None or md.MsgId == msg_id) and (correl_id is None or md.CorrelId == correl_id)
+
+        found = self.available(now, expired, accept=matches)
+        return found[0] if found else None
 
     # -- bodies ------------------------------------------------------------------------
     def load(self, entry: Entry) -> Message:

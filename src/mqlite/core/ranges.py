@@ -9,29 +9,23 @@ what makes a restarted query exactly-once.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
-
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
+from mqlite.core.outbox import Outbox
 from mqlite.core.queues import AVAILABLE, Entry, LocalQueue
 from mqlite.message import Message
-
-if TYPE_CHECKING:
-    from mqlite.store.tx import StoreTx
 
 MAX_RANGE = 10_000  # messages per browse call
 
 
-class RangeMixin:
-    """The offset calls of ``QueueManager``."""
+class Ranges:
+    """The offset calls: a queue's sequence numbers, browsing a range, removing what was read."""
 
-    if TYPE_CHECKING:
-        queues: dict[str, LocalQueue]
-        clock: Callable[[], float]
-        _tx: StoreTx
+    def __init__(self, queues: dict[str, LocalQueue], outbox: Outbox) -> None:
+        self.queues = queues
+        self.outbox = outbox
 
-    def _range_queue(self, name: str) -> LocalQueue:
+    def _queue(self, name: str) -> LocalQueue:
         queue = self.queues.get(name)
         if queue is None:
             raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"local queue {name} is not defined")
@@ -39,27 +33,28 @@ class RangeMixin:
 
     def queue_offsets(self, name: str) -> tuple[int, int]:
         """(the sequence number before the oldest available message, the newest one)."""
-        queue = self._range_queue(name)
+        queue = self._queue(name)
         newest = queue.next_seq - 1
         oldest = queue.in_range(0, newest, 1)
         return (oldest[0].seq - 1 if oldest else newest), newest
 
     def browse_range(self, name: str, after: int, through: int, limit: int = MAX_RANGE) -> list[tuple[int, Message]]:
         """The available messages with ``after < seq <= through`` (at most ``limit``), left in place."""
-        queue = self._range_queue(name)
+        queue = self._queue(name)
         return [(entry.seq, queue.load(entry)) for entry in queue.in_range(after, through, min(limit, MAX_RANGE))]
 
     def remove_through(self, name: str, through: int) -> int:
         """Remove every available message with ``seq <= through`` (a committed range); how many."""
-        queue = self._range_queue(name)
+        queue = self._queue(name)
         removed = 0
         while True:
             batch = queue.in_range(0, through, MAX_RANGE)
             if not batch:
                 return removed
+            tx = self.outbox.tx
             for entry in batch:
                 if entry.persistent:
-                    self._tx.delete_message(queue.name, entry.seq)
+                    tx.delete_message(queue.name, entry.seq)
                 queue.remove(entry)
             removed += len(batch)
 
@@ -68,8 +63,8 @@ class RangeMixin:
         acknowledged, say), if it is still available; False when it is not."""
         if entry.state != AVAILABLE:
             return False
-        queue = self._range_queue(name)
+        queue = self._queue(name)
         if entry.persistent:
-            self._tx.delete_message(queue.name, entry.seq)
+            self.outbox.tx.delete_message(queue.name, entry.seq)
         queue.remove(entry)
         return True

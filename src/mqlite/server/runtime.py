@@ -119,11 +119,12 @@ def encode_get_reply(req_id: int, result: GetResult | MQError) -> bytes:
 class Runtime:
     """Owns the core engine and the store, and releases output when it is safe to."""
 
-    def __init__(self, name: str, store: Store, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, name: str, store: Store, loop: asyncio.AbstractEventLoop,
+                 clock: Callable[[], float] = time.time) -> None:
         self.name = name
         self.store = store
         self.loop = loop
-        self.core = QueueManager(name, reader=store)
+        self.core = QueueManager(name, reader=store, clock=clock)
         self.sessions: dict[str, Session] = {}  # by core conn_id, for pushes and wake-ups
         self._timer: asyncio.TimerHandle | None = None
         self._next_deadline = 0.0

@@ -8,19 +8,19 @@ with spec A §12's names, SUB with MQSC's (TOPICSTR, TOPICOBJ, DEST, DESTCLAS, S
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mqlite import cmqc as C
 from mqlite.core import attributes
 from mqlite.core.errors import MQError
+from mqlite.core.handles import Connection
+from mqlite.core.objects import ObjectDefinitions
+from mqlite.core.pubsub.delivery import CopyDelivery
+from mqlite.core.pubsub.registry import Subscriptions
+from mqlite.core.pubsub.subscribe import Subscriber
 from mqlite.core.pubsub.subscription import Subscription
 from mqlite.core.topics.tree import BASE_TOPIC, TopicTree
 from mqlite.message import NULL_ID
-from mqlite.store.tx import StoreTx
-
-if TYPE_CHECKING:
-    from mqlite.core.handles import Connection
-    from mqlite.core.queues import LocalQueue
 
 _TOPIC_STATUS_TYPES = ("TOPIC", "SUB", "PUB")
 _SUBTYPE = {C.MQSUBTYPE_API: "API", C.MQSUBTYPE_ADMIN: "ADMIN", C.MQSUBTYPE_PROXY: "PROXY"}
@@ -29,31 +29,23 @@ _PSPROP = {"NONE": C.MQPSPROP_NONE, "COMPAT": C.MQPSPROP_COMPAT, "RFH2": C.MQPSP
 _PUBPRTY = {"ASPUB": C.MQPRI_PRIORITY_AS_PUBLISHED, "ASQDEF": C.MQPRI_PRIORITY_AS_Q_DEF}
 
 
-class PubSubAdminMixin:
+class PubSubAdmin:
     """DEFINE/ALTER/DELETE/DISPLAY of TOPIC and SUB, and the pub/sub status displays."""
 
-    if TYPE_CHECKING:
-        name: str
-        attrs: dict[str, Any]
-        qdefs: dict[str, tuple[str, dict[str, Any]]]
-        queues: dict[str, LocalQueue]
-        clock: Callable[[], float]
-        connections: dict[str, Connection]
-        tree: TopicTree
-        subs_by_id: dict[bytes, Subscription]
-        subs_by_name: dict[str, list[Subscription]]
-        _tx: StoreTx
-
-        def _new_subscription(self, topic: str, char_scheme: bool, durable: bool, name: str, user: str, *,
-                              level: int = 1, options: int = 0, selection: str = "",
-                              correl_id: bytes = NULL_ID, pub_priority: int = -3, user_data: str = "",
-                              expiry: int = -1, sub_type: int = 1) -> Subscription: ...
-        def _add_subscription(self, sub: Subscription, persist: bool = True) -> None: ...
-        def _send_retained(self, conn: Connection | None, sub: Subscription) -> int: ...
-        def remove_subscription(self, sub: Subscription) -> None: ...
-        def schedule_expiry(self, sub: Subscription) -> None: ...
-        def resolve_topic(self, object_name: str, object_string: str) -> tuple[str, str]: ...
-        def _make_managed_queue(self, sub: Subscription, model_name: str) -> None: ...
+    def __init__(self, objects: ObjectDefinitions, subscriptions: Subscriptions, subscriber: Subscriber,
+                 delivery: CopyDelivery, connections: dict[str, Connection]) -> None:
+        self.name = objects.name
+        self.attrs = objects.attrs
+        self.qdefs = objects.qdefs
+        self.outbox = objects.outbox
+        self.clock: Callable[[], float] = objects.clock
+        self.subscriptions = subscriptions
+        self.tree: TopicTree = subscriptions.tree
+        self.subs_by_id = subscriptions.subs_by_id
+        self.subs_by_name = subscriptions.subs_by_name
+        self.subscriber = subscriber
+        self.delivery = delivery
+        self.connections = connections
 
     # -- topic objects ----------------------------------------------------------------------
     def define_topic(self, name: str, attrs: dict[str, Any], like: str | None = None, replace: bool = False) -> None:
@@ -86,7 +78,7 @@ class PubSubAdminMixin:
         if existing is not None:
             self.tree.dissociate(name, now)
         self.tree.associate(name, base, now)
-        self._tx.put_record("object", f"TOPIC/{name}", base)
+        self.outbox.tx.put_record("object", f"TOPIC/{name}", base)
 
     def alter_topic(self, name: str, attrs: dict[str, Any]) -> None:
         current = self.tree.objects.get(name)
@@ -97,13 +89,13 @@ class PubSubAdminMixin:
         current.update(attrs)
         current["ALTDATE"], current["ALTTIME"] = attributes.date_and_time(self.clock())
         self.tree.changed()  # ASPARENT values below it change at once (spec A R-ATO-4)
-        self._tx.put_record("object", f"TOPIC/{name}", current)
+        self.outbox.tx.put_record("object", f"TOPIC/{name}", current)
 
     def delete_topic(self, name: str) -> None:
         if name not in self.tree.objects:
             raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"topic object {name} not found")
         self.tree.dissociate(name, self.clock())
-        self._tx.delete_record("object", f"TOPIC/{name}")
+        self.outbox.tx.delete_record("object", f"TOPIC/{name}")
 
     def topic_rows(self, generic: str) -> list[dict[str, Any]]:
         rows = [{"TOPIC": name, "TYPE": "LOCAL", **attrs} for name, attrs in sorted(self.tree.objects.items())
@@ -128,7 +120,7 @@ class PubSubAdminMixin:
             kept = {k: v for k, v in attrs.items() if k not in ("TOPICSTR", "TOPICOBJ", "WSCHEMA")}
             self.alter_sub(name, kept)
             return
-        topic, _ = self.resolve_topic(str(attrs.get("TOPICOBJ", "")), str(attrs.get("TOPICSTR", "")))
+        topic, _ = self.subscriptions.resolve_topic(str(attrs.get("TOPICOBJ", "")), str(attrs.get("TOPICSTR", "")))
         char_scheme = attrs.get("WSCHEMA", "TOPIC") == "CHAR"
         managed = attrs.get("DESTCLAS", "PROVIDED") == "MANAGED"
         dest = str(attrs.get("DEST", "")).strip()
@@ -146,7 +138,7 @@ class PubSubAdminMixin:
         correl = attrs.get("DESTCORL")
         if correl:
             options |= C.MQSO_SET_CORREL_ID
-        sub = self._new_subscription(
+        sub = self.subscriber.new_subscription(
             topic, char_scheme, True, name, str(attrs.get("SUBUSER") or "mqm"),
             level=int(attrs.get("SUBLEVEL", 1)), options=options, selection=str(attrs.get("SELECTOR", "")),
             correl_id=bytes.fromhex(str(correl)) if correl else NULL_ID,
@@ -163,11 +155,11 @@ class PubSubAdminMixin:
         info.pub_appl_identity = str(attrs.get("PUBAPPID", ""))
         if managed:
             model = self.tree.resolved(self.tree.owner_of_pattern(topic, char_scheme)).get("MDURMDL", "")
-            self._make_managed_queue(sub, str(model))
+            self.subscriber.make_managed_queue(sub, str(model))
         else:
             sub.dest = dest
-        self._add_subscription(sub)
-        self._send_retained(None, sub)  # "including the currently retained publication" (R-FAC-1)
+        self.subscriptions.add(sub)
+        self.delivery.send_retained(None, sub)  # "including the currently retained publication" (R-FAC-1)
 
     def alter_sub(self, name: str, attrs: dict[str, Any]) -> None:
         sub = self._sub_named(name)
@@ -189,7 +181,7 @@ class PubSubAdminMixin:
         if "EXPIRY" in attrs:
             sub.expiry = _expiry(attrs["EXPIRY"])
             sub.expires_at = self.clock() + sub.expiry / 10 if sub.expiry > 0 else 0.0
-            self.schedule_expiry(sub)
+            self.subscriptions.schedule_expiry(sub)
         if "DESTCORL" in attrs:
             sub.correl_id = bytes.fromhex(str(attrs["DESTCORL"])) if attrs["DESTCORL"] else sub.sub_id
         info = sub.info
@@ -199,13 +191,13 @@ class PubSubAdminMixin:
             info.pub_appl_identity = str(attrs["PUBAPPID"])
         info.altered = self.clock()
         if sub.durable:
-            self._tx.put_record("sub", sub.sub_id.hex(), sub.to_record())
+            self.outbox.tx.put_record("sub", sub.sub_id.hex(), sub.to_record())
 
     def delete_sub(self, name: str) -> None:
         sub = self._sub_named(name)
         if sub is None:
             raise MQError(C.MQRC_NO_SUBSCRIPTION, f"subscription {name} not found")
-        self.remove_subscription(sub)
+        self.subscriptions.remove(sub)
 
     def _sub_named(self, name: str) -> Subscription | None:
         named = self.subs_by_name.get(name)

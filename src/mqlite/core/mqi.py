@@ -1,0 +1,279 @@
+"""The MQI of connections and object handles: MQCONN/MQDISC, MQOPEN/MQCLOSE, MQPUT/MQPUT1 (routed to
+a queue or a topic), MQINQ/MQSET. Name resolution (aliases, models, remote queues through a
+transmission queue) happens at MQOPEN; a future cluster queue resolves here too, through the
+``dist`` service's workload choice.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+from mqlite import cmqc as C
+from mqlite.core import inquire
+from mqlite.core.descriptors import check_object_descriptor
+from mqlite.core.errors import MQError
+from mqlite.core.handles import INPUT_OPTIONS, Connection, Handle, handle_of, open_for_input
+from mqlite.core.mqput import Puts
+from mqlite.core.objects import ObjectDefinitions
+from mqlite.core.pubsub.delivery import CopyDelivery
+from mqlite.core.pubsub.publish import Publisher
+from mqlite.core.pubsub.subscribe import Subscriber
+from mqlite.core.syncpoint import Syncpoint
+from mqlite.core.waiting import WaitingGetters
+from mqlite.message import MessageDescriptor, Properties
+
+
+class Connections:
+    """Connections (``connections``: conn_id -> Connection) and the handles they open."""
+
+    def __init__(self, objects: ObjectDefinitions, waiting: WaitingGetters, puts: Puts, syncpoint: Syncpoint,
+                 publisher: Publisher, subscriber: Subscriber, delivery: CopyDelivery,
+                 alter: Callable[[str, str, dict[str, Any]], None], connections: dict[str, Connection]) -> None:
+        self.name = objects.name
+        self.objects = objects
+        self.qdefs = objects.qdefs
+        self.queues = objects.queues
+        self.waiting = waiting
+        self.put_message = puts.put
+        self.syncpoint = syncpoint
+        self.publisher = publisher
+        self.publish = publisher.publish
+        self.subscriber = subscriber
+        self.delivery = delivery
+        self.alter = alter
+        self.connections = connections
+        self._conn_ids = itertools.count(1)
+        self.quiescing = False
+
+    # -- connections -------------------------------------------------------------------
+    def connect(self, user: str, appl_name: str = "", pid: int = 0) -> Connection:
+        if self.quiescing:
+            raise MQError(C.MQRC_Q_MGR_QUIESCING, "the queue manager is ending")
+        conn_id = f"{next(self._conn_ids):016X}"
+        conn = Connection(conn_id, user, appl_name[:28], pid)
+        self.connections[conn_id] = conn
+        return conn
+
+    def disconnect(self, conn: Connection, commit: bool = True) -> None:
+        """MQDISC commits (normal end); a broken connection backs out."""
+        if not conn.connected:
+            return
+        if conn.uow and commit:
+            self.syncpoint.commit(conn)
+        elif conn.uow:
+            self.syncpoint.backout(conn)
+        for hsub in list(conn.subscriptions):  # non-durable ones end, durable ones are kept
+            self.close(conn, hsub, 0)
+        for hobj in list(conn.handles):
+            handle = conn.handles.get(hobj)
+            if handle is None:
+                continue
+            try:
+                self.close(conn, hobj, 0)
+            except MQError:
+                self._drop_handle(conn, handle)
+        conn.connected = False
+        self.connections.pop(conn.conn_id, None)
+        self.delivery.end_connection(conn.conn_id)
+
+    # -- MQOPEN / MQCLOSE --------------------------------------------------------------
+    def open(self, conn: Connection, od: dict[str, Any], options: int) -> Handle:
+        check_object_descriptor(od)
+        object_type = int(od.get("ObjectType", C.MQOT_Q))
+        name = str(od.get("ObjectName", "")).strip()
+        qmgr_name = str(od.get("ObjectQMgrName", "")).strip()
+        inputs = options & INPUT_OPTIONS
+        if inputs & (inputs - 1):
+            raise MQError(C.MQRC_OPTIONS_ERROR, "more than one MQOO_INPUT_* option")
+        if not options & (INPUT_OPTIONS | C.MQOO_BROWSE | C.MQOO_OUTPUT | C.MQOO_INQUIRE | C.MQOO_SET):
+            raise MQError(C.MQRC_OPTIONS_ERROR, "no access option given")
+        hobj = conn.next_hobj
+        if object_type == C.MQOT_Q_MGR:
+            if options & (INPUT_OPTIONS | C.MQOO_BROWSE | C.MQOO_OUTPUT | C.MQOO_SET):
+                raise MQError(C.MQRC_OPTION_NOT_VALID_FOR_TYPE, "the queue manager opens for inquire")
+            handle = Handle(hobj, self.name, self.name, options, None)
+        elif object_type == C.MQOT_Q:
+            handle = self._open_queue(hobj, name, qmgr_name, options, od)
+        elif object_type == C.MQOT_TOPIC:
+            handle = self.publisher.open_topic(hobj, od, options)
+        else:
+            raise MQError(C.MQRC_OBJECT_TYPE_ERROR, f"object type {object_type}")
+        conn.next_hobj += 1
+        handle.conn = conn
+        conn.handles[hobj] = handle
+        return handle
+
+    def _open_queue(
+        self, hobj: int, name: str, qmgr_name: str, options: int, od: dict[str, Any]
+    ) -> Handle:
+        if not name:
+            raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, "no queue name given")
+        if qmgr_name and qmgr_name != self.name:
+            return self._open_via_xmitq(hobj, name, qmgr_name, options)
+        definition = self.qdefs.get(name)
+        if definition is None:
+            raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"queue {name} is not defined")
+        qtype, attrs = definition
+        alias_attrs = None
+        created = False
+        if qtype == "QALIAS":
+            if attrs.get("TARGTYPE", "QUEUE") == "TOPIC":  # an alias publishes to its topic object
+                handle = self.publisher.open_topic(hobj, {"ObjectName": attrs.get("TARGET", "")}, options)
+                handle.opened_as = name
+                return handle
+            target = str(attrs.get("TARGET", ""))
+            base = self.qdefs.get(target)
+            if base is None:
+                raise MQError(C.MQRC_UNKNOWN_ALIAS_BASE_Q, f"alias {name} targets unknown {target!r}")
+            if base[0] == "QALIAS":
+                raise MQError(C.MQRC_ALIAS_BASE_Q_TYPE_ERROR, f"alias {name} targets an alias")
+            alias_attrs = attrs
+            name, (qtype, attrs) = target, base
+        if qtype == "QMODEL":
+            name = self.objects.create_dynamic(attrs, str(od.get("DynamicQName") or "AMQ.*"))
+            qtype, attrs = self.qdefs[name]
+            created = True
+        if qtype == "QREMOTE":
+            if options & (INPUT_OPTIONS | C.MQOO_BROWSE):
+                raise MQError(C.MQRC_OPTION_NOT_VALID_FOR_TYPE, "a remote queue opens for output")
+            return self._open_via_xmitq(
+                hobj, str(attrs.get("RNAME") or name), str(attrs.get("RQMNAME", "")), options,
+                xmitq=str(attrs.get("XMITQ", "")), opened_as=name, remote_attrs=attrs,
+            )
+        queue = self.queues[name]
+        if options & INPUT_OPTIONS and name in self.subscriber.subscriptions.managed_queues:
+            raise MQError(C.MQRC_OBJECT_IN_USE, f"{name} is the managed queue of a subscription")
+        handle = Handle(hobj, name, name if alias_attrs is None else str(od.get("ObjectName")),
+                        options, queue, alias_attrs=alias_attrs, created_dynamic=created)
+        if options & INPUT_OPTIONS:
+            open_for_input(queue, handle, options)
+        if options & C.MQOO_OUTPUT:
+            queue.open_output += 1
+        return handle
+
+    def _open_via_xmitq(
+        self, hobj: int, rname: str, rqmname: str, options: int, xmitq: str = "", opened_as: str = "",
+        remote_attrs: dict[str, Any] | None = None,
+    ) -> Handle:
+        if options & ~(C.MQOO_OUTPUT | C.MQOO_INQUIRE | C.MQOO_FAIL_IF_QUIESCING | _CONTEXT_OPEN_OPTIONS):
+            raise MQError(C.MQRC_OPTION_NOT_VALID_FOR_TYPE, "a remote queue opens for output")
+        target_qmgr = rqmname or self.name
+        xmitq_name = xmitq or target_qmgr
+        definition = self.qdefs.get(xmitq_name)
+        if definition is None and not xmitq:
+            xmitq_name = str(self.objects.attrs.get("DEFXMITQ", ""))
+            definition = self.qdefs.get(xmitq_name) if xmitq_name else None
+        if definition is None or definition[0] != "QLOCAL":
+            if xmitq:
+                raise MQError(C.MQRC_UNKNOWN_XMIT_Q, f"transmission queue {xmitq} is not defined")
+            raise MQError(C.MQRC_UNKNOWN_REMOTE_Q_MGR, f"no transmission queue for {target_qmgr}")
+        if definition[1].get("USAGE") != "XMITQ":
+            raise MQError(C.MQRC_XMIT_Q_USAGE_ERROR, f"{xmitq_name} is not USAGE(XMITQ)")
+        queue = self.queues[xmitq_name]
+        if options & C.MQOO_OUTPUT:
+            queue.open_output += 1
+        # The first definition on the resolution path (the QREMOTE) gives DEFPSIST and DEFPRTY.
+        handle = Handle(hobj, xmitq_name, opened_as or rname, options, queue, alias_attrs=remote_attrs)
+        handle.xmitq_for = (rname, target_qmgr)
+        return handle
+
+    def close(self, conn: Connection, hobj: int, options: int) -> None:
+        if hobj in conn.subscriptions:
+            self.subscriber.close_subscription(conn, hobj, options)
+            return
+        handle = handle_of(conn, hobj)
+        if handle.topic is not None:
+            self.publisher.close_topic(handle)
+            conn.handles.pop(hobj, None)
+            return
+        if handle.managed_for is not None:
+            if options & (C.MQCO_DELETE | C.MQCO_DELETE_PURGE):  # spec C R-CLS-7
+                raise MQError(C.MQRC_OPTION_NOT_VALID_FOR_TYPE, "a managed queue is deleted by the queue manager")
+            self._drop_handle(conn, handle)
+            self.subscriber.close_managed(handle)
+            return
+        queue = handle.queue
+        deleting = options & (C.MQCO_DELETE | C.MQCO_DELETE_PURGE)
+        if deleting and (queue is None or not queue.dynamic):
+            raise MQError(C.MQRC_OPTION_NOT_VALID_FOR_TYPE, "only dynamic queues are deleted on close")
+        purge = options & C.MQCO_DELETE_PURGE
+        if queue is not None and queue.dynamic == "PERMDYN" and deleting and queue.depth and not purge:
+            raise MQError(C.MQRC_Q_NOT_EMPTY, f"queue {queue.name} is not empty")
+        self._drop_handle(conn, handle)
+        # A dynamic queue goes with MQCO_DELETE*; a temporary one also with the handle that made it.
+        ends = deleting or (queue is not None and queue.dynamic == "TEMPDYN" and handle.created_dynamic)
+        if ends and queue is not None and not queue.deleted:
+            self.objects.remove_queue(queue.name)
+
+    def _drop_handle(self, conn: Connection, handle: Handle) -> None:
+        conn.handles.pop(handle.hobj, None)
+        queue = handle.queue
+        if queue is None:
+            return
+        if handle.options & INPUT_OPTIONS and handle.xmitq_for is None:
+            queue.open_input -= 1
+            if queue.exclusive_holder is handle:
+                queue.exclusive_holder = None
+        if handle.options & C.MQOO_OUTPUT:
+            queue.open_output -= 1
+        if queue.waiters:  # its MQGETs end with the handle
+            self.waiting.fail_handle(queue, conn, handle.hobj)
+        if handle in queue.read_ahead:
+            queue.read_ahead.remove(handle)
+
+    # -- MQPUT / MQPUT1 ----------------------------------------------------------------
+    def put(
+        self, conn: Connection, hobj: int, md: MessageDescriptor, options: int,
+        properties: Properties, body: bytes, pub_level: int = 9,
+    ) -> MessageDescriptor:
+        handle = handle_of(conn, hobj)
+        if not handle.options & C.MQOO_OUTPUT:
+            raise MQError(C.MQRC_NOT_OPEN_FOR_OUTPUT, f"{handle.opened_as} is not open for output")
+        if handle.topic is not None:
+            return self.publish(conn, handle, md, options, properties, body, pub_level)
+        queue = handle.queue
+        assert queue is not None
+        return self.put_message(conn, handle, queue, md, options, properties, body)
+
+    def put1(
+        self, conn: Connection, od: dict[str, Any], md: MessageDescriptor, options: int,
+        properties: Properties, body: bytes, pub_level: int = 9,
+    ) -> MessageDescriptor:
+        # MQPUT1 opens with what its context options need, as IBM derives them from the PMO.
+        open_options = C.MQOO_OUTPUT
+        for pmo_option, oo_option in _PUT1_CONTEXT:
+            if options & pmo_option:
+                open_options |= oo_option
+        handle = self.open(conn, od, open_options)
+        try:
+            return self.put(conn, handle.hobj, md, options, properties, body, pub_level)
+        finally:
+            self.close(conn, handle.hobj, 0)
+
+    # -- MQINQ / MQSET -----------------------------------------------------------------
+    def inquire(self, conn: Connection, hobj: int, selectors: list[int]) -> list[int | str]:
+        handle = handle_of(conn, hobj)
+        if not handle.options & C.MQOO_INQUIRE:
+            raise MQError(C.MQRC_NOT_OPEN_FOR_INQUIRE, f"{handle.opened_as} is not open for inquire")
+        return inquire.inquire(self.name, self.objects.attrs, self.qdefs, handle, selectors)
+
+    def set(self, conn: Connection, hobj: int, values: dict[int, int | str]) -> None:
+        handle = handle_of(conn, hobj)
+        if not handle.options & C.MQOO_SET:
+            raise MQError(C.MQRC_NOT_OPEN_FOR_SET, f"{handle.opened_as} is not open for set")
+        inquire.set_attributes(self.qdefs, handle, values, self.alter)
+
+
+_PUT1_CONTEXT = (
+    (C.MQPMO_SET_ALL_CONTEXT, C.MQOO_SET_ALL_CONTEXT),
+    (C.MQPMO_SET_IDENTITY_CONTEXT, C.MQOO_SET_IDENTITY_CONTEXT),
+    (C.MQPMO_PASS_ALL_CONTEXT, C.MQOO_PASS_ALL_CONTEXT),
+    (C.MQPMO_PASS_IDENTITY_CONTEXT, C.MQOO_PASS_IDENTITY_CONTEXT),
+)
+_CONTEXT_OPEN_OPTIONS = (
+    C.MQOO_PASS_IDENTITY_CONTEXT | C.MQOO_PASS_ALL_CONTEXT | C.MQOO_SET_IDENTITY_CONTEXT
+    | C.MQOO_SET_ALL_CONTEXT | C.MQOO_ALTERNATE_USER_AUTHORITY | C.MQOO_BIND_AS_Q_DEF
+    | C.MQOO_BIND_ON_OPEN | C.MQOO_BIND_NOT_FIXED
+)

@@ -1,0 +1,159 @@
+"""Publishing: MQOPEN of a topic, MQPUT to it, retained publications (spec A §5-7, spec C §1-2).
+
+A publication is an MQPUT on a topic handle (``Handle.topic`` is its tree node). The node's
+attributes are resolved (cached per owning topic object), the subscription registry gives the
+subscriptions whose pattern matches, ``copies.recipients`` narrows them, and ``CopyDelivery``
+puts each copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from mqlite import cmqc as C
+from mqlite.core.errors import MQError
+from mqlite.core.handles import Connection, Handle
+from mqlite.core.mqput import Puts
+from mqlite.core.objects import ObjectDefinitions
+from mqlite.core.pubsub import copies
+from mqlite.core.pubsub.delivery import CopyDelivery
+from mqlite.core.pubsub.registry import Subscriptions
+from mqlite.core.topics.strings import check_topic_string
+from mqlite.core.topics.tree import TopicNode
+from mqlite.message import Message, MessageDescriptor, Properties
+
+_TOPIC_OPEN_OPTIONS = (C.MQOO_OUTPUT | C.MQOO_FAIL_IF_QUIESCING | C.MQOO_PASS_IDENTITY_CONTEXT
+                       | C.MQOO_PASS_ALL_CONTEXT | C.MQOO_SET_IDENTITY_CONTEXT | C.MQOO_SET_ALL_CONTEXT
+                       | C.MQOO_ALTERNATE_USER_AUTHORITY)
+_GROUP_FLAGS = C.MQMF_MSG_IN_GROUP | C.MQMF_LAST_MSG_IN_GROUP | C.MQMF_SEGMENT | C.MQMF_LAST_SEGMENT
+# Report options that need a reply-to queue (spec C R-PO-2, A-26).
+_REPLY_REPORTS = (C.MQRO_COA | C.MQRO_COD | C.MQRO_EXCEPTION | C.MQRO_EXPIRATION | C.MQRO_PAN | C.MQRO_NAN)
+
+
+class Publisher:
+    """Topic handles and publications."""
+
+    def __init__(self, objects: ObjectDefinitions, subscriptions: Subscriptions, delivery: CopyDelivery,
+                 puts: Puts) -> None:
+        self.qmgr_attrs = objects.attrs
+        self.qdefs = objects.qdefs
+        self.outbox = objects.outbox
+        self.clock: Callable[[], float] = objects.clock
+        self.subscriptions = subscriptions
+        self.tree = subscriptions.tree
+        self.match = subscriptions.match
+        self.topic_matches = subscriptions.topic_matches
+        self.delivery = delivery
+        self.puts = puts
+
+    # -- MQOPEN of a topic ---------------------------------------------------------------
+    def open_topic(self, hobj: int, od: dict[str, Any], options: int) -> Handle:
+        if int(od.get("Version", C.MQOD_VERSION_4)) < C.MQOD_VERSION_4:
+            raise MQError(C.MQRC_OD_ERROR, "topics need MQOD version 4")
+        if options & ~_TOPIC_OPEN_OPTIONS or not options & C.MQOO_OUTPUT:
+            raise MQError(C.MQRC_OPTION_NOT_VALID_FOR_TYPE, "a topic opens for output (publishing)")
+        topic, object_name = self.subscriptions.resolve_topic(str(od.get("ObjectName") or ""),
+                                                              str(od.get("ObjectString") or ""))
+        check_topic_string(topic)
+        self.delivery.check_enabled()
+        node = self.tree.node(topic, self.clock())
+        node.publishers += 1
+        handle = Handle(hobj, topic, object_name or topic, options, None)
+        handle.topic = node
+        handle.topic_string = topic
+        return handle
+
+    def close_topic(self, handle: Handle) -> None:
+        node = handle.topic
+        if node is not None:
+            node.publishers -= 1
+            self.tree.released(node, self.clock())
+
+    # -- publishing ---------------------------------------------------------------------
+    def publish(
+        self, conn: Connection, handle: Handle, md: MessageDescriptor, options: int,
+        properties: Properties, body: bytes, pub_level: int = copies.DEFAULT_PUB_LEVEL,
+    ) -> MessageDescriptor:
+        """MQPUT to a topic handle."""
+        conn.warning = 0
+        node = handle.topic
+        assert node is not None
+        if (options & C.MQPMO_SYNCPOINT) and (options & C.MQPMO_NO_SYNCPOINT):
+            raise MQError(C.MQRC_OPTIONS_ERROR, "both MQPMO_SYNCPOINT and MQPMO_NO_SYNCPOINT")
+        if not 0 <= pub_level <= 9:
+            raise MQError(C.MQRC_PMO_ERROR, f"PubLevel {pub_level} is outside 0..9")
+        if md.MsgFlags & _GROUP_FLAGS or options & C.MQPMO_LOGICAL_ORDER:
+            raise MQError(C.MQRC_MSG_NOT_ALLOWED_IN_GROUP, "grouped or segmented messages cannot be published")
+        if options & C.MQPMO_SUPPRESS_REPLYTO and md.Report & _REPLY_REPORTS:
+            raise MQError(C.MQRC_MISSING_REPLY_TO_Q, "MQPMO_SUPPRESS_REPLYTO with a report that needs a reply")
+        self.delivery.check_enabled()
+        topic_attrs = self.tree.resolved(node)
+        if topic_attrs.get("PUB") == "INHIBITED":
+            raise MQError(C.MQRC_PUT_INHIBITED, f"publishing on {handle.topic_string!r} is inhibited")
+        if len(body) > int(self.qmgr_attrs.get("MAXMSGL", 4194304)):
+            raise MQError(C.MQRC_MSG_TOO_BIG_FOR_Q_MGR, f"{len(body)} bytes exceed the queue manager's MAXMSGL")
+        now = self.clock()
+        defining = {"DEFPSIST": "YES" if topic_attrs.get("DEFPERSIST") == "YES" else "NO",
+                    "DEFPRTY": topic_attrs.get("DEFPRTY", 0)}
+        puts = self.puts
+        if puts.duplicates is not None and puts.duplicate(conn, "topic:" + handle.topic_string, md, options, now):
+            return md  # a retried publication already committed within the duplicate window
+        md = puts.complete_md(conn, md, options, defining, now)
+        if options & C.MQPMO_SUPPRESS_REPLYTO:
+            md.ReplyToQ = md.ReplyToQMgr = ""
+        retain = bool(options & C.MQPMO_RETAIN)
+        if retain:
+            self._check_retainable()
+        topic = handle.topic_string
+        cached = self.topic_matches.get(topic)  # inline: once per publication
+        if cached is None:
+            cached = self.match(topic)
+        topic_levels, matched = cached
+        chosen, level = copies.recipients(matched, topic_levels, md, properties, conn, options, pub_level, now)
+        syncpoint = bool(options & C.MQPMO_SYNCPOINT)
+        delivered = self.delivery.deliver_copies(conn, chosen, md, properties, body, topic, options, pub_level,
+                                         topic_attrs, syncpoint, now)
+        # Intercepted by a level above 1, a retained publication is retained only when the
+        # interceptor republishes it (spec C R-INT-9).
+        if retain and level <= 1:
+            stored = Message(md.copy(), body, dict(properties))
+            if syncpoint:
+                conn.uow.after_commit.append(lambda: self._retain(node, stored))
+            else:
+                self._retain(node, stored)
+        if not delivered and options & C.MQPMO_WARN_IF_NO_SUBS_MATCHED:
+            conn.warning = C.MQRC_NO_SUBS_MATCHED
+        return md
+
+    def _check_retainable(self) -> None:
+        """IBM keeps retained publications on SYSTEM.RETAINED.PUB.QUEUE: when that queue refuses
+        puts, nothing can be retained and the publication fails (spec A R-RET-4, TV-RP-10)."""
+        definition = self.qdefs.get("SYSTEM.RETAINED.PUB.QUEUE")
+        if definition is not None and definition[1].get("PUT") == "DISABLED":
+            raise MQError(C.MQRC_PUT_NOT_RETAINED, "retained publications cannot be stored (PUT disabled)")
+
+    def _retain(self, node: TopicNode, message: Message) -> None:
+        """One retained publication per topic: a new one replaces the old (spec A R-RET-3)."""
+        had_persistent = node.retained is not None and node.retained.persistent
+        if node.retained is None:
+            self.tree.retained_count += 1
+        node.retained = message
+        topic = node.topic
+        if message.persistent:
+            self.outbox.tx.put_record("retained", topic, {"md": message.md.to_list(), "props": message.properties,
+                                                    "body": message.body})
+        elif had_persistent:
+            self.outbox.tx.delete_record("retained", topic)
+
+    def clear_retained(self, topic: str) -> bool:
+        """CLEAR TOPICSTR(...) CLTRTYPE(RETAINED); False when there was none."""
+        node = self.tree.find(topic)
+        if node is None or node.retained is None:
+            return False
+        if node.retained.persistent:
+            self.outbox.tx.delete_record("retained", topic)
+        node.retained = None
+        self.tree.retained_count -= 1
+        self.tree.released(node, self.clock())
+        return True

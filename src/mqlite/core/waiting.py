@@ -1,0 +1,63 @@
+"""The MQGETs waiting for a message, across every queue: adding, completing, failing, timing out."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from mqlite import cmqc as C
+from mqlite.core.errors import MQError
+from mqlite.core.outbox import Outbox
+from mqlite.core.queues import LocalQueue
+from mqlite.core.waiters import Waiter
+
+
+class WaitingGetters:
+    """Every pending MQGET (``waiting``, for the server's timer) and the queue each waits on."""
+
+    def __init__(self, outbox: Outbox) -> None:
+        self.outbox = outbox
+        self.waiting: set[Waiter] = set()
+
+    def add(self, queue: LocalQueue, waiter: Waiter) -> None:
+        queue.waiters.append(waiter)
+        self.waiting.add(waiter)
+
+    def end(self, queue: LocalQueue, waiter: Waiter, result: Any) -> None:
+        """The waiter's MQGET ends with ``result`` (a GetResult or an MQError)."""
+        queue.waiters.remove(waiter)
+        self.waiting.discard(waiter)
+        waiter.done = True
+        self.outbox.effects.completions.append((waiter, result))
+
+    def fail(self, queue: LocalQueue, reason: int, text: str, through: dict[str, Any] | None = None) -> None:
+        """Fail the queue's waiting getters (only those waiting through alias ``through``, if given)."""
+        for waiter in list(queue.waiters):
+            if through is not None:
+                handle = waiter.conn.handles.get(waiter.hobj)
+                if handle is None or handle.alias_attrs is not through:
+                    continue
+            self.end(queue, waiter, MQError(reason, text))
+
+    def fail_handle(self, queue: LocalQueue, conn: object, hobj: int) -> None:
+        """The handle closed: its MQGETs end with 2019."""
+        for waiter in [w for w in queue.waiters if w.conn is conn and w.hobj == hobj]:
+            self.end(queue, waiter, MQError(C.MQRC_HOBJ_ERROR, "the handle was closed"))
+
+    def time_out(self, now: float) -> None:
+        """Time out waiting getters whose wait interval has passed (2033)."""
+        for waiter in [w for w in self.waiting if w.deadline and w.deadline <= now]:
+            self.waiting.discard(waiter)
+            handle = waiter.conn.handles.get(waiter.hobj)
+            if handle is not None and handle.queue is not None and waiter in handle.queue.waiters:
+                handle.queue.waiters.remove(waiter)
+            waiter.done = True
+            self.outbox.effects.completions.append((waiter, MQError(C.MQRC_NO_MSG_AVAILABLE, "no message available")))
+
+    def cancel(self, waiter: Waiter, queues: Iterable[LocalQueue]) -> None:
+        """The caller went away: forget its pending MQGET."""
+        self.waiting.discard(waiter)
+        for queue in queues:
+            if waiter in queue.waiters:
+                queue.waiters.remove(waiter)
+                break
