@@ -1,5 +1,7 @@
-"""core's imports (DESIGN §1): only downward, and no circles inside core. Every import counts,
-including those under ``if TYPE_CHECKING:`` and those inside functions."""
+"""core's imports (DESIGN §1), module by module (the import-linter contracts of test_layout.py
+check packages): only downward, to the store's interfaces and not its SQLite side, and no
+circle between any two modules of core. Every import counts, including those under
+``if TYPE_CHECKING:`` and those inside functions."""
 
 from __future__ import annotations
 
@@ -88,7 +90,3 @@ def test_core_imports_only_downward() -> None:
     assert wrong == set()
 
 
-
-def test_no_core_module_over_600_lines() -> None:
-    sizes = {module_name(p): len(p.read_text().splitlines()) for p in CORE.rglob("*.py")}
-    assert {name: n for name, n in sizes.items() if n > 600} == {}

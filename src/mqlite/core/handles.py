@@ -14,7 +14,6 @@ from mqlite.message import Message
 from mqlite.store.tx import StoreTx
 
 if TYPE_CHECKING:
-    from mqlite.core.pubsub.subscription import Subscription
     from mqlite.core.topics.tree import TopicNode
 
 INPUT_OPTIONS = C.MQOO_INPUT_AS_Q_DEF | C.MQOO_INPUT_SHARED | C.MQOO_INPUT_EXCLUSIVE
@@ -60,7 +59,7 @@ class Handle:
     conn: Connection | None = None
     topic: TopicNode | None = None  # an open topic (publishing)
     topic_string: str = ""
-    managed_for: Subscription | None = None  # the managed queue handle MQSUB returned
+    managed: bool = False  # the managed queue handle MQSUB returned (its subscription: by queue name)
 
 
 def handle_of(conn: Connection, hobj: int) -> Handle:
@@ -92,14 +91,6 @@ def open_for_input(queue: LocalQueue, handle: Handle, options: int) -> None:
         handle.read_ahead = bool(options & C.MQOO_READ_AHEAD) or readahead == "YES"
 
 
-class SubscriptionHandle(NamedTuple):
-    """What MQSUB hands back as Hsub: a number in the connection's handle space (the connection
-    keeps only the number -> subscription map, so a million open subscriptions stay small)."""
-
-    hobj: int
-    subscription: Subscription
-
-
 @dataclass(eq=False)
 class Connection:
     """An application's connection (MQCONN's Hconn)."""
@@ -109,7 +100,9 @@ class Connection:
     appl_name: str
     pid: int = 0
     handles: dict[int, Handle] = field(default_factory=dict)
-    subscriptions: dict[int, Subscription] = field(default_factory=dict)  # Hsub -> subscription
+    # Hsub -> its subscription (``pubsub.subscription.Subscription``; pubsub sits above this module
+    # and reads it back typed, see ``pubsub.subscribe.held``).
+    subscriptions: dict[int, object] = field(default_factory=dict)
     uow: UnitOfWork = field(default_factory=UnitOfWork)
     next_hobj: int = 1
     connected: bool = True

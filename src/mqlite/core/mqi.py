@@ -188,7 +188,7 @@ class Connections:
             self.publisher.close_topic(handle)
             conn.handles.pop(hobj, None)
             return
-        if handle.managed_for is not None:
+        if handle.managed:
             if options & (C.MQCO_DELETE | C.MQCO_DELETE_PURGE):  # spec C R-CLS-7
                 raise MQError(C.MQRC_OPTION_NOT_VALID_FOR_TYPE, "a managed queue is deleted by the queue manager")
             self._drop_handle(conn, handle)

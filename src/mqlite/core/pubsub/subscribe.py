@@ -4,11 +4,11 @@ spec A R-MGD-*, R-SUB-*)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple, cast
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
-from mqlite.core.handles import Connection, Handle, SubscriptionHandle, open_for_input
+from mqlite.core.handles import Connection, Handle, open_for_input
 from mqlite.core.objects import ObjectDefinitions
 from mqlite.core.outbox import MessageIds
 from mqlite.core.pubsub.delivery import CopyDelivery
@@ -19,6 +19,20 @@ from mqlite.core.topics.strings import char_tokens, check_topic_string, has_char
 from mqlite.message import NULL_ACCOUNTING_TOKEN, NULL_ID
 
 _MANAGED_PREFIX = {True: "SYSTEM.MANAGED.DURABLE.", False: "SYSTEM.MANAGED.NDURABLE."}
+
+
+class SubscriptionHandle(NamedTuple):
+    """What MQSUB hands back as Hsub: a number in the connection's handle space (the connection
+    keeps only the number -> subscription map, so a million open subscriptions stay small)."""
+
+    hobj: int
+    subscription: Subscription
+
+
+def held(conn: Connection, hsub: int) -> Subscription | None:
+    """The subscription a connection holds as ``hsub`` (``Connection`` types it loosely: the
+    handles module sits below pubsub)."""
+    return cast("Subscription | None", conn.subscriptions.get(hsub))
 
 
 class Subscriber:
@@ -59,7 +73,7 @@ class Subscriber:
         queue_handle: Handle | None = None
         if hobj:
             queue_handle = conn.handles.get(hobj)
-            if queue_handle is None or queue_handle.queue is None or queue_handle.managed_for is not None:
+            if queue_handle is None or queue_handle.queue is None or queue_handle.managed:
                 raise MQError(C.MQRC_HOBJ_ERROR, f"object handle {hobj} is not a queue you opened")
             if managed:
                 raise MQError(C.MQRC_HOBJ_ERROR, "MQSO_MANAGED takes no queue handle (MQHO_NONE)")
@@ -201,7 +215,7 @@ class Subscriber:
             options |= C.MQOO_NO_READ_AHEAD
         handle = Handle(conn.next_hobj, queue.name, queue.name, options, queue)
         open_for_input(queue, handle, options)
-        handle.managed_for = sub
+        handle.managed = True
         handle.conn = conn
         conn.handles[handle.hobj] = handle
         conn.next_hobj += 1
@@ -310,7 +324,7 @@ class Subscriber:
     # -- MQSUBRQ -------------------------------------------------------------------------------
     def request_update(self, conn: Connection, hsub: int, action: int) -> int:
         """MQSUBRQ: send the subscription's retained publications now; their count."""
-        sub = conn.subscriptions.get(hsub)
+        sub = held(conn, hsub)
         if sub is None:
             raise MQError(C.MQRC_HOBJ_ERROR, f"handle {hsub} is not a subscription")
         if action != C.MQSR_ACTION_PUBLICATION:
@@ -322,7 +336,8 @@ class Subscriber:
 
     # -- closing -------------------------------------------------------------------------------
     def close_subscription(self, conn: Connection, hsub: int, options: int) -> None:
-        sub = conn.subscriptions[hsub]
+        sub = held(conn, hsub)
+        assert sub is not None  # the caller found hsub there
         if sub.sub_id not in self.subscriptions.subs_by_id:  # expired or deleted while open: just end the handle
             del conn.subscriptions[hsub]
             return
@@ -338,8 +353,9 @@ class Subscriber:
 
     def close_managed(self, handle: Handle) -> None:
         """MQCLOSE of a managed Hobj: the queue goes when its subscription has already gone."""
-        sub = handle.managed_for
-        assert sub is not None
+        sub = self.subscriptions.managed_queues.get(handle.name)
+        if sub is None:
+            return
         sub.managed_handle = None
         if sub.sub_id not in self.subscriptions.subs_by_id:
             self.subscriptions.drop_managed_queue(sub)
