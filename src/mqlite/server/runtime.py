@@ -22,6 +22,7 @@ from mqlite.core.waiters import Waiter
 from mqlite.message import Message
 from mqlite.protocol import native
 from mqlite.server.busy_poll import BusyPoll, window_from_env
+from mqlite.server.memory import IDLE_SECONDS, trim_c_heap
 from mqlite.store.sqlite import Store
 from mqlite.store.tx import StoreTx
 
@@ -136,6 +137,10 @@ class Runtime:
         self.on_fatal: Callable[[], None] | None = None  # set by the host: end immediately
         self.tick_hooks: list[Callable[[float], None]] = []  # run every tick (MQTT session expiry)
         self.busy_poll = BusyPoll(loop, window_from_env(), self._poll_paused)
+        self.rounds_out = 0  # rounds that released output or changed persistent state
+        self._rounds_seen = 0
+        self._quiet_since = 0.0
+        self._memory_released = True
 
     def _poll_paused(self) -> bool:
         """No busy polling while the store's writer may want the GIL (it has work and is not
@@ -184,6 +189,8 @@ class Runtime:
         self._add_effects(round_, effects.completions, effects.pushes)
         tx = effects.tx
         round_.ready = not tx
+        if tx or round_.outputs:
+            self.rounds_out += 1
         for session, chunks in round_.outputs.items():
             session.emit(round_, chunks[0] if len(chunks) == 1 else b"".join(chunks))
         if tx:
@@ -291,8 +298,20 @@ class Runtime:
             self.core.sweep_expired(now)
         for hook in self.tick_hooks:
             hook(now)
+        self._release_memory_when_idle(now)
         if not self.ending:
             self.finish(Round())
+
+    def _release_memory_when_idle(self, now: float) -> None:
+        """Once quiet for IDLE_SECONDS after work, give the caches' and heaps' memory back."""
+        if self.rounds_out != self._rounds_seen:
+            self._rounds_seen = self.rounds_out
+            self._quiet_since = now
+            self._memory_released = False
+        elif not self._memory_released and now - self._quiet_since >= IDLE_SECONDS:
+            self._memory_released = True
+            self.store.release_memory()
+            trim_c_heap()
 
     def stop_timer(self) -> None:
         if self._timer is not None:

@@ -179,6 +179,7 @@ class Store:
         self._ready_ops = 0
         self._wake_at = 1  # the writer, waiting, wants waking once this many txs are ready
         self.writer_waiting = False  # the writer sleeps for txs (and needs no GIL until woken)
+        self._shrink_writer = False  # release_memory asked the writer to shrink its cache
         self.gathering = GatherPolicy()
         self._closed = False
         self._local = threading.local()
@@ -220,6 +221,16 @@ class Store:
             if len(ready) >= self._wake_at or self._ready_ops >= ENOUGH_OPS:
                 self.writer_waiting = False
                 self._ready_cond.notify()
+
+    def release_memory(self) -> None:
+        """Give back what SQLite caches (``PRAGMA shrink_memory``): the calling thread's reader
+        connection now, the writer's once it has nothing to do. For an idle queue manager."""
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.execute("PRAGMA shrink_memory")
+        with self._lock:
+            self._shrink_writer = True
+            self._ready_cond.notify()
 
     def write(self, tx: StoreTx) -> None:
         """Submit and wait until durable; raises what the tx failed with."""
@@ -301,6 +312,15 @@ class Store:
         ran_out = False
         with cond:
             while not ready and not self._closed:
+                if self._shrink_writer:
+                    self._shrink_writer = False
+                    self.writer_waiting = False
+                    cond.release()
+                    try:
+                        self._conn.execute("PRAGMA shrink_memory")
+                    finally:
+                        cond.acquire()
+                    continue
                 self.writer_waiting = True
                 cond.wait()
             self.writer_waiting = False
