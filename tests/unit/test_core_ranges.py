@@ -45,7 +45,7 @@ def test_remove_one_browsed_message(store_mq: Any, recover: Any) -> None:
     for i in range(4):
         store_mq.put(handle, f"p{i}".encode(), Persistence=C.MQPER_PERSISTENT)
     store_mq.flush()
-    [entry] = store_mq.qm.queues["ONE.Q"].in_range(1, 2, 1)
+    [entry] = store_mq.qm.queues["ONE.Q"].in_range(1, 2, 1, store_mq.clock.now, [])
     assert store_mq.qm.remove_entry("ONE.Q", entry) is True
     assert store_mq.qm.remove_entry("ONE.Q", entry) is False  # already gone
     store_mq.flush()
@@ -69,3 +69,15 @@ def test_browse_batch_moves_the_cursor_over_what_is_there(mq: Any, q: Any) -> No
     assert mq.qm.queues["APP.Q"].depth == 5
     assert mq.qm.browse_batch(mq.conn, q.hobj, 10) == []
     assert mq.qm.remove_entry("APP.Q", rest[0][0]) is True  # what was browsed can be removed
+
+
+def test_ranges_skip_and_remove_expired_messages(mq: Any, q: Any, clock: Any) -> None:
+    """A stream reader never sees a message that expired (the same availability test as MQGET)."""
+    mq.put(q, b"short", Expiry=10)  # one second
+    mq.put(q, b"long")
+    mq.put(q, b"short too", Expiry=10)
+    assert [m.body for _, m in mq.qm.browse_range("APP.Q", 0, 3)] == [b"short", b"long", b"short too"]
+    clock.advance(2)
+    assert [(seq, m.body) for seq, m in mq.qm.browse_range("APP.Q", 0, 3)] == [(2, b"long")]
+    assert mq.depth("APP.Q") == 1  # the expired ones left the queue on the way
+    assert mq.qm.queue_offsets("APP.Q") == (1, 3)

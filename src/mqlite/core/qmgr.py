@@ -76,7 +76,7 @@ class QueueManager:
         self.gets = gets = Gets(objects.queues, objects.attrs, waiting, outbox, clock)
         self.puts = puts = Puts(name, objects.attrs, gets.deliver, outbox, ids, clock)
         self.syncpoint = syncpoint = Syncpoint(name, objects.attrs, objects.queues, gets.deliver, outbox, clock)
-        self.ranges = ranges = Ranges(objects.queues, outbox)
+        self.ranges = ranges = Ranges(objects.queues, outbox, clock)
         self.subscriptions = subscriptions = Subscriptions(objects)
         self.delivery = delivery = CopyDelivery(objects, subscriptions, gets.deliver, syncpoint.dead_letter, ids)
         self.publisher = publisher = Publisher(objects, subscriptions, delivery, puts)

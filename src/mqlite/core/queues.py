@@ -267,10 +267,16 @@ class LocalQueue:
                 if entry.state != REMOVED:
                     yield entry
 
-    def in_range(self, after: int, through: int, limit: int) -> list[Entry]:
-        """Available entries with ``after < seq <= through``, in sequence order, at most ``limit``
-        (offsets for stream readers: sequence numbers only grow, across restarts too)."""
-        found: list[Entry] = []
+    def in_range(self, after: int, through: int, limit: int, now: float, expired: list[Entry]) -> list[Entry]:
+        """Available, unexpired entries with ``after < seq <= through``, in sequence order, at most
+        ``limit`` (offsets for stream readers: sequence numbers only grow, across restarts too);
+        expired ones in the range are removed into ``expired``, as ``available`` does."""
+        found = self.available(now, expired, limit=None, seqs=(after, through))
+        found.sort(key=_seq_key)
+        return found[:limit]
+
+    def iter_seqs(self, after: int, through: int) -> Iterator[Entry]:
+        """Live entries with ``after < seq <= through``, level by level (not in sequence order)."""
         for level in self.levels:
             entries = level.entries
             start = max(level.head, bisect.bisect_right(entries, after, lo=level.head, key=_seq_key))
@@ -278,10 +284,8 @@ class LocalQueue:
                 entry = entries[i]
                 if entry.seq > through:
                     break
-                if entry.state == AVAILABLE:
-                    found.append(entry)
-        found.sort(key=_seq_key)
-        return found[:limit]
+                if entry.state != REMOVED:
+                    yield entry
 
     def first_available(self, now: float, expired: list[Entry]) -> Entry | None:
         """The next message to deliver; expired ones met on the way are removed into ``expired``."""
@@ -305,15 +309,21 @@ class LocalQueue:
         return None
 
     def available(self, now: float, expired: list[Entry], after: tuple[int, int] | None = None,
-                  limit: int | None = 1, accept: Callable[[Entry], bool] | None = None) -> list[Entry]:
-        """Up to ``limit`` (None: all) available, unexpired entries in delivery order that ``accept``
-        takes, from the head or after the browse position ``after`` (level, seq). Expired entries
-        met on the way are removed and added to ``expired``, for the caller to delete from the
-        store. Every reader of a queue scans through here, but the head-of-queue get
-        (``first_available``), which keeps a cursor for speed."""
+                  limit: int | None = 1, accept: Callable[[Entry], bool] | None = None,
+                  seqs: tuple[int, int] | None = None) -> list[Entry]:
+        """Up to ``limit`` (None: all) available, unexpired entries that ``accept`` takes: in
+        delivery order from the head or after the browse position ``after`` (level, seq), or
+        those with sequence numbers in ``seqs`` (after, through]. Expired entries met on the way
+        are removed and added to ``expired``, for the caller to delete from the store. Every
+        reader of a queue scans through here, but the head-of-queue get (``first_available``),
+        which keeps a cursor for speed."""
         found: list[Entry] = []
         dead: list[Entry] = []
-        for entry in self.iter_entries() if after is None else self.iter_after(*after):
+        if seqs is not None:
+            walk = self.iter_seqs(*seqs)
+        else:
+            walk = self.iter_entries() if after is None else self.iter_after(*after)
+        for entry in walk:
             if entry.state != AVAILABLE:
                 continue
             if entry.expiry_at and entry.expiry_at <= now:

@@ -9,6 +9,8 @@ what makes a restarted query exactly-once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
 from mqlite.core.outbox import Outbox
@@ -21,9 +23,20 @@ MAX_RANGE = 10_000  # messages per browse call
 class Ranges:
     """The offset calls: a queue's sequence numbers, browsing a range, removing what was read."""
 
-    def __init__(self, queues: dict[str, LocalQueue], outbox: Outbox) -> None:
+    def __init__(self, queues: dict[str, LocalQueue], outbox: Outbox, clock: Callable[[], float]) -> None:
         self.queues = queues
         self.outbox = outbox
+        self.clock = clock
+
+    def _in_range(self, queue: LocalQueue, after: int, through: int, limit: int) -> list[Entry]:
+        """The available messages of the range; expired ones met there leave the queue and the store."""
+        expired: list[Entry] = []
+        found = queue.in_range(after, through, limit, self.clock(), expired)
+        tx = self.outbox.tx
+        for entry in expired:
+            if entry.persistent:
+                tx.delete_message(queue.name, entry.seq)
+        return found
 
     def _queue(self, name: str) -> LocalQueue:
         queue = self.queues.get(name)
@@ -35,20 +48,21 @@ class Ranges:
         """(the sequence number before the oldest available message, the newest one)."""
         queue = self._queue(name)
         newest = queue.next_seq - 1
-        oldest = queue.in_range(0, newest, 1)
+        oldest = self._in_range(queue, 0, newest, 1)
         return (oldest[0].seq - 1 if oldest else newest), newest
 
     def browse_range(self, name: str, after: int, through: int, limit: int = MAX_RANGE) -> list[tuple[int, Message]]:
         """The available messages with ``after < seq <= through`` (at most ``limit``), left in place."""
         queue = self._queue(name)
-        return [(entry.seq, queue.load(entry)) for entry in queue.in_range(after, through, min(limit, MAX_RANGE))]
+        entries = self._in_range(queue, after, through, min(limit, MAX_RANGE))
+        return [(entry.seq, queue.load(entry)) for entry in entries]
 
     def remove_through(self, name: str, through: int) -> int:
         """Remove every available message with ``seq <= through`` (a committed range); how many."""
         queue = self._queue(name)
         removed = 0
         while True:
-            batch = queue.in_range(0, through, MAX_RANGE)
+            batch = self._in_range(queue, 0, through, MAX_RANGE)
             if not batch:
                 return removed
             tx = self.outbox.tx
