@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from mqlite.cli import dmpfile
 from mqlite.message import Message, MessageDescriptor
-from mqlite.protocol import dlh, native, xqh
+from mqlite.protocol import dlh, native, native_shapes, xqh
 from mqlite.protocol.mqtt import (
     V5,
     V311,
@@ -78,8 +78,8 @@ md_lists = st.builds(MessageDescriptor.to_list,
                                MsgId=st.binary(min_size=24, max_size=24), Format=st.text(max_size=8)))
 props = st.dictionaries(st.text(max_size=8), scalars, max_size=4)
 od = st.fixed_dictionaries({}, optional={k: st.just(v) if not isinstance(v, str) else st.text(max_size=20)
-                                         for k, v in native.OD_DEFAULTS.items()})
-gmo = st.fixed_dictionaries({}, optional={k: st.integers(-1, 2**31) for k in native.GMO_DEFAULTS})
+                                         for k, v in native_shapes.OD_DEFAULTS.items()})
+gmo = st.fixed_dictionaries({}, optional={k: st.integers(-1, 2**31) for k in native_shapes.GMO_DEFAULTS})
 # Requests as a real client sends them, each op with arguments of its shape.
 ints32 = st.integers(-(2**31), 2**31)
 _ARGS: dict[native.Op, st.SearchStrategy[list[Any]]] = {

@@ -12,9 +12,7 @@ from hypothesis import strategies as st
 from mqlite.message import MessageDescriptor
 from mqlite.protocol import native, native_results
 from mqlite.protocol.native import (
-    GMO_DEFAULTS,
     NEED_DATA,
-    OD_DEFAULTS,
     NativeConnection,
     Op,
     ProtocolError,
@@ -23,6 +21,7 @@ from mqlite.protocol.native import (
     Request,
     Role,
 )
+from mqlite.protocol.native_shapes import GMO_DEFAULTS, OD_DEFAULTS
 
 MD = MessageDescriptor(Format="MQSTR", MsgId=b"\x01" * 24).to_list()
 OD = {"ObjectName": "APP.IN", "ObjectType": 1}

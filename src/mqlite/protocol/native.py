@@ -45,7 +45,23 @@ from typing import Any, Final, NamedTuple
 
 import msgpack
 
-from mqlite.message import MD_FIELDS, MessageDescriptor
+from mqlite.protocol.native_shapes import (
+    Bad,
+    Checker,
+    bytes_arg,
+    check_args,
+    check_gmo,
+    check_md,
+    check_messages,
+    check_od,
+    check_props,
+    check_sd,
+    int_arg,
+    int_list,
+    opt_str_arg,
+    selector_map,
+    str_arg,
+)
 
 MQRC_UNEXPECTED_ERROR: Final = 2195
 MQRC_MSG_TOO_BIG_FOR_CHANNEL: Final = 2218
@@ -161,201 +177,37 @@ class ProtocolError(Exception):
         return f"{self.text} (reason {self.reason})"
 
 
-# ---------------------------------------------------------------------------
-# Shape checking. Each checker returns the (possibly normalised) value or raises _Bad.
-
-
-class _Bad(Exception):
-    pass
-
-
-Checker = Callable[[Any], Any]
-
-
-def _int(v: Any) -> int:
-    if type(v) is not int:
-        raise _Bad(f"expected int, got {type(v).__name__}")
-    return v
-
-
-def _str(v: Any) -> str:
-    if type(v) is not str:
-        raise _Bad(f"expected str, got {type(v).__name__}")
-    return v
-
-
-def _opt_str(v: Any) -> str | None:
-    if v is not None and type(v) is not str:
-        raise _Bad(f"expected str or nil, got {type(v).__name__}")
-    return v
-
-
-def _bool(v: Any) -> bool:
-    if type(v) is not bool:
-        raise _Bad(f"expected bool, got {type(v).__name__}")
-    return v
-
-
-def _bytes(v: Any) -> bytes:
-    if type(v) is not bytes:
-        raise _Bad(f"expected bin, got {type(v).__name__}")
-    return v
-
-
-_ID_LENGTHS = {"MsgId": 24, "CorrelId": 24, "GroupId": 24, "AccountingToken": 32}
-_MD_DEFAULT = MessageDescriptor()
-# (name, type, exact size) per MQMD field; the types are those of IBM's defaults.
-_MD_SPEC: tuple[tuple[str, type, int | None], ...] = tuple(
-    (name, type(getattr(_MD_DEFAULT, name)), _ID_LENGTHS.get(name)) for name in MD_FIELDS
-)
-MD_LENGTH: Final = len(MD_FIELDS)
-
-
-_MD_TYPES = tuple(kind for _, kind, _ in _MD_SPEC)
-_MD_SIZED = tuple((i, name, size) for i, (name, _, size) in enumerate(_MD_SPEC) if size is not None)
-
-
-def check_md(v: Any) -> list[Any]:
-    """An MQMD as a list in ``MD_FIELDS`` order, each field of its type, ids of their size."""
-    if type(v) is not list or len(v) != MD_LENGTH:
-        raise _Bad(f"MQMD must be a list of {MD_LENGTH} fields")
-    if tuple(map(type, v)) != _MD_TYPES:  # one C-level pass on the hot path
-        for value, (name, kind, _) in zip(v, _MD_SPEC, strict=True):
-            if type(value) is not kind:
-                raise _Bad(f"MQMD.{name}: expected {kind.__name__}, got {type(value).__name__}")
-    for i, name, size in _MD_SIZED:
-        if len(v[i]) != size:
-            raise _Bad(f"MQMD.{name}: expected {size} bytes")
-    return v
-
-
-_PROPERTY_TYPES = (bool, int, float, str, bytes, type(None))
-
-
-def check_props(v: Any) -> dict[str, Any]:
-    """Message properties: str names, MQ-typed scalar values (no nesting)."""
-    if type(v) is not dict:
-        raise _Bad("properties must be a map")
-    for name, value in v.items():
-        if type(name) is not str:
-            raise _Bad("property names must be str")
-        if type(value) not in _PROPERTY_TYPES:
-            raise _Bad(f"property {name!r}: unsupported type {type(value).__name__}")
-    return v
-
-
-def _keyed(defaults: dict[str, Any], what: str) -> Checker:
-    """A map with known str keys, each of its default's type; missing keys get the default."""
-
-    def check(v: Any) -> dict[str, Any]:
-        if type(v) is not dict:
-            raise _Bad(f"{what} must be a map")
-        out = dict(defaults)
-        for key, value in v.items():
-            default = defaults.get(key) if type(key) is str else None
-            if default is None:
-                raise _Bad(f"{what}: unknown field {key!r}")
-            if type(value) is not type(default):
-                raise _Bad(f"{what}.{key}: expected {type(default).__name__}")
-            out[key] = value
-        return out
-
-    return check
-
-
-# pymqi OD field names; ObjectType 1 is MQOT_Q. The client sends the application's Version (the
-# engine refuses a topic below 4, spec C A-27); an OD without one is taken as current (4).
-OD_DEFAULTS: Final[dict[str, Any]] = {
-    "Version": 4, "ObjectType": 1, "ObjectName": "", "ObjectQMgrName": "", "DynamicQName": "AMQ.*",
-    "AlternateUserId": "", "ObjectString": "", "SelectionString": "",
-}
-# MQGMO_NO_WAIT, WaitInterval in ms (-1 unlimited), MQMO_MATCH_MSG_ID | MQMO_MATCH_CORREL_ID.
-GMO_DEFAULTS: Final[dict[str, Any]] = {"Options": 0, "WaitInterval": 0, "MatchOptions": 3}
-check_od = _keyed(OD_DEFAULTS, "OD")
-check_gmo = _keyed(GMO_DEFAULTS, "GMO")
-
-
-# MQSD fields (pymqi names). SubName None is "not initialised" (spec C §3.2: RESUME and ALTER
-# need it initialised, 2440).
-SD_FIELDS: Final[dict[str, tuple[type, ...]]] = {
-    "Options": (int,), "ObjectName": (str,), "ObjectString": (str,), "SubName": (str, type(None)),
-    "SubUserData": (str,), "SubCorrelId": (bytes,), "PubPriority": (int,), "PubAccountingToken": (bytes,),
-    "PubApplIdentityData": (str,), "SelectionString": (str,), "SubLevel": (int,), "SubExpiry": (int,),
-    "AlternateUserId": (str,),
-}
-
-
-def check_sd(v: Any) -> dict[str, Any]:
-    if type(v) is not dict:
-        raise _Bad("SD must be a map")
-    for key, value in v.items():
-        types = SD_FIELDS.get(key) if type(key) is str else None
-        if types is None:
-            raise _Bad(f"SD: unknown field {key!r}")
-        if type(value) not in types:
-            raise _Bad(f"SD.{key}: expected {types[0].__name__}")
-    return v
-
-
-def _int_list(v: Any) -> list[int]:
-    if type(v) is not list or any(type(x) is not int for x in v):
-        raise _Bad("expected a list of int")
-    return v
-
-
-def _selector_map(v: Any) -> dict[int, int | str]:
-    if type(v) is not dict:
-        raise _Bad("expected a map of selector to value")
-    for key, value in v.items():
-        if type(key) is not int or type(value) not in (int, str):
-            raise _Bad("selectors are int, values int or str")
-    return v
-
-
 REQUEST_SHAPES: Final[dict[Op, tuple[Checker, ...]]] = {
-    Op.CONNECT: (_str, _opt_str, _opt_str, _str, _int),
+    Op.CONNECT: (str_arg, opt_str_arg, opt_str_arg, str_arg, int_arg),
     Op.DISCONNECT: (),
-    Op.OPEN: (check_od, _int),
-    Op.CLOSE: (_int, _int),
-    Op.PUT: (_int, check_md, _int, check_props, _bytes),
-    Op.PUT1: (check_od, check_md, _int, check_props, _bytes),
-    Op.GET: (_int, check_md, check_gmo, _int),
+    Op.OPEN: (check_od, int_arg),
+    Op.CLOSE: (int_arg, int_arg),
+    Op.PUT: (int_arg, check_md, int_arg, check_props, bytes_arg),
+    Op.PUT1: (check_od, check_md, int_arg, check_props, bytes_arg),
+    Op.GET: (int_arg, check_md, check_gmo, int_arg),
     Op.COMMIT: (),
     Op.BACKOUT: (),
-    Op.INQ: (_int, _int_list),
-    Op.SET: (_int, _selector_map),
-    Op.MQSC: (_str,),
+    Op.INQ: (int_arg, int_list),
+    Op.SET: (int_arg, selector_map),
+    Op.MQSC: (str_arg,),
     Op.STAT: (),
-    Op.CREDIT: (_int, _int),
+    Op.CREDIT: (int_arg, int_arg),
     Op.PING: (),
-    Op.SUB: (check_sd, _int),
-    Op.SUBRQ: (_int, _int),
-    Op.PUBLISH: (_int, check_md, _int, check_props, _bytes, _int),
-    Op.OFFSETS: (_str,),
-    Op.BROWSE_RANGE: (_str, _int, _int, _int),
-    Op.REMOVE_THROUGH: (_str, _int),
+    Op.SUB: (check_sd, int_arg),
+    Op.SUBRQ: (int_arg, int_arg),
+    Op.PUBLISH: (int_arg, check_md, int_arg, check_props, bytes_arg, int_arg),
+    Op.OFFSETS: (str_arg,),
+    Op.BROWSE_RANGE: (str_arg, int_arg, int_arg, int_arg),
+    Op.REMOVE_THROUGH: (str_arg, int_arg),
 }
 
 _FAST_CHECKS: Final[dict[Op, Callable[[list[Any]], list[Any]]]] = {}
 
 PUSH_SHAPES: Final[dict[Op, tuple[Checker, ...]]] = {
-    Op.PUSH_MSG: (_int, check_md, check_props, _bytes),
+    Op.PUSH_MSG: (int_arg, check_md, check_props, bytes_arg),
     Op.PUSH_MSGS: (lambda v: _check_push_batch(v),),
-    Op.PUSH_ERROR: (_int, _int),
+    Op.PUSH_ERROR: (int_arg, int_arg),
 }
-
-
-def check_messages(v: Any, allow_empty: bool = True) -> list[Any]:
-    """A list of [number, md, props, body]: a PUSH_MSGS batch (number = hobj, never empty) or a
-    BROWSE_RANGE result (number = sequence number)."""
-    if type(v) is not list or (not v and not allow_empty):
-        raise _Bad("expected a list of messages")
-    for item in v:
-        if type(item) is not list or len(item) != 4 or type(item[0]) is not int or type(item[3]) is not bytes:
-            raise _Bad("each message is [number, md, props, body]")
-        check_md(item[1])
-        check_props(item[2])
-    return v
 
 
 def _check_push_batch(v: Any) -> list[Any]:
@@ -365,15 +217,15 @@ def _check_push_batch(v: Any) -> list[Any]:
 def _check_put(args: list[Any]) -> list[Any]:
     """PUT's shape, checked inline: it is most of the traffic (same rules as REQUEST_SHAPES)."""
     if len(args) != 5:
-        return _check_args(REQUEST_SHAPES[Op.PUT], args, "PUT")
+        return check_args(REQUEST_SHAPES[Op.PUT], args, "PUT")
     hobj, md, options, props, body = args
     if type(hobj) is not int or type(options) is not int or type(body) is not bytes:
-        return _check_args(REQUEST_SHAPES[Op.PUT], args, "PUT")  # names the bad argument
+        return check_args(REQUEST_SHAPES[Op.PUT], args, "PUT")  # names the bad argument
     check_md(md)
     if props:
         check_props(props)
     elif type(props) is not dict:
-        raise _Bad("properties must be a map")
+        raise Bad("properties must be a map")
     return args
 
 
@@ -386,13 +238,7 @@ def _check_get(args: list[Any]) -> list[Any]:
                 and type(gmo.get("MatchOptions")) is int):
             check_md(md)
             return args
-    return _check_args(REQUEST_SHAPES[Op.GET], args, "GET")
-
-
-def _check_args(shape: tuple[Checker, ...], args: list[Any], what: str) -> list[Any]:
-    if len(args) != len(shape):
-        raise _Bad(f"{what} takes {len(shape)} arguments, got {len(args)}")
-    return [check(arg) for check, arg in zip(shape, args, strict=True)]
+    return check_args(REQUEST_SHAPES[Op.GET], args, "GET")
 
 
 _FAST_CHECKS.update({Op.PUT: _check_put, Op.GET: _check_get})
@@ -470,8 +316,8 @@ def _decode_request(items: list[Any]) -> Request:
         raise ProtocolError(MQRC_UNEXPECTED_ERROR, f"{op.name} needs a req_id", req_id=req_id)
     try:
         fast = _FAST_CHECKS.get(op)
-        args = fast(items[2:]) if fast is not None else _check_args(REQUEST_SHAPES[op], items[2:], op.name)
-    except _Bad as e:
+        args = fast(items[2:]) if fast is not None else check_args(REQUEST_SHAPES[op], items[2:], op.name)
+    except Bad as e:
         raise ProtocolError(MQRC_UNEXPECTED_ERROR, f"bad {op.name} request: {e}", req_id=req_id) from None
     return Request(op, req_id, args)
 
@@ -491,8 +337,8 @@ def _decode_push(kind: Op, items: list[Any]) -> Push:
         elif kind is Op.PUSH_MSGS and len(items) == 2:
             args = [_check_push_batch(items[1])]
         else:
-            args = _check_args(PUSH_SHAPES[kind], items[1:], kind.name)
-    except _Bad as e:
+            args = check_args(PUSH_SHAPES[kind], items[1:], kind.name)
+    except Bad as e:
         raise ProtocolError(MQRC_UNEXPECTED_ERROR, f"bad {kind.name} push: {e}") from None
     return Push(kind, args)
 
@@ -589,8 +435,8 @@ class NativeConnection:
         if op not in REQUEST_OPS:
             raise ProtocolError(MQRC_FUNCTION_NOT_SUPPORTED, f"{op!r} is not a request")
         try:
-            _check_args(REQUEST_SHAPES[op], args, op.name)
-        except _Bad as e:
+            check_args(REQUEST_SHAPES[op], args, op.name)
+        except Bad as e:
             raise ProtocolError(MQRC_UNEXPECTED_ERROR, f"bad {op.name} request: {e}", req_id=req_id) from None
         return encode_request(op, req_id, args)
 

@@ -9,20 +9,18 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from mqlite.protocol.native import (
-    MQRC_UNEXPECTED_ERROR,
+from mqlite.protocol.native import MQRC_UNEXPECTED_ERROR, Op, ProtocolError
+from mqlite.protocol.native_shapes import (
+    Bad,
     Checker,
-    Op,
-    ProtocolError,
-    _Bad,
-    _bool,
-    _bytes,
-    _check_args,
-    _int,
-    _str,
+    bool_arg,
+    bytes_arg,
+    check_args,
     check_md,
     check_messages,
     check_props,
+    int_arg,
+    str_arg,
 )
 
 __all__ = ["RESULT_SHAPES", "check_result"]
@@ -34,16 +32,16 @@ def _any(v: Any) -> Any:
 
 def _none(v: Any) -> None:
     if v is not None:
-        raise _Bad("expected nil")
+        raise Bad("expected nil")
 
 
 def _fields(**kinds: type | tuple[type, ...]) -> Checker:
     def check(v: Any) -> dict[str, Any]:
         if type(v) is not dict:
-            raise _Bad("expected a map")
+            raise Bad("expected a map")
         for key, kind in kinds.items():
             if not isinstance(v.get(key), kind):
-                raise _Bad(f"field {key!r} missing or of the wrong type")
+                raise Bad(f"field {key!r} missing or of the wrong type")
         return v
 
     return check
@@ -52,46 +50,46 @@ def _fields(**kinds: type | tuple[type, ...]) -> Checker:
 def _tuple(*shape: Checker) -> Checker:
     def check(v: Any) -> list[Any]:
         if type(v) is not list:
-            raise _Bad("expected a list")
-        return _check_args(shape, v, "result")
+            raise Bad("expected a list")
+        return check_args(shape, v, "result")
 
     return check
 
 
 def _inq_values(v: Any) -> list[int | str]:
     if type(v) is not list or any(type(x) not in (int, str) for x in v):
-        raise _Bad("expected a list of int or str")
+        raise Bad("expected a list of int or str")
     return v
 
 
 def _lines(v: Any) -> list[str]:
     if type(v) is not list or any(type(x) is not str for x in v):
-        raise _Bad("expected a list of str")
+        raise Bad("expected a list of str")
     return v
 
 
 RESULT_SHAPES: Final[dict[Op, Checker]] = {
     Op.CONNECT: _fields(qmgr=str, user=str, conn_id=str, maxmsgl=int, ccsid=int),
     Op.DISCONNECT: _none,
-    Op.OPEN: _tuple(_int, _str, _str, _bool),
+    Op.OPEN: _tuple(int_arg, str_arg, str_arg, bool_arg),
     Op.CLOSE: _none,
     Op.PUT: check_md,
     Op.PUT1: check_md,
-    Op.GET: _tuple(check_md, check_props, _bytes, _int),
+    Op.GET: _tuple(check_md, check_props, bytes_arg, int_arg),
     Op.COMMIT: _none,
     Op.BACKOUT: _none,
     Op.INQ: _inq_values,
     Op.SET: _none,
-    Op.MQSC: _tuple(_int, _lines),
+    Op.MQSC: _tuple(int_arg, _lines),
     Op.STAT: _fields(put_success=int, put_warning=int, put_failure=int, reason=int),
     Op.PING: _none,
     Op.PUBLISH: check_md,
-    Op.SUB: _tuple(_int, _int, _str, _fields(ResObjectString=str, SubCorrelId=bytes, SubName=str,
+    Op.SUB: _tuple(int_arg, int_arg, str_arg, _fields(ResObjectString=str, SubCorrelId=bytes, SubName=str,
                                             SelectionString=str, SubExpiry=int, SubLevel=int, SubId=bytes)),
-    Op.SUBRQ: _int,
-    Op.OFFSETS: _tuple(_int, _int),
+    Op.SUBRQ: int_arg,
+    Op.OFFSETS: _tuple(int_arg, int_arg),
     Op.BROWSE_RANGE: check_messages,
-    Op.REMOVE_THROUGH: _int,
+    Op.REMOVE_THROUGH: int_arg,
 }
 
 
@@ -101,5 +99,5 @@ def check_result(op: Op, result: Any) -> Any:
     checker = RESULT_SHAPES.get(op, _any)
     try:
         return checker(result)
-    except _Bad as e:
+    except Bad as e:
         raise ProtocolError(MQRC_UNEXPECTED_ERROR, f"bad {op.name} result: {e}") from None

@@ -291,7 +291,7 @@ def write_batches(options: Options, batches: Iterator[Any], prefix: str) -> int:
     of the partition is sha256(prefix/i). Returns the number of rows."""
     from mqlite import cmqc
     from mqlite.client import common
-    from mqlite.protocol import native
+    from mqlite.protocol import native, native_shapes
     from mqlite.protocol.native import Op
 
     qm = options.connect()
@@ -301,8 +301,8 @@ def write_batches(options: Options, batches: Iterator[Any], prefix: str) -> int:
     def handle(target: str) -> int:
         hobj = opened.get(target)
         if hobj is None:
-            od = {**native.OD_DEFAULTS, "ObjectName": target} if options.queue else {
-                **native.OD_DEFAULTS, "ObjectType": cmqc.MQOT_TOPIC, "ObjectString": target}
+            od = {**native_shapes.OD_DEFAULTS, "ObjectName": target} if options.queue else {
+                **native_shapes.OD_DEFAULTS, "ObjectType": cmqc.MQOT_TOPIC, "ObjectString": target}
             hobj = opened[target] = int(conn.call(Op.OPEN, [od, cmqc.MQOO_OUTPUT])[0])
         return hobj
 

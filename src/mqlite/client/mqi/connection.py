@@ -11,7 +11,7 @@ from mqlite.client.errors import MQMIError
 from mqlite.client.mqi.put import keyword_split, put_step
 from mqlite.client.session import Plan, Session, call, raise_for
 from mqlite.client.structs import MD, OD, PMO, STS, CharField, md_fill, od_to_wire, text
-from mqlite.protocol import native
+from mqlite.protocol import native_shapes
 from mqlite.protocol.native import Op
 
 __all__ = ["QueueManagerCore", "inquired_value", "make_q_desc"]
@@ -84,7 +84,7 @@ class QueueManagerCore:
     def plan_inquire(self, conn: Session, attribute: int) -> Plan[Any]:
         """MQINQ on the queue manager object."""
         if self._qmobj is None:
-            od = {**native.OD_DEFAULTS, "ObjectType": cmqc.MQOT_Q_MGR}
+            od = {**native_shapes.OD_DEFAULTS, "ObjectType": cmqc.MQOT_Q_MGR}
             self._qmobj = (yield from call(Op.OPEN, [od, cmqc.MQOO_INQUIRE]))[0]
         values = yield from call(Op.INQ, [self._qmobj, [int(attribute)]])
         return inquired_value(attribute, values[0])
