@@ -44,7 +44,8 @@ PRODUCERS_OF = {"consume": "produce", "subscribe": "publish", "mqtt-subscribe": 
 
 
 def test_memory_stays_flat_and_nothing_is_lost(mqtt_qmgr: MqttQMgr, tmp_path: Path) -> None:
-    pid = int((mqtt_qmgr.home / "qmgrs" / mqtt_qmgr.name / "qmgr.pid").read_text())
+    pid_file = mqtt_qmgr.home / "qmgrs" / mqtt_qmgr.name / "qmgr.pid"  # written just after it accepts
+    pid = int(wait_until(lambda: pid_file.exists() and pid_file.read_text().strip(), "the pid file is written"))
     admin = mqlite.connect(mqtt_qmgr.name)
     assert admin.mqsc("DEFINE QLOCAL(SOAK.Q1) MAXDEPTH(1000000)\nDEFINE QLOCAL(SOAK.Q2) MAXDEPTH(1000000)\n"
                       "DEFINE QLOCAL(SOAK.CHURN)\n")[0] == 0
