@@ -129,7 +129,7 @@ def test_maxinst_and_protocol_levels(run_cli: Any, qm: Any, mqtt_clients: list[C
     wait_until(lambda: "CONNECTIONS(0)" in mqsc(run_cli, qm, "DISPLAY CHSTATUS(V5ONLY)\n"), "the first client is gone")
     third = Client(port, "third", version=V5)
     mqtt_clients.append(third)
-    assert not third.refused
+    assert not third.refused, third.reason
 
 
 def test_user_names_passwords_and_identities(run_cli: Any, qm: Any, mqtt_clients: list[Client]) -> None:

@@ -49,8 +49,6 @@ async def serve(name: str, port: int | None) -> str:
 
     loop.add_signal_handler(signal.SIGTERM, end, False)
     loop.add_signal_handler(signal.SIGINT, end, True)
-    with open(paths.pid_path(name), "w") as f:
-        f.write(str(os.getpid()))
     await host.ended.wait()
     return host.end_mode
 
@@ -76,6 +74,8 @@ def run(name: str) -> int:
         print(f"AMQ8041E: queue manager {name} is already running", file=sys.stderr)
         return EXIT_RUNNING
     configure_logging(name)
+    # Written as soon as the lock is held, so it is there whenever strmqm has returned.
+    paths.pid_path(name).write_text(str(os.getpid()))
     config = paths.read_config(name)
     port = config.get("port")
     with contextlib.suppress(FileNotFoundError):
