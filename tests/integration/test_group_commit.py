@@ -21,7 +21,10 @@ def test_waiting_persistent_puts_from_several_connections_share_commits(tmp_path
         host = qm.host
         assert host is not None and host.store is not None
         stats = host.store.stats
+        runtime = host.runtime
+        assert runtime is not None
         commits_before, txs_before = stats.commits, stats.transactions
+        wakeups_before = runtime.durable_wakeups
         start = threading.Barrier(PRODUCERS)
         errors: list[BaseException] = []
 
@@ -48,6 +51,9 @@ def test_waiting_persistent_puts_from_several_connections_share_commits(tmp_path
         commits = stats.commits - commits_before
         assert stats.transactions - txs_before == puts
         assert commits <= puts // 2, f"{puts} synchronous persistent puts took {commits} commits"
+        # A committed group wakes the event loop once for all its callers, not once per put.
+        wakeups = runtime.durable_wakeups - wakeups_before
+        assert wakeups <= puts // 2, f"{commits} commits of {puts} puts woke the loop {wakeups} times"
         q = mqlite.Queue(admin, "GC.Q", C.MQOO_INQUIRE)
         assert q.inquire(C.MQIA_CURRENT_Q_DEPTH) == puts
         admin.disconnect()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -141,6 +142,10 @@ class Runtime:
         self._rounds_seen = 0
         self._quiet_since = 0.0
         self._memory_released = True
+        self._durable: list[tuple[Round, StoreTx, BaseException | None]] = []  # done, not yet drained
+        self._durable_lock = threading.Lock()
+        self._drain_scheduled = False
+        self.durable_wakeups = 0  # times the writer woke the loop to release durable rounds
 
     def _poll_paused(self) -> bool:
         """No busy polling while the store's writer may want the GIL (it has work and is not
@@ -233,12 +238,25 @@ class Runtime:
                 round_.add(target, native.encode_push_msgs(batch))
 
     def _durable_callback(self, round_: Round, tx: StoreTx) -> Callable[[BaseException | None], None]:
-        loop = self.loop
-
         def done(error: BaseException | None) -> None:
-            loop.call_soon_threadsafe(self._on_durable, round_, tx, error)
+            # Runs on the store's writer thread. A group's callbacks come in a burst: the first
+            # wakes the loop, the others join its drain (one self-pipe write per group, not per tx).
+            with self._durable_lock:
+                self._durable.append((round_, tx, error))
+                if self._drain_scheduled:
+                    return
+                self._drain_scheduled = True
+                self.durable_wakeups += 1
+            self.loop.call_soon_threadsafe(self._drain_durable)
 
         return done
+
+    def _drain_durable(self) -> None:
+        with self._durable_lock:
+            durable, self._durable = self._durable, []
+            self._drain_scheduled = False
+        for round_, tx, error in durable:
+            self._on_durable(round_, tx, error)
 
     def _pause_reading(self, pause: bool) -> None:
         self.reading_paused = pause
