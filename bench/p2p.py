@@ -16,6 +16,8 @@ line of figures. Scenarios:
 - ``{np,p}_256_8_producers_sync``: 8 producer processes, each waiting for every put (how most MQ
   applications put persistent messages), no consumers; ``p_over_np_8_producers_sync`` is the
   persistent figure over the non-persistent one: how well synchronous callers share commits;
+  with each, the queue manager's CPU per put and a producer's CPU per put and how busy
+  the CPUs were (``*_cpus_busy``);
 - ``fsync_per_s``: this disk's one-write-one-fsync rate, the physical reference;
 - ``--million``: 1,000,000 persistent 1 KB messages on one queue, queue manager RSS and
   restart (recovery) time.
@@ -29,6 +31,7 @@ import argparse
 import json
 import multiprocessing as mp
 import os
+import resource
 import shutil
 import signal
 import socket
@@ -239,6 +242,36 @@ def million(proc: subprocess.Popen[bytes], home: str) -> dict[str, float]:
             "million_restart_s": round(restart_seconds, 2), "million_rss_after_restart_mb": round(rss_restarted, 1)}
 
 
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of process ``pid`` so far."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_times() -> tuple[int, int]:
+    """(busy, total) jiffies of all CPUs, from /proc/stat."""
+    with open("/proc/stat") as f:
+        values = [int(v) for v in f.readline().split()[1:]]
+    idle = values[3] + values[4]  # idle + iowait
+    return sum(values) - idle, sum(values)
+
+
+def producers_costed(pid: int, queue: str, total: int, persistent: bool) -> dict[str, float]:
+    """``producers_only`` with 8 producers, plus what it cost: the queue manager's CPU per put and
+    how busy the machine's CPUs were (a synchronous scenario that leaves CPUs idle is waiting)."""
+    def children() -> float:  # the producer processes, once joined
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return usage.ru_utime + usage.ru_stime
+
+    cpu0, kids0, (busy0, all0) = cpu_seconds(pid), children(), machine_times()
+    rate = producers_only(queue, total, 256, persistent, 8)
+    cpu1, kids1, (busy1, all1) = cpu_seconds(pid), children(), machine_times()
+    return {"rate": rate, "qmgr_cpu_us_per_put": (cpu1 - cpu0) / total * 1e6,
+            "client_cpu_us_per_put": (kids1 - kids0) / total * 1e6,
+            "cpus_busy": (busy1 - busy0) / max(all1 - all0, 1)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer messages (a smoke run)")
@@ -273,9 +306,14 @@ def main() -> None:
         if want("8_producers_sync"):  # synchronous producers: do their persistent puts share commits?
             mqsc("DEFINE QLOCAL(SYNC.Q) MAXDEPTH(1000000)\n")
             total = int(80_000 * scale) // 8 * 8
-            figures["np_256_8_producers_sync"] = round(producers_only("SYNC.Q", total, 256, False, 8))
-            mqsc("CLEAR QLOCAL(SYNC.Q)\n")
-            figures["p_256_8_producers_sync"] = round(producers_only("SYNC.Q", total, 256, True, 8))
+            for persistent in (False, True):
+                kind = "p" if persistent else "np"
+                costed = producers_costed(proc.pid, "SYNC.Q", total, persistent)
+                figures[f"{kind}_256_8_producers_sync"] = round(costed["rate"])
+                figures[f"{kind}_8_producers_sync_qmgr_cpu_us_per_put"] = round(costed["qmgr_cpu_us_per_put"])
+                figures[f"{kind}_8_producers_sync_client_cpu_us_per_put"] = round(costed["client_cpu_us_per_put"])
+                figures[f"{kind}_8_producers_sync_cpus_busy"] = round(costed["cpus_busy"], 2)
+                mqsc("CLEAR QLOCAL(SYNC.Q)\n")
             figures["p_over_np_8_producers_sync"] = round(
                 int(figures["p_256_8_producers_sync"]) / int(figures["np_256_8_producers_sync"]), 2)  # type: ignore[call-overload]
             mqsc("DELETE QLOCAL(SYNC.Q) PURGE\n")
