@@ -23,3 +23,4 @@ from mqlite.cmqc.descriptors import *  # noqa: F403
 from mqlite.cmqc.options import *  # noqa: F403
 from mqlite.cmqc.attributes import *  # noqa: F403
 from mqlite.cmqc.exits_channels import *  # noqa: F403
+from mqlite.cmqc.security import *  # noqa: F403
