@@ -26,6 +26,7 @@ import pytest
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
 from mqlite.core.qmgr import Connection, GetResult, Handle, QueueManager
+from mqlite.core.security.service import administrator
 from mqlite.core.waiters import GetRequest, Waiter
 from mqlite.message import MessageDescriptor, Properties
 from mqlite.store.sqlite import Store
@@ -55,11 +56,11 @@ class MQ:
         self.qm = qm
         self.clock = clock
         self.store = store
-        self.conn = qm.connect("alice", "app.py", pid=4242)
+        self.conn = qm.connect(administrator("alice"), "app.py", pid=4242)
 
     # -- connections and objects -------------------------------------------------------
     def connect(self, user: str = "bob", appl: str = "other.py") -> Connection:
-        return self.qm.connect(user, appl)
+        return self.qm.connect(administrator(user), appl)
 
     def define(self, name: str, qtype: str = "QLOCAL", **attrs: Any) -> None:
         self.qm.define(qtype, name, attrs)

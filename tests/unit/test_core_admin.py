@@ -12,6 +12,7 @@ import pytest
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
+from mqlite.core.security.service import administrator
 from mqlite.store.sqlite import decode_value
 from mqlite.store.tx import DELETE_RECORD, PURGE_QUEUE, PUT_RECORD
 
@@ -327,7 +328,7 @@ def test_queue_status_queue_rows(mq: Any) -> None:
 def test_queue_status_handle_rows(mq: Any) -> None:
     mq.define("APP.Q")
     mq.open("APP.Q", C.MQOO_OUTPUT | C.MQOO_INQUIRE)
-    bob = mq.qm.connect("bob", "reader.py", pid=99)
+    bob = mq.qm.connect(administrator("bob"), "reader.py", pid=99)
     mq.qm.open(bob, {"ObjectName": "APP.Q"}, C.MQOO_INPUT_EXCLUSIVE | C.MQOO_BROWSE)
     rows = mq.qm.queue_status("APP.Q", "HANDLE")
     assert len(rows) == 2

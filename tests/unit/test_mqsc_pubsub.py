@@ -10,6 +10,7 @@ import pytest
 
 from mqlite import cmqc as C
 from mqlite.core.qmgr import QueueManager
+from mqlite.core.security.service import administrator
 from mqlite.message import MessageDescriptor
 from mqlite.mqsc.commands import execute, run_mqsc
 
@@ -35,7 +36,7 @@ def value(lines: list[str], key: str) -> str:
 
 
 def publish(qm: QueueManager, topic: str, body: bytes = b"x", options: int = C.MQPMO_NO_SYNCPOINT) -> None:
-    conn = qm.connect("u")
+    conn = qm.connect(administrator("u"))
     handle = qm.open(conn, {"ObjectType": C.MQOT_TOPIC, "ObjectString": topic}, C.MQOO_OUTPUT)
     qm.put(conn, handle.hobj, MessageDescriptor(), options, {}, body)
     qm.disconnect(conn)
@@ -110,7 +111,7 @@ def test_tpstatus_and_clear_topicstr(qmgr: QueueManager) -> None:  # A:TV-MC-11.
     assert run(qmgr, "CLEAR TOPICSTR('USA/Alabama') CLTRTYPE(RETAINED)") == [
         "AMQ8887I: WebSphere MQ topic string cleared."]
     assert value(run(qmgr, "DISPLAY TPSTATUS('USA/Alabama') RETAINED"), "RETAINED") == "NO"
-    conn = qmgr.connect("pub")
+    conn = qmgr.connect(administrator("pub"))
     qmgr.open(conn, {"ObjectType": C.MQOT_TOPIC, "ObjectString": "USA/Alabama/Mobile"}, C.MQOO_OUTPUT)
     publishers = run(qmgr, "DISPLAY TPSTATUS('USA/Alabama/#') TYPE(PUB) ACTCON")
     assert value(publishers, "TOPICSTR") == "USA/Alabama/Mobile"

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from mqlite import cmqc as C
+from mqlite.core.security.service import administrator
 from mqlite.message import NULL_ID
 
 SET_CORREL = C.MQSO_SET_CORREL_ID
@@ -80,8 +81,8 @@ def test_pub_priority(mq: Any) -> None:  # C:SC-PROP-07
 
 
 def test_default_identity_context(mq: Any) -> None:  # C:SC-PROP-09
-    alice = mq.qm.connect("alice")
-    bob = mq.qm.connect("bob")
+    alice = mq.qm.connect(administrator("alice"))
+    bob = mq.qm.connect(administrator("bob"))
     _, q = mq.managed("ID/T", conn=alice)
     mq.pub("ID/T", conn=bob, pmo=C.MQPMO_NO_SYNCPOINT)
     [copy] = mq.got(q, conn=alice)

@@ -7,6 +7,7 @@ import asyncio
 from pathlib import Path
 
 from mqlite import cmqc as C
+from mqlite.core.security.service import administrator
 from mqlite.message import Message, MessageDescriptor
 from mqlite.server.runtime import Round, Runtime, Session
 from mqlite.store.sqlite import Store
@@ -58,7 +59,7 @@ def test_a_failed_store_write_ends_the_queue_manager_instead_of_acknowledging(tm
         for seq in range(1, 101):
             clash.put_message("Q", seq, Message(MessageDescriptor(), b"stray"), 0.0)
         store.write(clash)
-        conn = core.connect("alice", "app.py")
+        conn = core.connect(administrator("alice"), "app.py")
         handle = core.open(conn, {"ObjectName": "Q"}, C.MQOO_OUTPUT)
         sink = Sink()
         session = Session(sink)

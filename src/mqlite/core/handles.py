@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
 from mqlite.core.queues import Entry, LocalQueue
+from mqlite.core.security.principal import Principal
 from mqlite.core.uow import UnitOfWork
 from mqlite.core.waiters import Waiter
 from mqlite.message import Message
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
 
 INPUT_OPTIONS = C.MQOO_INPUT_AS_Q_DEF | C.MQOO_INPUT_SHARED | C.MQOO_INPUT_EXCLUSIVE
 BROWSE_GETS = C.MQGMO_BROWSE_FIRST | C.MQGMO_BROWSE_NEXT | C.MQGMO_BROWSE_MSG_UNDER_CURSOR
+_UNSET = Principal("")  # Connection built without a principal: it runs as ``user`` with no groups
 
 
 class GetResult(NamedTuple):
@@ -107,6 +109,11 @@ class Connection:
     next_hobj: int = 1
     connected: bool = True
     warning: int = 0  # reason of the last call's MQCC_WARNING (e.g. 2049 on MQPUT), 0 if none
+    principal: Principal = _UNSET  # who the connection runs as: authority checks use it
+
+    def __post_init__(self) -> None:
+        if self.principal is _UNSET:
+            self.principal = Principal(self.user)
 
 
 @dataclass

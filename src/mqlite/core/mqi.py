@@ -20,6 +20,7 @@ from mqlite.core.objects import ObjectDefinitions
 from mqlite.core.pubsub.delivery import CopyDelivery
 from mqlite.core.pubsub.publish import Publisher
 from mqlite.core.pubsub.subscribe import Subscriber
+from mqlite.core.security.principal import Principal
 from mqlite.core.syncpoint import Syncpoint
 from mqlite.core.waiting import WaitingGetters
 from mqlite.message import MessageDescriptor, Properties
@@ -48,11 +49,11 @@ class Connections:
         self.quiescing = False
 
     # -- connections -------------------------------------------------------------------
-    def connect(self, user: str, appl_name: str = "", pid: int = 0) -> Connection:
+    def connect(self, principal: Principal, appl_name: str = "", pid: int = 0) -> Connection:
         if self.quiescing:
             raise MQError(C.MQRC_Q_MGR_QUIESCING, "the queue manager is ending")
         conn_id = f"{next(self._conn_ids):016X}"
-        conn = Connection(conn_id, user, appl_name[:28], pid)
+        conn = Connection(conn_id, principal.user, appl_name[:28], pid, principal=principal)
         self.connections[conn_id] = conn
         return conn
 

@@ -6,6 +6,8 @@ the service that owns its state; the services say what they depend on in their c
 and are built here in dependency order:
 
 - ``outbox.Outbox`` / ``MessageIds``: the pending effects, the ids core makes;
+- ``security.service.AuthorityService`` (``security``): authority records, administrators and the
+  ``allowed``/``require`` checks every MQI and admin call makes;
 - ``waiting.WaitingGetters``: the MQGETs waiting for a message;
 - ``objects.ObjectDefinitions``: queue-manager attributes, queue definitions, local queues;
 - ``mqget.Gets``, ``mqput.Puts``, ``syncpoint.Syncpoint``, ``ranges.Ranges``: queues and units
@@ -50,6 +52,7 @@ from mqlite.core.pubsub.subscribe import Subscriber
 from mqlite.core.pubsub.subscription import Subscription
 from mqlite.core.queues import LocalQueue, MessageReader
 from mqlite.core.ranges import Ranges
+from mqlite.core.security.service import AuthorityService
 from mqlite.core.syncpoint import Syncpoint
 from mqlite.core.topics.index import SubscriptionIndex
 from mqlite.core.topics.tree import TopicTree
@@ -65,12 +68,14 @@ class QueueManager:
         name: str,
         reader: MessageReader | None = None,
         clock: Callable[[], float] = time.time,
+        creator: str = "",
     ) -> None:
         self.name = name
         self.reader = reader
         self.clock = clock
         self.outbox = outbox = Outbox()
         self.ids = ids = MessageIds(name)
+        self.security = AuthorityService(name, outbox, creator)
         self.waiting_getters = waiting = WaitingGetters(outbox)
         self.definitions = objects = ObjectDefinitions(name, reader, clock, outbox, waiting, ids)
         self.gets = gets = Gets(objects.queues, objects.attrs, waiting, outbox, clock)
@@ -159,6 +164,7 @@ class QueueManager:
         self.restore = admin.restore
         self.restore_message = objects.restore_message
         self.restore_pubsub = subscriptions.restore
+        self.restore_security = self.security.restore
 
     # -- settings the server makes after construction ----------------------------------
     @property

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from mqlite.core.errors import MQError
 from mqlite.core.qmgr import QueueManager
+from mqlite.core.security.principal import Principal
 from mqlite.protocol.mqtt import Will
 from mqlite.protocol.mqtt.session import SessionState
 from mqlite.server.mqtt.publishing import publish_on
@@ -117,7 +118,7 @@ class MqttBroker:
                     self.discard(session)
 
     def publish_will(self, will: Will, user: str) -> None:
-        conn = self.core.connect(user, "MQTT will", 0)
+        conn = self.core.connect(Principal(user), "MQTT will", 0)
         try:
             publish_on(self.core, conn, None, will.topic, will.payload, will.qos, will.retain, will.properties)
         finally:

@@ -25,6 +25,7 @@ from mqlite.core.errors import MQError
 from mqlite.core.pubsub.subscription import MQSO_NOT_OWN_PUBS
 from mqlite.core.qmgr import GetResult
 from mqlite.core.queues import Entry
+from mqlite.core.security.principal import Principal
 from mqlite.core.waiters import GetRequest, Waiter
 from mqlite.message import Message
 from mqlite.protocol.mqtt import (
@@ -183,7 +184,7 @@ class MqttLink:
         if old is not None and (c.clean_start or not old.persistent):
             broker.discard(old)
             old = None
-        self.conn = core.connect(self.user, f"MQTT {client_id}"[:28], 0)
+        self.conn = core.connect(Principal(self.user), f"MQTT {client_id}"[:28], 0)
         durable_queue = queue_name(client_id)
         if c.clean_start and durable_queue in core.queues:  # a persistent session of an earlier run ends
             broker.remove_durable_subscriptions(client_id)

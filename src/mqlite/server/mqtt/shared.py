@@ -26,6 +26,7 @@ from typing import Any
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
 from mqlite.core.qmgr import GetResult, QueueManager
+from mqlite.core.security.service import administrator
 from mqlite.core.waiters import GetRequest, Waiter
 from mqlite.server.mqtt.publishing import QOS_PROPERTY
 from mqlite.server.runtime import Round, Session
@@ -114,7 +115,7 @@ class SharedSubscriptions:
     @property
     def conn(self) -> Any:
         if self._conn is None:
-            self._conn = self.core.connect("mqtt", "MQTT shared subscriptions", 0)
+            self._conn = self.core.connect(administrator("mqtt"), "MQTT shared subscriptions", 0)
         return self._conn
 
     # -- membership ------------------------------------------------------------------------------

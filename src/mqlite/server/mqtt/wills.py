@@ -18,6 +18,7 @@ from typing import Any
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
 from mqlite.core.qmgr import GetResult, QueueManager
+from mqlite.core.security.service import administrator
 from mqlite.core.waiters import GetRequest
 from mqlite.message import MessageDescriptor
 from mqlite.protocol.mqtt import Will
@@ -68,7 +69,7 @@ class DelayedWills:
     def _open(self) -> tuple[Any, int]:
         core = self.core
         if self._conn is None:
-            self._conn = core.connect("mqtt", "MQTT delayed wills", 0)
+            self._conn = core.connect(administrator("mqtt"), "MQTT delayed wills", 0)
         if not self._hobj:
             if WILLS_QUEUE not in core.queues:
                 core.define("QLOCAL", WILLS_QUEUE, {"DESCR": "MQTT delayed wills", "MAXDEPTH": 100_000})

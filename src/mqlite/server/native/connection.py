@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import pwd
 import socket
-import struct
 from typing import TYPE_CHECKING, Any, cast
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
 from mqlite.core.qmgr import GetResult
+from mqlite.core.security.principal import Principal
 from mqlite.core.waiters import GetRequest
 from mqlite.message import NULL_ID, MessageDescriptor
 from mqlite.protocol import native
+from mqlite.server.os_identity import peer_principal
 from mqlite.server.runtime import Round, Session, encode_get_reply
 
 if TYPE_CHECKING:
@@ -31,19 +31,6 @@ _MATCH_DEFAULT = C.MQMO_MATCH_MSG_ID | C.MQMO_MATCH_CORREL_ID
 ROUND_OUTPUT_LIMIT = 1 << 20  # bytes of replies one round may produce before it yields
 
 
-def peer_user(transport: asyncio.BaseTransport) -> str | None:
-    """The OS user at the other end of a Unix socket (SO_PEERCRED), if there is one."""
-    sock = transport.get_extra_info("socket")
-    if sock is None or sock.family != socket.AF_UNIX:
-        return None
-    try:
-        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-        _, uid, _ = struct.unpack("3i", creds)
-        return pwd.getpwuid(uid).pw_name
-    except (OSError, KeyError):
-        return None
-
-
 class ClientConnection(asyncio.Protocol):
     """The server side of one native-protocol connection."""
 
@@ -52,7 +39,7 @@ class ClientConnection(asyncio.Protocol):
         self.codec = native.NativeConnection(native.Role.SERVER)
         self.transport: asyncio.Transport | None = None
         self.session: Session | None = None
-        self.os_user: str | None = None
+        self.os_principal: Principal | None = None  # a local connection's OS user and groups
         self.writing_paused = False
         self.async_put = {"put_success": 0, "put_warning": 0, "put_failure": 0, "reason": 0}
         self._dispatch = {
@@ -72,7 +59,7 @@ class ClientConnection(asyncio.Protocol):
         self.runtime.readers.add(self.transport)
         if self.runtime.reading_paused:
             self.transport.pause_reading()
-        self.os_user = peer_user(transport)
+        self.os_principal = peer_principal(transport)
         sock = transport.get_extra_info("socket")
         if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -222,8 +209,9 @@ class ClientConnection(asyncio.Protocol):
         if runtime.ending:
             raise MQError(C.MQRC_Q_MGR_STOPPING, "the queue manager is ending")
         # A local connection runs as the calling OS user; a client one as the user it names.
-        identity = self.os_user or user or "mqlite"
-        conn = runtime.core.connect(identity, appl_name or "", pid)
+        principal = self.os_principal or Principal(user or "mqlite")
+        identity = principal.user
+        conn = runtime.core.connect(principal, appl_name or "", pid)
         self._session().conn = conn
         runtime.sessions[conn.conn_id] = self._session()
         return {"qmgr": runtime.name, "user": identity, "conn_id": conn.conn_id,
