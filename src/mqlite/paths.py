@@ -49,6 +49,12 @@ def users_path(name: str) -> Path:
     return qmgr_dir(name) / "users"
 
 
+def key_repository(name: str) -> Path:
+    """The queue manager's default key repository (QMGR SSLKEYR when blank), as IBM's
+    ``/var/mqm/qmgrs/<QM>/ssl/key``: a directory of PEM files (``mqlite.keyrepo``)."""
+    return qmgr_dir(name) / "ssl" / "key"
+
+
 def config_path(name: str) -> Path:
     return qmgr_dir(name) / QM_CONFIG
 

@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from mqlite.cli import admin, control, dmpmqmsg, messaging, security, users
+from mqlite.cli import admin, certificates, control, dmpmqmsg, messaging, security, users
 
 
 @click.group(context_settings={"max_content_width": 100})
@@ -30,7 +30,7 @@ for command in (
     control.crtmqm, control.strmqm, control.endmqm, control.dltmqm, control.dspmq,
     admin.runmqsc,
     messaging.put, messaging.get, messaging.browse, messaging.pub, messaging.sub,
-    security.setmqaut, security.dspmqaut, users.passwd,
+    security.setmqaut, security.dspmqaut, users.passwd, certificates.mkcert, certificates.addcert,
     dmpmqmsg.dmpmqmsg,
 ):
     cli.add_command(command)

@@ -90,7 +90,10 @@ class ObjectDefinitions:
         crdate, crtime = attributes.date_and_time(now)
         self.attrs.clear()
         self.attrs.update(attributes.defaults("QMGR"))
+        # CERTLABL as IBM's crtmqm sets it (mqlite.keyrepo.default_label); SSLKEYR stays blank
+        # for the default repository, whose path is the server's to know.
         self.attrs.update({"QMNAME": self.name, "DEADQ": "SYSTEM.DEAD.LETTER.QUEUE",
+                           "CERTLABL": "ibmwebspheremq" + self.name.lower(),
                            "CRDATE": crdate, "CRTIME": crtime, "ALTDATE": crdate, "ALTTIME": crtime})
         self.outbox.tx.put_record("qmgr", "attrs", self.attrs)
         for name, qtype, extra in SYSTEM_QUEUES:
