@@ -27,7 +27,7 @@ from mqlite.mqsc.commands import run_mqsc
 from mqlite.mqsc.lexer import MqscSyntaxError, split_script
 from mqlite.mqsc.lexer import tokenize as mqsc_tokenize
 from mqlite.mqsc.parser import Command, parse
-from mqlite.protocol import dlh, native, native_results, websocket, xqh
+from mqlite.protocol import dlh, native, native_results, pcf, websocket, xqh
 from mqlite.protocol.fields import HeaderError
 from mqlite.protocol.mqtt import (
     V5,
@@ -406,6 +406,20 @@ def dead_letter_header(data: bytes) -> None:
     assert rest == body and (again == header or "\ufffd" in repr(header))
 
 
+def pcf_message(data: bytes) -> None:
+    """A PCF message (event messages): decoded, or PcfError with an MQRCCF_* reason; what decodes
+    encodes back to the same parameters, in both byte orders."""
+    for little in (True, False):
+        try:
+            message = pcf.decode(data, little)
+        except pcf.PcfError as error:
+            assert 3001 <= error.reason <= 3999, error
+            continue
+        again = pcf.decode(pcf.encode(message, little), little)
+        assert again.header.Reason == message.header.Reason
+        assert again.parameters == message.parameters or "\ufffd" in repr(message.parameters)
+
+
 # Every bytes-in target by name, for the coverage-guided runner.
 BYTE_TARGETS: dict[str, Callable[[bytes], object]] = {
     "native_server": native_server,
@@ -426,6 +440,7 @@ BYTE_TARGETS: dict[str, Callable[[bytes], object]] = {
     "xqh": transmission_header,
     "md1": message_descriptor_v1,
     "dlh": dead_letter_header,
+    "pcf": pcf_message,
 }
 MQTT_V5_CONNECT = codec.encode(Connect("fuzz", V5), V5)
 
@@ -471,4 +486,8 @@ def seeds() -> dict[str, list[bytes]]:
         "md1": [xqh.encode_md1(MessageDescriptor())],
         "dlh": [dlh.encode(dlh.DeadLetterHeader(2053, "Q", "QM1", 546, 1208, "MQSTR", 6, "app", "20250101",
                                                 "12000000")) + b"body"],
+        "pcf": [pcf.encode(pcf.PcfMessage(pcf.MQCFH(Reason=2035), [
+            (C.MQCA_Q_MGR_NAME, "QM1"), (C.MQIACF_REASON_QUALIFIER, 17), (C.MQIACF_SUB_OPTIONS, 8202),
+            (C.MQCACF_ADMIN_TOPIC_NAMES, ["FRUIT", "SYSTEM.BASE.TOPIC"]), (7001, b"tok"), (1, [1, 2]),
+            (2, pcf.Group([(3, "x")]))]))],
     }

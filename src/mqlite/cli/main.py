@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from mqlite.cli import admin, certificates, control, dmpmqmsg, messaging, security, users
+from mqlite.cli import admin, certificates, control, dmpmqmsg, events, messaging, security, users
 
 
 @click.group(context_settings={"max_content_width": 100})
@@ -31,7 +31,7 @@ for command in (
     admin.runmqsc,
     messaging.put, messaging.get, messaging.browse, messaging.pub, messaging.sub,
     security.setmqaut, security.dspmqaut, users.passwd, certificates.mkcert, certificates.addcert,
-    dmpmqmsg.dmpmqmsg,
+    dmpmqmsg.dmpmqmsg, events.amqsevt,
 ):
     cli.add_command(command)
 

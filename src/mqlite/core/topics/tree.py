@@ -85,6 +85,7 @@ class TopicTree:
         self.objects: dict[str, dict[str, Any]] = {}  # topic object name -> attrs (TOPICSTR...)
         self._owner_cache: dict[str, dict[str, Any]] = {}  # object name -> resolved attrs
         self._blocked: frozenset[str] | None = None
+        self._by_topic: dict[str, str] | None = None
         self.candidates: set[TopicNode] = set()  # nodes that may be unused (checked by sweep)
         self.retained_count = 0
 
@@ -196,6 +197,13 @@ class TopicTree:
         """A topic object was defined, altered or deleted: resolved values are stale."""
         self._owner_cache.clear()
         self._blocked = None
+        self._by_topic = None
+
+    def objects_by_topic(self) -> dict[str, str]:
+        """TOPICSTR -> topic object name (the authority walk's input), rebuilt after a change."""
+        if self._by_topic is None:
+            self._by_topic = {str(attrs.get("TOPICSTR", "")): name for name, attrs in self.objects.items()}
+        return self._by_topic
 
     def owner(self, node: TopicNode) -> TopicNode:
         """The closest node at or above ``node`` with a topic object (the root if none)."""

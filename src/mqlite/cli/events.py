@@ -1,0 +1,142 @@
+"""amqsevt: read event messages from an event queue and print them readably, like IBM's sample of
+that name: the event type and reason by name, then each field of the event data by IBM's name,
+with constants (reason qualifiers, application types, options) spelled out.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from mqlite import cmqc as C
+from mqlite.cli import queues
+from mqlite.cli.connection import connect, connection_options, target_from_options
+from mqlite.message import Message
+from mqlite.protocol import pcf
+
+# Event data field names, as IBM's event reference names them.
+FIELD_NAMES = {
+    C.MQCA_Q_MGR_NAME: "QMgrName", C.MQIACF_REASON_QUALIFIER: "ReasonQualifier", C.MQIACF_COMMAND: "Command",
+    C.MQIACF_OPEN_OPTIONS: "Options", C.MQIACF_SUB_OPTIONS: "Options", C.MQCACF_USER_IDENTIFIER: "UserIdentifier",
+    C.MQIA_APPL_TYPE: "ApplType", C.MQCACF_APPL_NAME: "ApplName", C.MQCACF_OBJECT_Q_MGR_NAME: "ObjectQMgrName",
+    C.MQCA_Q_NAME: "QName", C.MQCA_PROCESS_NAME: "ProcessName", C.MQCA_NAMELIST_NAME: "NamelistName",
+    C.MQCA_TOPIC_NAME: "TopicName", C.MQCA_TOPIC_STRING: "TopicString",
+    C.MQCACF_ADMIN_TOPIC_NAMES: "AdminTopicNames", C.MQCACF_SUB_NAME: "SubName",
+    C.MQCACF_DESTINATION: "DestQueueName", C.MQCACF_DESTINATION_Q_MGR: "DestQueueManager",
+    C.MQCACH_CONNECTION_NAME: "ConnName",
+}
+EVENT_TYPES = {
+    C.MQCMD_Q_MGR_EVENT: "Queue Manager Event", C.MQCMD_PERFM_EVENT: "Performance Event",
+    C.MQCMD_CHANNEL_EVENT: "Channel Event", C.MQCMD_CONFIG_EVENT: "Configuration Event",
+    C.MQCMD_COMMAND_EVENT: "Command Event", C.MQCMD_LOGGER_EVENT: "Logger Event",
+}
+# Authority events are "Not Authorized (type N)" by reason qualifier.
+NOT_AUTHORIZED_TYPE = {
+    C.MQRQ_CONN_NOT_AUTHORIZED: 1, C.MQRQ_SYS_CONN_NOT_AUTHORIZED: 1, C.MQRQ_OPEN_NOT_AUTHORIZED: 2,
+    C.MQRQ_CLOSE_NOT_AUTHORIZED: 3, C.MQRQ_CMD_NOT_AUTHORIZED: 4, C.MQRQ_SUB_NOT_AUTHORIZED: 5,
+    C.MQRQ_SUB_DEST_NOT_AUTHORIZED: 6,
+}
+
+_APPL_TYPES = {C.MQAT_UNIX: "MQAT_UNIX", C.MQAT_QMGR: "MQAT_QMGR"}  # the names IBM prints on Linux
+
+
+def _names(prefix: str, exclude: tuple[str, ...] = ()) -> dict[int, str]:
+    """Value -> IBM name of a family of constants, the first name of each value (header order)."""
+    found: dict[int, str] = {}
+    for name, value in vars(C).items():
+        if name.startswith(prefix) and isinstance(value, int) and not name.endswith(exclude):
+            found.setdefault(value, name)
+    return found
+
+
+def _flags(value: int, prefix: str) -> str:
+    """An options word as IBM's flag names joined with '+', and its number."""
+    names = [name for bit, name in sorted(_names(prefix, ("_MASK", "_NONE")).items())
+             if bit > 0 and bit & (bit - 1) == 0 and value & bit]
+    return f"{'+'.join(names) or 'NONE'} ({value})"
+
+
+def _value(parameter: int, value: pcf.Value) -> str:
+    if parameter == C.MQIACF_REASON_QUALIFIER and isinstance(value, int):
+        return f"{_names('MQRQ_').get(value, value)} ({value})"
+    if parameter == C.MQIA_APPL_TYPE and isinstance(value, int):
+        return f"{_APPL_TYPES.get(value) or _names('MQAT_').get(value, value)} ({value})"
+    if parameter == C.MQIACF_OPEN_OPTIONS and isinstance(value, int):
+        return _flags(value, "MQOO_")
+    if parameter == C.MQIACF_SUB_OPTIONS and isinstance(value, int):
+        return _flags(value, "MQSO_")
+    if isinstance(value, bytes):
+        return value.hex().upper()
+    return str(value)
+
+
+def format_event(message: Message, number: int = 1, queue: str = "") -> str:
+    """One event message as text; a message that is not PCF is reported, not raised."""
+    md = message.md
+    head = f"**** Message #{number} ({len(message.body)} Bytes) on Queue {queue} ****"
+    try:
+        event = pcf.decode(message.body, pcf.little_endian(md.Encoding))
+    except pcf.PcfError as error:
+        return f"{head}\nNot an event message: {error}\n"
+    from mqlite.reasons import reason_name
+
+    h = event.header
+    kind = EVENT_TYPES.get(h.Command, f"Command {h.Command}")
+    qualifier = event.get(C.MQIACF_REASON_QUALIFIER)
+    lines = [head, f"Event Type                       : {kind} [{h.Command}]"]
+    reason = f"{reason_name(h.Reason)} [{h.Reason}]"
+    if h.Reason == C.MQRC_NOT_AUTHORIZED and isinstance(qualifier, int) and qualifier in NOT_AUTHORIZED_TYPE:
+        reason += f" Not Authorized (type {NOT_AUTHORIZED_TYPE[qualifier]})"
+    lines.append(f"Reason                           : {reason}")
+    if md.PutDate:
+        date, time = md.PutDate, md.PutTime
+        lines.append(f"Event created                    : {date[:4]}/{date[4:6]}/{date[6:]} "
+                     f"{time[:2]}:{time[2:4]}:{time[4:6]}.{time[6:8]} GMT")
+    lines.extend(_field_lines(event.parameters, "  "))
+    return "\n".join(lines) + "\n"
+
+
+def _field_lines(parameters: list[tuple[int, pcf.Value]], indent: str) -> list[str]:
+    lines: list[str] = []
+    for parameter, value in parameters:
+        name = FIELD_NAMES.get(parameter, f"Parameter {parameter}")
+        label = f"{indent}{name:<31}: "
+        if isinstance(value, pcf.Group):
+            lines.append(f"{indent}{name}:")
+            lines.extend(_field_lines(value.parameters, indent + "  "))
+        elif isinstance(value, list):
+            items = [_value(parameter, item) for item in value] or [""]
+            lines.append(label + items[0])
+            lines.extend(" " * len(label) + item for item in items[1:])
+        else:
+            lines.append(label + _value(parameter, value))
+    return lines
+
+
+@click.command()
+@connection_options
+@click.option("-q", "queue", default="SYSTEM.ADMIN.QMGR.EVENT", show_default=True, help="Event queue to read.")
+@click.option("-w", "wait", type=click.FloatRange(min=0), default=0.0, show_default=True,
+              help="Seconds to wait for another event before ending.")
+@click.option("--browse", is_flag=True, help="Leave the events on the queue.")
+def amqsevt(queue: str, wait: float, browse: bool, **options: Any) -> None:
+    """Print the event messages on an event queue (SYSTEM.ADMIN.QMGR.EVENT by default) readably,
+    like IBM's amqsevt sample; the events are removed unless --browse."""
+    target = target_from_options(options)
+    with connect(target) as qm:
+        q = queues.open_queue(qm, queue, browse=browse, input=not browse)
+        try:
+            number = 0
+            while True:
+                message = queues.get(q, wait=None if browse else wait, browse_next=browse)
+                if message is None:
+                    break
+                number += 1
+                click.echo(format_event(message, number, queue))
+        finally:
+            queues.close(q)
+    if not number:
+        click.echo(f"No event messages on {queue}.", err=True)
+    sys.stdout.flush()

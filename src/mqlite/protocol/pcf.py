@@ -1,0 +1,207 @@
+"""Programmable Command Format (PCF): the MQCFH header and the parameter structures after it, as
+IBM lays them out (event messages, and later PCF commands and responses). Sans-IO: bytes in,
+bytes out.
+
+A message is an ``MQCFH`` and a list of ``(parameter, value)`` pairs; the value's Python type
+chooses the structure: ``int`` MQCFIN, ``str`` MQCFST, ``bytes`` MQCFBS, ``list[int]`` MQCFIL,
+``list[str]`` MQCFSL, ``Group`` MQCFGR. MQCFIN64 and MQCFIL64 decode to ``int`` and
+``list[int]``. Integers are in the byte order the message's MQMD Encoding names (reversed,
+little-endian, on Linux x86); strings are in the CCSID they carry (UTF-8 when encoded here).
+Malformed input raises ``PcfError`` with IBM's MQRCCF_* reason for it.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from mqlite import cmqc as C
+
+MQENC_INTEGER_MASK = 0x0000000F
+MQENC_INTEGER_NORMAL = 0x00000001  # big-endian
+UTF8 = 1208
+_MAX_PARAMETERS = 100_000  # far more than any real message: a bad count fails fast
+
+
+class PcfError(ValueError):
+    """Bytes that are not a PCF message: ``reason`` is IBM's MQRCCF_* code for what is wrong."""
+
+    def __init__(self, reason: int, text: str) -> None:
+        super().__init__(f"{text} (reason {reason})")
+        self.reason = reason
+        self.text = text
+
+
+class Group(NamedTuple):
+    """MQCFGR: a parameter whose value is a list of parameters."""
+
+    parameters: list[tuple[int, Value]]
+
+
+Value = int | str | bytes | list[int] | list[str] | Group
+
+
+@dataclass
+class MQCFH:
+    """The PCF header (36 bytes); ``ParameterCount`` is set from the parameters on encode."""
+
+    Type: int = C.MQCFT_EVENT
+    Command: int = C.MQCMD_Q_MGR_EVENT
+    Version: int = C.MQCFH_VERSION_1
+    MsgSeqNumber: int = 1
+    Control: int = C.MQCFC_LAST
+    CompCode: int = C.MQCC_WARNING
+    Reason: int = 0
+    ParameterCount: int = 0
+
+
+@dataclass
+class PcfMessage:
+    header: MQCFH
+    parameters: list[tuple[int, Value]] = field(default_factory=list)
+
+    def get(self, parameter: int, default: Value | None = None) -> Value | None:
+        for pid, value in self.parameters:
+            if pid == parameter:
+                return value
+        return default
+
+
+def _pad4(n: int) -> int:
+    return (n + 3) & ~3
+
+
+def little_endian(encoding: int) -> bool:
+    """Whether an MQMD Encoding names reversed (little-endian) integers; IBM's default elsewhere."""
+    return encoding & MQENC_INTEGER_MASK != MQENC_INTEGER_NORMAL
+
+
+# -- encoding ------------------------------------------------------------------------------------
+def encode(message: PcfMessage, little: bool = True) -> bytes:
+    order = "<" if little else ">"
+    h = message.header
+    out = [struct.pack(order + "9i", h.Type, C.MQCFH_STRUC_LENGTH, h.Version, h.Command, h.MsgSeqNumber,
+                       h.Control, h.CompCode, h.Reason, len(message.parameters))]
+    for parameter, value in message.parameters:
+        out.append(_encode_parameter(order, parameter, value))
+    return b"".join(out)
+
+
+def _encode_parameter(order: str, parameter: int, value: Value) -> bytes:
+    if isinstance(value, int):
+        return struct.pack(order + "4i", C.MQCFT_INTEGER, C.MQCFIN_STRUC_LENGTH, parameter, int(value))
+    if isinstance(value, str):
+        data = value.encode("utf-8")
+        length = _pad4(C.MQCFST_STRUC_LENGTH_FIXED + len(data))
+        head = struct.pack(order + "5i", C.MQCFT_STRING, length, parameter, UTF8, len(data))
+        return (head + data).ljust(length, b"\0")
+    if isinstance(value, bytes):
+        length = _pad4(C.MQCFBS_STRUC_LENGTH_FIXED + len(value))
+        head = struct.pack(order + "4i", C.MQCFT_BYTE_STRING, length, parameter, len(value))
+        return (head + value).ljust(length, b"\0")
+    if isinstance(value, Group):
+        body = b"".join(_encode_parameter(order, p, v) for p, v in value.parameters)
+        return struct.pack(order + "4i", C.MQCFT_GROUP, C.MQCFGR_STRUC_LENGTH, parameter,
+                           len(value.parameters)) + body
+    if all(isinstance(v, str) for v in value):
+        strings = [str(v).encode("utf-8") for v in value]
+        width = max((len(s) for s in strings), default=0)
+        data = b"".join(s.ljust(width, b" ") for s in strings)  # each member blank padded to one width
+        length = _pad4(C.MQCFSL_STRUC_LENGTH_FIXED + len(data))
+        head = struct.pack(order + "6i", C.MQCFT_STRING_LIST, length, parameter, UTF8, len(strings), width)
+        return (head + data).ljust(length, b"\0")
+    numbers = [int(v) for v in value]
+    return struct.pack(order + f"4i{len(numbers)}i", C.MQCFT_INTEGER_LIST,
+                       C.MQCFIL_STRUC_LENGTH_FIXED + 4 * len(numbers), parameter, len(numbers), *numbers)
+
+
+# -- decoding ------------------------------------------------------------------------------------
+def decode(data: bytes, little: bool = True) -> PcfMessage:
+    """A PCF message; ``PcfError`` when ``data`` is not one (nothing else is raised)."""
+    order = "<" if little else ">"
+    if len(data) < C.MQCFH_STRUC_LENGTH:
+        raise PcfError(C.MQRCCF_MSG_LENGTH_ERROR, f"{len(data)} bytes is shorter than an MQCFH")
+    fields = struct.unpack_from(order + "9i", data)
+    if fields[1] != C.MQCFH_STRUC_LENGTH:
+        raise PcfError(C.MQRCCF_CFH_LENGTH_ERROR, f"MQCFH StrucLength {fields[1]}")
+    if not 1 <= fields[2] <= C.MQCFH_CURRENT_VERSION:
+        raise PcfError(C.MQRCCF_CFH_VERSION_ERROR, f"MQCFH Version {fields[2]}")
+    count = fields[8]
+    if not 0 <= count <= _MAX_PARAMETERS:
+        raise PcfError(C.MQRCCF_CFH_PARM_COUNT_ERROR, f"MQCFH ParameterCount {count}")
+    header = MQCFH(Type=fields[0], Version=fields[2], Command=fields[3], MsgSeqNumber=fields[4],
+                   Control=fields[5], CompCode=fields[6], Reason=fields[7], ParameterCount=count)
+    parameters, offset = _decode_parameters(data, C.MQCFH_STRUC_LENGTH, count, order)
+    if offset != len(data):
+        raise PcfError(C.MQRCCF_MSG_LENGTH_ERROR, f"{len(data) - offset} bytes after the last parameter")
+    return PcfMessage(header, parameters)
+
+
+def _decode_parameters(data: bytes, offset: int, count: int, order: str) -> tuple[list[tuple[int, Value]], int]:
+    parameters: list[tuple[int, Value]] = []
+    for _ in range(count):
+        if len(data) - offset < 12:
+            raise PcfError(C.MQRCCF_PARM_COUNT_TOO_BIG, "the message ends before its ParameterCount parameters")
+        kind, length, parameter = struct.unpack_from(order + "3i", data, offset)
+        if length < 12 or length % 4 or offset + length > len(data):
+            raise PcfError(C.MQRCCF_STRUCTURE_TYPE_ERROR if length < 12 else C.MQRCCF_MSG_LENGTH_ERROR,
+                           f"parameter {parameter}: StrucLength {length}")
+        part = data[offset:offset + length]
+        if kind == C.MQCFT_GROUP:
+            if length != C.MQCFGR_STRUC_LENGTH:
+                raise PcfError(C.MQRCCF_CFGR_LENGTH_ERROR, f"group {parameter}: StrucLength {length}")
+            (members,) = struct.unpack_from(order + "i", part, 12)
+            if not 0 <= members <= _MAX_PARAMETERS:
+                raise PcfError(C.MQRCCF_CFGR_PARM_COUNT_ERROR, f"group {parameter}: ParameterCount {members}")
+            inner, offset = _decode_parameters(data, offset + length, members, order)
+            parameters.append((parameter, Group(inner)))
+            continue
+        parameters.append((parameter, _decode_value(kind, parameter, part, order)))
+        offset += length
+    return parameters, offset
+
+
+def _text(raw: bytes, ccsid: int) -> str:
+    codec = "latin-1" if ccsid in (819, 1051) else "utf-8"
+    return raw.decode(codec, "replace").rstrip(" \0")
+
+
+def _decode_value(kind: int, parameter: int, part: bytes, order: str) -> Value:
+    length = len(part)
+    if kind == C.MQCFT_INTEGER:
+        if length != C.MQCFIN_STRUC_LENGTH:
+            raise PcfError(C.MQRCCF_CFIN_LENGTH_ERROR, f"MQCFIN {parameter}: StrucLength {length}")
+        return int(struct.unpack_from(order + "i", part, 12)[0])
+    if kind == C.MQCFT_INTEGER64:
+        if length != C.MQCFIN64_STRUC_LENGTH:
+            raise PcfError(C.MQRCCF_CFIN_LENGTH_ERROR, f"MQCFIN64 {parameter}: StrucLength {length}")
+        return int(struct.unpack_from(order + "q", part, 16)[0])
+    if kind == C.MQCFT_STRING:
+        if length < C.MQCFST_STRUC_LENGTH_FIXED:
+            raise PcfError(C.MQRCCF_CFST_LENGTH_ERROR, f"MQCFST {parameter}: StrucLength {length}")
+        ccsid, size = struct.unpack_from(order + "2i", part, 12)
+        if not 0 <= size <= length - C.MQCFST_STRUC_LENGTH_FIXED:
+            raise PcfError(C.MQRCCF_CFST_STRING_LENGTH_ERR, f"MQCFST {parameter}: StringLength {size}")
+        return _text(part[20:20 + size], ccsid)
+    if kind == C.MQCFT_BYTE_STRING:
+        if length < C.MQCFBS_STRUC_LENGTH_FIXED:
+            raise PcfError(C.MQRCCF_CFBS_LENGTH_ERROR, f"MQCFBS {parameter}: StrucLength {length}")
+        (size,) = struct.unpack_from(order + "i", part, 12)
+        if not 0 <= size <= length - C.MQCFBS_STRUC_LENGTH_FIXED:
+            raise PcfError(C.MQRCCF_CFBS_STRING_LENGTH_ERR, f"MQCFBS {parameter}: StringLength {size}")
+        return bytes(part[16:16 + size])
+    if kind == C.MQCFT_STRING_LIST:
+        if length < C.MQCFSL_STRUC_LENGTH_FIXED:
+            raise PcfError(C.MQRCCF_CFSL_LENGTH_ERROR, f"MQCFSL {parameter}: StrucLength {length}")
+        ccsid, count, width = struct.unpack_from(order + "3i", part, 12)
+        if count < 0 or width < 0 or count * width > length - C.MQCFSL_STRUC_LENGTH_FIXED:
+            raise PcfError(C.MQRCCF_CFSL_COUNT_ERROR, f"MQCFSL {parameter}: {count} strings of {width}")
+        return [_text(part[24 + i * width:24 + (i + 1) * width], ccsid) for i in range(count)]
+    if kind in (C.MQCFT_INTEGER_LIST, C.MQCFT_INTEGER64_LIST):
+        size = 4 if kind == C.MQCFT_INTEGER_LIST else 8
+        (count,) = struct.unpack_from(order + "i", part, 12)
+        if count < 0 or C.MQCFIL_STRUC_LENGTH_FIXED + size * count != length:
+            raise PcfError(C.MQRCCF_CFIL_COUNT_ERROR, f"integer list {parameter}: Count {count}")
+        return list(struct.unpack_from(order + f"{count}{'i' if size == 4 else 'q'}", part, 16))
+    raise PcfError(C.MQRCCF_STRUCTURE_TYPE_ERROR, f"parameter {parameter}: structure type {kind}")
