@@ -19,7 +19,9 @@ from mqlite.core.errors import MQError
 from mqlite.server import exits, qm_ini
 from mqlite.server.channels.telemetry import DEFAULT_CHANNEL, MqttChannels
 from mqlite.server.native.connection import ClientConnection
+from mqlite.server.native.tls import NativeListener
 from mqlite.server.runtime import Round, Runtime
+from mqlite.server.tls import ServerTls
 from mqlite.server.users_file import UsersFile
 from mqlite.store.sqlite import Store
 
@@ -43,7 +45,8 @@ class QueueManagerHost:
         self.runtime: Runtime | None = None
         self.store: Store | None = None
         self.connections: set[ClientConnection] = set()
-        self._servers: list[asyncio.Server] = []
+        self._servers: list[asyncio.Server | NativeListener] = []
+        self.tls: ServerTls | None = None
         self.ended = asyncio.Event()
         self.end_mode = "Ended normally"
         self._fatal: asyncio.Task[None] | None = None
@@ -60,10 +63,12 @@ class QueueManagerHost:
         recovered = self.runtime.recover()
         self._configure(self.runtime)
         log.info("AMQ7229I: %d persistent messages recovered in %.2f s", recovered, time.monotonic() - started)
-        if self.port is not None:
-            server = await loop.create_server(self._protocol, self.bind, self.port, reuse_address=True)
-            self.port = server.sockets[0].getsockname()[1]
-            self._servers.append(server)
+        core = self.runtime.core
+        self.tls = ServerTls(self.name, core.attrs, core.channels.get)
+        if self.port is not None:  # plain and TLS on one port: the first byte tells them apart
+            listener = NativeListener(self._protocol, self.tls)
+            self.port = listener.listen(self.bind, self.port)
+            self._servers.append(listener)
             log.info("AMQ9209I: listening on TCP port %d", self.port)
         self._start_channels(self.runtime)
         self._write_listeners()

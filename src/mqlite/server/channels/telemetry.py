@@ -34,6 +34,7 @@ from mqlite.protocol.mqtt import reasons as R
 from mqlite.server.mqtt.broker import MqttBroker
 from mqlite.server.mqtt.listener import CONNECT_TIMEOUT, MqttConnection
 from mqlite.server.runtime import Round
+from mqlite.server.tls import apply_cipher, server_context
 from mqlite.server.users_file import UsersFile
 
 if TYPE_CHECKING:
@@ -281,25 +282,15 @@ def _listening_socket(host: str, port: int, backlog: int) -> socket.socket:
     return sock
 
 
-# IBM's "any CipherSpec" names, as the lowest TLS version each allows.
-_ANY = {"ANY": ssl.TLSVersion.TLSv1_2, "ANY_TLS12": ssl.TLSVersion.TLSv1_2,
-        "ANY_TLS12_OR_HIGHER": ssl.TLSVersion.TLSv1_2, "ANY_TLS13": ssl.TLSVersion.TLSv1_3,
-        "ANY_TLS13_OR_HIGHER": ssl.TLSVersion.TLSv1_3}
-
-
 def _tls_context(attrs: Mapping[str, Any]) -> ssl.SSLContext:
     """TLS from the channel: SSLKEYR is a PEM file with the key, its certificate and the CA
     certificates that client certificates are checked against; SSLKEYP its pass phrase; SSLCIPH
-    an IBM ``ANY...`` name or an OpenSSL cipher list; SSLCAUTH whether clients need a certificate."""
+    an IBM CipherSpec name or an OpenSSL cipher list; SSLCAUTH whether clients need a certificate."""
     keyring = str(attrs.get("SSLKEYR") or "")
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context = server_context()
     try:
         context.load_cert_chain(keyring, password=str(attrs.get("SSLKEYP") or "") or None)
-        cipher = str(attrs.get("SSLCIPH") or "").upper()
-        if cipher in _ANY:
-            context.minimum_version = _ANY[cipher]
-        else:
-            context.set_ciphers(str(attrs["SSLCIPH"]))
+        apply_cipher(context, str(attrs["SSLCIPH"]))
         auth = str(attrs.get("SSLCAUTH") or "NEVER")
         if auth != "NEVER":
             context.load_verify_locations(keyring)
