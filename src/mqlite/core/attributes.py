@@ -236,6 +236,7 @@ _QMGR = (
     _e("IPADDRV", "IPV4", "IPV4=0 IPV6=1", 93),
     _s("SSLKEYR", "", 2049, 256), _s("CERTLABL", "", 2121, 64), _s("SSLCRLNL", "", 2050),
     _s("SSLCRYP", "", 2051, 256), _e("SSLFIPS", "NO", "NO=0 YES=1", 92), _i("SSLRKEYC", 0, 76),
+    _e("CHLAUTH", "ENABLED", "DISABLED=0 ENABLED=1", 248),  # channel authentication records in force
 )
 
 # Topic objects (spec A §10-12). Most attributes default to ASPARENT; blank strings inherit too.

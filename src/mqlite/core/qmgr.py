@@ -8,6 +8,8 @@ and are built here in dependency order:
 - ``outbox.Outbox`` / ``MessageIds``: the pending effects, the ids core makes;
 - ``security.service.AuthorityService`` (``security``): authority records, administrators and the
   ``allowed``/``require`` checks every MQI and admin call makes;
+- ``security.chlauth_service.ChlauthService`` (``chlauth``): channel authentication records and
+  the decision when a channel connects;
 - ``waiting.WaitingGetters``: the MQGETs waiting for a message;
 - ``objects.ObjectDefinitions``: queue-manager attributes, queue definitions, local queues;
 - ``mqget.Gets``, ``mqput.Puts``, ``syncpoint.Syncpoint``, ``ranges.Ranges``: queues and units
@@ -33,6 +35,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mqlite import cmqc as C
+from mqlite.core import attributes
 from mqlite.core.admin import Admin
 from mqlite.core.channels import ChannelAgent, Channels
 from mqlite.core.dedupe import DuplicateWindow
@@ -52,6 +55,7 @@ from mqlite.core.pubsub.subscribe import Subscriber
 from mqlite.core.pubsub.subscription import Subscription
 from mqlite.core.queues import LocalQueue, MessageReader
 from mqlite.core.ranges import Ranges
+from mqlite.core.security.chlauth_service import ChlauthService
 from mqlite.core.security.service import AuthorityService
 from mqlite.core.syncpoint import Syncpoint
 from mqlite.core.topics.index import SubscriptionIndex
@@ -78,6 +82,8 @@ class QueueManager:
         self.security = AuthorityService(name, outbox, creator)
         self.waiting_getters = waiting = WaitingGetters(outbox)
         self.definitions = objects = ObjectDefinitions(name, reader, clock, outbox, waiting, ids)
+        self.chlauth = chlauth = ChlauthService(objects.attrs, outbox, clock, self.security.is_admin,
+                                                attributes.date_and_time)
         self.gets = gets = Gets(objects.queues, objects.attrs, waiting, outbox, clock)
         self.puts = puts = Puts(name, objects.attrs, gets.deliver, outbox, ids, clock)
         self.syncpoint = syncpoint = Syncpoint(name, objects.attrs, objects.queues, gets.deliver, outbox, clock)
@@ -160,11 +166,16 @@ class QueueManager:
         self.define_channel = channels.define_channel
         self.alter_channel = channels.alter_channel
         # Start-up:
-        self.bootstrap = admin.bootstrap
         self.restore = admin.restore
         self.restore_message = objects.restore_message
         self.restore_pubsub = subscriptions.restore
         self.restore_security = self.security.restore
+        self.restore_chlauth = chlauth.restore
+        # Channel authentication (mqsc.commands.ChlauthAdmin) and the check at connect:
+        self.set_chlauth = chlauth.set_record
+        self.chlauth_rows = chlauth.rows
+        self.chlauth_runcheck = chlauth.runcheck
+        self.check_channel = chlauth.check
 
     # -- settings the server makes after construction ----------------------------------
     @property
@@ -198,6 +209,11 @@ class QueueManager:
         return self.mqi.quiescing
 
     # -- calls that span services -------------------------------------------------------
+    def bootstrap(self) -> None:
+        """First start: the system objects and IBM's default channel authentication records."""
+        self.admin.bootstrap()
+        self.chlauth.bootstrap()
+
     def quiesce(self) -> None:
         """A controlled end began: refuse new connections and wake every waiting MQGET (2161)."""
         self.mqi.quiescing = True

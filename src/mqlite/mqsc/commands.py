@@ -17,7 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 from mqlite import cmqc
 from mqlite.core import attributes
 from mqlite.core.errors import MQError
-from mqlite.mqsc import display
+from mqlite.mqsc import chlauth, display
 from mqlite.mqsc.lexer import MqscSyntaxError, split_script
 from mqlite.mqsc.parser import Command, Where, parse
 from mqlite.mqsc.summary import summary
@@ -208,6 +208,8 @@ def _dispatch(admin: AdminAPI, cmd: Command) -> list[str]:
     if cmd.objtype == "SUB" and cmd.name is None and isinstance(cmd.attrs.get("SUBID"), str):
         cmd = _named_by_subid(cmd)
     verb, objtype, name = cmd.verb, cmd.objtype, cmd.name or ""
+    if objtype == "CHLAUTH":
+        return chlauth.display_chlauth(admin, cmd) if verb == "DISPLAY" else chlauth.set_chlauth(admin, cmd)
     if verb == "DISPLAY":
         return _display(admin, cmd)
     if verb == "DEFINE":

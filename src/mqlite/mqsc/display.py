@@ -154,6 +154,10 @@ def mq_error(err: MQError, name: str | None) -> list[str]:
         return ["AMQ8151E: WebSphere MQ object has different type."]
     if err.reason in _NOT_AUTHORIZED:
         return ["AMQ8135E: Not authorized."]
+    if err.reason == cmqc.MQRCCF_CHLAUTH_NOT_FOUND:
+        return ["AMQ8884E: Channel authentication record not found."]
+    if err.reason == cmqc.MQRCCF_CHLAUTH_ALREADY_EXISTS:  # IBM's number for this one is unchecked
+        return ["AMQ8883E: Channel authentication record already exists."]
     text = f": {err.text}" if err.text else "."
     return [f"AMQ8101E: WebSphere MQ error {reason_label(err.reason)} has occurred{text}"]
 

@@ -22,7 +22,7 @@ VERBS: dict[str, str] = {
     "DELETE": "DELETE", "DEL": "DELETE", "DISPLAY": "DISPLAY", "DIS": "DISPLAY",
     "CLEAR": "CLEAR", "START": "START", "STA": "START", "STOP": "STOP", "END": "END",
     "REFRESH": "REFRESH", "REF": "REFRESH", "RESET": "RESET", "PING": "PING",
-    "RESOLVE": "RESOLVE", "RESUME": "RESUME", "SUSPEND": "SUSPEND",
+    "RESOLVE": "RESOLVE", "RESUME": "RESUME", "SUSPEND": "SUSPEND", "SET": "SET",
 }
 
 NOUNS: dict[str, str] = {
@@ -37,6 +37,7 @@ NOUNS: dict[str, str] = {
     "NAMELIST": "NAMELIST", "NL": "NAMELIST", "PROCESS": "PROCESS", "PRO": "PROCESS",
     "SERVICE": "SERVICE", "SVSTATUS": "SVSTATUS", "AUTHINFO": "AUTHINFO",
     "PUBSUB": "PUBSUB", "CLUSQMGR": "CLUSQMGR", "CLUSTER": "CLUSTER", "CONN": "CONN", "QSTATS": "QSTATS",
+    "CHLAUTH": "CHLAUTH",
 }
 
 _DEFINABLE = {"QLOCAL", "QALIAS", "QREMOTE", "QMODEL", "TOPIC", "SUB", "CHANNEL", "LISTENER",
@@ -48,7 +49,7 @@ VERB_NOUNS: dict[str, frozenset[str]] = {
     "DELETE": frozenset(_DEFINABLE),
     "DISPLAY": frozenset(_DEFINABLE | {
         "QUEUE", "QCLUSTER", "QMGR", "QSTATUS", "TCLUSTER", "TPSTATUS", "SBSTATUS", "CHSTATUS",
-        "LSSTATUS", "SVSTATUS", "PUBSUB", "CLUSQMGR", "CONN"}),
+        "LSSTATUS", "SVSTATUS", "PUBSUB", "CLUSQMGR", "CONN", "CHLAUTH"}),
     "CLEAR": frozenset({"QLOCAL", "TOPICSTR"}),
     "START": frozenset({"CHANNEL", "LISTENER", "SERVICE"}),
     "STOP": frozenset({"CHANNEL", "LISTENER", "SERVICE", "CONN"}),
@@ -58,6 +59,7 @@ VERB_NOUNS: dict[str, frozenset[str]] = {
     "RESOLVE": frozenset({"CHANNEL"}),
     "RESUME": frozenset({"QMGR"}),
     "SUSPEND": frozenset({"QMGR"}),
+    "SET": frozenset({"CHLAUTH"}),
 }
 #: Nouns that take no name: ``DISPLAY QMGR``, ``DISPLAY PUBSUB``.
 UNNAMED = frozenset({"QMGR", "PUBSUB"})
@@ -70,7 +72,7 @@ OPTIONS: dict[str, dict[str, bool]] = {
     "ALTER": {"FORCE": False, **_COMMON},
     "DELETE": {"PURGE": False, "NOPURGE": False, "AUTHREC": True, **_COMMON},
     "DISPLAY": {"ALL": False, "TYPE": True, "CLUSINFO": False, "SUBTYPE": True, "OPENTYPE": True,
-                "DURABLE": True, "CHLTYPE": True, "CLIENTID": True, "SUMMARY": False, **_COMMON},
+                "DURABLE": True, "CHLTYPE": True, "CLIENTID": True, "SUMMARY": False, "MATCH": True, **_COMMON},
     "CLEAR": {"CLTRTYPE": True, "SCOPE": True, **_COMMON},
     "START": {"CHLTYPE": True, **_COMMON},
     "STOP": {"MODE": True, "STATUS": True, "CHLTYPE": True, "CLIENTID": True, **_COMMON},

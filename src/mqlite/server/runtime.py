@@ -19,6 +19,7 @@ from typing import Any, Protocol, cast
 
 from mqlite.core.errors import MQError
 from mqlite.core.qmgr import GetResult, QueueManager
+from mqlite.core.security.chlauth_service import STORE_KIND as CHLAUTH_KIND
 from mqlite.core.security.service import STORE_KIND as AUTHREC_KIND
 from mqlite.core.waiters import Waiter
 from mqlite.message import Message
@@ -169,6 +170,7 @@ class Runtime:
         core.restore(self.store.load_records("object"), qmgr_records["attrs"])
         core.restore_pubsub(self.store.load_records("sub"), self.store.load_records("retained"))
         core.restore_security(self.store.load_records(AUTHREC_KIND).values())
+        core.restore_chlauth(self.store.load_records(CHLAUTH_KIND).values())
         count = 0
         orphans: list[tuple[str, int]] = []
         for row in self.store.scan_index():

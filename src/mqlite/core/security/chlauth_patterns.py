@@ -133,15 +133,14 @@ def _part(item: str, base: int, top: int, text: str) -> tuple[int, int] | None:
     if item == "*":
         return None
     try:
-        if "-" in item:
-            low_text, high_text = item.split("-", 1)
-            low, high = int(low_text, base), int(high_text, base)
-            if low > high or high > top:
-                raise AddressPatternError(f"range '{item}' in '{text}' is not low-high within 0-{top}", True)
-            return low, high
-        value = int(item, base)
+        low, high = (int(v, base) for v in item.split("-", 1)) if "-" in item else (int(item, base),) * 2
     except ValueError:
         raise AddressPatternError(f"'{item}' in '{text}' is not a number, a range or '*'") from None
+    if "-" in item:
+        if low > high or high > top:
+            raise AddressPatternError(f"range '{item}' in '{text}' is not low-high within 0-{top}", True)
+        return low, high
+    value = low
     if value > top:
         raise AddressPatternError(f"'{item}' in '{text}' is larger than {top}")
     return value, value
