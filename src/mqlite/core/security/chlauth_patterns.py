@@ -23,6 +23,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from mqlite.protocol import dn as dn_rules
+
 Specificity = tuple[tuple[int, int], ...]
 
 
@@ -156,69 +158,19 @@ def address_specificity(pattern: str) -> Specificity:
     return parse_address(pattern).specificity if pattern.strip() else ()
 
 
-# -- distinguished names (SSLPEER, SSLCERTI) --------------------------------------------------
-def split_dn(dn: str) -> list[tuple[str, str]]:
-    """``CN=A,OU=B\\,C`` -> [("CN", "A"), ("OU", "B,C")]; commas or semicolons separate, a
-    backslash or double quotes protect a separator."""
-    items: list[tuple[str, str]] = []
-    current: list[str] = []
-    quoted = escaped = False
-    for ch in dn + ",":
-        if escaped:
-            current.append(ch)
-            escaped = False
-        elif ch == "\\":
-            escaped = True
-        elif ch == '"':
-            quoted = not quoted
-        elif ch in ",;" and not quoted:
-            item = "".join(current).strip()
-            current = []
-            if not item:
-                continue
-            name, sep, value = item.partition("=")
-            if not sep or not name.strip():
-                raise ValueError(f"'{item}' in '{dn}' is not attribute=value")
-            items.append((name.strip().upper(), value.strip()))
-        else:
-            current.append(ch)
-    return items
-
-
-def _value_matches(pattern: str, value: str) -> bool:
-    pattern, value = pattern.upper(), value.upper()
-    if pattern == "*":
-        return True
-    if pattern.startswith("*"):
-        return value.endswith(pattern[1:])
-    if pattern.endswith("*"):
-        return value.startswith(pattern[:-1])
-    return pattern == value
-
-
+# -- distinguished names (SSLPEER, SSLCERTI): IBM's SSLPEER rules, as protocol.dn has them ----
 def dn_matches(pattern: str, dn: str) -> bool:
-    """IBM's SSLPEER rule: every attribute the filter names must be in the DN with a matching
-    value (``*`` as a value's first or last character is a wildcard; case does not matter);
-    attributes the filter leaves out are not checked; repeated attributes (several OUs) match
-    in order."""
+    """Does the certificate DN pass the SSLPEER/SSLCERTI filter (a bad DN passes nothing)?"""
     try:
-        wanted, have = split_dn(pattern), split_dn(dn)
-    except ValueError:
+        return dn_rules.matches(pattern, dn)
+    except dn_rules.DNError:
         return False
-    if not wanted:
-        return True
-    for name in {n for n, _ in wanted}:
-        want = [v for n, v in wanted if n == name]
-        got = iter(v for n, v in have if n == name)
-        if not all(any(_value_matches(w, g) for g in got) for w in want):
-            return False
-    return True
 
 
 def dn_specificity(pattern: str) -> Specificity:
     """More attributes, and fewer wildcards among them, make a DN filter more specific."""
     try:
-        items = split_dn(pattern)
-    except ValueError:
+        items = dn_rules.parse(pattern)
+    except dn_rules.DNError:
         return ()
     return ((len(items), -sum("*" in value for _, value in items)),)

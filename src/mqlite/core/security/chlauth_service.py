@@ -31,8 +31,9 @@ from mqlite.core.security.chlauth import (
     decide,
     sort_key,
 )
-from mqlite.core.security.chlauth_patterns import AddressPatternError, generic_matches, parse_address, split_dn
+from mqlite.core.security.chlauth_patterns import AddressPatternError, generic_matches, parse_address
 from mqlite.core.security.principal import Principal
+from mqlite.protocol import dn as dn_rules
 from mqlite.store.tx import StoreTx
 
 STORE_KIND = "chlauth"
@@ -316,8 +317,8 @@ def _build(profile: str, kind: str, attrs: Mapping[str, Value], removing: bool) 
             _address(values["address"])
         for keyword in ("SSLPEER", "SSLCERTI"):
             try:
-                split_dn(values.get(keyword.lower(), ""))
-            except ValueError as error:
+                dn_rules.compile_filter(values.get(keyword.lower(), ""))
+            except dn_rules.DNError as error:
                 raise MQError(C.MQRCCF_SSL_PEER_NAME_ERROR, str(error)) from None
     if removing:
         return ChlauthRecord(**values)
