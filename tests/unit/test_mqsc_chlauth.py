@@ -163,6 +163,8 @@ def test_alter_qmgr_chlauth_disabled_turns_the_check_off() -> None:
     assert execute(qm, "ALTER QMGR CHLAUTH(DISABLED)") == ["AMQ8005I: WebSphere MQ queue manager changed."]
     assert qm.check_channel(conn).allowed
     assert execute(qm, "DISPLAY CHLAUTH(SYSTEM.*)")[0].startswith("AMQ8878I")  # the records stay
+    runcheck = execute(qm, "DISPLAY CHLAUTH(SYSTEM.DEF.SVRCONN) MATCH(RUNCHECK) ADDRESS('1.2.3.4') CLNTUSER(bob)")
+    assert f"({C.MQRCCF_CHLAUTH_DISABLED})" in runcheck[0]
 
 
 def test_mqadmin_uses_the_groups_the_server_supplies() -> None:

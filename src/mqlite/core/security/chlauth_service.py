@@ -199,6 +199,9 @@ class ChlauthService:
     def runcheck(self, channel: str, attrs: Mapping[str, str]) -> tuple[dict[str, Any] | None, str]:
         """DISPLAY CHLAUTH(channel) MATCH(RUNCHECK) ADDRESS(...) CLNTUSER|QMNAME(...) [SSLPEER SSLCERTI]:
         the record a connection with these values would match, or None and the user it runs as."""
+        if not self.enabled:  # nothing would be matched at run time
+            raise MQError(C.MQRCCF_CHLAUTH_DISABLED, "channel authentication records are disabled: "
+                                                     "ALTER QMGR CHLAUTH(ENABLED) first")
         address = attrs.get("ADDRESS", "")
         generic = [k for k in ("CLNTUSER", "QMNAME", "SSLPEER", "SSLCERTI") if "*" in attrs.get(k, "")]
         if "*" in channel or "*" in address or generic:
