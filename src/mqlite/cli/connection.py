@@ -42,10 +42,15 @@ class Target:
     channel: str = DEFAULT_CHANNEL
     user: str | None = None
     password: str | None = None
+    tls: dict[str, str | None] | None = None  # mqlite.connect's TLS keywords, client mode only
 
 
 def connection_options(function: F) -> F:
-    """Add -m QMGR, -c HOST:PORT and -u USER to a command (as ``qmgr``, ``client``, ``user``)."""
+    """Add -m QMGR, -c HOST:PORT, -u USER and the TLS options to a command (as ``qmgr``,
+    ``client``, ``user``, ``cipher``, ``keyr``, ``certlabl``, ``sslpeer``)."""
+    for name, envvar, text in reversed(_TLS_OPTIONS):
+        function = click.option(f"--{name}", name, default=None, envvar=envvar, metavar=name.upper(),
+                                help=text)(function)
     function = click.option(
         "-u", "user", default=None, metavar="USER",
         help="Authenticate as USER (password from MQLITE_PASSWORD, else prompted).",
@@ -61,6 +66,15 @@ def connection_options(function: F) -> F:
     return function
 
 
+_TLS_OPTIONS = (
+    ("cipher", "MQLITE_SSLCIPH", "Client mode over TLS with this CipherSpec, the channel's SSLCIPH "
+                                 "(e.g. ANY_TLS12_OR_HIGHER; also MQLITE_SSLCIPH)."),
+    ("keyr", "MQSSLKEYR", "TLS key repository directory (default MQSSLKEYR)."),
+    ("certlabl", "MQCERTLABL", "Label of the client's certificate (default MQCERTLABL, else ibmwebspheremq<user>)."),
+    ("sslpeer", None, "Distinguished-name filter the queue manager's certificate must match."),
+)
+
+
 def parse_conn_info(text: str) -> tuple[str, int]:
     """``host:port``, ``host(port)`` or ``[v6addr]:port`` -> (host, port)."""
     text = text.strip()
@@ -72,7 +86,8 @@ def parse_conn_info(text: str) -> tuple[str, int]:
     return match["host"], int(match["port"])
 
 
-def resolve_target(qmgr: str | None, client: str | None, user: str | None) -> Target:
+def resolve_target(qmgr: str | None, client: str | None, user: str | None,
+                   tls: dict[str, str | None] | None = None) -> Target:
     """Decide local or client mode and which queue manager, from options and environment."""
     password = _password(user) if user else None
     channel = DEFAULT_CHANNEL
@@ -84,7 +99,7 @@ def resolve_target(qmgr: str | None, client: str | None, user: str | None) -> Ta
         channel, conn = match["channel"], match["conn"]
     if conn is not None:
         host, port = parse_conn_info(conn)
-        return Target(qmgr or "", host, port, channel, user, password)
+        return Target(qmgr or "", host, port, channel, user, password, tls if tls and tls.get("cipher") else None)
     name = qmgr or paths.default_qmgr()
     if not name or not paths.config_path(name).is_file():
         raise mqi_failure(MQRC_Q_MGR_NAME_ERROR)
@@ -116,9 +131,11 @@ def connect(target: Target, failure: Callable[[int], CliError] = mqi_failure
         if target.host is None:
             qm = mqlite.connect(target.qmgr, user=target.user, password=target.password)
         else:
+            tls = target.tls or {}
             qm = mqlite.connect(
                 target.qmgr, host=target.host, port=target.port, channel=target.channel,
-                user=target.user, password=target.password,
+                user=target.user, password=target.password, ssl_cipher_spec=tls.get("cipher"),
+                key_repository=tls.get("keyr"), cert_label=tls.get("certlabl"), ssl_peer_name=tls.get("sslpeer"),
             )
     except MQMIError as e:
         raise failure(e.reason) from None
@@ -134,4 +151,5 @@ def connect(target: Target, failure: Callable[[int], CliError] = mqi_failure
 
 
 def target_from_options(options: dict[str, Any]) -> Target:
-    return resolve_target(options.get("qmgr"), options.get("client"), options.get("user"))
+    tls = {key: options.get(key) for key, _, _ in _TLS_OPTIONS}
+    return resolve_target(options.get("qmgr"), options.get("client"), options.get("user"), tls)

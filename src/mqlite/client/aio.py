@@ -12,12 +12,14 @@ import asyncio
 import contextlib
 import os
 import socket
+import ssl
 from collections.abc import AsyncIterator
 from types import TracebackType
 from typing import Any, TypeVar
 
 from mqlite import cmqc
 from mqlite.client import common
+from mqlite.client import tls as client_tls
 from mqlite.client.common import Endpoint, ReceivedMessage, Target, resolve_target
 from mqlite.client.errors import MQMIError, PYIFError
 from mqlite.client.mqi.connection import QueueManagerCore
@@ -33,13 +35,27 @@ __all__ = ["AsyncConnection", "Queue", "QueueManager", "Subscription", "Topic", 
 T = TypeVar("T")
 
 
-async def _open_stream(endpoint: Endpoint, timeout: float | None
+async def _open_stream(endpoint: Endpoint, timeout: float | None, target: Target | None = None
                        ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    tls = target.tls if target is not None and endpoint.unix is None else None
     try:
         if endpoint.unix is not None:
             return await asyncio.wait_for(asyncio.open_unix_connection(endpoint.unix), timeout)
-        reader, writer = await asyncio.wait_for(
-            asyncio.open_connection(endpoint.host or "127.0.0.1", endpoint.port), timeout)
+        if tls is not None:
+            assert target is not None
+            reader, writer = await asyncio.wait_for(asyncio.open_connection(
+                endpoint.host or "127.0.0.1", endpoint.port, ssl=client_tls.context(tls),
+                server_hostname=client_tls.server_name(target.channel)), timeout)
+            try:
+                client_tls.check_peer(writer.get_extra_info("ssl_object"), tls)
+            except MQMIError:
+                writer.close()
+                raise
+        else:
+            reader, writer = await asyncio.wait_for(
+                asyncio.open_connection(endpoint.host or "127.0.0.1", endpoint.port), timeout)
+    except ssl.SSLError as e:
+        raise MQMIError(cmqc.MQCC_FAILED, cmqc.MQRC_SSL_INITIALIZATION_ERROR, text=f"TLS handshake: {e}") from None
     except (OSError, TimeoutError) as e:
         reason = cmqc.MQRC_Q_MGR_NOT_AVAILABLE if endpoint.unix is not None else cmqc.MQRC_HOST_NOT_AVAILABLE
         raise MQMIError(cmqc.MQCC_FAILED, reason, text=str(e)) from None
@@ -66,7 +82,7 @@ class AsyncConnection(Session):
         error: MQMIError | None = None
         for endpoint in target.endpoints:
             try:
-                reader, writer = await _open_stream(endpoint, timeout)
+                reader, writer = await _open_stream(endpoint, timeout, target)
                 break
             except MQMIError as e:
                 error = e
@@ -76,9 +92,9 @@ class AsyncConnection(Session):
         try:
             info = await self.call(Op.CONNECT, [target.qmgr, user, password, name or common.appl_name(),
                                                 os.getpid()])
-        except MQMIError:
+        except MQMIError as e:
             await self._shutdown()
-            raise
+            raise client_tls.connect_failure(e, None if target.local else target.tls) from None
         self.connected_as(info)
         return self
 
@@ -133,7 +149,7 @@ class AsyncConnection(Session):
             self._writer.write(frame)
             await self._writer.drain()
         except OSError as e:
-            raise self._lost(str(e)) from None
+            raise self._lost(str(e), client_tls.broken_reason(e)) from None
 
     async def disconnect(self) -> None:
         if not self.connected:
@@ -169,11 +185,11 @@ class AsyncConnection(Session):
                     elif isinstance(event, Push):
                         self.on_push(event)
         except (OSError, ProtocolError) as e:
-            self._lost(str(e))
+            self._lost(str(e), client_tls.broken_reason(e))
 
-    def _lost(self, why: str) -> MQMIError:
+    def _lost(self, why: str, reason: int = cmqc.MQRC_CONNECTION_BROKEN) -> MQMIError:
         if self.broken is None:
-            self.broken = MQMIError(cmqc.MQCC_FAILED, cmqc.MQRC_CONNECTION_BROKEN, text=why)
+            self.broken = MQMIError(cmqc.MQCC_FAILED, reason, text=why)
             self.connected = False
             for future in self._pending.values():
                 if not future.done():
@@ -473,9 +489,12 @@ class Subscription(SubscriptionCore):
 
 async def connect(queue_manager: str | bytes | None = None, channel: str | bytes | None = None,
                   conn_info: str | bytes | None = None, user: str | None = None, password: str | None = None,
-                  *, host: str | None = None, port: int | None = None) -> QueueManager:
-    """Connect like ``mqlite.connect`` and return an asyncio ``QueueManager``."""
-    target = resolve_target(queue_manager, host=host, port=port, channel=channel, conn_info=conn_info)
+                  *, host: str | None = None, port: int | None = None, ssl_cipher_spec: str | None = None,
+                  key_repository: str | None = None, cert_label: str | None = None,
+                  ssl_peer_name: str | None = None) -> QueueManager:
+    """Connect like ``mqlite.connect`` (TLS options too) and return an asyncio ``QueueManager``."""
+    tls = client_tls.tls_options(ssl_cipher_spec, key_repository, cert_label, ssl_peer_name)
+    target = resolve_target(queue_manager, host=host, port=port, channel=channel, conn_info=conn_info, tls=tls)
     if user and password is None:
         raise ValueError("Password must not be None if user is provided")
     conn = await AsyncConnection.open(target, text(user) if user else None,

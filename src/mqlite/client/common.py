@@ -18,6 +18,7 @@ from mqlite import cmqc, paths
 from mqlite.client.errors import MQMIError
 from mqlite.client.session import AsyncPuts, raise_for
 from mqlite.client.structs import GMO, MD, PMO, gmo_to_wire, ident, md_fill, md_to_wire, text
+from mqlite.client.tls import TlsOptions
 from mqlite.message import MD_FIELDS, MessageDescriptor
 
 DEFAULT_PORT = 1414
@@ -58,6 +59,7 @@ class Target:
     qmgr: str
     endpoints: tuple[Endpoint, ...]
     channel: str = DEFAULT_CHANNEL
+    tls: TlsOptions | None = None  # TLS to the channel (client mode only)
 
     @property
     def local(self) -> bool:
@@ -96,7 +98,8 @@ def parse_mqserver(value: str) -> tuple[str, tuple[Endpoint, ...]]:
 
 
 def resolve_target(qmgr_name: str | bytes | None, *, host: str | None = None, port: int | None = None,
-                   channel: str | bytes | None = None, conn_info: str | bytes | None = None) -> Target:
+                   channel: str | bytes | None = None, conn_info: str | bytes | None = None,
+                   tls: TlsOptions | None = None) -> Target:
     """Decide where ``connect`` goes, in this order:
 
     1. ``host``/``port`` or ``conn_info`` given: client mode over TCP;
@@ -104,21 +107,23 @@ def resolve_target(qmgr_name: str | bytes | None, *, host: str | None = None, po
     3. no name and a default queue manager exists (``crtmqm -q``): its Unix socket;
     4. ``MQSERVER`` is set: client mode to the address it names;
     5. otherwise MQRC_Q_MGR_NAME_ERROR (2058), as IBM's MQCONN for an unknown name.
+
+    ``tls`` applies to client mode (a local connection does not leave the machine).
     """
     name = text(qmgr_name) if qmgr_name is not None else ""
     chan = text(channel) if channel is not None else ""
     if conn_info is not None:
-        return Target(name, parse_conn_info(text(conn_info)), chan or DEFAULT_CHANNEL)
+        return Target(name, parse_conn_info(text(conn_info)), chan or DEFAULT_CHANNEL, tls=tls)
     if host is not None or port is not None:
         return Target(name, (Endpoint(host=host or "127.0.0.1", port=port or DEFAULT_PORT),),
-                      chan or DEFAULT_CHANNEL)
+                      chan or DEFAULT_CHANNEL, tls=tls)
     local = name or paths.default_qmgr() or ""
     if local and paths.qmgr_dir(local).is_dir():
         return Target(local, (Endpoint(unix=paths.socket_address(local)),))
     mqserver = os.environ.get("MQSERVER")
     if mqserver:
         mq_channel, endpoints = parse_mqserver(mqserver)
-        return Target(name, endpoints, chan or mq_channel)
+        return Target(name, endpoints, chan or mq_channel, tls=tls)
     raise MQMIError(cmqc.MQCC_FAILED, cmqc.MQRC_Q_MGR_NAME_ERROR,
                     text=f"no queue manager {name!r} here" if name else "no default queue manager")
 

@@ -27,6 +27,7 @@ from mqlite.client.mqi.queue import QueueCore
 from mqlite.client.session import READ_AHEAD_WINDOW, Call
 from mqlite.client.structs import CD, GMO, MD, OD, PMO, SCO, STS, text
 from mqlite.client.sync import Connection
+from mqlite.client.tls import tls_options
 
 __all__ = ["Queue", "QueueManager", "connect", "make_q_desc"]
 
@@ -66,7 +67,8 @@ class QueueManager(QueueManagerCore):
 
     def connect_with_options(self, name: str | bytes | None, *args: Any, **kwargs: Any) -> None:
         """pymqi's MQCONNX: ``opts``, ``cd`` (its ConnectionName makes it a client
-        connection), ``sco`` (TLS, ignored), ``user`` and ``password``."""
+        connection; its SSLCipherSpec asks for TLS, with its SSLPeerName and CertificateLabel),
+        ``sco`` (its KeyRepository and CertificateLabel), ``user`` and ``password``."""
         if len(args) > 2:
             raise TypeError(f"Invalid options: {args}")
         if args:
@@ -75,7 +77,10 @@ class QueueManager(QueueManagerCore):
             kwargs["sco"] = args[1]
         cd: CD | None = kwargs.get("cd")
         if cd is not None and text(cd.ConnectionName):
-            target = resolve_target(name, channel=cd.ChannelName, conn_info=cd.ConnectionName)
+            sco: SCO = kwargs.get("sco") or SCO()
+            tls = tls_options(cd.SSLCipherSpec, sco.KeyRepository,
+                              text(cd.CertificateLabel) or sco.CertificateLabel, cd.SSLPeerName)
+            target = resolve_target(name, channel=cd.ChannelName, conn_info=cd.ConnectionName, tls=tls)
         else:
             target = resolve_target(name)
         self._open(target, kwargs.get("user"), kwargs.get("password"))
@@ -338,17 +343,26 @@ class Queue(QueueCore):
 def connect(queue_manager: str | bytes | None = None, channel: str | bytes | None = None,
             conn_info: str | bytes | None = None, user: str | None = None, password: str | None = None,
             disconnect_on_exit: bool = True, bytes_encoding: str = "utf8", default_ccsid: int = 1208, *,
-            host: str | None = None, port: int | None = None) -> QueueManager:
+            host: str | None = None, port: int | None = None, ssl_cipher_spec: str | None = None,
+            key_repository: str | None = None, cert_label: str | None = None,
+            ssl_peer_name: str | None = None) -> QueueManager:
     """Connect and return a ``QueueManager``.
 
     pymqi style: ``connect("QM1")`` (local), ``connect("QM1", "SVRCONN", "host(1414)", user,
     password)`` (client). mqlite also takes ``host=``/``port=``, and with no name the default
     queue manager, else ``MQSERVER``. A local connection runs as the calling OS user.
+
+    TLS (client mode): ``ssl_cipher_spec`` (an IBM CipherSpec, the channel's SSLCIPH), the
+    ``key_repository`` directory (else MQSSLKEYR), the personal certificate's ``cert_label``
+    (else MQCERTLABL, else ``ibmwebspheremq<user id>``) and ``ssl_peer_name``, a filter the
+    queue manager's certificate must match (2398 when it does not).
     """
+    tls = tls_options(ssl_cipher_spec, key_repository, cert_label, ssl_peer_name)
     qm = QueueManager(None, disconnect_on_exit, bytes_encoding=bytes_encoding, default_ccsid=default_ccsid)
     if conn_info is not None or host is not None or port is not None:
-        target = resolve_target(queue_manager, host=host, port=port, channel=channel, conn_info=conn_info)
+        target = resolve_target(queue_manager, host=host, port=port, channel=channel, conn_info=conn_info,
+                                tls=tls)
     else:
-        target = resolve_target(queue_manager, channel=channel)
+        target = resolve_target(queue_manager, channel=channel, tls=tls)
     qm._open(target, user, password)
     return qm

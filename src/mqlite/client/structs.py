@@ -285,11 +285,13 @@ class CD(MQOpts):
         ("PropertyControl", 0), ("MaxInstances", 999999999), ("MaxInstancesPerClient", 999999999),
         ("ClientChannelWeight", 0), ("ConnectionAffinity", 1), ("BatchDataLimit", 5000), ("UseDLQ", 2),
         ("DefReconnect", 0), ("CertificateLabel", b""), ("SPLProtection", 0),
+        ("SSLPeerName", b""),  # what IBM's C structure reaches through SSLPeerNamePtr
     )
 
 
 class SCO(MQOpts):
-    """MQSCO (TLS options); accepted and ignored: mqlite's channels are plain TCP."""
+    """MQSCO (TLS options): mqlite reads KeyRepository (a key repository directory, see
+    ``mqlite.keyrepo``) and CertificateLabel (a CD's CertificateLabel comes first)."""
 
     _fields = (
         ("StrucId", b"SCO "), ("Version", 5), ("KeyRepository", b""), ("CryptoHardware", b""),

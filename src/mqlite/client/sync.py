@@ -12,12 +12,12 @@ a time, as MQ's own shared connection handles are. ``Connection.run`` carries ou
 from __future__ import annotations
 
 import os
-import select
 import socket
 import threading
 from typing import Any, TypeVar
 
 from mqlite import cmqc
+from mqlite.client import tls as client_tls
 from mqlite.client.common import Endpoint, Target, appl_name
 from mqlite.client.errors import MQMIError
 from mqlite.client.session import Call, Plan, Send, Session, Step, call, checked
@@ -75,6 +75,8 @@ class Connection(Session):
                 error = e
         else:
             raise error or MQMIError(cmqc.MQCC_FAILED, cmqc.MQRC_Q_MGR_NOT_AVAILABLE)
+        if target.tls is not None and not target.local:
+            self._sock = client_tls.wrap(self._sock, target.tls, target.channel)
         self.target = target
         self._codec = native.NativeConnection(Role.CLIENT)
         self._lock = threading.RLock()
@@ -86,9 +88,9 @@ class Connection(Session):
         self._sends = 0
         try:
             info = self.call(Op.CONNECT, [target.qmgr, user, password, name or appl_name(), os.getpid()])
-        except MQMIError:
+        except MQMIError as e:
             self._sock.close()
-            raise
+            raise client_tls.connect_failure(e, None if target.local else target.tls) from None
         self.connected_as(info)
 
     # -- calls ---------------------------------------------------------------------------------
@@ -197,7 +199,7 @@ class Connection(Session):
         try:
             self._sock.sendall(frame)
         except OSError as e:
-            self._lost(str(e))
+            self._lost(str(e), client_tls.broken_reason(e))
 
     def _wait_reply(self, req_id: int) -> Reply:
         codec = self._codec
@@ -219,14 +221,14 @@ class Connection(Session):
         try:
             data = self._sock.recv(_RECV_SIZE)
         except OSError as e:
-            self._lost(str(e))
+            self._lost(str(e), client_tls.broken_reason(e))
         if not data:
             self._lost("the queue manager closed the connection")
         self._codec.receive_data(data)
 
     def _drain(self) -> None:
         """Take whatever pushes have arrived, without blocking (keeps the peer's buffers small)."""
-        while select.select([self._sock], [], [], 0)[0]:
+        while client_tls.readable(self._sock):
             self._receive()
             while True:
                 try:
@@ -238,8 +240,8 @@ class Connection(Session):
                 if isinstance(event, Push):
                     self.on_push(event)
 
-    def _lost(self, why: str) -> Any:
-        self.broken = MQMIError(cmqc.MQCC_FAILED, cmqc.MQRC_CONNECTION_BROKEN, text=why)
+    def _lost(self, why: str, reason: int = cmqc.MQRC_CONNECTION_BROKEN) -> Any:
+        self.broken = MQMIError(cmqc.MQCC_FAILED, reason, text=why)
         self.connected = False
         with self._lock:
             self._pending.clear()

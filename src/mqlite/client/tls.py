@@ -125,6 +125,17 @@ def broken_reason(error: BaseException) -> int:
     return cmqc.MQRC_SSL_INITIALIZATION_ERROR if isinstance(error, ssl.SSLError) else cmqc.MQRC_CONNECTION_BROKEN
 
 
+def connect_failure(error: MQMIError, tls: TlsOptions | None) -> MQMIError:
+    """A TLS connection the queue manager ends before answering CONNECT was refused by its
+    certificate checks (TLS 1.3 lets the server refuse a client certificate after the client's
+    handshake is done, and the alert may be lost to the reset): 2393, as IBM's client reports."""
+    if tls is None or error.reason != cmqc.MQRC_CONNECTION_BROKEN:
+        return error
+    return MQMIError(cmqc.MQCC_FAILED, cmqc.MQRC_SSL_INITIALIZATION_ERROR,
+                     text=f"the queue manager ended the TLS connection before CONNECT ({getattr(error, 'text', '')});"
+                          " its error log says why")
+
+
 def readable(sock: socket.socket) -> bool:
     """Input is waiting: bytes TLS has already decrypted, or bytes on the socket."""
     if isinstance(sock, ssl.SSLSocket) and sock.pending():
