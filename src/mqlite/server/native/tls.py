@@ -7,7 +7,8 @@ frame does (a frame starts with its length's high byte, and no frame is 350 MB l
 connection is handed to the event loop with the queue manager's server context
 (``server.tls.ServerTls``), a plain one without; both reach the same protocol object, so
 ``ClientConnection`` does not know which it has until CONNECT names a channel, when
-:func:`check_channel` applies the channel's SSLCIPH, SSLCAUTH and SSLPEER.
+:func:`check_channel`, the first of the handshake's channel checks (:func:`install`), applies the
+channel's SSLCIPH, SSLCAUTH and SSLPEER; CHLAUTH's SSLPEERMAP comes after it.
 
 Refusals are written to the error log, one line each (IBM's AMQ96xx numbers); the handshake's own
 failures (an expired or untrusted certificate, no common cipher) end the connection before any
@@ -21,14 +22,14 @@ import logging
 import socket
 import ssl
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn, Protocol
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
 from mqlite.keyrepo import KeyRepositoryError
 from mqlite.protocol import dn
 from mqlite.protocol import tls as cipherspecs
+from mqlite.server.native.chlauth_gate import AdmittedLike, HelloLike, peer_certificate
 from mqlite.server.tls import ServerTls
 
 log = logging.getLogger("mqlite.server")
@@ -36,14 +37,6 @@ TLS_RECORD_HANDSHAKE = 0x16
 FIRST_BYTE_TIMEOUT = 30.0  # a connection that sends nothing is closed after this long
 HANDSHAKE_TIMEOUT = 30.0
 _ACCEPTS_PER_WAKE = 64
-
-
-@dataclass(frozen=True, slots=True)
-class PeerCertificate:
-    """The client's certificate as CHLAUTH SSLPEERMAP and DISPLAY CHSTATUS see it."""
-
-    subject: str  # IBM's display form, most specific first: CN=app,O=mqlite
-    issuer: str
 
 
 class NativeListener:
@@ -166,36 +159,47 @@ def _reason(error: BaseException) -> str:
 
 
 # -- the channel's rules at CONNECT ------------------------------------------------------------------
-def check_channel(transport: Any, channel: str, attrs: Mapping[str, Any], peer: str) -> PeerCertificate | None:
+class GateLike(Protocol):
+    """The handshake's gate (``handshake.Gate``): its list of channel checks."""
+
+    channel_checks: list[Any]
+
+
+def install(gate: GateLike) -> None:
+    """Plug TLS into the connect handshake, first: IBM checks the certificate before CHLAUTH."""
+    gate.channel_checks.insert(0, tls_check)
+
+
+def tls_check(hello: HelloLike, admitted: AdmittedLike) -> None:
+    if admitted.channel:  # a local connection uses no channel and no TLS
+        check_channel(hello.transport, admitted.channel, admitted.attrs, hello.address or "?")
+
+
+def check_channel(transport: Any, channel: str, attrs: Mapping[str, Any], peer: str) -> None:
     """Whether this connection may use ``channel`` as far as TLS goes; raises MQError (with one
-    error-log line) when not, else returns the client's certificate (None: plain, or no
-    certificate). ``transport`` is the connection's asyncio transport."""
+    error-log line) when not. ``transport`` is the connection's asyncio transport."""
     tls: ssl.SSLObject | None = transport.get_extra_info("ssl_object")
     wanted = str(attrs.get("SSLCIPH") or "").strip()
     if not wanted:
         if tls is not None:
             _refuse("AMQ9641E", f"TLS connection from {peer} to channel {channel}, which has no SSLCIPH")
-        return None
+        return
     if tls is None:
         _refuse("AMQ9639E", f"plain-text connection from {peer} to channel {channel}, which needs SSLCIPH({wanted})")
-    assert tls is not None
     negotiated = tls.cipher()
     spec = cipherspecs.lookup(wanted)
     suite, version = (negotiated[0], negotiated[1]) if negotiated else ("", "")
     if spec is None or not spec.accepts(suite, version):
         _refuse("AMQ9631E", f"the CipherSpec {suite} ({version}) negotiated by {peer} does not match "
                             f"SSLCIPH({wanted}) of channel {channel}")
-    certificate = tls.getpeercert()
-    if not certificate:
+    subject, _ = peer_certificate(transport)
+    if not subject:
         if str(attrs.get("SSLCAUTH") or "REQUIRED") == "REQUIRED":
             _refuse("AMQ9637E", f"channel {channel} is lacking a certificate: {peer} sent none, SSLCAUTH(REQUIRED)")
         if str(attrs.get("SSLPEER") or "").strip():
             _refuse("AMQ9636E", f"channel {channel} has SSLPEER but {peer} sent no certificate",
                     C.MQRC_NOT_AUTHORIZED)
-        return None
-    names: dict[str, Any] = dict(certificate)
-    subject = dn.format_dn(dn.from_certificate(names.get("subject", ())))
-    issuer = dn.format_dn(dn.from_certificate(names.get("issuer", ())))
+        return
     peer_filter = str(attrs.get("SSLPEER") or "")
     try:
         accepted = dn.matches(peer_filter, subject)
@@ -204,9 +208,8 @@ def check_channel(transport: Any, channel: str, attrs: Mapping[str, Any], peer: 
     if not accepted:
         _refuse("AMQ9636E", f"the distinguished name {subject!r} of {peer} does not match "
                             f"SSLPEER({peer_filter}) of channel {channel}", C.MQRC_NOT_AUTHORIZED)
-    return PeerCertificate(subject, issuer)
 
 
-def _refuse(message: str, text: str, reason: int = C.MQRC_SSL_INITIALIZATION_ERROR) -> None:
+def _refuse(message: str, text: str, reason: int = C.MQRC_SSL_INITIALIZATION_ERROR) -> NoReturn:
     log.warning("%s: %s", message, text)
     raise MQError(reason, text)
