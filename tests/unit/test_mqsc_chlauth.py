@@ -118,6 +118,7 @@ def test_set_chlauth_refusals_carry_ibm_reasons(command: str, reason: int) -> No
 def test_unknown_keyword_is_a_syntax_error() -> None:
     lines = execute(make_qmgr(), "SET CHLAUTH(APP) TYPE(ADDRESSMAP) ADDRESS('*') BOGUS(1)")
     assert lines[0].startswith("AMQ8405I")
+    assert execute(make_qmgr(), "DISPLAY CHLAUTH(*) WHERE(TYPE EQ BLOCKUSER)")[0].startswith("AMQ8405I")
 
 
 def test_runcheck_shows_the_record_a_connection_would_match() -> None:

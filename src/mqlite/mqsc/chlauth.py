@@ -58,6 +58,8 @@ def set_chlauth(admin: object, cmd: Command) -> list[str]:
 def display_chlauth(admin: object, cmd: Command) -> list[str]:
     """DISPLAY CHLAUTH(profile) [TYPE(t)] [MATCH(m)] [ALL | attributes], or MATCH(RUNCHECK)."""
     chlauth = _admin(admin, cmd)
+    if cmd.where is not None:
+        raise cmd.error("WHERE is not supported on DISPLAY CHLAUTH yet", "WHERE")
     name = cmd.name or ""
     match = cmd.options.get("MATCH", "GENERIC").upper()
     kind = cmd.options.get("TYPE", "ALL").upper()
