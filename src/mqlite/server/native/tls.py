@@ -141,7 +141,8 @@ class NativeListener:
             log.warning("AMQ9633E: bad certificate from %s: %s", peer, error.verify_message)
             conn.close()
         except (ssl.SSLError, OSError, TimeoutError, ConnectionError) as error:
-            log.warning("AMQ9665E: TLS handshake with %s failed: %s", peer, _reason(error))
+            if _reason(error) != "CALLBACK_FAILED":  # the SNI callback has said why
+                log.warning("AMQ9665E: TLS handshake with %s failed: %s", peer, _reason(error))
             conn.close()
 
 
