@@ -87,7 +87,14 @@ def server_name(channel: str) -> str:
 
 
 def check_peer(tls: ssl.SSLSocket | ssl.SSLObject, options: TlsOptions) -> None:
-    """The queue manager's certificate against the peer name (2398 when it does not match)."""
+    """The session against what was asked: the CipherSpec negotiated (2393 when the TLS library
+    could not be limited to it) and the queue manager's certificate against the peer name (2398
+    when it does not match)."""
+    spec = cipherspecs.lookup(options.cipher_spec)
+    negotiated = tls.cipher()
+    if spec is not None and negotiated is not None and not spec.accepts(negotiated[0], negotiated[1]):
+        raise MQMIError(cmqc.MQCC_FAILED, cmqc.MQRC_SSL_INITIALIZATION_ERROR,
+                        text=f"negotiated {negotiated[0]} ({negotiated[1]}), not {options.cipher_spec}")
     if not options.peer_name:
         return
     certificate: dict[str, Any] = dict(tls.getpeercert() or {})
