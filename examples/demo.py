@@ -75,6 +75,9 @@ def main() -> None:
     port = free_port()
     console.print(Panel(f"MQLITE_HOME={home}\nqueue manager DEMO.QM on TCP port {port}", title="mqlite demo"))
     run("crtmqm", "-p", str(port), "-q", "DEMO.QM")
+    # TCP clients authenticate: a user in the queue manager's users file (not an administrator).
+    os.environ["MQLITE_PASSWORD"] = "demo-password"
+    run("passwd", "-m", "DEMO.QM", "-g", "mqclient", "app")
     run("strmqm", "DEMO.QM")
     try:
         run("runmqsc", "DEMO.QM", stdin=(
@@ -88,7 +91,7 @@ def main() -> None:
         import mqlite
 
         console.print("[bold cyan]>>> Python client over TCP: 10,000 persistent messages[/]")
-        qm = mqlite.connect("DEMO.QM", host="127.0.0.1", port=port)
+        qm = mqlite.connect("DEMO.QM", host="127.0.0.1", port=port, user="app", password="demo-password")
         queue = mqlite.Queue(qm, "APP.ORDERS")
         started = time.perf_counter()
         for i in range(1_000):

@@ -7,7 +7,8 @@
 - ``run_cli(*args, input=None, timeout=60, env=None)``: runs the real ``mqlite`` console script
   and returns the ``CompletedProcess`` (text mode, stdout and stderr captured).
 - ``qmgr_factory(name="QM1", port=True)``: ``crtmqm -p 0`` (no TCP listener with ``port=False``)
-  + strmqm; returns a ``helpers.qmgrs.QMgr`` whose ``port`` is the one the system chose.
+  + strmqm; returns a ``helpers.qmgrs.QMgr`` whose ``port`` is the one the system chose. Its
+  users file lists ``helpers.credentials.APP``, whom TCP clients connect as.
 - ``qmgr``: one started queue manager "QM1" with a TCP port: the usual fixture.
 - ``refused_port``: a TCP port on 127.0.0.1 where nobody listens, held (bound, not listening)
   for the test so nothing else can take it: connecting to it is refused.
@@ -25,6 +26,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers.credentials import APP, add_user
 from helpers.qmgrs import QMgr, reap, run_mqlite
 
 RunCli = Callable[..., "subprocess.CompletedProcess[str]"]
@@ -54,6 +56,7 @@ def qmgr_factory(mqlite_home: Path, run_cli: RunCli) -> Callable[..., QMgr]:
     def make(name: str = "QM1", port: bool = True) -> QMgr:
         created = run_cli("crtmqm", *(["-p", "0"] if port else []), name)
         assert created.returncode == 0, created.stdout + created.stderr
+        add_user(mqlite_home, name, APP)
         started = run_cli("strmqm", name)
         assert started.returncode == 0, started.stdout + started.stderr
         return QMgr(name, mqlite_home)

@@ -449,7 +449,7 @@ def seeds() -> dict[str, list[bytes]]:
     """A few valid inputs per target, where the coverage-guided runs start from."""
     md = MessageDescriptor().to_list()
     native_requests = [
-        native.encode_request(native.Op.CONNECT, 1, ["QM1", None, None, "app", 1]),
+        native.encode_request(native.Op.CONNECT, 1, ["QM1", None, None, "app", 1, {"ChannelName": "CH"}]),
         native.encode_request(native.Op.OPEN, 2, [{"ObjectName": "Q"}, 16]),
         native.encode_put(3, 1, md, 0, {"a": 1}, b"body"),
         native.encode_get(4, 1, md, {"Options": 1, "WaitInterval": 100, "MatchOptions": 0}, 1000),

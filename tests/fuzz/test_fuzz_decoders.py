@@ -84,7 +84,9 @@ gmo = st.fixed_dictionaries({}, optional={k: st.integers(-1, 2**31) for k in nat
 ints32 = st.integers(-(2**31), 2**31)
 _ARGS: dict[native.Op, st.SearchStrategy[list[Any]]] = {
     native.Op.CONNECT: st.tuples(st.text(max_size=48), st.none() | st.text(max_size=12),
-                                 st.none() | st.text(max_size=12), st.text(max_size=28), ints32).map(list),
+                                 st.none() | st.text(max_size=12), st.text(max_size=28), ints32,
+                                 st.fixed_dictionaries({}, optional={"ChannelName": st.text(max_size=20),
+                                                                     "MaxMsgLength": ints32})).map(list),
     native.Op.OPEN: st.tuples(od, ints32).map(list),
     native.Op.PUT: st.tuples(st.integers(0, 9), md_lists, ints32, props, st.binary(max_size=64)).map(list),
     native.Op.GET: st.tuples(st.integers(0, 9), md_lists, gmo, ints32).map(list),

@@ -6,6 +6,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from helpers.credentials import APP, client_env
+
 RunCli = Callable[..., Any]
 
 
@@ -97,7 +99,7 @@ def test_damaged_file_loads_nothing(qmgr: Any, run_cli: RunCli, tmp_path: Path) 
 def test_client_mode(qmgr: Any, run_cli: RunCli, tmp_path: Path) -> None:
     _setup(run_cli, qmgr.name, "SRC.Q")
     dump = tmp_path / "client.dmp"
-    result = run_cli("dmpmqmsg", "-c", qmgr.conn, "-i", "SRC.Q", "-f", str(dump))
+    result = run_cli("dmpmqmsg", "-c", qmgr.conn, "-u", APP.user, "-i", "SRC.Q", "-f", str(dump), env=client_env())
     assert result.returncode == 0, result.stderr
     assert dump.read_text().count("\nN\n") == 3
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import mqlite.client as mqlite
+from helpers.credentials import APP, client_env
 from helpers.qmgrs import MQLITE
 from helpers.waiting import wait_until, waiting_gets
 
@@ -92,13 +93,14 @@ def test_queue_manager_not_running(run_cli: RunCli) -> None:
 
 def test_client_mode_with_c_and_mqserver(qmgr: Any, run_cli: RunCli) -> None:
     define(run_cli, qmgr.name, "APP.IN")
-    put = run_cli("put", "-c", qmgr.conn, "-m", qmgr.name, "APP.IN", input="over tcp\n")
+    put = run_cli("put", "-c", qmgr.conn, "-u", APP.user, "-m", qmgr.name, "APP.IN", input="over tcp\n",
+                  env=client_env())
     assert put.returncode == 0, put.stderr
-    mqserver = f"SYSTEM.DEF.SVRCONN/TCP/127.0.0.1({qmgr.port})"
-    browsed = run_cli("browse", "APP.IN", env={"MQSERVER": mqserver})
+    mqserver = f"DEV.APP.SVRCONN/TCP/127.0.0.1({qmgr.port})"
+    browsed = run_cli("browse", "-u", APP.user, "APP.IN", env={"MQSERVER": mqserver, **client_env()})
     assert browsed.returncode == 0, browsed.stderr
     assert browsed.stdout == "over tcp\n"
-    got = run_cli("get", "-c", f"127.0.0.1({qmgr.port})", "APP.IN", "-w", "0")
+    got = run_cli("get", "-c", f"127.0.0.1({qmgr.port})", "-u", APP.user, "APP.IN", "-w", "0", env=client_env())
     assert got.stdout == "over tcp\n", got.stderr
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from helpers.credentials import ADMIN, add_user, client_env
+
 RunCli = Callable[..., Any]
 
 
@@ -56,6 +58,8 @@ def test_default_queue_manager(run_cli: RunCli) -> None:
 
 
 def test_client_mode(qmgr: Any, run_cli: RunCli) -> None:
-    result = run_cli("runmqsc", "-c", qmgr.conn, qmgr.name, input="DEFINE QLOCAL(REMOTE.ADMIN)\n")
+    add_user(qmgr.home, qmgr.name, ADMIN)  # runmqsc -c: DEV.ADMIN.SVRCONN, administrators only
+    result = run_cli("runmqsc", "-c", qmgr.conn, "-u", ADMIN.user, qmgr.name, input="DEFINE QLOCAL(REMOTE.ADMIN)\n",
+                     env=client_env(ADMIN))
     assert result.returncode == 0, result.stdout + result.stderr
     assert "AMQ8006" in result.stdout

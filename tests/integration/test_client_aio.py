@@ -11,6 +11,7 @@ import pytest
 
 import mqlite.aio as aio
 import mqlite.client as mqlite
+from helpers.credentials import APP, add_user
 from helpers.waiting import wait_until, waiting_gets
 from mqlite import cmqc as CMQC
 from mqlite.server.embedded import embedded
@@ -23,6 +24,7 @@ def server(mqlite_home: Path) -> Iterator[Any]:
             code, lines = admin.mqsc("DEFINE QLOCAL(APP.IN)\nDEFINE QLOCAL(AHEAD) DEFREADA(YES) MAXDEPTH(50000)\n"
                                      "DEFINE QLOCAL(SMALL) MAXDEPTH(1)")
             assert code == 0, lines
+        add_user(mqlite_home, "QM1", APP)
         yield srv
 
 
@@ -47,7 +49,7 @@ def test_put_get_iterate(server: Any) -> None:
 
 def test_concurrent_getters_on_one_connection(server: Any) -> None:
     async def main() -> None:
-        qm = await aio.connect("QM1", host="127.0.0.1", port=server.port, user="bob", password="pw")
+        qm = await aio.connect("QM1", host="127.0.0.1", port=server.port, **APP.kwargs)
         queues = [aio.Queue(qm, "APP.IN") for _ in range(3)]  # three handles: three waits to see
         getters = [asyncio.create_task(q.get(wait=30)) for q in queues]
         with mqlite.connect("QM1") as admin:

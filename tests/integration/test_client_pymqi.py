@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import mqlite.client as pymqi
+from helpers.credentials import APP, add_user
 from mqlite.server.embedded import embedded
 
 CMQC = pymqi.CMQC
@@ -24,20 +25,22 @@ def server(mqlite_home: Path) -> Iterator[Any]:
         code, lines = admin.mqsc(f"DEFINE QLOCAL({QUEUE})\nDEFINE QLOCAL(TEST.OTHER)")
         assert code == 0, lines
         admin.disconnect()
+        add_user(mqlite_home, "QM1", APP)
         yield srv
 
 
 @pytest.fixture
 def qmgr(server: Any) -> Iterator[pymqi.QueueManager]:
     qmgr = pymqi.QueueManager(None)
-    qmgr.connect_tcp_client("QM1", pymqi.CD(), "DEV.APP.SVRCONN", f"127.0.0.1({server.port})", "app", "pw")
+    qmgr.connect_tcp_client("QM1", pymqi.CD(), "DEV.APP.SVRCONN", f"127.0.0.1({server.port})", APP.user,
+                             APP.password)
     yield qmgr
     qmgr.disconnect()
 
 
 def test_connect_forms(server: Any) -> None:
     conn_info = f"127.0.0.1({server.port})"
-    qmgr = pymqi.connect("QM1", "DEV.APP.SVRCONN", conn_info, "app", "pw")
+    qmgr = pymqi.connect("QM1", "DEV.APP.SVRCONN", conn_info, APP.user, APP.password)
     assert qmgr.get_handle().user == "app"
     qmgr.disconnect()
     with pytest.raises(pymqi.PYIFError):
@@ -47,7 +50,10 @@ def test_connect_forms(server: Any) -> None:
     cd = pymqi.CD(ChannelName=b"DEV.APP.SVRCONN", ConnectionName=conn_info.encode(),
                   ChannelType=CMQC.MQCHT_CLNTCONN, TransportType=CMQC.MQXPT_TCP)
     legacy = pymqi.QueueManager(None)
-    legacy.connect_with_options("QM1", cd, pymqi.SCO())
+    csp = pymqi.CSP(CSPUserId=APP.user.encode(), CSPPassword=APP.password.encode(),
+                    AuthenticationType=CMQC.MQCSP_AUTH_USER_ID_AND_PWD)
+    legacy.connect_with_options("QM1", cd, pymqi.SCO(), csp=csp)
+    assert legacy.get_handle().user == APP.user
     legacy.connectWithOptions  # noqa: B018 - the old spelling exists
     legacy.disconnect()
     with pytest.raises(ValueError):

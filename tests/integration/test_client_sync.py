@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import mqlite.client as mqlite
+from helpers.credentials import APP, add_user
 from helpers.waiting import wait_until, waiting_gets
 from mqlite import cmqc as CMQC
 from mqlite import paths
@@ -25,6 +26,7 @@ def server(mqlite_home: Path) -> Iterator[Any]:
                 "DEFINE QLOCAL(SMALL) MAXDEPTH(3)\n"
                 "DEFINE QLOCAL(AHEAD) DEFREADA(YES) MAXDEPTH(100000)\n")
             assert code == 0, lines
+        add_user(mqlite_home, "QM1", APP)
         yield srv
 
 
@@ -151,14 +153,14 @@ def test_queue_manager_inquire_and_ping(qm: mqlite.QueueManager) -> None:
 
 
 def test_tcp_and_mqserver(server: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    with mqlite.connect("QM1", host="127.0.0.1", port=server.port, user="alice", password="pw") as qm:
-        assert qm.get_handle().user == "alice"
+    with mqlite.connect("QM1", host="127.0.0.1", port=server.port, **APP.kwargs) as qm:
+        assert qm.get_handle().user == APP.user
         mqlite.Queue(qm, "APP.IN").put(b"over tcp")
-    monkeypatch.setenv("MQSERVER", f"SYSTEM.DEF.SVRCONN/TCP/127.0.0.1({server.port})")
-    with mqlite.connect() as qm:  # no name, no default queue manager: MQSERVER
+    monkeypatch.setenv("MQSERVER", f"DEV.APP.SVRCONN/TCP/127.0.0.1({server.port})")
+    with mqlite.connect(**APP.kwargs) as qm:  # no name, no default queue manager: MQSERVER
         assert mqlite.Queue(qm, "APP.IN").get() == b"over tcp"
     with pytest.raises(mqlite.MQMIError) as e:
-        mqlite.connect("QM9", host="127.0.0.1", port=server.port)
+        mqlite.connect("QM9", host="127.0.0.1", port=server.port, **APP.kwargs)
     assert e.value.reason == CMQC.MQRC_Q_MGR_NAME_ERROR
 
 

@@ -32,6 +32,7 @@ import pytest
 from mqtt_clients import V5, V311, Client
 
 import mqlite
+from helpers.credentials import APP, add_user
 from helpers.qmgrs import listening, server_pids
 from helpers.waiting import wait_until
 from mqlite import cmqc as C
@@ -102,7 +103,7 @@ class RecordingProxy:
 
 def record_native(port: int) -> bytes:
     proxy = RecordingProxy(port)
-    qm = mqlite.connect(QM, host="127.0.0.1", port=proxy.port)
+    qm = mqlite.connect(QM, host="127.0.0.1", port=proxy.port, **APP.kwargs)
     queue = mqlite.Queue(qm, "FUZZ.Q")
     md = mqlite.MD(Persistence=C.MQPER_PERSISTENT)
     queue.put(b"recorded persistent", md)
@@ -296,6 +297,7 @@ def mqtt_answer(received: bytes) -> list[Any]:
 @pytest.fixture
 def fuzz_qmgr(mqlite_home: Path, run_cli: Any) -> Iterator[tuple[int, int]]:
     assert run_cli("crtmqm", "-p", "0", "--mqtt-port", "0", QM).returncode == 0
+    add_user(mqlite_home, QM, APP)
     assert run_cli("strmqm", QM).returncode == 0
     ports = listening(mqlite_home, QM)
     script = "DEFINE QLOCAL(FUZZ.KEEP) DEFPSIST(YES)\nDEFINE QLOCAL(FUZZ.Q)\nDEFINE QLOCAL(FUZZ.AFTER)\n"
@@ -315,7 +317,7 @@ def log_lines(home: Path) -> list[str]:
 def test_live_fuzz_native_and_mqtt(fuzz_qmgr: tuple[int, int], mqlite_home: Path) -> None:
     native_port, mqtt_port = fuzz_qmgr
     [pid] = server_pids(mqlite_home).values()
-    qm = mqlite.connect(QM, host="127.0.0.1", port=native_port)
+    qm = mqlite.connect(QM, host="127.0.0.1", port=native_port, **APP.kwargs)
     keep = mqlite.Queue(qm, "FUZZ.KEEP")
     for body in KEPT:
         keep.put(body, mqlite.MD(Persistence=C.MQPER_PERSISTENT))
@@ -395,7 +397,7 @@ def test_live_fuzz_native_and_mqtt(fuzz_qmgr: tuple[int, int], mqlite_home: Path
 
     # The same process still serves: native put/get, MQTT publish/subscribe, and lost nothing.
     assert server_pids(mqlite_home) == {QM: pid}
-    qm = mqlite.connect(QM, host="127.0.0.1", port=native_port)
+    qm = mqlite.connect(QM, host="127.0.0.1", port=native_port, **APP.kwargs)
     after = mqlite.Queue(qm, "FUZZ.AFTER")
     after.put(b"after the fuzzing")
     assert after.get() == b"after the fuzzing"
@@ -417,7 +419,8 @@ def test_native_replies_before_an_out_of_step_frame_are_sent(fuzz_qmgr: tuple[in
     replies still waiting for the disk (a persistent put's) and a bad frame's reason were lost."""
     native_port, _ = fuzz_qmgr
     md = MessageDescriptor(Persistence=C.MQPER_PERSISTENT).to_list()
-    data = (native.encode_request(native.Op.CONNECT, 1, [QM, None, None, "fuzz", 1])
+    data = (native.encode_request(native.Op.CONNECT, 1, [QM, APP.user, APP.password, "fuzz", 1,
+                                                              {"ChannelName": "DEV.APP.SVRCONN"}])
             + native.encode_request(native.Op.OPEN, 2, [{"ObjectName": "FUZZ.Q"}, C.MQOO_OUTPUT])
             + native.encode_put(3, 1, md, 0, {}, b"persistent")
             + native.encode_frame([native.Op.PUT, 4, "not a handle"])

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import mqlite
+from helpers.credentials import ADMIN, APP, add_user
 from mqlite import CMQC as C
 
 
@@ -29,7 +30,8 @@ def test_publish_and_subscribe_pythonic(qmgr: Any) -> None:  # A:TV-RP-02, C:SC-
 
 
 def test_pymqi_style_over_tcp(qmgr: Any) -> None:  # C:SC-SUB-03, C:SC-PUB-01
-    qm = mqlite.connect(qmgr.name, "SYSTEM.DEF.SVRCONN", f"127.0.0.1({qmgr.port})")
+    add_user(qmgr.home, qmgr.name, ADMIN)  # it defines topics too: an administrator
+    qm = mqlite.connect(qmgr.name, "DEV.ADMIN.SVRCONN", f"127.0.0.1({qmgr.port})", ADMIN.user, ADMIN.password)
     qm.mqsc("DEFINE TOPIC(IBMSTOCKPRICE) TOPICSTR('NYSE/IBM/PRICE')\nDEFINE TOPIC(STOCKS) TOPICSTR('NYSE')")
     topic = mqlite.Topic(qm, topic_name="IBMSTOCKPRICE")
     topic.open(open_opts=C.MQOO_OUTPUT | C.MQOO_FAIL_IF_QUIESCING)
@@ -179,7 +181,7 @@ def test_fan_out_to_many_subscribers_with_read_ahead(qmgr: Any) -> None:
 
 
 def test_mqod_version_decides_whether_a_topic_opens(qmgr: Any) -> None:  # C:SC-PUB-05, C:R-PUB-1
-    qm = mqlite.connect(qmgr.name, "SYSTEM.DEF.SVRCONN", f"127.0.0.1({qmgr.port})")
+    qm = mqlite.connect(qmgr.name, "DEV.APP.SVRCONN", f"127.0.0.1({qmgr.port})", APP.user, APP.password)
     sub = mqlite.Subscription(qm, "versions/#")
     for version in (C.MQOD_VERSION_1, C.MQOD_VERSION_3):  # IBM's MQOD_DEFAULT is version 1
         old = mqlite.OD(Version=version, ObjectType=C.MQOT_TOPIC)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from mqlite.core.channels import SYSTEM_CHANNELS
 from mqlite.core.qmgr import QueueManager
 from mqlite.mqsc.commands import execute, run_mqsc
 from mqlite.store.sqlite import Store
@@ -87,7 +88,7 @@ def test_display_filters_on_chltype_and_like_copies() -> None:
     assert execute(qm, "DEFINE CHANNEL(COPY) LIKE(BASE) PORT(2001)") == ["AMQ8014I: WebSphere MQ channel created."]
     assert qm.channels["COPY"]["MCAUSER"] == "app" and qm.channels["COPY"]["PORT"] == 2001
     assert len([line for line in execute(qm, "DISPLAY CHANNEL(*) CHLTYPE(MQTT)") if "CHANNEL(" in line]) == 2
-    assert execute(qm, "DISPLAY CHANNEL(*) CHLTYPE(SVRCONN)") == ["AMQ8147E: WebSphere MQ object * not found."]
+    assert execute(qm, "DISPLAY CHANNEL(*) CHLTYPE(SDR)") == ["AMQ8147E: WebSphere MQ object * not found."]
 
 
 def test_definitions_survive_a_restart(tmp_path: Path) -> None:
@@ -104,7 +105,7 @@ def test_definitions_survive_a_restart(tmp_path: Path) -> None:
     store = Store(path)
     qm2 = QueueManager("QM1")
     qm2.restore(store.load_records("object"), {})
-    assert set(qm2.channels) == {"KEPT"}
+    assert set(qm2.channels) == {"KEPT", *SYSTEM_CHANNELS}  # the system client channels too
     assert qm2.channels["KEPT"]["PROTOCOL"] == ["MQTTV311", "HTTP"]
     assert qm2.channels_to_start() == []
     store.close()

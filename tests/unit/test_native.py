@@ -21,15 +21,15 @@ from mqlite.protocol.native import (
     Request,
     Role,
 )
-from mqlite.protocol.native_shapes import GMO_DEFAULTS, OD_DEFAULTS
+from mqlite.protocol.native_shapes import CD_DEFAULTS, GMO_DEFAULTS, OD_DEFAULTS
 
 MD = MessageDescriptor(Format="MQSTR", MsgId=b"\x01" * 24).to_list()
 OD = {"ObjectName": "APP.IN", "ObjectType": 1}
 GMO = {"Options": 1, "WaitInterval": 1000, "MatchOptions": 0}
 
 REQUESTS: list[tuple[Op, list[Any]]] = [
-    (Op.CONNECT, ["QM1", "alice", "secret", "app", 42]),
-    (Op.CONNECT, ["QM1", None, None, "app", 42]),
+    (Op.CONNECT, ["QM1", "alice", "secret", "app", 42, {"ChannelName": "DEV.APP.SVRCONN", "MaxMsgLength": 1024}]),
+    (Op.CONNECT, ["QM1", None, None, "app", 42, {}]),
     (Op.DISCONNECT, []),
     (Op.OPEN, [OD, 8208]),
     (Op.CLOSE, [7, 0]),
@@ -48,8 +48,10 @@ REQUESTS: list[tuple[Op, list[Any]]] = [
 
 
 def _normalised(op: Op, args: list[Any]) -> list[Any]:
-    """What the server sees: OD and GMO maps completed with their defaults."""
+    """What the server sees: OD, GMO and CD maps completed with their defaults."""
     out = list(args)
+    if op is Op.CONNECT:
+        out[5] = {**CD_DEFAULTS, **args[5]}
     if op in (Op.OPEN, Op.PUT1):
         out[0] = {**OD_DEFAULTS, **args[0]}
     if op is Op.GET:
@@ -203,7 +205,10 @@ def _raw(items: Any) -> bytes:
     (_raw([Op.GET, 0, 1, MD, {}, -1]), 2195, 0),             # a GET must want its reply
     (_raw([Op.SET, 5, 1, {"9": 1}]), 2195, 5),
     (_raw([Op.INQ, 5, 1, [1, "a"]]), 2195, 5),
-    (_raw([Op.CONNECT, 5, "QM1", 1, None, "app", 1]), 2195, 5),
+    (_raw([Op.CONNECT, 5, "QM1", 1, None, "app", 1, {}]), 2195, 5),
+    (_raw([Op.CONNECT, 5, "QM1", None, None, "app", 1, {"ChannelName": 7}]), 2195, 5),
+    (_raw([Op.CONNECT, 5, "QM1", None, None, "app", 1, {"Bogus": ""}]), 2195, 5),
+    (_raw([Op.CONNECT, 5, "QM1", None, None, "app", 1]), 2195, 5),  # no channel map
     (_raw([Op.PING, 5, "extra"]), 2195, 5),
     (_raw([Op.PING, 5]) + b"\x00", None, None),              # trailing byte is only a partial prefix
 ])

@@ -19,7 +19,7 @@ import click
 
 from mqlite import paths
 from mqlite.cli.common import CliError
-from mqlite.cli.connection import connect, resolve_target
+from mqlite.cli.connection import ADMIN_CHANNEL, connect, resolve_target
 from mqlite.mqsc.summary import summary
 
 RC_MQSC_FAILED = 20
@@ -55,7 +55,7 @@ def runmqsc(qmgr: str | None, client: str | None, user: str | None) -> None:
             raise CliError(NOT_AVAILABLE, RC_MQSC_FAILED)
         if not paths.config_path(name).is_file():
             raise CliError(NOT_EXIST, RC_MQSC_FAILED)
-    target = resolve_target(qmgr, client, user)
+    target = resolve_target(qmgr, client, user, channel=ADMIN_CHANNEL)  # -c: the administrators' channel
     interactive = sys.stdin.isatty()
     text = "" if interactive else sys.stdin.read()
     with connect(target, failure=_failure) as qm:

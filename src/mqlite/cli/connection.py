@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 MQRC_Q_MGR_NAME_ERROR = 2058
 MQRC_Q_MGR_NOT_AVAILABLE = 2059
-DEFAULT_CHANNEL = "SYSTEM.DEF.SVRCONN"
+DEFAULT_CHANNEL = "DEV.APP.SVRCONN"  # -c without MQSERVER: IBM's developer channel for applications
+ADMIN_CHANNEL = "DEV.ADMIN.SVRCONN"  # runmqsc -c: the administrators' channel
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -87,10 +88,10 @@ def parse_conn_info(text: str) -> tuple[str, int]:
 
 
 def resolve_target(qmgr: str | None, client: str | None, user: str | None,
-                   tls: dict[str, str | None] | None = None) -> Target:
-    """Decide local or client mode and which queue manager, from options and environment."""
+                   tls: dict[str, str | None] | None = None, channel: str = DEFAULT_CHANNEL) -> Target:
+    """Decide local or client mode and which queue manager, from options and environment;
+    ``-c`` goes through ``channel``, MQSERVER through the channel it names."""
     password = _password(user) if user else None
-    channel = DEFAULT_CHANNEL
     conn = client
     if conn is None and os.environ.get("MQSERVER"):
         match = _MQSERVER.fullmatch(os.environ["MQSERVER"].strip())

@@ -91,7 +91,7 @@ class AsyncConnection(Session):
         self = cls(reader, writer)
         try:
             info = await self.call(Op.CONNECT, [target.qmgr, user, password, name or common.appl_name(),
-                                                os.getpid()])
+                                                os.getpid(), target.channel_definition()])
         except MQMIError as e:
             await self._shutdown()
             raise client_tls.connect_failure(e, None if target.local else target.tls) from None

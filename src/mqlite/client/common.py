@@ -22,7 +22,7 @@ from mqlite.client.tls import TlsOptions
 from mqlite.message import MD_FIELDS, MessageDescriptor
 
 DEFAULT_PORT = 1414
-DEFAULT_CHANNEL = "SYSTEM.DEF.SVRCONN"
+DEFAULT_CHANNEL = "DEV.APP.SVRCONN"  # as IBM's developer configuration: for applications
 
 # GET options that need the queue manager itself: browsing, cursors, locks, marks, syncpoint.
 _SERVER_ONLY_GMO = (
@@ -60,10 +60,16 @@ class Target:
     endpoints: tuple[Endpoint, ...]
     channel: str = DEFAULT_CHANNEL
     tls: TlsOptions | None = None  # TLS to the channel (client mode only)
+    cd_fields: tuple[tuple[str, int], ...] = ()  # what a CD asked for (MaxMsgLength, ...)
 
     @property
     def local(self) -> bool:
         return bool(self.endpoints) and self.endpoints[0].unix is not None
+
+    def channel_definition(self) -> dict[str, Any]:
+        """The CONNECT request's channel map: the SVRCONN channel named (none when local) and
+        the CD's values the queue manager negotiates with its channel's."""
+        return {**dict(self.cd_fields), "ChannelName": "" if self.local else self.channel}
 
 
 _CONN_NAME = re.compile(r"^\s*\[?([^()\[\]]+?)\]?\s*(?:\((\d+)\))?\s*$")

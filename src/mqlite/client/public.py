@@ -14,13 +14,38 @@ from mqlite.client.errors import Error, MQMIError, PYIFError
 from mqlite.client.handles import MessageHandle
 from mqlite.client.pubsub import Subscription, Topic
 from mqlite.client.pymqi_api import Queue, QueueManager, connect, make_q_desc
-from mqlite.client.structs import CD, CMHO, GMO, IMPO, MD, OD, PD, PMO, SCO, SD, SMPO, SRO, STS
+from mqlite.client.structs import CD, CMHO, CSP, GMO, IMPO, MD, OD, PD, PMO, SCO, SD, SMPO, SRO, STS
 
 # CMQCFC: mqlite's cmqc carries the few admin constants it has; pymqi code naming CMQCFC finds them.
 CMQCFC = CMQC
 
 __all__ = [
-    "CD", "CMHO", "CMQC", "CMQCFC", "CMQXC", "GMO", "IMPO", "MD", "OD", "PD", "PMO", "SCO", "SD", "SMPO",
-    "SRO", "STS", "Error", "MQMIError", "MessageHandle", "PYIFError", "Queue", "QueueManager",
-    "ReceivedMessage", "Subscription", "Topic", "connect", "make_q_desc",
+    "CD",
+    "CMHO",
+    "CMQC",
+    "CMQCFC",
+    "CMQXC",
+    "CSP",
+    "GMO",
+    "IMPO",
+    "MD",
+    "OD",
+    "PD",
+    "PMO",
+    "SCO",
+    "SD",
+    "SMPO",
+    "SRO",
+    "STS",
+    "Error",
+    "MQMIError",
+    "MessageHandle",
+    "PYIFError",
+    "Queue",
+    "QueueManager",
+    "ReceivedMessage",
+    "Subscription",
+    "Topic",
+    "connect",
+    "make_q_desc",
 ]

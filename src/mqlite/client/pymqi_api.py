@@ -14,6 +14,7 @@ run it on a blocking ``sync.Connection`` and keep pymqi's signatures.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Iterator
 from types import TracebackType
 from typing import Any
@@ -25,7 +26,7 @@ from mqlite.client.errors import MQMIError, PYIFError
 from mqlite.client.mqi.connection import QueueManagerCore, make_q_desc
 from mqlite.client.mqi.queue import QueueCore
 from mqlite.client.session import READ_AHEAD_WINDOW, Call
-from mqlite.client.structs import CD, GMO, MD, OD, PMO, SCO, STS, text
+from mqlite.client.structs import CD, CSP, GMO, MD, OD, PMO, SCO, STS, cd_fields, text
 from mqlite.client.sync import Connection
 from mqlite.client.tls import tls_options
 
@@ -68,7 +69,8 @@ class QueueManager(QueueManagerCore):
     def connect_with_options(self, name: str | bytes | None, *args: Any, **kwargs: Any) -> None:
         """pymqi's MQCONNX: ``opts``, ``cd`` (its ConnectionName makes it a client
         connection; its SSLCipherSpec asks for TLS, with its SSLPeerName and CertificateLabel),
-        ``sco`` (its KeyRepository and CertificateLabel), ``user`` and ``password``."""
+        ``sco`` (its KeyRepository and CertificateLabel), ``csp`` (an MQCSP with CSPUserId and
+        CSPPassword), or ``user`` and ``password``."""
         if len(args) > 2:
             raise TypeError(f"Invalid options: {args}")
         if args:
@@ -81,9 +83,14 @@ class QueueManager(QueueManagerCore):
             tls = tls_options(cd.SSLCipherSpec, sco.KeyRepository,
                               text(cd.CertificateLabel) or sco.CertificateLabel, cd.SSLPeerName)
             target = resolve_target(name, channel=cd.ChannelName, conn_info=cd.ConnectionName, tls=tls)
+            target = dataclasses.replace(target, cd_fields=cd_fields(cd))
         else:
             target = resolve_target(name)
-        self._open(target, kwargs.get("user"), kwargs.get("password"))
+        user, password = kwargs.get("user"), kwargs.get("password")
+        csp: CSP | None = kwargs.get("csp")
+        if csp is not None and user is None and text(csp.CSPUserId):
+            user, password = text(csp.CSPUserId), text(csp.CSPPassword)
+        self._open(target, user, password)
 
     connectWithOptions = connect_with_options
 

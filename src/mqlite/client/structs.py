@@ -256,7 +256,8 @@ class OD(MQOpts):
 
 
 class CD(MQOpts):
-    """MQCD (client connection channel); mqlite reads ChannelName, ConnectionName, QMgrName."""
+    """MQCD (client connection channel); mqlite reads ChannelName, ConnectionName, QMgrName,
+    MaxMsgLength, HeartbeatInterval, KeepAliveInterval and SharingConversations."""
 
     _fields = (
         ("ChannelName", b""), ("Version", 6), ("ChannelType", cmqc.MQCHT_CLNTCONN),
@@ -287,6 +288,21 @@ class CD(MQOpts):
         ("DefReconnect", 0), ("CertificateLabel", b""), ("SPLProtection", 0),
         ("SSLPeerName", b""),  # what IBM's C structure reaches through SSLPeerNamePtr
     )
+
+
+class CSP(MQOpts):
+    """MQCSP (security parameters): the user and password of MQCONNX (pymqi's ``csp=``)."""
+
+    _fields = (
+        ("StrucId", b"CSP "), ("Version", 1), ("AuthenticationType", cmqc.MQCSP_AUTH_NONE),
+        ("Reserved1", b""), ("CSPUserId", b""), ("CSPPassword", b""),
+    )
+
+
+def cd_fields(cd: CD) -> tuple[tuple[str, int], ...]:
+    """What a CD asks the queue manager for, as the CONNECT request's channel map carries it."""
+    return tuple((name, int(getattr(cd, name))) for name in
+                 ("MaxMsgLength", "HeartbeatInterval", "KeepAliveInterval", "SharingConversations"))
 
 
 class SCO(MQOpts):

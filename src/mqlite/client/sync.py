@@ -87,7 +87,8 @@ class Connection(Session):
         self._next_id = 1
         self._sends = 0
         try:
-            info = self.call(Op.CONNECT, [target.qmgr, user, password, name or appl_name(), os.getpid()])
+            info = self.call(Op.CONNECT, [target.qmgr, user, password, name or appl_name(), os.getpid(),
+                                          target.channel_definition()])
         except MQMIError as e:
             self._sock.close()
             raise client_tls.connect_failure(e, None if target.local else target.tls) from None

@@ -9,6 +9,7 @@ from typing import Any
 
 from mqlite import cmqc as C
 from mqlite.core import attributes
+from mqlite.core.authinfo import AuthInfos
 from mqlite.core.channels import Channels
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection
@@ -22,8 +23,9 @@ class Admin:
     """The admin API MQSC drives (``mqsc.commands.AdminAPI``)."""
 
     def __init__(self, objects: ObjectDefinitions, pubsub: PubSubAdmin, subscriptions: Subscriptions,
-                 channels: Channels, connections: dict[str, Connection]) -> None:
+                 channels: Channels, authinfos: AuthInfos, connections: dict[str, Connection]) -> None:
         self.objects = objects
+        self.authinfos = authinfos
         self.pubsub = pubsub
         self.subscriptions = subscriptions
         self.channels = channels
@@ -34,6 +36,8 @@ class Admin:
         """Create the queue manager's attributes and system objects (first start)."""
         self.objects.bootstrap()
         self.pubsub.define_topic("SYSTEM.BASE.TOPIC", dict(attributes.SYSTEM_BASE_TOPIC))
+        self.channels.bootstrap()
+        self.authinfos.bootstrap()
 
     def restore(self, records: dict[str, Any], qmgr_attrs: dict[str, Any]) -> None:
         """Rebuild definitions from store records (messages come after, via ``restore_message``)."""
@@ -46,8 +50,12 @@ class Admin:
                 self.subscriptions.tree.associate(name, attrs, clock())
             elif qtype == "CHANNEL":
                 self.channels.restore(name, attrs)
+            elif qtype == "AUTHINFO":
+                self.authinfos.restore(name, attrs)
             else:
                 self.objects.restore_queue(qtype, name, attrs)
+        self.channels.restored()
+        self.authinfos.restored()
 
     # -- DEFINE / ALTER / DELETE / DISPLAY ---------------------------------------------
     def define(
@@ -60,6 +68,8 @@ class Admin:
             return self.pubsub.define_sub(name, attrs, like, replace)
         if objtype == "CHANNEL":
             return self.channels.define_channel(name, attrs, like, replace)
+        if objtype == "AUTHINFO":
+            return self.authinfos.define(name, attrs, like, replace)
         return self.objects.define_queue(objtype, name, attrs, like, replace)
 
     def alter(self, objtype: str, name: str, attrs: dict[str, Any]) -> None:
@@ -72,6 +82,8 @@ class Admin:
             return self.pubsub.alter_sub(name, attrs)
         if objtype == "CHANNEL":
             return self.channels.alter_channel(name, attrs)
+        if objtype == "AUTHINFO":
+            return self.authinfos.alter(name, attrs)
         return self.objects.alter_queue(objtype, name, attrs)
 
     def delete(self, objtype: str, name: str, purge: bool = False) -> None:
@@ -82,6 +94,8 @@ class Admin:
             return self.pubsub.delete_sub(name)
         if objtype == "CHANNEL":
             return self.channels.delete_channel(name)
+        if objtype == "AUTHINFO":
+            return self.authinfos.delete(name)
         if name in self.subscriptions.managed_queues:  # spec A R-MGD-6: the queue manager owns it
             raise MQError(C.MQRC_OBJECT_IN_USE, f"queue {name} is the managed queue of a subscription")
         return self.objects.delete_queue(objtype, name, purge)
@@ -97,6 +111,8 @@ class Admin:
             return self.pubsub.sub_rows(generic)
         if objtype == "CHANNEL":
             return self.channels.channel_rows(generic)
+        if objtype == "AUTHINFO":
+            return self.authinfos.rows(generic)
         return self.objects.queue_rows(objtype, generic)
 
     def queue_status(self, generic: str, status_type: str) -> list[dict[str, Any]]:

@@ -17,13 +17,24 @@ Canonical value representation (what :func:`validate` returns and the core store
 
 from __future__ import annotations
 
-import enum
 import re
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, Final
 
+from mqlite.core.attribute_spec import MAXINT as _MAXINT
+
+# The catalogue's vocabulary, re-exported: callers know it as attributes.Attr, .Kind, ...
+from mqlite.core.attribute_spec import Attr as Attr
+from mqlite.core.attribute_spec import InvalidAttribute as InvalidAttribute
+from mqlite.core.attribute_spec import Kind as Kind
+from mqlite.core.attribute_spec import Role as Role
+from mqlite.core.attribute_spec import enum_attr as _e
+from mqlite.core.attribute_spec import flag_attr as _f
+from mqlite.core.attribute_spec import int_attr as _i
+from mqlite.core.attribute_spec import str_attr as _s
+from mqlite.core.channel_attributes import AUTHINFO, CHANNEL
 from mqlite.core.errors import MQError
 
 # Reason codes used here (IBM numbers; cmqc.py is the public home of the full set).
@@ -31,88 +42,6 @@ MQRC_SELECTOR_ERROR: Final = 2067
 MQRCCF_PARM_SYNTAX_ERROR: Final = 3097
 MQRCCF_PARM_VALUE_ERROR: Final = 3229
 MQRCCF_OBJECT_NAME_ERROR: Final = 4008
-
-_MAXINT: Final = 999_999_999
-
-
-class Kind(enum.Enum):
-    """How an attribute's value is written in MQSC and held in the core."""
-
-    INT = "int"
-    ENUM = "enum"
-    FLAG = "flag"
-    STR = "str"
-    LIST = "list"
-
-
-class Role(enum.Enum):
-    """Who sets the attribute: the administrator, or the queue manager (shown by DISPLAY)."""
-
-    CONFIG = "config"
-    STATUS = "status"
-    IDENTITY = "identity"  # the object's name key and TYPE
-
-
-@dataclass(frozen=True)
-class Attr:
-    """One attribute of one object type."""
-
-    name: str
-    kind: Kind
-    default: Any = None
-    selector: int | None = None
-    low: int = 0
-    high: int = _MAXINT
-    tokens: Mapping[str, int] = field(default_factory=dict)  # ENUM values / INT special tokens -> MQ int
-    synonyms: Mapping[str, str] = field(default_factory=dict)  # accepted value spelling -> canonical token
-    maxlen: int = 48
-    negative: str = ""  # FLAG: the keyword meaning False (NOSHARE)
-    readonly: bool = False
-    aliases: tuple[str, ...] = ()  # other MQSC keywords for this attribute (TARGQ for TARGET)
-    role: Role = Role.CONFIG
-
-    def keyword(self, value: Any) -> str:
-        """The MQSC keyword DISPLAY prints for a flag value (``SHARE`` or ``NOSHARE``)."""
-        return self.name if value else self.negative
-
-
-class InvalidAttribute(MQError):
-    """An attribute keyword or value was refused; ``syntax`` says MQSC would call it a syntax error.
-
-    Unknown keywords, read-only attributes, wrong value types and unknown tokens are syntax errors
-    in runmqsc; a well-formed value outside its range is a processing failure. Both are MQErrors so
-    the core can let them through to an MQI or PCF caller unchanged.
-    """
-
-    def __init__(self, reason: int, text: str, keyword: str, syntax: bool) -> None:
-        super().__init__(reason, text)
-        self.keyword = keyword
-        self.syntax = syntax
-
-
-def _tok(spec: str) -> dict[str, int]:
-    return {k: int(v) for k, v in (item.split("=") for item in spec.split())}
-
-
-def _i(name: str, default: Any, sel: int | None = None, low: int = 0, high: int = _MAXINT,
-       tokens: str = "", ro: bool = False, role: Role = Role.CONFIG) -> Attr:
-    return Attr(name, Kind.INT, default, sel, low, high, _tok(tokens), readonly=ro, role=role)
-
-
-def _e(name: str, default: str, tokens: str, sel: int | None = None, syn: str = "",
-       ro: bool = False, alias: tuple[str, ...] = ()) -> Attr:
-    synonyms = dict(item.split("=") for item in syn.split())
-    return Attr(name, Kind.ENUM, default, sel, tokens=_tok(tokens), synonyms=synonyms, readonly=ro,
-                aliases=alias)
-
-
-def _f(name: str, negative: str, default: bool, sel: int | None = None, ro: bool = False) -> Attr:
-    return Attr(name, Kind.FLAG, default, sel, negative=negative, readonly=ro)
-
-
-def _s(name: str, default: str = "", sel: int | None = None, maxlen: int = 48, ro: bool = False,
-       alias: tuple[str, ...] = (), role: Role = Role.CONFIG) -> Attr:
-    return Attr(name, Kind.STR, default, sel, maxlen=maxlen, readonly=ro, aliases=alias, role=role)
 
 
 _ENDIS = "ENABLED=0 DISABLED=1"  # PUT/GET: MQQA_*_ALLOWED=0, MQQA_*_INHIBITED=1
@@ -237,6 +166,7 @@ _QMGR = (
     _s("SSLKEYR", "", 2049, 256), _s("CERTLABL", "", 2121, 64), _s("SSLCRLNL", "", 2050),
     _s("SSLCRYP", "", 2051, 256), _e("SSLFIPS", "NO", "NO=0 YES=1", 92), _i("SSLRKEYC", 0, 76),
     _e("CHLAUTH", "ENABLED", "DISABLED=0 ENABLED=1", 248),  # channel authentication records in force
+    _s("CONNAUTH", "SYSTEM.DEFAULT.AUTHINFO.IDPWOS", 2125),  # the AUTHINFO connections are checked by
 )
 
 # Topic objects (spec A §10-12). Most attributes default to ASPARENT; blank strings inherit too.
@@ -289,29 +219,6 @@ _SUB = (
     _e("VARUSER", "ANY", "ANY=1 FIXED=2"), _e("WSCHEMA", "TOPIC", "TOPIC=2 CHAR=1"),
 )
 
-# Channels. Only telemetry (MQTT) channels are served yet; the message channel types arrive with
-# the distributed issue. MAXINST on an MQTT channel is mqlite's (IBM has it on SVRCONN channels):
-# the most clients connected through it at once. CHCKCLNT is mqlite's too (IBM sets it on an
-# AUTHINFO object): whether an MQTT client's user name and password are checked.
-_CHLTYPE_TOKENS = "SDR=1 SVR=2 RCVR=3 RQSTR=4 CLNTCONN=6 SVRCONN=7 CLUSRCVR=8 CLUSSDR=9 MQTT=10 AMQP=11"
-_MQTT_CHANNEL = (
-    _e("CHLTYPE", "MQTT", _CHLTYPE_TOKENS, 1511),
-    _e("TRPTYPE", "TCP", "LU62=1 TCP=2 NETBIOS=3 SPX=4", 1501),
-    _s("DESCR", "", 3502, 64),
-    _i("PORT", 1883, 1527, 0, 65535),
-    _s("LOCLADDR", "", 3520, 48),
-    _i("BACKLOG", 4096),
-    Attr("PROTOCOL", Kind.LIST, ["MQTTV311", "MQTTV3", "MQTTV5", "HTTP"], maxlen=8),
-    _s("MCAUSER", "", 3527, 12),
-    _e("USECLTID", "NO", "NO=0 YES=1"),
-    _e("CHCKCLNT", "OPTIONAL", "NONE=0 OPTIONAL=1 REQUIRED=2"),
-    _i("MAXINST", _MAXINT, 1618),
-    _s("SSLCIPH", "", 3544, 128),
-    _e("SSLCAUTH", "NEVER", "REQUIRED=0 OPTIONAL=1 NEVER=2", 1568),
-    _s("SSLKEYR", "", None, 256),
-    _s("SSLKEYP", "", None, 256),
-    _s("JAASCFG", "", None, 256),
-)
 _S = Role.STATUS
 _ALT = (_s("ALTDATE", "", 2027, role=_S), _s("ALTTIME", "", 2028, role=_S))
 _CREATED = (_s("CRDATE", "", 2004, role=_S), _s("CRTIME", "", 2005, role=_S))
@@ -342,7 +249,8 @@ _TABLE: dict[str, tuple[Attr, ...]] = {
             _s("SUBID", "", None, 48, role=_S), _e("DURABLE", "YES", "NO=0 YES=1", ro=True),
             _e("SUBTYPE", "ADMIN", "API=1 ADMIN=2 PROXY=3", ro=True), _s("RESOLVED", "", None, 10_240, role=_S),
             *_CREATED, *_ALT),
-    "CHANNEL": (*_identity(_s("CHANNEL", "", 3501, 20), None), *_MQTT_CHANNEL, *_ALT),
+    "CHANNEL": (*_identity(_s("CHANNEL", "", 3501, 20), None), *CHANNEL, *_ALT),
+    "AUTHINFO": (*_identity(_s("AUTHINFO", "", 2045), None), *AUTHINFO, *_ALT),
 }
 
 #: Object types with a catalogue. "QUEUE" (any queue type, for DISPLAY QUEUE) is accepted too.

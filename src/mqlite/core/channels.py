@@ -6,8 +6,11 @@ channel agent does what a running channel *does* (a listener, its connections). 
 reached through :class:`ChannelAgent`, so the core stays free of sockets and tests of the core
 run without one.
 
-Only telemetry (MQTT) channels exist yet: the message channel types come with channels between
-queue managers, and DEFINE refuses them until then.
+Telemetry (MQTT) channels and client channels (SVRCONN) exist; the message channel types come
+with channels between queue managers, and DEFINE refuses them until then. A SVRCONN channel is
+not started or listened on: a TCP client names it in its connect, and every connection through
+it is one instance of the channel (CHSTATUS shows each; STOP CHANNEL ends them all and, with
+STATUS(STOPPED), refuses new ones until START CHANNEL).
 """
 
 from __future__ import annotations
@@ -17,13 +20,24 @@ from typing import Any, Protocol
 
 from mqlite import cmqc as C
 from mqlite.core import attributes
+from mqlite.core.channel_attributes import TYPE_ATTRIBUTES, TYPE_DEFAULTS
 from mqlite.core.errors import MQError
 from mqlite.core.outbox import Outbox
 
 NAME_LENGTH = 20  # MQ_CHANNEL_NAME_LENGTH
 PROTOCOLS = ("MQTTV3", "MQTTV311", "MQTTV5", "HTTP")  # HTTP: MQTT over WebSocket
-SERVED_TYPES = ("MQTT",)
+SERVED_TYPES = ("MQTT", "SVRCONN")
 RUNNING_KEY = "_RUNNING"  # persisted beside the attributes; DISPLAY never shows "_" keys
+STOPPED_KEY = "_STOPPED"  # a SVRCONN channel stopped with STATUS(STOPPED): no new instances
+
+# The client channels a new queue manager has: IBM's two system ones, and (as IBM's developer
+# configuration) one for applications and one for administrators.
+SYSTEM_CHANNELS: dict[str, dict[str, Any]] = {
+    "SYSTEM.DEF.SVRCONN": {"CHLTYPE": "SVRCONN"},
+    "SYSTEM.AUTO.SVRCONN": {"CHLTYPE": "SVRCONN", "DESCR": "Auto-defined by"},
+    "DEV.APP.SVRCONN": {"CHLTYPE": "SVRCONN", "DESCR": "Client channel for applications"},
+    "DEV.ADMIN.SVRCONN": {"CHLTYPE": "SVRCONN", "DESCR": "Client channel for administrators"},
+}
 
 
 class ChannelAgent(Protocol):
@@ -59,6 +73,17 @@ class Channels:
     def restore(self, name: str, attrs: dict[str, Any]) -> None:
         self.channels[name] = attrs
 
+    def bootstrap(self) -> None:
+        """The system client channels of a new queue manager."""
+        for name, attrs in SYSTEM_CHANNELS.items():
+            if name not in self.channels:
+                self.define_channel(name, dict(attrs))
+
+    def restored(self) -> None:
+        """A queue manager created before client channels existed gets the system ones."""
+        if not any(attrs["CHLTYPE"] == "SVRCONN" for attrs in self.channels.values()):
+            self.bootstrap()
+
     def define_channel(self, name: str, attrs: dict[str, Any], like: str | None = None,
                        replace: bool = False) -> None:
         if not name or len(name) > NAME_LENGTH:
@@ -75,12 +100,9 @@ class Channels:
         else:
             if "CHLTYPE" not in attrs:
                 raise MQError(C.MQRCCF_CHANNEL_TYPE_ERROR, "DEFINE CHANNEL needs CHLTYPE")
-            base = attributes.defaults("CHANNEL")
+            base = type_defaults(str(attrs["CHLTYPE"]))
         base.update(attrs)
         chltype = str(base["CHLTYPE"])
-        if chltype not in SERVED_TYPES:
-            raise MQError(C.MQRC_FUNCTION_NOT_SUPPORTED,
-                          f"channels of type {chltype} are not served yet; MQTT channels are")
         if existing is not None and existing["CHLTYPE"] != chltype:
             raise MQError(C.MQRCCF_CHANNEL_TYPE_ERROR, f"channel {name} is of type {existing['CHLTYPE']}")
         _check(base)
@@ -104,9 +126,19 @@ class Channels:
         current.update(changed)
         self.outbox.tx.put_record("object", f"CHANNEL/{name}", current)
 
+    def svrconn(self, name: str) -> Mapping[str, Any]:
+        """The SVRCONN channel a TCP client names: 2540 when there is none of that name (IBM's
+        AMQ9520E/AMQ9519E on the server), 2537 when it is stopped."""
+        attrs = self.channels.get(name)
+        if attrs is None or attrs["CHLTYPE"] != "SVRCONN":
+            raise MQError(C.MQRC_UNKNOWN_CHANNEL_NAME, f"channel '{name}' is not defined as a SVRCONN channel")
+        if attrs.get(STOPPED_KEY):
+            raise MQError(C.MQRC_CHANNEL_NOT_AVAILABLE, f"channel '{name}' is stopped")
+        return attrs
+
     def delete_channel(self, name: str) -> None:
         self._channel(name)
-        if self.agent is not None and self.agent.running(name):
+        if self.agent is not None and (self.agent.running(name) or self.agent.connections(name)):
             raise MQError(C.MQRC_OBJECT_IN_USE, f"channel {name} is running: stop it first")
         del self.channels[name]
         self.outbox.tx.delete_record("object", f"CHANNEL/{name}")
@@ -128,16 +160,33 @@ class Channels:
     def start_channel(self, name: str, chltype: str | None = None) -> None:
         attrs = self._channel(name)
         _same_type(attrs, chltype)
+        if attrs["CHLTYPE"] == "SVRCONN":  # no listener: START lets instances in again
+            if attrs.pop(STOPPED_KEY, None):
+                self.outbox.tx.put_record("object", f"CHANNEL/{name}", attrs)
+            return
         agent = self._agent()
         if not agent.running(name):
             agent.start(name, attrs)
         self._set_running(name, attrs, True)
 
-    def stop_channel(self, name: str, chltype: str | None = None, client_id: str | None = None) -> None:
-        """STOP CHANNEL: the listener and all its clients, or (CLIENTID) one client only."""
+    def stop_channel(self, name: str, chltype: str | None = None, client_id: str | None = None,
+                     status: str | None = None) -> None:
+        """STOP CHANNEL: the listener and all its clients, or (CLIENTID) one client only. A
+        SVRCONN channel's instances all end; STATUS(STOPPED), the default, also refuses new ones
+        (2537) until START CHANNEL, STATUS(INACTIVE) does not."""
         attrs = self._channel(name)
         _same_type(attrs, chltype)
         agent = self._agent()
+        if attrs["CHLTYPE"] == "SVRCONN":
+            stopped = (status or "STOPPED").upper()
+            if stopped not in ("STOPPED", "INACTIVE"):
+                raise MQError(C.MQRCCF_PARM_VALUE_ERROR, f"STATUS({status}) must be STOPPED or INACTIVE")
+            if not agent.stop(name, client_id) and not attrs.get(STOPPED_KEY):
+                raise MQError(C.MQRCCF_CHANNEL_NOT_ACTIVE, f"channel {name} is not active")
+            if stopped == "STOPPED" and client_id is None and not attrs.get(STOPPED_KEY):
+                attrs[STOPPED_KEY] = True
+                self.outbox.tx.put_record("object", f"CHANNEL/{name}", attrs)
+            return
         if client_id is not None:
             if not agent.stop(name, client_id):
                 raise MQError(C.MQRCCF_CHL_STATUS_NOT_FOUND, f"client {client_id} is not connected to {name}")
@@ -158,6 +207,12 @@ class Channels:
         rows: list[dict[str, Any]] = []
         for name, attrs in sorted(self.channels.items()):
             if not attributes.generic_match(generic, name) or chltype not in (None, attrs["CHLTYPE"]):
+                continue
+            if attrs["CHLTYPE"] == "SVRCONN":  # a row per instance (connection)
+                if agent is not None:
+                    rows.extend(agent.client_rows(name, client_pattern or "*"))
+                if attrs.get(STOPPED_KEY) and client_pattern is None:
+                    rows.append({"CHANNEL": name, "CHLTYPE": "SVRCONN", "STATUS": "STOPPED"})
                 continue
             running = agent is not None and agent.running(name)
             if client_pattern is not None:
@@ -185,8 +240,41 @@ def _same_type(attrs: Mapping[str, Any], chltype: str | None) -> None:
         raise MQError(C.MQRCCF_CHANNEL_TYPE_ERROR, f"the channel is of type {attrs['CHLTYPE']}, not {chltype}")
 
 
+def type_defaults(chltype: str) -> dict[str, Any]:
+    """A fresh channel of ``chltype``: its type's attributes with their defaults."""
+    chltype = chltype.upper()
+    if chltype not in SERVED_TYPES:
+        raise MQError(C.MQRC_FUNCTION_NOT_SUPPORTED,
+                      f"channels of type {chltype} are not served yet; MQTT and SVRCONN channels are")
+    own = TYPE_ATTRIBUTES[chltype]
+    base = {k: v for k, v in attributes.defaults("CHANNEL").items() if k in own}
+    base.update(TYPE_DEFAULTS[chltype], CHLTYPE=chltype)
+    return base
+
+
+def svrconn_admission(attrs: Mapping[str, Any], instances: int, from_address: int) -> str | None:
+    """Why one more instance of a SVRCONN channel is refused (2537), or None: MAXINST counts
+    the channel's instances, MAXINSTC those from one client address."""
+    if instances >= int(attrs.get("MAXINST", attributes.defaults("CHANNEL")["MAXINST"])):
+        return f"MAXINST({attrs['MAXINST']}) instances are running"
+    if from_address >= int(attrs.get("MAXINSTC", attributes.defaults("CHANNEL")["MAXINSTC"])):
+        return f"MAXINSTC({attrs['MAXINSTC']}) instances from this address are running"
+    return None
+
+
 def _check(attrs: Mapping[str, Any]) -> None:
-    """What the catalogue cannot say alone: PROTOCOL's items, TLS settings that go together."""
+    """What the catalogue cannot say alone: attributes of another channel type, PROTOCOL's
+    items, TLS settings that go together."""
+    chltype = str(attrs["CHLTYPE"])
+    if chltype not in SERVED_TYPES:
+        raise MQError(C.MQRC_FUNCTION_NOT_SUPPORTED,
+                      f"channels of type {chltype} are not served yet; MQTT and SVRCONN channels are")
+    foreign = sorted(k for k in attrs if not k.startswith("_") and k not in TYPE_ATTRIBUTES[chltype]
+                     and k not in ("ALTDATE", "ALTTIME"))
+    if foreign:
+        raise MQError(C.MQRCCF_PARM_SYNTAX_ERROR, f"{', '.join(foreign)} not valid for CHLTYPE({chltype})")
+    if chltype != "MQTT":
+        return
     protocols = attrs.get("PROTOCOL") or []
     unknown = [p for p in protocols if p.upper() not in PROTOCOLS]
     if unknown or not protocols:

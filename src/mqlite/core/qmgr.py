@@ -17,6 +17,7 @@ and are built here in dependency order:
 - ``pubsub``: ``registry.Subscriptions`` (topic tree, subscriptions, index), ``delivery.CopyDelivery``
   (copies, publish exit), ``publish.Publisher``, ``subscribe.Subscriber``, ``admin.PubSubAdmin``;
 - ``channels.Channels``: channel definitions and START/STOP through the server's agent;
+- ``authinfo.AuthInfos``: AUTHINFO objects and the connection authentication in force;
 - ``admin.Admin``: DEFINE/ALTER/DELETE/DISPLAY routed to the owner of each object type;
 - ``mqi.Connections``: MQCONN/MQDISC, MQOPEN/MQCLOSE, MQPUT routing, MQINQ/MQSET.
 
@@ -37,6 +38,7 @@ from typing import Any
 from mqlite import cmqc as C
 from mqlite.core import attributes
 from mqlite.core.admin import Admin
+from mqlite.core.authinfo import AuthInfos
 from mqlite.core.channels import ChannelAgent, Channels
 from mqlite.core.dedupe import DuplicateWindow
 from mqlite.core.errors import MQError
@@ -93,9 +95,10 @@ class QueueManager:
         self.publisher = publisher = Publisher(objects, subscriptions, delivery, puts)
         self.subscriber = subscriber = Subscriber(objects, subscriptions, delivery, ids)
         self.channel_service = channels = Channels(clock, outbox)
+        self.authinfos = authinfos = AuthInfos(objects.attrs, clock, outbox)
         connections: dict[str, Connection] = {}
         self.pubsub_admin = pubsub_admin = PubSubAdmin(objects, subscriptions, subscriber, delivery, connections)
-        self.admin = admin = Admin(objects, pubsub_admin, subscriptions, channels, connections)
+        self.admin = admin = Admin(objects, pubsub_admin, subscriptions, channels, authinfos, connections)
         self.mqi = mqi = Connections(objects, waiting, puts, syncpoint, publisher, subscriber, delivery, admin.alter,
                                      connections)
 
@@ -165,6 +168,8 @@ class QueueManager:
         self.channels_to_start = channels.channels_to_start
         self.define_channel = channels.define_channel
         self.alter_channel = channels.alter_channel
+        self.svrconn = channels.svrconn
+        self.refresh_connauth = authinfos.refresh
         # Start-up:
         self.restore = admin.restore
         self.restore_message = objects.restore_message

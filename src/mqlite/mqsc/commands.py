@@ -62,7 +62,8 @@ class ChannelAdmin(Protocol):
 
     def start_channel(self, name: str, chltype: str | None = None) -> None: ...
 
-    def stop_channel(self, name: str, chltype: str | None = None, client_id: str | None = None) -> None: ...
+    def stop_channel(self, name: str, chltype: str | None = None, client_id: str | None = None,
+                     status: str | None = None) -> None: ...
 
     def channel_status(self, generic: str, chltype: str | None = None,
                        client_pattern: str | None = None) -> list[dict[str, Any]]: ...
@@ -226,7 +227,7 @@ def _dispatch(admin: AdminAPI, cmd: Command) -> list[str]:
         if verb == "START":
             channels.start_channel(name, chltype)
         else:
-            channels.stop_channel(name, chltype, cmd.options.get("CLIENTID"))
+            channels.stop_channel(name, chltype, cmd.options.get("CLIENTID"), cmd.options.get("STATUS"))
     elif verb == "CLEAR" and objtype == "QLOCAL":
         _no_attributes(cmd)
         admin.clear_queue(name)
@@ -358,6 +359,8 @@ def _identity(objtype: str) -> tuple[str, ...]:
         return ("QMNAME",)
     if objtype == "CHANNEL":
         return ("CHANNEL", "CHLTYPE")
+    if objtype == "AUTHINFO":
+        return ("AUTHINFO", "AUTHTYPE")
     if _catalogued(objtype):
         return (attributes.name_key("QLOCAL" if objtype == "QUEUE" else objtype), "TYPE")
     return (_NAME_KEYS[objtype], "TYPE") if objtype in _NAME_KEYS else ()

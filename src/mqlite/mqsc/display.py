@@ -53,6 +53,9 @@ _DONE: dict[tuple[str, str], str] = {
     ("DEFINE", "PROCESS"): "AMQ8010I: WebSphere MQ process created.",
     ("ALTER", "PROCESS"): "AMQ8012I: WebSphere MQ process changed.",
     ("DELETE", "PROCESS"): "AMQ8011I: WebSphere MQ process deleted.",
+    ("DEFINE", "AUTHINFO"): "AMQ8563I: WebSphere MQ authentication information object created.",
+    ("ALTER", "AUTHINFO"): "AMQ8567I: WebSphere MQ authentication information changed.",
+    ("DELETE", "AUTHINFO"): "AMQ8564I: WebSphere MQ authentication information object deleted.",
 }
 
 # The message that opens each DISPLAY record.
@@ -72,6 +75,7 @@ HEADERS: dict[str, str] = {
     "PROCESS": "AMQ8407I: Display Process details.",
     "PUBSUB": "AMQ8723I: Display pub/sub status details.",
     "CLUSQMGR": "AMQ8441I: Display Cluster Queue Manager details.",
+    "AUTHINFO": "AMQ8566I: Display authentication information details.",
 }
 
 

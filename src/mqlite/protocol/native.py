@@ -50,6 +50,7 @@ from mqlite.protocol.native_shapes import (
     Checker,
     bytes_arg,
     check_args,
+    check_cd,
     check_gmo,
     check_md,
     check_messages,
@@ -178,7 +179,8 @@ class ProtocolError(Exception):
 
 
 REQUEST_SHAPES: Final[dict[Op, tuple[Checker, ...]]] = {
-    Op.CONNECT: (str_arg, opt_str_arg, opt_str_arg, str_arg, int_arg),
+    # qmgr name, user, password, application name, pid, client channel (native_shapes.CD_DEFAULTS)
+    Op.CONNECT: (str_arg, opt_str_arg, opt_str_arg, str_arg, int_arg, check_cd),
     Op.DISCONNECT: (),
     Op.OPEN: (check_od, int_arg),
     Op.CLOSE: (int_arg, int_arg),

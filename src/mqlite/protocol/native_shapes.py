@@ -116,7 +116,15 @@ OD_DEFAULTS: Final[dict[str, Any]] = {
 }
 # MQGMO_NO_WAIT, WaitInterval in ms (-1 unlimited), MQMO_MATCH_MSG_ID | MQMO_MATCH_CORREL_ID.
 GMO_DEFAULTS: Final[dict[str, Any]] = {"Options": 0, "WaitInterval": 0, "MatchOptions": 3}
+# What CONNECT says of the client channel (IBM's MQCD field names): the SVRCONN channel it names
+# (empty on a local connection, which uses none) and the values the client asks for; the server
+# takes the lower of each and its channel's. TLS fields join this map when TLS does.
+CD_DEFAULTS: Final[dict[str, Any]] = {
+    "ChannelName": "", "MaxMsgLength": 4194304, "HeartbeatInterval": 300, "KeepAliveInterval": -1,
+    "SharingConversations": 10,
+}
 check_od = keyed(OD_DEFAULTS, "OD")
+check_cd = keyed(CD_DEFAULTS, "CD")
 check_gmo = keyed(GMO_DEFAULTS, "GMO")
 
 

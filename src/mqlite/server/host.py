@@ -17,8 +17,10 @@ from mqlite import paths
 from mqlite.core.dedupe import DuplicateWindow
 from mqlite.core.errors import MQError
 from mqlite.server import exits, qm_ini
+from mqlite.server.channels.svrconn import ChannelAgents, ClientChannels
 from mqlite.server.channels.telemetry import DEFAULT_CHANNEL, MqttChannels
 from mqlite.server.native.connection import ClientConnection
+from mqlite.server.native.handshake import Gate
 from mqlite.server.native.tls import NativeListener
 from mqlite.server.runtime import Round, Runtime
 from mqlite.server.tls import ServerTls
@@ -43,6 +45,7 @@ class QueueManagerHost:
         self.mqtt_port = mqtt_port  # the MQTT listener (None: qm.json's "mqtt_port", if any)
         self.channels: MqttChannels | None = None
         self.runtime: Runtime | None = None
+        self.gate: Gate | None = None  # the native connect handshake
         self.store: Store | None = None
         self.connections: set[ClientConnection] = set()
         self._servers: list[asyncio.Server | NativeListener] = []
@@ -62,6 +65,9 @@ class QueueManagerHost:
         self.runtime.on_fatal = self._end_on_store_failure
         recovered = self.runtime.recover()
         self._configure(self.runtime)
+        # One users file per queue manager, for every protocol (native and MQTT).
+        self.users = UsersFile(paths.users_path(self.name))
+        self.gate = Gate(self.runtime.core, self.users, ClientChannels())
         log.info("AMQ7229I: %d persistent messages recovered in %.2f s", recovered, time.monotonic() - started)
         core = self.runtime.core
         self.tls = ServerTls(self.name, core.attrs, core.channels.get)
@@ -84,9 +90,10 @@ class QueueManagerHost:
         """Attach the channel agent and start the channels left running, and the MQTT port of
         ``crtmqm --mqtt-port`` as channel SYSTEM.MQTT.DEFAULT."""
         core = runtime.core
-        self.channels = MqttChannels(runtime, self.bind, UsersFile(paths.users_path(self.name)))
+        assert self.gate is not None
+        self.channels = MqttChannels(runtime, self.bind, self.users)
         self.channels.on_change = self._write_listeners
-        core.channel_agent = self.channels
+        core.channel_agent = ChannelAgents(core.channels, self.gate.clients, self.channels)
         if self.mqtt_port is None:
             configured = paths.read_config(self.name).get("mqtt_port")
             self.mqtt_port = int(configured) if isinstance(configured, int) else None
@@ -133,8 +140,8 @@ class QueueManagerHost:
         self.end_mode = "Ended unexpectedly"
 
     def _protocol(self) -> ClientConnection:
-        assert self.runtime is not None
-        connection = _TrackedConnection(self.runtime, self.connections)
+        assert self.runtime is not None and self.gate is not None
+        connection = _TrackedConnection(self.runtime, self.gate, self.connections)
         return connection
 
     async def stop(self, immediate: bool = False) -> None:
@@ -185,8 +192,8 @@ class QueueManagerHost:
 class _TrackedConnection(ClientConnection):
     """A client connection that the host can find again to close it at the end."""
 
-    def __init__(self, runtime: Runtime, registry: set[ClientConnection]) -> None:
-        super().__init__(runtime)
+    def __init__(self, runtime: Runtime, gate: Gate, registry: set[ClientConnection]) -> None:
+        super().__init__(runtime, gate)
         self._registry = registry
         registry.add(self)
 

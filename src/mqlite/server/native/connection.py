@@ -15,10 +15,13 @@ from typing import TYPE_CHECKING, Any, cast
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
 from mqlite.core.qmgr import GetResult
+from mqlite.core.security.connauth import Check
 from mqlite.core.security.principal import Principal
 from mqlite.core.waiters import GetRequest
 from mqlite.message import NULL_ID, MessageDescriptor
 from mqlite.protocol import native
+from mqlite.server.channels.svrconn import Instance
+from mqlite.server.native.handshake import Admitted, Gate, Hello, keep_alive
 from mqlite.server.os_identity import peer_principal
 from mqlite.server.runtime import Round, Session, encode_get_reply
 
@@ -29,13 +32,18 @@ log = logging.getLogger("mqlite.server")
 Op = native.Op
 _MATCH_DEFAULT = C.MQMO_MATCH_MSG_ID | C.MQMO_MATCH_CORREL_ID
 ROUND_OUTPUT_LIMIT = 1 << 20  # bytes of replies one round may produce before it yields
+_NO_LIMIT = 1 << 62
 
 
 class ClientConnection(asyncio.Protocol):
     """The server side of one native-protocol connection."""
 
-    def __init__(self, runtime: Runtime) -> None:
+    def __init__(self, runtime: Runtime, gate: Gate) -> None:
         self.runtime = runtime
+        self.gate = gate
+        self.instance: Instance | None = None  # the SVRCONN channel instance it runs as
+        self.maxmsgl = 0  # a message longer than this is refused (2010); 0 until connected
+        self._login: asyncio.Task[None] | None = None
         self.codec = native.NativeConnection(native.Role.SERVER)
         self.transport: asyncio.Transport | None = None
         self.session: Session | None = None
@@ -81,6 +89,11 @@ class ClientConnection(asyncio.Protocol):
             asyncio.get_running_loop().call_soon(self._process)  # requests that waited for us
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self.instance is not None:
+            self.gate.clients.discard(self.instance)
+            self.instance = None
+        if self._login is not None:
+            self._login.cancel()
         if self.transport is not None:
             self.runtime.readers.discard(self.transport)
         session = self.session
@@ -111,7 +124,7 @@ class ClientConnection(asyncio.Protocol):
         codec = self.codec
         round_ = Round()
         more = False
-        while not self.writing_paused:
+        while not self.writing_paused and self._login is None:  # requests after a CONNECT wait for it
             if round_.size > ROUND_OUTPUT_LIMIT:
                 more = True
                 break
@@ -200,23 +213,79 @@ class ClientConnection(asyncio.Protocol):
         return self._session().conn
 
     def _connect(self, req_id: int, args: list[Any]) -> Any:
-        qmgr_name, user, _password, appl_name, pid = args
+        qmgr_name, user, password, appl_name, pid, cd = args
         runtime = self.runtime
         if qmgr_name not in ("", "*", runtime.name):
             raise MQError(C.MQRC_Q_MGR_NAME_ERROR, f"this is queue manager {runtime.name}, not {qmgr_name}")
-        if self._session().conn is not None:
+        if self._session().conn is not None or self._login is not None:
             raise MQError(C.MQRC_ALREADY_CONNECTED, "already connected", comp=1)
         if runtime.ending:
             raise MQError(C.MQRC_Q_MGR_STOPPING, "the queue manager is ending")
-        # A local connection runs as the calling OS user; a client one as the user it names.
-        principal = self.os_principal or Principal(user or "mqlite")
-        identity = principal.user
-        conn = runtime.core.connect(principal, appl_name or "", pid)
+        hello = Hello(user, password, appl_name or "", cd, self.os_principal, self._address(), self.transport)
+        admitted = self.gate.admit(hello)  # the channel: 2540, 2537, CHLAUTH, TLS
+        check = self.gate.check_for(hello, admitted)
+        if check is Check.NONE:
+            try:
+                principal = self.gate.identify(hello, admitted, None)
+            except MQError:
+                check = Check.MISSING
+            else:
+                return self._connected(hello, admitted, principal, pid)
+        self._await_login(req_id, hello, admitted, check, pid)
+        return _PENDING
+
+    def _await_login(self, req_id: int, hello: Hello, admitted: Admitted, check: Check, pid: int) -> None:
+        """Check the password off the event loop (a refusal is answered after FAILDLAY); this
+        connection reads nothing more until its CONNECT is answered. A refused connection stays
+        open, not connected: the client closes it (mqlite's does) or may try again."""
+        transport, session = self.transport, self._session()
+        assert transport is not None
+        transport.pause_reading()
+
+        async def login() -> None:
+            round_ = Round()
+            try:
+                principal = await self.gate.login(hello, admitted, check)
+                if self.runtime.ending:
+                    raise MQError(C.MQRC_Q_MGR_STOPPING, "the queue manager is ending")
+                reply = native.encode_reply(req_id, 0, 0, self._connected(hello, admitted, principal, pid))
+            except MQError as error:
+                reply = native.encode_reply(req_id, error.comp, error.reason, error.text or None)
+            finally:
+                self._login = None
+            round_.add(session, reply)
+            self.runtime.finish(round_)
+            if not transport.is_closing():
+                if not self.runtime.reading_paused and not self.writing_paused:
+                    transport.resume_reading()
+                if self.codec.buffered:
+                    self._process()
+
+        self._login = asyncio.get_running_loop().create_task(login())
+
+    def _connected(self, hello: Hello, admitted: Admitted, principal: Principal, pid: int) -> Any:
+        """Connect to core as ``principal``; a TCP connection becomes an instance of its channel."""
+        runtime = self.runtime
+        conn = runtime.core.connect(principal, hello.appl_name, pid)
         self._session().conn = conn
         runtime.sessions[conn.conn_id] = self._session()
-        return {"qmgr": runtime.name, "user": identity, "conn_id": conn.conn_id,
-                "maxmsgl": int(runtime.core.attrs.get("MAXMSGL", 4194304)),
-                "ccsid": int(runtime.core.attrs.get("CCSID", 1208))}
+        # A local connection has no channel: core's own limits (2030, 2031) apply to it alone.
+        self.maxmsgl = admitted.maxmsgl if admitted.channel else _NO_LIMIT
+        if admitted.channel and self.transport is not None:
+            self.instance = Instance(admitted.channel, hello.address, principal.user, hello.appl_name,
+                                     admitted.maxmsgl, admitted.hbint, admitted.kaint, admitted.sharecnv,
+                                     self.transport.close)
+            self.gate.clients.add(self.instance)
+            keep_alive(self.transport, admitted.kaint)
+        return {"qmgr": runtime.name, "user": principal.user, "conn_id": conn.conn_id,
+                "maxmsgl": admitted.maxmsgl, "ccsid": int(runtime.core.attrs.get("CCSID", 1208))}
+
+    def _address(self) -> str:
+        """The client's IP address (CONNAME), or "" for a local connection."""
+        if self.transport is None or self.os_principal is not None:
+            return ""
+        peer = self.transport.get_extra_info("peername")
+        return str(peer[0]) if isinstance(peer, tuple) and peer else ""
 
     def _disconnect(self, req_id: int, args: list[Any]) -> Any:
         conn = self._conn()
@@ -239,14 +308,23 @@ class ClientConnection(asyncio.Protocol):
         self.runtime.core.close(self._conn(), hobj, options)  # waiting MQGETs on it end with 2019
         return None
 
+    def _too_long(self, body: bytes) -> None:
+        """Longer than the channel's negotiated MAXMSGL: IBM's client refuses it with 2010."""
+        raise MQError(C.MQRC_DATA_LENGTH_ERROR,
+                      f"{len(body)} bytes is more than the channel's MAXMSGL({self.maxmsgl})")
+
     def _put(self, req_id: int, args: list[Any]) -> Any:
         hobj, md, options, props, body = args
+        if len(body) > self.maxmsgl:
+            self._too_long(body)
         conn = self._conn()
         done = self.runtime.core.put(conn, hobj, MessageDescriptor.from_list(md), options, props, body)
         return self._put_reply(req_id, conn, done)
 
     def _publish(self, req_id: int, args: list[Any]) -> Any:
         hobj, md, options, props, body, pub_level = args
+        if len(body) > self.maxmsgl:
+            self._too_long(body)
         conn = self._conn()
         done = self.runtime.core.put(conn, hobj, MessageDescriptor.from_list(md), options, props, body, pub_level)
         return self._put_reply(req_id, conn, done)
@@ -275,6 +353,8 @@ class ClientConnection(asyncio.Protocol):
 
     def _put1(self, req_id: int, args: list[Any]) -> Any:
         od, md, options, props, body = args
+        if len(body) > self.maxmsgl:
+            self._too_long(body)
         conn = self._conn()
         done = self.runtime.core.put1(conn, od, MessageDescriptor.from_list(md), options, props, body)
         return self._put_reply(req_id, conn, done)

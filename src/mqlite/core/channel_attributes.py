@@ -1,0 +1,73 @@
+"""The catalogue's entries for channels and AUTHINFO objects.
+
+One CHANNEL catalogue holds the attributes of every channel type mqlite serves (MQSC parses
+DEFINE CHANNEL before it knows the type); ``TYPE_ATTRIBUTES`` says which of them each type has,
+and ``TYPE_DEFAULTS`` where a type's default differs from the catalogue's, so a SVRCONN channel
+shows only what IBM shows for one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from mqlite.core.attribute_spec import MAXINT, Attr, Kind
+from mqlite.core.attribute_spec import enum_attr as _e
+from mqlite.core.attribute_spec import int_attr as _i
+from mqlite.core.attribute_spec import str_attr as _s
+
+# MAXINST on an MQTT channel is mqlite's (IBM has it on SVRCONN channels): the most clients
+# connected through it at once. CHCKCLNT on an MQTT channel is mqlite's too (IBM sets it on an
+# AUTHINFO object): whether an MQTT client's user name and password are checked.
+_CHLTYPE_TOKENS = "SDR=1 SVR=2 RCVR=3 RQSTR=4 CLNTCONN=6 SVRCONN=7 CLUSRCVR=8 CLUSSDR=9 MQTT=10 AMQP=11"
+CHANNEL: Final[tuple[Attr, ...]] = (
+    _e("CHLTYPE", "MQTT", _CHLTYPE_TOKENS, 1511),
+    _e("TRPTYPE", "TCP", "LU62=1 TCP=2 NETBIOS=3 SPX=4", 1501),
+    _s("DESCR", "", 3502, 64),
+    _i("PORT", 1883, 1527, 0, 65535),
+    _s("LOCLADDR", "", 3520, 48),
+    _i("BACKLOG", 4096),
+    Attr("PROTOCOL", Kind.LIST, ["MQTTV311", "MQTTV3", "MQTTV5", "HTTP"], maxlen=8),
+    _s("MCAUSER", "", 3527, 12),
+    _e("USECLTID", "NO", "NO=0 YES=1"),
+    _e("CHCKCLNT", "OPTIONAL", "NONE=0 OPTIONAL=1 REQUIRED=2"),
+    _i("MAXINST", MAXINT, 1618),
+    _i("MAXINSTC", MAXINT, 1619),
+    _i("SHARECNV", 10, 1614),
+    _i("HBINT", 300, 1563, 0, 999_999),
+    _i("KAINT", "AUTO", 1566, 0, 99_999, "AUTO=-1"),
+    _i("MAXMSGL", 4_194_304, 1510, 0, 104_857_600),
+    _s("SSLCIPH", "", 3544, 128),
+    _e("SSLCAUTH", "NEVER", "REQUIRED=0 OPTIONAL=1 NEVER=2", 1568),
+    _s("SSLPEER", "", 3545, 1024),
+    _s("CERTLABL", "", 2121, 64),
+    _s("SSLKEYR", "", None, 256),
+    _s("SSLKEYP", "", None, 256),
+    _s("JAASCFG", "", None, 256),
+)
+
+_COMMON = ("CHLTYPE", "TRPTYPE", "DESCR", "MCAUSER", "MAXINST", "SSLCIPH", "SSLCAUTH")
+TYPE_ATTRIBUTES: Final[Mapping[str, frozenset[str]]] = {
+    "MQTT": frozenset({*_COMMON, "PORT", "LOCLADDR", "BACKLOG", "PROTOCOL", "USECLTID", "CHCKCLNT",
+                       "SSLKEYR", "SSLKEYP", "JAASCFG"}),
+    "SVRCONN": frozenset({*_COMMON, "MAXINSTC", "SHARECNV", "HBINT", "KAINT", "MAXMSGL", "SSLPEER",
+                          "CERTLABL"}),
+}
+TYPE_DEFAULTS: Final[Mapping[str, Mapping[str, Any]]] = {
+    "MQTT": {},
+    "SVRCONN": {"SSLCAUTH": "REQUIRED"},  # IBM's default for a SVRCONN channel
+}
+
+# AUTHINFO objects: connection authentication (AUTHTYPE(IDPWOS), passwords of the users file).
+# The catalogue's defaults are those of mqlite's SYSTEM.DEFAULT.AUTHINFO.IDPWOS, as a DEFINE
+# without LIKE takes its defaults from it at IBM. CHCKCLNT(REQUIRED), not IBM's REQDADM: nothing
+# is reachable over TCP without a password in mqlite.
+_CHECK = "OPTIONAL=0 NONE=1 REQDADM=2 REQUIRED=3"
+AUTHINFO: Final[tuple[Attr, ...]] = (
+    _e("AUTHTYPE", "IDPWOS", "CRLLDAP=1 OCSP=2 IDPWOS=3 IDPWLDAP=4", 66),
+    _s("DESCR", "", 2046, 64),
+    _e("CHCKLOCL", "OPTIONAL", _CHECK, 257),
+    _e("CHCKCLNT", "REQUIRED", _CHECK, 258),
+    _i("FAILDLAY", 1, 259, 0, 60),
+    _e("ADOPTCTX", "YES", "NO=0 YES=1", 260),
+)
