@@ -87,7 +87,7 @@ def test_unknown_op_is_function_not_supported(qmgr: object) -> None:
 
 def test_malformed_arguments_fail_the_request_only(qmgr: object) -> None:
     with raw_socket() as s:
-        s.sendall(frame([int(native.Op.CONNECT), 1, QM, None, None, "bad", 1]))
+        s.sendall(frame([int(native.Op.CONNECT), 1, QM, None, None, "bad", 1, {}]))
         assert read_reply(s).cc == C.MQCC_OK
         s.sendall(frame([int(native.Op.OPEN), 2, "not a dict", "nor an int"]))
         reply = read_reply(s)
@@ -117,7 +117,7 @@ def test_oversize_frame_closes_that_connection_only(qmgr: object) -> None:
 
 def test_wrong_queue_manager_name_is_2058(qmgr: object) -> None:
     with raw_socket() as s:
-        s.sendall(frame([int(native.Op.CONNECT), 1, "OTHER.QM", None, None, "x", 1]))
+        s.sendall(frame([int(native.Op.CONNECT), 1, "OTHER.QM", None, None, "x", 1, {}]))
         reply = read_reply(s)
         assert (reply.cc, reply.reason) == (C.MQCC_FAILED, C.MQRC_Q_MGR_NAME_ERROR)
 
@@ -155,7 +155,7 @@ def test_a_client_that_does_not_read_its_replies_is_throttled_not_buffered(qmgr:
     conn.disconnect()
     count = 60  # 60 browses of a 1 MiB message: 60 MiB of replies if the server buffered them
     with raw_socket() as s:
-        s.sendall(frame([int(native.Op.CONNECT), 1, QM, None, None, "slow", 1]))
+        s.sendall(frame([int(native.Op.CONNECT), 1, QM, None, None, "slow", 1, {}]))
         assert read_reply(s).cc == C.MQCC_OK
         s.sendall(frame([int(native.Op.OPEN), 2, {"ObjectName": "BIG.Q"}, C.MQOO_BROWSE]))
         hobj = read_reply(s).result[0]

@@ -170,6 +170,7 @@ class QueueManager:
         self.alter_channel = channels.alter_channel
         self.svrconn = channels.svrconn
         self.refresh_connauth = authinfos.refresh
+        self.refresh_authorities = self.security.refresh
         # Start-up:
         self.restore = admin.restore
         self.restore_message = objects.restore_message

@@ -57,6 +57,15 @@ class AdminAPI(Protocol):
 
 
 @runtime_checkable
+class SecurityAdmin(Protocol):
+    """What REFRESH SECURITY needs (``mqlite.core.qmgr.QueueManager``)."""
+
+    def refresh_connauth(self) -> None: ...
+
+    def refresh_authorities(self) -> None: ...
+
+
+@runtime_checkable
 class ChannelAdmin(Protocol):
     """What START/STOP CHANNEL and DISPLAY CHSTATUS need (``mqlite.core.channels``)."""
 
@@ -228,6 +237,9 @@ def _dispatch(admin: AdminAPI, cmd: Command) -> list[str]:
             channels.start_channel(name, chltype)
         else:
             channels.stop_channel(name, chltype, cmd.options.get("CLIENTID"), cmd.options.get("STATUS"))
+    elif verb == "REFRESH" and objtype == "SECURITY":
+        _no_attributes(cmd)
+        return _refresh_security(admin, cmd)
     elif verb == "CLEAR" and objtype == "QLOCAL":
         _no_attributes(cmd)
         admin.clear_queue(name)
@@ -241,6 +253,24 @@ def _dispatch(admin: AdminAPI, cmd: Command) -> list[str]:
     else:
         raise MQError(cmqc.MQRC_FUNCTION_NOT_SUPPORTED, f"{verb} {objtype} is not supported yet")
     return [display.done_message(verb, objtype)]
+
+
+_REFRESH_TYPES = ("ALL", "AUTHSERV", "CONNAUTH", "SSL")
+
+
+def _refresh_security(admin: AdminAPI, cmd: Command) -> list[str]:
+    """REFRESH SECURITY [TYPE(ALL|AUTHSERV|CONNAUTH|SSL)]: authority records' cache, the
+    connection authentication settings (CONNAUTH and its AUTHINFO) taken afresh."""
+    kind = cmd.options.get("TYPE", "ALL").upper()
+    if kind not in _REFRESH_TYPES:
+        raise cmd.error(f"TYPE must be one of {', '.join(_REFRESH_TYPES)}", "TYPE")
+    if not isinstance(admin, SecurityAdmin):
+        raise MQError(cmqc.MQRC_FUNCTION_NOT_SUPPORTED, "REFRESH SECURITY is not supported here")
+    if kind in ("ALL", "AUTHSERV"):
+        admin.refresh_authorities()
+    if kind in ("ALL", "CONNAUTH"):
+        admin.refresh_connauth()
+    return ["AMQ8560I: WebSphere MQ security cache refreshed."]
 
 
 def _channel_admin(admin: AdminAPI, cmd: Command) -> ChannelAdmin:

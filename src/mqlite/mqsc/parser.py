@@ -37,6 +37,7 @@ NOUNS: dict[str, str] = {
     "NAMELIST": "NAMELIST", "NL": "NAMELIST", "PROCESS": "PROCESS", "PRO": "PROCESS",
     "SERVICE": "SERVICE", "SVSTATUS": "SVSTATUS", "AUTHINFO": "AUTHINFO",
     "PUBSUB": "PUBSUB", "CLUSQMGR": "CLUSQMGR", "CLUSTER": "CLUSTER", "CONN": "CONN", "QSTATS": "QSTATS",
+    "SECURITY": "SECURITY",
     "CHLAUTH": "CHLAUTH",
 }
 
@@ -53,7 +54,7 @@ VERB_NOUNS: dict[str, frozenset[str]] = {
     "CLEAR": frozenset({"QLOCAL", "TOPICSTR"}),
     "START": frozenset({"CHANNEL", "LISTENER", "SERVICE"}),
     "STOP": frozenset({"CHANNEL", "LISTENER", "SERVICE", "CONN"}),
-    "REFRESH": frozenset({"CLUSTER", "QMGR"}),
+    "REFRESH": frozenset({"CLUSTER", "QMGR", "SECURITY"}),
     "RESET": frozenset({"CLUSTER", "QMGR", "CHANNEL", "QSTATS"}),
     "PING": frozenset({"CHANNEL", "QMGR"}),
     "RESOLVE": frozenset({"CHANNEL"}),
@@ -62,7 +63,7 @@ VERB_NOUNS: dict[str, frozenset[str]] = {
     "SET": frozenset({"CHLAUTH"}),
 }
 #: Nouns that take no name: ``DISPLAY QMGR``, ``DISPLAY PUBSUB``.
-UNNAMED = frozenset({"QMGR", "PUBSUB"})
+UNNAMED = frozenset({"QMGR", "PUBSUB", "SECURITY"})
 
 # Command-level keywords per verb: True takes a value, False is a bare flag. Anything else is an
 # object attribute (or, for DISPLAY, a requested attribute) and goes to Command.attrs.

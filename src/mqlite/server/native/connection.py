@@ -295,6 +295,9 @@ class ClientConnection(asyncio.Protocol):
         self.runtime.core.disconnect(conn, commit=True)
         self.runtime.sessions.pop(conn.conn_id, None)
         self._session().conn = None
+        if self.instance is not None:  # the channel instance ends with the MQDISC
+            self.gate.clients.discard(self.instance)
+            self.instance = None
         return None
 
     def _open(self, req_id: int, args: list[Any]) -> Any:
