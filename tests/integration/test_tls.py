@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import mqlite
+from helpers.credentials import APP, add_user
 from helpers.qmgrs import QMgr
 from helpers.waiting import wait_until
 from mqlite import aio
@@ -50,12 +51,13 @@ class Pki:
         options: dict[str, Any] = {"ssl_cipher_spec": ANY, "cert_label": "app"}
         options.update(kwargs)
         return mqlite.connect("QM1", host="127.0.0.1", port=self.qmgr.port,
-                              key_repository=str(repository) if repository else None, **options)
+                              key_repository=str(repository) if repository else None, **APP.kwargs, **options)
 
 
 @pytest.fixture
 def pki(qmgr_factory: Callable[..., QMgr], run_cli: Callable[..., Any], tmp_path: Path) -> Pki:
     run_cli("crtmqm", "-p", "0", "QM1")
+    add_user(tmp_path / "mqhome", "QM1", APP)
     pki = Pki(QMgr("QM1", tmp_path / "mqhome"), tmp_path / "pki", run_cli)
     pki.mkcert("-r", str(pki.root / "ca"), "--label", "ca", "--dn", "CN=Test CA,O=mqlite")
     pki.mkcert("-m", "QM1", "--dn", "CN=QM1,O=mqlite", "--ca", "ca", "--ca-repository", str(pki.root / "ca"))
@@ -74,7 +76,7 @@ def _still_serving(pki: Pki, repository: Path) -> None:
     """After a refusal the queue manager serves others, over TLS and in plain text."""
     with pki.connect(repository) as qm:
         _round_trip(qm, b"after, over TLS")
-    with mqlite.connect("QM1", host="127.0.0.1", port=pki.qmgr.port) as qm:
+    with mqlite.connect("QM1", host="127.0.0.1", port=pki.qmgr.port, **APP.kwargs) as qm:
         _round_trip(qm, b"after, in plain text")
 
 
@@ -83,7 +85,7 @@ def test_tls_client_puts_and_gets_on_the_port_plain_clients_use(pki: Pki) -> Non
     for spec in (ANY, "TLS_AES_128_GCM_SHA256", "TLS_CHACHA20_POLY1305_SHA256", "ECDHE_RSA_AES_256_GCM_SHA384"):
         with pki.connect(good, ssl_cipher_spec=spec) as qm:
             _round_trip(qm, f"over {spec}".encode())
-    with mqlite.connect("QM1", host="127.0.0.1", port=pki.qmgr.port) as plain:
+    with mqlite.connect("QM1", host="127.0.0.1", port=pki.qmgr.port, **APP.kwargs) as plain:
         _round_trip(plain, b"plain text on the same port")
 
 
@@ -92,7 +94,7 @@ def test_asyncio_client_over_tls(pki: Pki) -> None:
 
     async def main() -> bytes:
         qm = await aio.connect("QM1", host="127.0.0.1", port=pki.qmgr.port, ssl_cipher_spec=ANY,
-                               key_repository=str(good), cert_label="app")
+                               key_repository=str(good), cert_label="app", **APP.kwargs)
         async with qm, aio.Queue(qm, "SYSTEM.DEFAULT.LOCAL.QUEUE") as q:
             await q.put(b"async over TLS")
             return bytes(await q.get())
@@ -106,7 +108,7 @@ def test_pymqi_cd_and_sco_ask_for_tls(pki: Pki) -> None:
                    SSLCipherSpec=b"TLS_AES_256_GCM_SHA384", SSLPeerName=b"CN=QM1")
     sco = mqlite.SCO(KeyRepository=str(good).encode(), CertificateLabel=b"app")
     qm = mqlite.QueueManager(None)
-    qm.connect_with_options("QM1", cd, sco)
+    qm.connect_with_options("QM1", cd, sco, **APP.kwargs)
     try:
         _round_trip(qm, b"pymqi style")
     finally:
@@ -168,7 +170,7 @@ def test_missing_key_repository_and_unknown_cipher_spec(pki: Pki, monkeypatch: p
 def test_mqsslkeyr_and_mqcertlabl_name_the_repository_and_label(pki: Pki, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MQSSLKEYR", str(pki.client("env", "CN=app")))
     monkeypatch.setenv("MQCERTLABL", "app")
-    with mqlite.connect("QM1", host="127.0.0.1", port=pki.qmgr.port, ssl_cipher_spec=ANY) as qm:
+    with mqlite.connect("QM1", host="127.0.0.1", port=pki.qmgr.port, ssl_cipher_spec=ANY, **APP.kwargs) as qm:
         _round_trip(qm, b"from the environment")
 
 
@@ -181,5 +183,5 @@ def test_queue_manager_without_a_certificate_refuses_tls(qmgr: QMgr, tmp_path: P
         pki.connect(good)
     assert refused.value.reason == mqlite.CMQC.MQRC_SSL_INITIALIZATION_ERROR
     assert len(wait_until(lambda: pki.errors("AMQ9657E"), "the refusal is in the error log")) == 1
-    with mqlite.connect("QM1", host="127.0.0.1", port=qmgr.port) as plain:
+    with mqlite.connect("QM1", host="127.0.0.1", port=qmgr.port, **APP.kwargs) as plain:
         _round_trip(plain, b"plain text still works")
