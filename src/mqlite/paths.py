@@ -100,7 +100,7 @@ def write_listeners(name: str, listeners: dict[str, object]) -> None:
 def _write_json(path: Path, data: dict[str, object]) -> None:
     """Replaced whole, so a reader never sees half a file."""
     tmp = path.with_suffix(".tmp")
-    with open(tmp, "w") as f:
+    with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:  # owner's only
         json.dump(data, f, indent=2)
     os.replace(tmp, path)
 

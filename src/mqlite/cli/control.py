@@ -58,6 +58,7 @@ def crtmqm(qmgr: str, port: int | None, make_default: bool, mqtt_port: int | Non
     if directory.exists():
         fail("AMQ8110: WebSphere MQ queue manager already exists.", RC_EXISTS)
     directory.mkdir(parents=True)
+    directory.chmod(0o711)  # others reach the socket in it, not the files (private, 0600)
     created = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
     paths.write_config(qmgr, {"name": qmgr, "port": port, "created": created, "mqtt_port": mqtt_port})
     if make_default:

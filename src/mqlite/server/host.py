@@ -84,6 +84,10 @@ class QueueManagerHost:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(address)
         self._servers.append(await loop.create_unix_server(self._protocol, address))
+        if not address.startswith("\0"):
+            # Any local user may connect: whether it may stay is its ``connect`` authority's
+            # decision, not the file's (the queue manager's data files stay private).
+            os.chmod(address, 0o666)
         log.info("AMQ8003I: queue manager %s started", self.name)
 
     def _start_channels(self, runtime: Runtime) -> None:

@@ -16,6 +16,7 @@ import os
 import signal
 import sys
 from logging.handlers import RotatingFileHandler
+from pathlib import Path
 
 from mqlite import paths
 from mqlite.server.host import QueueManagerHost
@@ -62,11 +63,24 @@ def tune_gc() -> None:
     gc.set_threshold(50_000, 50, 100)
 
 
+def make_private(directory: Path) -> None:
+    """The queue manager's data files (store, config, users, logs, keys) for its owner alone;
+    the directory only traversable by others, so local users reach the socket in it and nothing
+    else. What the process creates from now on is private too (umask)."""
+    os.umask(0o077)
+    directory.chmod(0o711)
+    for entry in directory.iterdir():
+        if entry.is_symlink() or entry.is_socket():
+            continue
+        entry.chmod(0o700 if entry.is_dir() else 0o600)
+
+
 def run(name: str) -> int:
     directory = paths.qmgr_dir(name)
     if not directory.is_dir():
         print(f"AMQ7048E: queue manager {name} does not exist", file=sys.stderr)
         return EXIT_NOT_FOUND
+    make_private(directory)
     lock = open(directory / LOCK_FILE, "w")  # noqa: SIM115 - held for the life of the process
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
