@@ -84,8 +84,10 @@ def test_chstatus_shows_each_connection_and_stop_channel_ends_them(qmgr: QMgr, r
     shown = mqsc(run_cli, qmgr, "DISPLAY CHSTATUS(DEV.APP.SVRCONN) ALL\n")
     assert shown.count("CHANNEL(DEV.APP.SVRCONN)") == 2
     for item in ("CHLTYPE(SVRCONN)", "CONNAME(127.0.0.1)", "STATUS(RUNNING)", "MCAUSER(app)", "CURSHCNV(1)",
-                 "MAXMSGL(4194304)", "HBINT(300)"):
+                 "MAXMSGL(4194304)", "HBINT(300)", "KAINT(360)"):  # KAINT(AUTO): HBINT + 60
         assert item in shown, item
+    default = mqsc(run_cli, qmgr, "DISPLAY CHSTATUS(*)\n")  # IBM's default attributes of an instance
+    assert "CONNAME(127.0.0.1)" in default and "SUBSTATE(RECEIVE)" in default and "MCAUSER" not in default
     assert "AMQ8019I" in mqsc(run_cli, qmgr, "STOP CHANNEL(DEV.APP.SVRCONN)\n")
     for qm in (first, second):
         with pytest.raises(mqlite.MQMIError) as broken:
@@ -119,6 +121,25 @@ def test_channel_maxmsgl_refuses_longer_messages_with_2010(qmgr: QMgr, run_cli: 
             queue.put(b"x" * 1001)
         assert error.value.reason == C.MQRC_DATA_LENGTH_ERROR
         assert queue.get() == b"x" * 1000
+
+
+def test_the_cd_negotiates_with_the_channel(qmgr: QMgr, run_cli: RunCli) -> None:
+    """pymqi's CD: its MaxMsgLength and HeartbeatInterval meet the channel's (the lower length,
+    the higher interval); CSP carries the user and password."""
+    mqsc(run_cli, qmgr, "DEFINE QLOCAL(APP.IN)\n")
+    cd = mqlite.CD(ChannelName=b"DEV.APP.SVRCONN", ConnectionName=f"127.0.0.1({qmgr.port})".encode(),
+                   MaxMsgLength=100, HeartbeatInterval=600)
+    csp = mqlite.CSP(CSPUserId=APP.user.encode(), CSPPassword=APP.password.encode())
+    qm = mqlite.QueueManager(None)
+    qm.connect_with_options(qmgr.name, cd=cd, csp=csp)
+    try:
+        with pytest.raises(mqlite.MQMIError) as error:
+            mqlite.Queue(qm, "APP.IN").put(b"x" * 101)
+        assert error.value.reason == C.MQRC_DATA_LENGTH_ERROR
+        shown = mqsc(run_cli, qmgr, "DISPLAY CHSTATUS(DEV.APP.SVRCONN) MAXMSGL HBINT\n")
+        assert "MAXMSGL(100)" in shown and "HBINT(600)" in shown
+    finally:
+        qm.disconnect()
 
 
 def test_a_failing_client_does_not_slow_others(qmgr: QMgr, run_cli: RunCli) -> None:

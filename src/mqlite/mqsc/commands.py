@@ -380,7 +380,8 @@ def _channel_status(admin: AdminAPI, cmd: Command, name: str) -> tuple[tuple[str
     rows = _channel_admin(admin, cmd).channel_status(name or "*", cmd.options.get("CHLTYPE"), client)
     keys = [_ACTCON.get(k, k) for k in _requested(cmd, lambda kw: kw)]
     if client is None:
-        return ("CHANNEL", "CHLTYPE"), keys or ["CONNECTIONS", "STATUS"], rows
+        # A summary row (MQTT) shows CONNECTIONS; a SVRCONN instance what IBM shows by default.
+        return ("CHANNEL", "CHLTYPE"), keys or ["CONNECTIONS", "CONNAME", "CURRENT", "STATUS", "SUBSTATE"], rows
     return ("CHANNEL", "CHLTYPE", "CLIENTID"), keys or ["STATUS", "CONNAME"], rows
 
 
