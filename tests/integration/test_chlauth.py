@@ -1,11 +1,20 @@
 """Channel authentication with real queue managers: SET/DISPLAY CHLAUTH through runmqsc (IBM's
-output), MATCH(RUNCHECK), records and the QMGR CHLAUTH switch surviving a restart. The spec has
-no CHLAUTH IDs; each test names IBM's rule."""
+output), MATCH(RUNCHECK), records and the QMGR CHLAUTH switch surviving a restart, and the rules
+at a TCP client's CONNECT (2035 and one error-log line for a blocked connection, a mapped user as
+the connection's identity). The spec has no CHLAUTH IDs; each test names IBM's rule."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+
+import pytest
+
+import mqlite.client as mqlite
+from helpers.credentials import ADMIN, APP, Credentials, add_user
+from helpers.qmgrs import QMgr
+from mqlite import cmqc as C
+from mqlite import paths
 
 RunCli = Callable[..., Any]
 
@@ -64,3 +73,86 @@ def test_bad_set_chlauth_fails_with_ibm_reason(qmgr: Any, run_cli: RunCli) -> No
     assert result.returncode == 10
     assert "MQRCCF_CHLAUTH_NAME_ERROR (3349)" in result.stdout
     assert "MQRCCF_IPADDR_RANGE_ERROR (3346)" in result.stdout
+
+
+# -- over TCP: the rules at a client's CONNECT --------------------------------------------------
+OTHER = Credentials("other", "other-pass-1", "mqclient")  # an ordinary user besides APP
+
+
+def connect(qmgr: QMgr, channel: str = "DEV.APP.SVRCONN", creds: Credentials = APP) -> mqlite.QueueManager:
+    return mqlite.connect(qmgr.name, channel, f"127.0.0.1({qmgr.port})", creds.user, creds.password)
+
+
+def refused(qmgr: QMgr, channel: str = "DEV.APP.SVRCONN", creds: Credentials = APP) -> int:
+    with pytest.raises(mqlite.MQMIError) as error:
+        connect(qmgr, channel, creds)
+    assert error.value.comp == C.MQCC_FAILED
+    return error.value.reason
+
+
+def error_log(qmgr: QMgr) -> str:
+    return paths.error_log_path(qmgr.name).read_text(errors="replace")
+
+
+def test_system_def_svrconn_has_no_access_by_default(qmgr: QMgr) -> None:
+    assert refused(qmgr, "SYSTEM.DEF.SVRCONN") == C.MQRC_NOT_AUTHORIZED
+    log = error_log(qmgr)
+    assert log.count("AMQ9777E: Channel was blocked.") == 1
+    assert "The inbound channel 'SYSTEM.DEF.SVRCONN' was blocked from address '127.0.0.1'" in log
+    with connect(qmgr) as qm:  # DEV.APP.SVRCONN serves on
+        qm.ping()
+
+
+def test_administrator_blocked_on_app_channel_by_mqadmin(qmgr: QMgr) -> None:
+    add_user(qmgr.home, qmgr.name, ADMIN)
+    assert refused(qmgr, creds=ADMIN) == C.MQRC_NOT_AUTHORIZED
+    log = error_log(qmgr)
+    assert log.count("AMQ9776E: Channel was blocked by userid.") == 1
+    assert f"MCAUSER({ADMIN.user}) CLNTUSER({ADMIN.user})" in log
+    with connect(qmgr, "DEV.ADMIN.SVRCONN", ADMIN) as qm:  # its BLOCKUSER lists only 'nobody'
+        assert qm.get_handle().user == ADMIN.user
+
+
+def test_blocked_user_and_blocked_address(qmgr: QMgr, run_cli: RunCli) -> None:
+    _mqsc(run_cli, qmgr, "SET CHLAUTH(DEV.APP.SVRCONN) TYPE(BLOCKUSER) USERLIST('app')\n")
+    assert refused(qmgr) == C.MQRC_NOT_AUTHORIZED
+    assert "AMQ9776E" in error_log(qmgr)
+    _mqsc(run_cli, qmgr, "SET CHLAUTH(DEV.APP.SVRCONN) TYPE(BLOCKUSER) ACTION(REMOVEALL)\n"
+                         "SET CHLAUTH('*') TYPE(BLOCKADDR) ADDRLIST('10.*', '127.0.0.1-9')\n")
+    assert refused(qmgr) == C.MQRC_NOT_AUTHORIZED
+    assert "AMQ9782E: Remote connection blocked. A connection from IP address '127.0.0.1'" in error_log(qmgr)
+    _mqsc(run_cli, qmgr, "SET CHLAUTH('*') TYPE(BLOCKADDR) ADDRLIST('127.0.0.1-9') ACTION(REMOVE)\n")
+    with connect(qmgr) as qm:
+        qm.ping()
+
+
+def test_usermap_and_addressmap_set_the_identity(qmgr: QMgr, run_cli: RunCli) -> None:
+    add_user(qmgr.home, qmgr.name, OTHER)
+    _mqsc(run_cli, qmgr, "SET CHLAUTH(DEV.APP.SVRCONN) TYPE(USERMAP) CLNTUSER('other') USERSRC(MAP) MCAUSER('app')\n")
+    with connect(qmgr, creds=OTHER) as qm:  # authenticated as other, runs as app
+        assert qm.get_handle().user == APP.user
+        assert "MCAUSER(app)" in _mqsc(run_cli, qmgr, "DISPLAY CHSTATUS(DEV.APP.SVRCONN) MCAUSER\n")
+    with connect(qmgr) as qm:  # app itself: no USERMAP for it, runs as itself
+        assert qm.get_handle().user == APP.user
+    _mqsc(run_cli, qmgr, "SET CHLAUTH(DEV.APP.SVRCONN) TYPE(USERMAP) CLNTUSER('other') ACTION(REMOVE)\n"
+                         "SET CHLAUTH(DEV.APP.SVRCONN) TYPE(ADDRESSMAP) ADDRESS('127.0.0.*') USERSRC(MAP) "
+                         "MCAUSER('other')\n")
+    with connect(qmgr) as qm:  # every client from 127.0.0.* runs as other
+        assert qm.get_handle().user == OTHER.user
+
+
+def test_chlauth_disabled_turns_the_rules_off_and_records_survive_restart(qmgr: QMgr, run_cli: RunCli) -> None:
+    add_user(qmgr.home, qmgr.name, ADMIN)
+    _mqsc(run_cli, qmgr, "SET CHLAUTH(DEV.APP.SVRCONN) TYPE(BLOCKUSER) USERLIST('app')\n")
+    assert run_cli("endmqm", qmgr.name).returncode == 0
+    assert run_cli("strmqm", qmgr.name).returncode == 0
+    assert refused(qmgr) == C.MQRC_NOT_AUTHORIZED  # the record came back with the queue manager
+    _mqsc(run_cli, qmgr, "ALTER QMGR CHLAUTH(DISABLED)\n")
+    with connect(qmgr) as qm:
+        qm.ping()
+    with connect(qmgr, "SYSTEM.DEF.SVRCONN") as qm:
+        qm.ping()
+    with connect(qmgr, creds=ADMIN) as qm:
+        assert qm.get_handle().user == ADMIN.user
+    _mqsc(run_cli, qmgr, "ALTER QMGR CHLAUTH(ENABLED)\n")
+    assert refused(qmgr, "SYSTEM.DEF.SVRCONN") == C.MQRC_NOT_AUTHORIZED

@@ -19,6 +19,7 @@ from mqlite.core.errors import MQError
 from mqlite.server import exits, qm_ini
 from mqlite.server.channels.svrconn import ChannelAgents, ClientChannels
 from mqlite.server.channels.telemetry import DEFAULT_CHANNEL, MqttChannels
+from mqlite.server.native import chlauth_gate
 from mqlite.server.native.connection import ClientConnection
 from mqlite.server.native.handshake import Gate
 from mqlite.server.native.tls import NativeListener
@@ -68,6 +69,7 @@ class QueueManagerHost:
         # One users file per queue manager, for every protocol (native and MQTT).
         self.users = UsersFile(paths.users_path(self.name))
         self.gate = Gate(self.runtime.core, self.users, ClientChannels())
+        chlauth_gate.install(self.gate)  # channel authentication records at every client CONNECT
         log.info("AMQ7229I: %d persistent messages recovered in %.2f s", recovered, time.monotonic() - started)
         core = self.runtime.core
         self.tls = ServerTls(self.name, core.attrs, core.channels.get)
