@@ -118,7 +118,19 @@ def test_set_chlauth_refusals_carry_ibm_reasons(command: str, reason: int) -> No
 def test_unknown_keyword_is_a_syntax_error() -> None:
     lines = execute(make_qmgr(), "SET CHLAUTH(APP) TYPE(ADDRESSMAP) ADDRESS('*') BOGUS(1)")
     assert lines[0].startswith("AMQ8405I")
-    assert execute(make_qmgr(), "DISPLAY CHLAUTH(*) WHERE(TYPE EQ BLOCKUSER)")[0].startswith("AMQ8405I")
+    assert execute(make_qmgr(), "DISPLAY CHLAUTH(*) WHERE(BOGUS EQ 1)")[0].startswith("AMQ8405I")
+
+
+def test_display_where_filters_records() -> None:
+    qm = make_qmgr()
+    lines = execute(qm, "DISPLAY CHLAUTH(*) WHERE(TYPE EQ BLOCKUSER)")
+    assert [line for line in lines if "CHLAUTH(" in line] == [
+        "   CHLAUTH(DEV.ADMIN.SVRCONN)              TYPE(BLOCKUSER)",
+        "   CHLAUTH(*)                              TYPE(BLOCKUSER)"]
+    lines = execute(qm, "DISPLAY CHLAUTH(*) WHERE(USERSRC EQ NOACCESS)")
+    assert lines[1:] == ["   CHLAUTH(SYSTEM.*)                       TYPE(ADDRESSMAP)",
+                         "   ADDRESS(*)                              USERSRC(NOACCESS)"]
+    assert execute(qm, "DISPLAY CHLAUTH(*) WHERE(USERLIST CT 'nobody')")[1].startswith("   CHLAUTH(DEV.ADMIN")
 
 
 def test_runcheck_shows_the_record_a_connection_would_match() -> None:

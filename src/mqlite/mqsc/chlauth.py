@@ -11,7 +11,7 @@ ALTTIME), not alphabetically as for other objects: that is how runmqsc lists the
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from mqlite import cmqc
@@ -55,11 +55,12 @@ def set_chlauth(admin: object, cmd: Command) -> list[str]:
     return [SET_DONE]
 
 
-def display_chlauth(admin: object, cmd: Command) -> list[str]:
-    """DISPLAY CHLAUTH(profile) [TYPE(t)] [MATCH(m)] [ALL | attributes], or MATCH(RUNCHECK)."""
+def display_chlauth(admin: object, cmd: Command, where: Callable[[Mapping[str, Any]], bool] | None = None) -> list[str]:
+    """DISPLAY CHLAUTH(profile) [TYPE(t)] [MATCH(m)] [WHERE(...)] [ALL | attributes], or
+    MATCH(RUNCHECK); ``where`` is the executor's WHERE test for a record's row."""
     chlauth = _admin(admin, cmd)
-    if cmd.where is not None:
-        raise cmd.error("WHERE is not supported on DISPLAY CHLAUTH yet", "WHERE")
+    if cmd.where is not None and cmd.where.keyword not in _SHOWN:
+        raise cmd.error(f"{cmd.where.keyword} is not a channel authentication record attribute", "WHERE")
     name = cmd.name or ""
     match = cmd.options.get("MATCH", "GENERIC").upper()
     kind = cmd.options.get("TYPE", "ALL").upper()
@@ -70,6 +71,8 @@ def display_chlauth(admin: object, cmd: Command) -> list[str]:
             raise cmd.error(f"{keyword} is not a channel authentication record attribute", keyword)
     show_all = "ALL" in cmd.flags or (not requested and "*" not in name)
     if match == "RUNCHECK":
+        if cmd.where is not None:
+            raise cmd.error("WHERE is not valid with MATCH(RUNCHECK)", "WHERE")
         if kind != "ALL":
             raise cmd.error("MATCH(RUNCHECK) is only valid with TYPE(ALL)", "TYPE")
         for keyword, value in given.items():
@@ -82,6 +85,9 @@ def display_chlauth(admin: object, cmd: Command) -> list[str]:
     for keyword in given:
         raise cmd.error(f"{keyword} takes a value only with MATCH(RUNCHECK)", keyword)
     rows = chlauth.chlauth_rows(name, kind, match)
+    if where is not None and cmd.where is not None:
+        rows = [row for row in rows if where(row)]
+        requested.append(cmd.where.keyword)
     if not rows:
         raise MQError(cmqc.MQRCCF_CHLAUTH_NOT_FOUND, f"no channel authentication record matches {name}")
     out: list[str] = []

@@ -219,7 +219,11 @@ def _dispatch(admin: AdminAPI, cmd: Command) -> list[str]:
         cmd = _named_by_subid(cmd)
     verb, objtype, name = cmd.verb, cmd.objtype, cmd.name or ""
     if objtype == "CHLAUTH":
-        return chlauth.display_chlauth(admin, cmd) if verb == "DISPLAY" else chlauth.set_chlauth(admin, cmd)
+        if verb == "SET":
+            return chlauth.set_chlauth(admin, cmd)
+        where = cmd.where
+        return chlauth.display_chlauth(admin, cmd, None if where is None else (
+            lambda row: _where_match(cmd, where, where.keyword, row)))
     if verb == "DISPLAY":
         return _display(admin, cmd)
     if verb == "DEFINE":
