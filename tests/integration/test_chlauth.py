@@ -156,3 +156,19 @@ def test_chlauth_disabled_turns_the_rules_off_and_records_survive_restart(qmgr: 
         assert qm.get_handle().user == ADMIN.user
     _mqsc(run_cli, qmgr, "ALTER QMGR CHLAUTH(ENABLED)\n")
     assert refused(qmgr, "SYSTEM.DEF.SVRCONN") == C.MQRC_NOT_AUTHORIZED
+
+
+def test_chckclnt_of_the_matching_record_overrides_the_authinfo(qmgr: QMgr, run_cli: RunCli) -> None:
+    _mqsc(run_cli, qmgr, "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) CHCKCLNT(OPTIONAL)\n"
+                         "REFRESH SECURITY TYPE(CONNAUTH)\n"
+                         "ALTER CHANNEL(DEV.APP.SVRCONN) CHLTYPE(SVRCONN) MCAUSER('app')\n")
+    with mqlite.connect(qmgr.name, "DEV.APP.SVRCONN", f"127.0.0.1({qmgr.port})") as qm:  # no password: OPTIONAL
+        assert qm.get_handle().user == APP.user
+    _mqsc(run_cli, qmgr, "SET CHLAUTH(DEV.APP.SVRCONN) TYPE(ADDRESSMAP) ADDRESS('127.0.0.1') USERSRC(CHANNEL) "
+                         "CHCKCLNT(REQUIRED)\n")
+    with pytest.raises(mqlite.MQMIError) as error:
+        mqlite.connect(qmgr.name, "DEV.APP.SVRCONN", f"127.0.0.1({qmgr.port})")
+    assert error.value.reason == C.MQRC_NOT_AUTHORIZED
+    assert "no password given where one is required" in error_log(qmgr)
+    with connect(qmgr) as qm:  # with a password it passes
+        assert qm.get_handle().user == APP.user
