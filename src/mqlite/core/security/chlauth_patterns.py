@@ -123,7 +123,8 @@ def parse_address(text: str) -> AddressPattern:
     width, base, top = (4, 10, 255) if version == 4 else (8, 16, 0xFFFF)
     written = text.split("." if version == 4 else ":")
     if len(written) > width or "" in written:
-        raise AddressPatternError(f"'{text}' is not a valid IPv{version} address pattern")
+        hint = " (write a pattern with '*' or ranges without '::')" if "::" in text else ""
+        raise AddressPatternError(f"'{text}' is not a valid IPv{version} address pattern{hint}")
     parts = tuple(_part(item, base, top, text) for item in written)
     tail = parts[-1] is None
     if len(parts) < width and not tail:
