@@ -19,7 +19,7 @@ import click
 
 from mqlite import paths
 from mqlite.cli.common import CliError
-from mqlite.cli.connection import ADMIN_CHANNEL, connect, resolve_target
+from mqlite.cli.connection import ADMIN_CHANNEL, connect, resolve_target, tls_from_options, tls_options
 from mqlite.mqsc.summary import summary
 
 RC_MQSC_FAILED = 20
@@ -42,8 +42,9 @@ def _failure(reason: int) -> CliError:
               help="Client mode: connect over TCP (also HOST(PORT); default from MQSERVER).")
 @click.option("-u", "user", default=None, metavar="USER",
               help="Authenticate as USER (password from MQLITE_PASSWORD, else prompted).")
+@tls_options
 @click.argument("qmgr", required=False)
-def runmqsc(qmgr: str | None, client: str | None, user: str | None) -> None:
+def runmqsc(qmgr: str | None, client: str | None, user: str | None, **tls: str | None) -> None:
     """Run the MQSC commands read from stdin on queue manager QMGR (default: the default one).
 
     Exit code 0: every command ran; 10: some failed; 20: none could run.
@@ -55,7 +56,7 @@ def runmqsc(qmgr: str | None, client: str | None, user: str | None) -> None:
             raise CliError(NOT_AVAILABLE, RC_MQSC_FAILED)
         if not paths.config_path(name).is_file():
             raise CliError(NOT_EXIST, RC_MQSC_FAILED)
-    target = resolve_target(qmgr, client, user, channel=ADMIN_CHANNEL)  # -c: the administrators' channel
+    target = resolve_target(qmgr, client, user, tls_from_options(tls), channel=ADMIN_CHANNEL)  # -c: the administrators' channel
     interactive = sys.stdin.isatty()
     text = "" if interactive else sys.stdin.read()
     with connect(target, failure=_failure) as qm:

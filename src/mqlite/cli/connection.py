@@ -49,9 +49,7 @@ class Target:
 def connection_options(function: F) -> F:
     """Add -m QMGR, -c HOST:PORT, -u USER and the TLS options to a command (as ``qmgr``,
     ``client``, ``user``, ``cipher``, ``keyr``, ``certlabl``, ``sslpeer``)."""
-    for name, envvar, text in reversed(_TLS_OPTIONS):
-        function = click.option(f"--{name}", name, default=None, envvar=envvar, metavar=name.upper(),
-                                help=text)(function)
+    function = tls_options(function)
     function = click.option(
         "-u", "user", default=None, metavar="USER",
         help="Authenticate as USER (password from MQLITE_PASSWORD, else prompted).",
@@ -74,6 +72,18 @@ _TLS_OPTIONS = (
     ("certlabl", "MQCERTLABL", "Label of the client's certificate (default MQCERTLABL, else ibmwebspheremq<user>)."),
     ("sslpeer", None, "Distinguished-name filter the queue manager's certificate must match."),
 )
+
+
+def tls_options(function: F) -> F:
+    """Add --cipher, --keyr, --certlabl and --sslpeer: TLS in client mode."""
+    for name, envvar, text in reversed(_TLS_OPTIONS):
+        function = click.option(f"--{name}", name, default=None, envvar=envvar, metavar=name.upper(),
+                                help=text)(function)
+    return function
+
+
+def tls_from_options(options: dict[str, Any]) -> dict[str, str | None]:
+    return {key: options.get(key) for key, _, _ in _TLS_OPTIONS}
 
 
 def parse_conn_info(text: str) -> tuple[str, int]:
@@ -152,5 +162,5 @@ def connect(target: Target, failure: Callable[[int], CliError] = mqi_failure
 
 
 def target_from_options(options: dict[str, Any]) -> Target:
-    tls = {key: options.get(key) for key, _, _ in _TLS_OPTIONS}
-    return resolve_target(options.get("qmgr"), options.get("client"), options.get("user"), tls)
+    return resolve_target(options.get("qmgr"), options.get("client"), options.get("user"),
+                          tls_from_options(options))
