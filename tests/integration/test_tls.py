@@ -1,7 +1,10 @@
-"""TLS for native client connections, over real TLS on loopback: one port for plain and TLS,
-certificates from ``mqlite mkcert`` in key repositories, every refusal with its reason code and
-one error-log line, and the queue manager serving others after each refusal (issue 14, items 8
-and 9)."""
+"""TLS for native client connections, over real TLS on loopback (issue 14, items 8 and 9): one
+port for plain and TLS, certificates from ``mqlite mkcert`` in key repositories, a client
+channel's rules at CONNECT (SSLCIPH both ways: 2393; the negotiated CipherSpec, AMQ9631E;
+SSLCAUTH(REQUIRED) without a client certificate, AMQ9637E; SSLPEER, AMQ9636E and 2035), a
+certificate mapped to a user by CHLAUTH SSLPEERMAP, a channel's CERTLABL chosen through SNI,
+REFRESH SECURITY TYPE(SSL); every refusal with its reason code and one error-log line, and the
+queue manager serving others after each."""
 
 from __future__ import annotations
 
@@ -22,6 +25,13 @@ from mqlite import aio
 pytest.importorskip("cryptography", reason="mkcert needs the cryptography package")
 
 ANY = "ANY_TLS12_OR_HIGHER"
+CHANNELS = """\
+DEFINE CHANNEL(TLS.SVRCONN) CHLTYPE(SVRCONN) SSLCIPH(ANY_TLS12_OR_HIGHER) SSLCAUTH(REQUIRED)
+DEFINE CHANNEL(TLS13.SVRCONN) CHLTYPE(SVRCONN) SSLCIPH(TLS_AES_128_GCM_SHA256) SSLCAUTH(OPTIONAL)
+DEFINE CHANNEL(PEER.SVRCONN) CHLTYPE(SVRCONN) SSLCIPH(ANY_TLS12_OR_HIGHER) SSLPEER('CN=app*, O=mqlite')
+DEFINE CHANNEL(CERT.SVRCONN) CHLTYPE(SVRCONN) SSLCIPH(ANY_TLS12_OR_HIGHER) SSLCAUTH(REQUIRED)
+SET CHLAUTH(CERT.SVRCONN) TYPE(SSLPEERMAP) SSLPEER('CN=mapped, O=mqlite') USERSRC(MAP) MCAUSER('app')
+"""
 
 
 @dataclass(frozen=True)
@@ -43,15 +53,26 @@ class Pki:
         done = self.run("mkcert", *args)
         assert done.returncode == 0, done.stdout + done.stderr
 
+    def mqsc(self, text: str) -> str:
+        done = self.run("runmqsc", self.qmgr.name, input=text)
+        assert done.returncode == 0, done.stdout
+        return str(done.stdout)
+
     def errors(self, code: str) -> list[str]:
         log = self.qmgr.home / "qmgrs" / self.qmgr.name / "AMQERR01.LOG"
         return [line for line in log.read_text(errors="replace").splitlines() if line.startswith(code)]
 
-    def connect(self, repository: Path | None, **kwargs: Any) -> Any:
-        options: dict[str, Any] = {"ssl_cipher_spec": ANY, "cert_label": "app"}
+    def connect(self, repository: Path | None, channel: str = "TLS.SVRCONN", **kwargs: Any) -> Any:
+        """A client connection over TLS (``ssl_cipher_spec=None``: in plain text) as ``APP``."""
+        options: dict[str, Any] = {"ssl_cipher_spec": ANY, "cert_label": "app", **APP.kwargs,
+                                   "key_repository": str(repository) if repository else None}
         options.update(kwargs)
-        return mqlite.connect("QM1", host="127.0.0.1", port=self.qmgr.port,
-                              key_repository=str(repository) if repository else None, **APP.kwargs, **options)
+        return mqlite.connect("QM1", channel, f"127.0.0.1({self.qmgr.port})", **options)
+
+    def refused(self, repository: Path | None, channel: str = "TLS.SVRCONN", **kwargs: Any) -> int:
+        with pytest.raises(mqlite.MQMIError) as error:
+            self.connect(repository, channel, **kwargs).disconnect()
+        return int(error.value.reason)
 
 
 @pytest.fixture
@@ -63,6 +84,7 @@ def pki(qmgr_factory: Callable[..., QMgr], run_cli: Callable[..., Any], tmp_path
     pki.mkcert("-m", "QM1", "--dn", "CN=QM1,O=mqlite", "--ca", "ca", "--ca-repository", str(pki.root / "ca"))
     started = run_cli("strmqm", "QM1")
     assert started.returncode == 0, started.stdout + started.stderr
+    pki.mqsc(CHANNELS)
     return pki
 
 
@@ -76,7 +98,7 @@ def _still_serving(pki: Pki, repository: Path) -> None:
     """After a refusal the queue manager serves others, over TLS and in plain text."""
     with pki.connect(repository) as qm:
         _round_trip(qm, b"after, over TLS")
-    with mqlite.connect("QM1", host="127.0.0.1", port=pki.qmgr.port, **APP.kwargs) as qm:
+    with pki.connect(None, "DEV.APP.SVRCONN", ssl_cipher_spec=None) as qm:
         _round_trip(qm, b"after, in plain text")
 
 
@@ -85,7 +107,7 @@ def test_tls_client_puts_and_gets_on_the_port_plain_clients_use(pki: Pki) -> Non
     for spec in (ANY, "TLS_AES_128_GCM_SHA256", "TLS_CHACHA20_POLY1305_SHA256", "ECDHE_RSA_AES_256_GCM_SHA384"):
         with pki.connect(good, ssl_cipher_spec=spec) as qm:
             _round_trip(qm, f"over {spec}".encode())
-    with mqlite.connect("QM1", host="127.0.0.1", port=pki.qmgr.port, **APP.kwargs) as plain:
+    with pki.connect(None, "DEV.APP.SVRCONN", ssl_cipher_spec=None) as plain:
         _round_trip(plain, b"plain text on the same port")
 
 
@@ -93,7 +115,7 @@ def test_asyncio_client_over_tls(pki: Pki) -> None:
     good = pki.client("good", "CN=app,O=mqlite")
 
     async def main() -> bytes:
-        qm = await aio.connect("QM1", host="127.0.0.1", port=pki.qmgr.port, ssl_cipher_spec=ANY,
+        qm = await aio.connect("QM1", "TLS.SVRCONN", f"127.0.0.1({pki.qmgr.port})", ssl_cipher_spec=ANY,
                                key_repository=str(good), cert_label="app", **APP.kwargs)
         async with qm, aio.Queue(qm, "SYSTEM.DEFAULT.LOCAL.QUEUE") as q:
             await q.put(b"async over TLS")
@@ -104,7 +126,7 @@ def test_asyncio_client_over_tls(pki: Pki) -> None:
 
 def test_pymqi_cd_and_sco_ask_for_tls(pki: Pki) -> None:
     good = pki.client("good", "CN=app,O=mqlite")
-    cd = mqlite.CD(ChannelName=b"DEV.APP.SVRCONN", ConnectionName=f"127.0.0.1({pki.qmgr.port})".encode(),
+    cd = mqlite.CD(ChannelName=b"TLS.SVRCONN", ConnectionName=f"127.0.0.1({pki.qmgr.port})".encode(),
                    SSLCipherSpec=b"TLS_AES_256_GCM_SHA384", SSLPeerName=b"CN=QM1")
     sco = mqlite.SCO(KeyRepository=str(good).encode(), CertificateLabel=b"app")
     qm = mqlite.QueueManager(None)
@@ -170,7 +192,8 @@ def test_missing_key_repository_and_unknown_cipher_spec(pki: Pki, monkeypatch: p
 def test_mqsslkeyr_and_mqcertlabl_name_the_repository_and_label(pki: Pki, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MQSSLKEYR", str(pki.client("env", "CN=app")))
     monkeypatch.setenv("MQCERTLABL", "app")
-    with mqlite.connect("QM1", host="127.0.0.1", port=pki.qmgr.port, ssl_cipher_spec=ANY, **APP.kwargs) as qm:
+    with mqlite.connect("QM1", "TLS.SVRCONN", f"127.0.0.1({pki.qmgr.port})", ssl_cipher_spec=ANY,
+                        **APP.kwargs) as qm:
         _round_trip(qm, b"from the environment")
 
 
@@ -185,3 +208,92 @@ def test_queue_manager_without_a_certificate_refuses_tls(qmgr: QMgr, tmp_path: P
     assert len(wait_until(lambda: pki.errors("AMQ9657E"), "the refusal is in the error log")) == 1
     with mqlite.connect("QM1", host="127.0.0.1", port=qmgr.port, **APP.kwargs) as plain:
         _round_trip(plain, b"plain text still works")
+
+
+def test_tls_channel_puts_and_gets(pki: Pki) -> None:
+    good = pki.client("good", "CN=app,O=mqlite")
+    with pki.connect(good) as qm, mqlite.Queue(qm, "SYSTEM.DEFAULT.LOCAL.QUEUE") as q:
+        q.put(b"over TLS")
+        assert q.get() == b"over TLS"
+        assert qm.get_handle().user == APP.user
+
+
+def test_plain_client_on_a_tls_channel_is_2393(pki: Pki) -> None:
+    assert pki.refused(None, ssl_cipher_spec=None) == mqlite.CMQC.MQRC_SSL_INITIALIZATION_ERROR
+    assert len(wait_until(lambda: pki.errors("AMQ9639E"), "the refusal is logged")) == 1
+    _still_serving(pki, pki.client("good", "CN=app,O=mqlite"))
+
+
+def test_tls_client_on_a_plain_channel_is_2393(pki: Pki) -> None:
+    good = pki.client("good", "CN=app,O=mqlite")
+    assert pki.refused(good, "DEV.APP.SVRCONN") == mqlite.CMQC.MQRC_SSL_INITIALIZATION_ERROR
+    assert len(wait_until(lambda: pki.errors("AMQ9641E"), "the refusal is logged")) == 1
+    _still_serving(pki, good)
+
+
+def test_cipher_spec_must_be_the_channels(pki: Pki) -> None:
+    good = pki.client("good", "CN=app,O=mqlite")
+    with pki.connect(good, "TLS13.SVRCONN", ssl_cipher_spec="TLS_AES_128_GCM_SHA256") as qm:
+        qm.ping()
+    for other in ("TLS_AES_256_GCM_SHA384", "ECDHE_RSA_AES_128_GCM_SHA256"):
+        assert pki.refused(good, "TLS13.SVRCONN", ssl_cipher_spec=other) == mqlite.CMQC.MQRC_SSL_INITIALIZATION_ERROR
+    assert len(wait_until(lambda: len(pki.errors("AMQ9631E")) == 2 and pki.errors("AMQ9631E"),
+                          "both refusals are logged")) == 2
+    _still_serving(pki, good)
+
+
+def test_sslcauth_required_needs_a_client_certificate(pki: Pki) -> None:
+    anonymous = pki.root / "anonymous"
+    done = pki.run("addcert", "-r", str(anonymous), "--label", "ca", "--file", str(pki.root / "ca" / "ca.pem"))
+    assert done.returncode == 0, done.stderr
+    assert pki.refused(anonymous) == mqlite.CMQC.MQRC_SSL_INITIALIZATION_ERROR
+    assert len(wait_until(lambda: pki.errors("AMQ9637E"), "the refusal is logged")) == 1
+    with pki.connect(anonymous, "TLS13.SVRCONN", ssl_cipher_spec="TLS_AES_128_GCM_SHA256") as qm:  # OPTIONAL
+        qm.ping()
+
+
+def test_sslpeer_filters_the_client_certificate(pki: Pki) -> None:
+    with pki.connect(pki.client("match", "CN=application,O=MQLite"), "PEER.SVRCONN") as qm:
+        qm.ping()
+    stranger = pki.client("stranger", "CN=someone,O=mqlite")
+    assert pki.refused(stranger, "PEER.SVRCONN") == mqlite.CMQC.MQRC_NOT_AUTHORIZED
+    lines = wait_until(lambda: pki.errors("AMQ9636E"), "the refusal is logged")
+    assert len(lines) == 1 and "CN=someone,O=mqlite" in lines[0]
+    _still_serving(pki, pki.client("good", "CN=app,O=mqlite"))
+
+
+def test_certificate_mapped_to_a_user_by_sslpeermap(pki: Pki) -> None:
+    # Certificates instead of passwords, as IBM configures it: CONNAUTH asks for a password only
+    # when one is given (CHCKCLNT(OPTIONAL)), CHLAUTH maps the certificate's DN to a user.
+    pki.mqsc("ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) AUTHTYPE(IDPWOS) CHCKCLNT(OPTIONAL)\n"
+             "REFRESH SECURITY TYPE(CONNAUTH)\n")
+    mapped = pki.client("mapped", "CN=mapped,O=mqlite")
+    with pki.connect(mapped, "CERT.SVRCONN", user=None, password=None) as qm, \
+            mqlite.Queue(qm, "SYSTEM.DEFAULT.LOCAL.QUEUE") as q:
+        assert qm.get_handle().user == "app"
+        q.put(b"as the certificate's user")
+        assert q.get().md.UserIdentifier.strip() in (b"app", "app")
+
+
+def test_channel_certlabl_is_presented_to_clients_naming_that_channel(pki: Pki) -> None:
+    pki.mkcert("-m", "QM1", "--label", "other", "--dn", "CN=OTHER,O=mqlite", "--ca", "ca",
+               "--ca-repository", str(pki.root / "ca"))
+    pki.mqsc("DEFINE CHANNEL(OTHER.SVRCONN) CHLTYPE(SVRCONN) SSLCIPH(ANY_TLS12_OR_HIGHER) CERTLABL('other')\n")
+    good = pki.client("good", "CN=app,O=mqlite")
+    with pki.connect(good, "OTHER.SVRCONN", ssl_peer_name="CN=OTHER") as qm:
+        qm.ping()
+    with pki.connect(good, ssl_peer_name="CN=QM1") as qm:  # the queue manager's own
+        qm.ping()
+
+
+def test_refresh_security_type_ssl_rereads_the_key_repository(pki: Pki) -> None:
+    good = pki.client("good", "CN=app,O=mqlite")
+    with pki.connect(good, ssl_peer_name="CN=QM1") as qm:
+        qm.ping()
+    pki.mkcert("-m", "QM1", "--dn", "CN=QM1 renewed,O=mqlite", "--ca", "ca",
+               "--ca-repository", str(pki.root / "ca"))
+    with pki.connect(good, ssl_peer_name="CN=QM1") as qm:  # not read again yet
+        qm.ping()
+    assert "AMQ8560I" in pki.mqsc("REFRESH SECURITY TYPE(SSL)\n")
+    with pki.connect(good, ssl_peer_name="CN=QM1 renewed") as qm:
+        qm.ping()

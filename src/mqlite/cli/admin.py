@@ -56,7 +56,8 @@ def runmqsc(qmgr: str | None, client: str | None, user: str | None, **tls: str |
             raise CliError(NOT_AVAILABLE, RC_MQSC_FAILED)
         if not paths.config_path(name).is_file():
             raise CliError(NOT_EXIST, RC_MQSC_FAILED)
-    target = resolve_target(qmgr, client, user, tls_from_options(tls), channel=ADMIN_CHANNEL)  # -c: the administrators' channel
+    # -c: the administrators' channel
+    target = resolve_target(qmgr, client, user, tls_from_options(tls), channel=ADMIN_CHANNEL)
     interactive = sys.stdin.isatty()
     text = "" if interactive else sys.stdin.read()
     with connect(target, failure=_failure) as qm:

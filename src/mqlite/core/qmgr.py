@@ -171,6 +171,9 @@ class QueueManager:
         self.svrconn = channels.svrconn
         self.refresh_connauth = authinfos.refresh
         self.refresh_authorities = self.security.refresh
+        # REFRESH SECURITY TYPE(SSL): the key repository is the server's (server.tls.ServerTls
+        # puts its refresh here); a queue manager without TLS has nothing to reread.
+        self.refresh_ssl: Callable[[], None] = _nothing
         # Start-up:
         self.restore = admin.restore
         self.restore_message = objects.restore_message
@@ -232,3 +235,7 @@ class QueueManager:
 
 
 __all__ = ["Connection", "Effects", "ExitFunction", "GetResult", "Handle", "QueueManager", "TruncatedError"]
+
+
+def _nothing() -> None:
+    """REFRESH SECURITY TYPE(SSL) before the server attached its TLS."""

@@ -64,6 +64,8 @@ class SecurityAdmin(Protocol):
 
     def refresh_authorities(self) -> None: ...
 
+    def refresh_ssl(self) -> None: ...
+
 
 @runtime_checkable
 class ChannelAdmin(Protocol):
@@ -264,7 +266,8 @@ _REFRESH_TYPES = ("ALL", "AUTHSERV", "CONNAUTH", "SSL")
 
 def _refresh_security(admin: AdminAPI, cmd: Command) -> list[str]:
     """REFRESH SECURITY [TYPE(ALL|AUTHSERV|CONNAUTH|SSL)]: authority records' cache, the
-    connection authentication settings (CONNAUTH and its AUTHINFO) taken afresh."""
+    connection authentication settings (CONNAUTH and its AUTHINFO) taken afresh; TYPE(SSL), and
+    only it as IBM's, has the key repository read again at the next TLS handshake."""
     kind = cmd.options.get("TYPE", "ALL").upper()
     if kind not in _REFRESH_TYPES:
         raise cmd.error(f"TYPE must be one of {', '.join(_REFRESH_TYPES)}", "TYPE")
@@ -274,6 +277,8 @@ def _refresh_security(admin: AdminAPI, cmd: Command) -> list[str]:
         admin.refresh_authorities()
     if kind in ("ALL", "CONNAUTH"):
         admin.refresh_connauth()
+    if kind == "SSL":
+        admin.refresh_ssl()
     return ["AMQ8560I: WebSphere MQ security cache refreshed."]
 
 

@@ -20,6 +20,7 @@ from mqlite.server import exits, qm_ini
 from mqlite.server.channels.svrconn import ChannelAgents, ClientChannels
 from mqlite.server.channels.telemetry import DEFAULT_CHANNEL, MqttChannels
 from mqlite.server.native import chlauth_gate
+from mqlite.server.native import tls as native_tls
 from mqlite.server.native.connection import ClientConnection
 from mqlite.server.native.handshake import Gate
 from mqlite.server.native.tls import NativeListener
@@ -70,9 +71,11 @@ class QueueManagerHost:
         self.users = UsersFile(paths.users_path(self.name))
         self.gate = Gate(self.runtime.core, self.users, ClientChannels())
         chlauth_gate.install(self.gate)  # channel authentication records at every client CONNECT
+        native_tls.install(self.gate)  # TLS first among the channel checks, as IBM checks certificates first
         log.info("AMQ7229I: %d persistent messages recovered in %.2f s", recovered, time.monotonic() - started)
         core = self.runtime.core
         self.tls = ServerTls(self.name, core.attrs, core.channels.get)
+        core.refresh_ssl = self.tls.refresh
         if self.port is not None:  # plain and TLS on one port: the first byte tells them apart
             listener = NativeListener(self._protocol, self.tls)
             self.port = listener.listen(self.bind, self.port)
