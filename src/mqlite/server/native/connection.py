@@ -48,6 +48,7 @@ class ClientConnection(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.session: Session | None = None
         self.os_principal: Principal | None = None  # a local connection's OS user and groups
+        self.local = False  # over the Unix socket
         self.writing_paused = False
         self.async_put = {"put_success": 0, "put_warning": 0, "put_failure": 0, "reason": 0}
         self._dispatch = {
@@ -68,6 +69,8 @@ class ClientConnection(asyncio.Protocol):
         if self.runtime.reading_paused:
             self.transport.pause_reading()
         self.os_principal = peer_principal(transport)
+        sock = transport.get_extra_info("socket")
+        self.local = sock is not None and sock.family == socket.AF_UNIX
         sock = transport.get_extra_info("socket")
         if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -221,7 +224,8 @@ class ClientConnection(asyncio.Protocol):
             raise MQError(C.MQRC_ALREADY_CONNECTED, "already connected", comp=1)
         if runtime.ending:
             raise MQError(C.MQRC_Q_MGR_STOPPING, "the queue manager is ending")
-        hello = Hello(user, password, appl_name or "", cd, self.os_principal, self._address(), self.transport)
+        hello = Hello(user, password, appl_name or "", cd, self.os_principal, self._address(), self.transport,
+                      self.local)
         admitted = self.gate.admit(hello)  # the channel: 2540, 2537, CHLAUTH, TLS
         check = self.gate.check_for(hello, admitted)
         if check is Check.NONE:
@@ -282,7 +286,7 @@ class ClientConnection(asyncio.Protocol):
 
     def _address(self) -> str:
         """The client's IP address (CONNAME), or "" for a local connection."""
-        if self.transport is None or self.os_principal is not None:
+        if self.transport is None or self.local:
             return ""
         peer = self.transport.get_extra_info("peername")
         return str(peer[0]) if isinstance(peer, tuple) and peer else ""

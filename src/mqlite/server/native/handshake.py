@@ -47,13 +47,10 @@ class Hello:
     password: str | None
     appl_name: str
     cd: Mapping[str, Any]  # the client channel map (``protocol.native_shapes.CD_DEFAULTS``)
-    os_principal: Principal | None  # a local connection's OS user and groups (SO_PEERCRED); None over TCP
+    os_principal: Principal | None  # a local connection's OS user and groups (SO_PEERCRED)
     address: str  # the client's IP address over TCP; "" when local
     transport: asyncio.BaseTransport | None = None  # for checks that read the TLS session
-
-    @property
-    def local(self) -> bool:
-        return self.os_principal is not None
+    local: bool = False  # over the Unix socket (no channel)
 
 
 @dataclass
@@ -125,8 +122,9 @@ class Gate:
         settings = self.core.authinfos.active
         adopt = settings is not None and settings.get("ADOPTCTX") == "YES"
         if hello.local:
-            assert hello.os_principal is not None
             if not (adopt and authenticated):
+                if hello.os_principal is None:  # SO_PEERCRED named no user: fail closed
+                    raise MQError(C.MQRC_NOT_AUTHORIZED, "the OS user of this local connection is not known")
                 return hello.os_principal  # runs as its OS user, with its OS groups
             user: str | None = authenticated
         else:
