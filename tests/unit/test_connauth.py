@@ -11,6 +11,7 @@ from mqlite.core.errors import MQError
 from mqlite.core.qmgr import QueueManager
 from mqlite.core.security.connauth import Check, identity, password_check
 from mqlite.mqsc.commands import execute
+from mqlite.server.native.handshake import negotiate
 
 
 @pytest.mark.parametrize(("check", "gave", "privileged", "expected"), [
@@ -78,3 +79,14 @@ def test_authinfo_define_alter_refresh() -> None:
     execute(qm, "REFRESH SECURITY")
     assert qm.authinfos.active is None and qm.authinfos.missing == "GONE"  # refuse all, fail closed
     assert "AMQ8405I" in execute(qm, "REFRESH SECURITY TYPE(LDAP)")[0]
+
+
+def test_negotiation_with_the_client_channel() -> None:
+    """MAXMSGL: the lower of channel and CD (MAXMSGL(0) and nonsense from the client mean the queue
+    manager's); HBINT: the higher; KAINT(AUTO): HBINT + 60; SHARECNV: the lower, never negative."""
+    channel = {"MAXMSGL": 1000, "HBINT": 300, "KAINT": "AUTO", "SHARECNV": 10}
+    assert negotiate(channel, {"MaxMsgLength": 500, "HeartbeatInterval": 600, "SharingConversations": 1}, 4096) == (
+        500, 600, 660, 1)
+    assert negotiate({**channel, "MAXMSGL": 0}, {"MaxMsgLength": -5, "SharingConversations": -3}, 4096) == (
+        4096, 300, 360, 0)
+    assert negotiate({**channel, "KAINT": 0, "HBINT": 0}, {"HeartbeatInterval": 0}, 4096)[1:3] == (0, 0)

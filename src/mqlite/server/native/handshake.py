@@ -190,11 +190,12 @@ def negotiate(attrs: Mapping[str, Any], cd: Mapping[str, Any], qmgr_maxmsgl: int
     """(MAXMSGL, HBINT, KAINT, SHARECNV) as a client channel runs: the lower message length
     (MAXMSGL(0): the queue manager's) and sharing limit of the two ends, the higher heartbeat
     interval, and KAINT(AUTO) as HBINT + 60."""
-    limits = [int(attrs.get("MAXMSGL") or qmgr_maxmsgl), int(cd.get("MaxMsgLength") or qmgr_maxmsgl)]
-    hbint = max(int(attrs.get("HBINT", 300)), int(cd.get("HeartbeatInterval", 300)))
+    asked = int(cd.get("MaxMsgLength", 0))  # the client's values are its to choose, within reason:
+    limits = [int(attrs.get("MAXMSGL") or qmgr_maxmsgl), asked if asked > 0 else qmgr_maxmsgl]
+    hbint = max(int(attrs.get("HBINT", 300)), min(int(cd.get("HeartbeatInterval", 300)), 999_999))
     kaint_attr = attrs.get("KAINT", "AUTO")
     kaint = (hbint + 60 if hbint else 0) if kaint_attr == "AUTO" else int(kaint_attr)
-    sharecnv = min(int(attrs.get("SHARECNV", 10)), int(cd.get("SharingConversations", 10)))
+    sharecnv = max(0, min(int(attrs.get("SHARECNV", 10)), int(cd.get("SharingConversations", 10))))
     return min(limits), hbint, kaint, sharecnv
 
 
