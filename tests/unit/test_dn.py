@@ -108,3 +108,17 @@ def test_the_channel_name_travels_in_sni_as_ibm_encodes_it() -> None:
         assert cipherspecs.channel_from_sni(cipherspecs.sni_for_channel(name)) == name
     assert cipherspecs.channel_from_sni("example.com") is None
     assert cipherspecs.channel_from_sni("zz-q.chl.mq.ibm.com") is None
+
+
+def test_svrconn_sslciph_and_sslpeer_are_checked_when_entered() -> None:
+    from mqlite.core.qmgr import QueueManager
+    from mqlite.mqsc.commands import execute
+
+    qm = QueueManager("QM1")
+    qm.bootstrap()
+    assert "(4092)" in execute(qm, "DEFINE CHANNEL(X) CHLTYPE(SVRCONN) SSLCIPH(NULL_MD5)")[0]
+    assert "(4093)" in execute(qm, "DEFINE CHANNEL(X) CHLTYPE(SVRCONN) SSLPEER('cn=lower')")[0]
+    assert "(4093)" in execute(qm, "DEFINE CHANNEL(X) CHLTYPE(SVRCONN) SSLPEER('CN=a*b')")[0]
+    assert execute(qm, "DEFINE CHANNEL(X) CHLTYPE(SVRCONN) SSLCIPH(tls_aes_128_gcm_sha256) SSLPEER('CN=a*')") == [
+        "AMQ8014I: WebSphere MQ channel created."]
+    assert "(4092)" in execute(qm, "ALTER CHANNEL(X) CHLTYPE(SVRCONN) SSLCIPH(RC4_MD5_US)")[0]

@@ -23,6 +23,8 @@ from mqlite.core import attributes
 from mqlite.core.channel_attributes import TYPE_ATTRIBUTES, TYPE_DEFAULTS
 from mqlite.core.errors import MQError
 from mqlite.core.outbox import Outbox
+from mqlite.protocol import dn
+from mqlite.protocol import tls as cipherspecs
 
 NAME_LENGTH = 20  # MQ_CHANNEL_NAME_LENGTH
 PROTOCOLS = ("MQTTV3", "MQTTV311", "MQTTV5", "HTTP")  # HTTP: MQTT over WebSocket
@@ -274,6 +276,7 @@ def _check(attrs: Mapping[str, Any]) -> None:
     if foreign:
         raise MQError(C.MQRCCF_PARM_SYNTAX_ERROR, f"{', '.join(foreign)} not valid for CHLTYPE({chltype})")
     if chltype != "MQTT":
+        _check_tls(attrs)
         return
     protocols = attrs.get("PROTOCOL") or []
     unknown = [p for p in protocols if p.upper() not in PROTOCOLS]
@@ -282,3 +285,15 @@ def _check(attrs: Mapping[str, Any]) -> None:
                       f"PROTOCOL({','.join(protocols)}) must list some of {', '.join(PROTOCOLS)}")
     if attrs.get("SSLCIPH") and not attrs.get("SSLKEYR"):
         raise MQError(C.MQRCCF_PARM_VALUE_ERROR, "SSLCIPH needs SSLKEYR, the key and certificate file")
+
+
+def _check_tls(attrs: Mapping[str, Any]) -> None:
+    """SSLCIPH must be an IBM CipherSpec and SSLPEER a valid DN filter, checked when entered."""
+    cipher = str(attrs.get("SSLCIPH") or "").strip()
+    if cipher and cipherspecs.lookup(cipher) is None:
+        raise MQError(C.MQRCCF_SSL_CIPHER_SPEC_ERROR, f"SSLCIPH({cipher}) is not a CipherSpec")
+    peer = str(attrs.get("SSLPEER") or "")
+    try:
+        dn.compile_filter(peer)
+    except dn.DNError as error:
+        raise MQError(C.MQRCCF_SSL_PEER_NAME_ERROR, f"SSLPEER: {error}") from None
