@@ -297,3 +297,13 @@ def test_refresh_security_type_ssl_rereads_the_key_repository(pki: Pki) -> None:
     assert "AMQ8560I" in pki.mqsc("REFRESH SECURITY TYPE(SSL)\n")
     with pki.connect(good, ssl_peer_name="CN=QM1 renewed") as qm:
         qm.ping()
+
+
+def test_chstatus_shows_the_security_protocol_and_the_client_certificate(pki: Pki) -> None:
+    good = pki.client("good", "CN=app,O=mqlite")
+    with pki.connect(good, ssl_cipher_spec="ANY_TLS13"), pki.connect(None, "DEV.APP.SVRCONN", ssl_cipher_spec=None):
+        shown = pki.mqsc("DISPLAY CHSTATUS(TLS.SVRCONN) ALL\nDISPLAY CHSTATUS(DEV.APP.SVRCONN) ALL\n")
+    tls_row, plain_row = shown.split("DISPLAY CHSTATUS(DEV.APP.SVRCONN)")
+    for item in ("SECPROT(TLSV13)", "SSLPEER(CN=app,O=mqlite)", "SSLCERTI(CN=Test CA,O=mqlite)"):
+        assert item in tls_row
+    assert "SECPROT(NONE)" in plain_row

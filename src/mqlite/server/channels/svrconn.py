@@ -36,6 +36,7 @@ class Instance:
     sharecnv: int
     close: Callable[[], None]  # ends the connection (STOP CHANNEL)
     started: float = field(default_factory=time.time)
+    tls: Mapping[str, Any] = field(default_factory=dict)  # SECPROT, SSLPEER, SSLCERTI (server/native/tls)
 
     def row(self) -> dict[str, Any]:
         """Its DISPLAY CHSTATUS record, IBM's keywords."""
@@ -43,7 +44,7 @@ class Instance:
         return {"CHANNEL": self.channel, "CHLTYPE": "SVRCONN", "CONNAME": self.conname, "CURRENT": True,
                 "STATUS": "RUNNING", "SUBSTATE": "RECEIVE", "MCAUSER": self.user, "RAPPLTAG": self.appl_name,
                 "CURSHCNV": 1 if self.sharecnv else 0, "MAXSHCNV": self.sharecnv, "MAXMSGL": self.maxmsgl,
-                "HBINT": self.hbint, "KAINT": self.kaint, "CHSTADA": date, "CHSTATI": clock}
+                "HBINT": self.hbint, "KAINT": self.kaint, "CHSTADA": date, "CHSTATI": clock, **self.tls}
 
 
 class ClientChannels:

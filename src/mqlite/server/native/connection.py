@@ -21,6 +21,7 @@ from mqlite.core.waiters import GetRequest
 from mqlite.message import NULL_ID, MessageDescriptor
 from mqlite.protocol import native
 from mqlite.server.channels.svrconn import Instance
+from mqlite.server.native import tls as native_tls
 from mqlite.server.native.handshake import Admitted, Gate, Hello, keep_alive
 from mqlite.server.os_identity import peer_principal
 from mqlite.server.runtime import Round, Session, encode_get_reply
@@ -278,7 +279,7 @@ class ClientConnection(asyncio.Protocol):
         if admitted.channel and self.transport is not None:
             self.instance = Instance(admitted.channel, hello.address, principal.user, hello.appl_name,
                                      admitted.maxmsgl, admitted.hbint, admitted.kaint, admitted.sharecnv,
-                                     self.transport.close)
+                                     self.transport.close, tls=native_tls.status(self.transport))
             self.gate.clients.add(self.instance)
             keep_alive(self.transport, admitted.kaint)
         return {"qmgr": runtime.name, "user": principal.user, "conn_id": conn.conn_id,

@@ -211,6 +211,17 @@ def check_channel(transport: Any, channel: str, attrs: Mapping[str, Any], peer: 
                             f"SSLPEER({peer_filter}) of channel {channel}", C.MQRC_NOT_AUTHORIZED)
 
 
+def status(transport: Any) -> dict[str, str]:
+    """DISPLAY CHSTATUS's TLS fields of a connection: SECPROT (TLSV12, TLSV13 or NONE), and the
+    client certificate's SSLPEER and SSLCERTI when it sent one."""
+    tls: ssl.SSLObject | None = transport.get_extra_info("ssl_object")
+    if tls is None:
+        return {"SECPROT": "NONE"}
+    subject, issuer = peer_certificate(transport)
+    return {"SECPROT": str(tls.version() or "").replace("v", "V").replace(".", "").upper(),
+            "SSLPEER": subject, "SSLCERTI": issuer}
+
+
 def _refuse(message: str, text: str, reason: int = C.MQRC_SSL_INITIALIZATION_ERROR) -> NoReturn:
     log.warning("%s: %s", message, text)
     raise MQError(reason, text)
