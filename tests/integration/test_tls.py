@@ -9,6 +9,7 @@ queue manager serving others after each."""
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -307,3 +308,15 @@ def test_chstatus_shows_the_security_protocol_and_the_client_certificate(pki: Pk
     for item in ("SECPROT(TLSV13)", "SSLPEER(CN=app,O=mqlite)", "SSLCERTI(CN=Test CA,O=mqlite)"):
         assert item in tls_row
     assert "SECPROT(NONE)" in plain_row
+
+
+def test_garbage_and_silence_on_the_port_leave_the_queue_manager_serving(pki: Pki) -> None:
+    with socket.create_connection(("127.0.0.1", pki.qmgr.port)):
+        pass  # connects and says nothing: closed quietly
+    with socket.create_connection(("127.0.0.1", pki.qmgr.port)) as sock:
+        sock.sendall(b"\x16\x03\x01\x00\x05hello")  # a TLS record header and no ClientHello
+        sock.settimeout(30)
+        while sock.recv(4096):  # the queue manager answers with an alert and closes
+            pass
+    assert len(wait_until(lambda: pki.errors("AMQ9665E"), "the failed handshake is logged")) == 1
+    _still_serving(pki, pki.client("good", "CN=app,O=mqlite"))
