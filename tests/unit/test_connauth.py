@@ -90,3 +90,14 @@ def test_negotiation_with_the_client_channel() -> None:
     assert negotiate({**channel, "MAXMSGL": 0}, {"MaxMsgLength": -5, "SharingConversations": -3}, 4096) == (
         4096, 300, 360, 0)
     assert negotiate({**channel, "KAINT": 0, "HBINT": 0}, {"HeartbeatInterval": 0}, 4096)[1:3] == (0, 0)
+
+
+def test_a_queue_manager_from_before_gets_client_channels_and_connauth() -> None:
+    """A store written before SVRCONN channels and AUTHINFO existed: at restore the system
+    channels and SYSTEM.DEFAULT.AUTHINFO.IDPWOS are defined, and CONNAUTH is in force."""
+    qm = QueueManager("QM1")
+    qm.restore({"CHANNEL/MQTT.A": {"CHLTYPE": "MQTT", "PORT": 1883, "PROTOCOL": ["MQTTV311"]}}, {"QMNAME": "QM1"})
+    assert set(SYSTEM_CHANNELS) <= set(qm.channels) and "MQTT.A" in qm.channels
+    assert qm.authinfos.active is not None and qm.authinfos.active["CHCKCLNT"] == "REQUIRED"
+    tx = qm.take_effects().tx
+    assert tx is not None  # written, so the next start finds them
