@@ -190,3 +190,32 @@ def test_mqserver_and_the_cli_default_channel(qmgr: QMgr, run_cli: RunCli, mqlit
     result = run_cli("browse", "SYSTEM.DEFAULT.LOCAL.QUEUE", "-u", other.user,
                      env={"MQSERVER": f"NOT.DEFINED/TCP/127.0.0.1({qmgr.port})", "MQLITE_PASSWORD": other.password})
     assert "MQRC_UNKNOWN_CHANNEL_NAME (2540)" in result.stderr
+
+
+def test_kaint_is_tcp_keepalive_on_the_connection(mqlite_home: Path) -> None:
+    """KAINT(AUTO) with HBINT(300): the queue manager's end of a client connection probes after
+    360 idle seconds; KAINT(0): no keepalive."""
+    import socket
+
+    from mqlite.server.embedded import embedded
+
+    with embedded("QM1", home=mqlite_home, port=0) as server:
+        add_user(mqlite_home, "QM1", APP)
+        host = server.host
+        assert host is not None
+
+        def server_socket() -> socket.socket:
+            [connection] = [c for c in list(host.connections) if c.instance is not None]
+            assert connection.transport is not None
+            sock: socket.socket = connection.transport.get_extra_info("socket")
+            return sock
+
+        with mqlite.connect("QM1", host="127.0.0.1", port=server.port, **APP.kwargs):
+            sock = server_socket()
+            assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+            assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == 360
+        with mqlite.connect("QM1") as admin:
+            assert admin.mqsc("ALTER CHANNEL(DEV.APP.SVRCONN) CHLTYPE(SVRCONN) KAINT(0)")[0] == 0
+        wait_until(lambda: not [c for c in list(host.connections) if c.instance is not None], "the first one is gone")
+        with mqlite.connect("QM1", host="127.0.0.1", port=server.port, **APP.kwargs):
+            assert server_socket().getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 0
