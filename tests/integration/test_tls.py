@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import mqlite
-from helpers.credentials import APP, add_user
+from helpers.credentials import ADMIN, APP, add_user, client_env
 from helpers.qmgrs import QMgr
 from helpers.waiting import wait_until
 from mqlite import aio
@@ -320,3 +320,26 @@ def test_garbage_and_silence_on_the_port_leave_the_queue_manager_serving(pki: Pk
             pass
     assert len(wait_until(lambda: pki.errors("AMQ9665E"), "the failed handshake is logged")) == 1
     _still_serving(pki, pki.client("good", "CN=app,O=mqlite"))
+
+
+def test_command_line_over_tls_with_options_and_ibm_variables(pki: Pki) -> None:
+    good = pki.client("good", "CN=app,O=mqlite")
+    add_user(pki.qmgr.home, "QM1", ADMIN)
+    pki.mqsc("ALTER CHANNEL(DEV.ADMIN.SVRCONN) CHLTYPE(SVRCONN) SSLCIPH(ANY_TLS13) SSLCAUTH(REQUIRED)\n"
+             "ALTER CHANNEL(DEV.APP.SVRCONN) CHLTYPE(SVRCONN) SSLCIPH(ANY_TLS12_OR_HIGHER)\n")  # -c's channels
+    conn = f"127.0.0.1:{pki.qmgr.port}"
+    tls = ("--cipher", ANY, "--keyr", str(good), "--certlabl", "app", "--sslpeer", "CN=QM1")
+    put = pki.run("put", "-c", conn, "-u", APP.user, *tls, "SYSTEM.DEFAULT.LOCAL.QUEUE", input="by the CLI\n",
+                  env={**client_env(APP), "MQSERVER": ""})
+    assert put.returncode == 0, put.stderr
+    # MQSERVER names the channel; IBM's MQSSLKEYR and MQCERTLABL (and mqlite's MQLITE_SSLCIPH) the rest.
+    env = {**client_env(APP), "MQSERVER": f"TLS.SVRCONN/TCP/127.0.0.1({pki.qmgr.port})", "MQSSLKEYR": str(good),
+           "MQCERTLABL": "app", "MQLITE_SSLCIPH": ANY}
+    got = pki.run("get", "-u", APP.user, "SYSTEM.DEFAULT.LOCAL.QUEUE", env=env)
+    assert got.returncode == 0 and got.stdout.strip() == "by the CLI", got.stderr
+    plain = pki.run("get", "-c", conn, "-u", APP.user, "--cipher", ANY, "--keyr", str(good), "--certlabl", "app",
+                    "--sslpeer", "CN=QM2", "SYSTEM.DEFAULT.LOCAL.QUEUE", env=client_env(APP))
+    assert plain.returncode != 0 and "MQRC_SSL_PEER_NAME_MISMATCH (2398)" in plain.stderr
+    admin = pki.run("runmqsc", "-c", conn, "-u", ADMIN.user, "--cipher", "ANY_TLS13", "--keyr", str(good),
+                    "--certlabl", "app", input="DISPLAY QMGR CERTLABL\n", env=client_env(ADMIN))
+    assert admin.returncode == 0 and "CERTLABL(ibmwebspheremqqm1)" in admin.stdout, admin.stdout + admin.stderr
