@@ -4,7 +4,11 @@ Pure: the caller gives the records, what the connecting partner presented, and a
 saying whether a user is an administrator; nothing here reads files or sockets.
 
 How IBM applies the records (IBM MQ Security, "Channel authentication records" q010250_,
-"Blocking specific user IDs" q013810_, SET CHLAUTH q086630_, DISPLAY CHLAUTH q086070_):
+"Blocking specific user IDs" q013810_, SET CHLAUTH q086630_, DISPLAY CHLAUTH q086070_; "Creating
+new CHLAUTH rules for users": the SYSTEM.ADMIN.SVRCONN default "is more specific and therefore
+takes precedence" over SYSTEM.*; IBM's MQ PoT lab 8: an administrator's client mapped by
+SSLPEERMAP to an ordinary MCAUSER passes ``*MQADMIN``, the same client through USERSRC(CHANNEL)
+is blocked, and a BLOCKUSER on the channel's own profile lifts the generic one):
 
 1. BLOCKADDR (profile ``*`` only) is checked first, on the address alone: the listener refuses
    the connection before the channel name is known (reason qualifier BLOCKED_ADDRESS).
