@@ -200,3 +200,23 @@ def test_records_survive_a_restart(store_mq: Any, recover: Callable[[], Any]) ->
     assert {row["CHLAUTH"] for row in again.chlauth_rows("*")} >= {"APP.*"}
     assert "SYSTEM.*" not in {row["CHLAUTH"] for row in again.chlauth_rows("*")}
     assert again.attrs["CHLAUTH"] == "DISABLED"
+
+
+def test_a_queue_manager_older_than_chlauth_gets_the_defaults_and_removals_stick(store_mq: Any, store: Any,
+                                                                                recover: Callable[[], Any]) -> None:
+    from mqlite.core.security.chlauth_service import MARKER_KEY, STORE_KIND
+    from mqlite.store.tx import StoreTx
+
+    qm = store_mq.qm
+    tx = StoreTx()  # as a store written before channel authentication existed: no records, no marker
+    for key in [*store.load_records(STORE_KIND)]:
+        tx.delete_record(STORE_KIND, key)
+    store.write(tx)
+    upgraded = recover()
+    assert len(upgraded.qm.chlauth_rows("*")) == 4
+    upgraded.flush()
+    assert MARKER_KEY in store.load_records(STORE_KIND)
+    for row in qm.chlauth_rows("*"):  # the administrator removes every record: none come back
+        execute(upgraded.qm, f"SET CHLAUTH('{row['CHLAUTH']}') TYPE({row['TYPE']}) ACTION(REMOVEALL)")
+    upgraded.flush()
+    assert recover().qm.chlauth_rows("*") == []

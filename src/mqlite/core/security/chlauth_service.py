@@ -37,6 +37,7 @@ from mqlite.protocol import dn as dn_rules
 from mqlite.store.tx import StoreTx
 
 STORE_KIND = "chlauth"
+MARKER_KEY = "defaults"  # written with IBM's default records: this queue manager has had them
 NAME_LENGTH = 20  # MQ_CHANNEL_NAME_LENGTH
 USER_LENGTH = 12  # MQ_USER_ID_LENGTH (mqlite keeps IBM's limit for MCAUSER and CLNTUSER)
 MAX_LIST = 100  # USERLIST and ADDRLIST hold at most 100 entries
@@ -90,13 +91,25 @@ class ChlauthService:
         """IBM's default records on a new queue manager (and DEV.ADMIN.SVRCONN's)."""
         for record in DEFAULT_RECORDS:
             self._store(record)
+        self.outbox.tx.put_record(STORE_KIND, MARKER_KEY, {"defaults": 1})
 
     def restore(self, values: Iterable[Mapping[str, Any]]) -> None:
+        """The records from the store at start. A queue manager created before channel
+        authentication existed (no marker, no records) gets IBM's defaults now, as crtmqm gives
+        them; one whose administrator removed every record keeps none."""
+        marked = False
         for value in values:
+            if "profile" not in value:  # the marker
+                marked = True
+                continue
             data: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in value.items()
                                     if k in _FIELD.values()}
             record = ChlauthRecord(**data)
             self.records[record.key] = record
+        if not marked and not self.records:
+            self.bootstrap()
+        elif not marked:
+            self.outbox.tx.put_record(STORE_KIND, MARKER_KEY, {"defaults": 1})
 
     # -- the checks ----------------------------------------------------------------------------
     @property
