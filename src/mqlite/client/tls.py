@@ -62,9 +62,32 @@ def tls_options(cipher_spec: Any = None, key_repository: Any = None, cert_label:
     return TlsOptions(spec, text(key_repository), text(cert_label), text(peer_name))
 
 
+# Contexts by what they were built from, the key repository's files included: building one
+# (reading and parsing certificates) costs more than a TLS handshake's own work on the client.
+_CONTEXTS: dict[tuple[Any, ...], ssl.SSLContext] = {}
+_CONTEXTS_KEPT = 16
+
+
 def context(options: TlsOptions) -> ssl.SSLContext:
     """The client context for ``options`` (MQMIError 2393 for an unknown CipherSpec, 2381 for
-    a key repository that cannot be read)."""
+    a key repository that cannot be read), built again when the repository's files change."""
+    repository = options.repository()
+    try:
+        files = tuple(sorted((entry.name, entry.stat().st_mtime_ns, entry.stat().st_size)
+                             for entry in os.scandir(repository) if entry.name.endswith(".pem")))
+    except OSError:
+        files = ()
+    key = (options.cipher_spec, repository, options.label(), files)
+    built = _CONTEXTS.get(key)
+    if built is None:
+        built = _build(options, repository)
+        if len(_CONTEXTS) >= _CONTEXTS_KEPT:
+            _CONTEXTS.clear()
+        _CONTEXTS[key] = built
+    return built
+
+
+def _build(options: TlsOptions, path: str) -> ssl.SSLContext:
     spec = cipherspecs.lookup(options.cipher_spec)
     if spec is None:
         raise MQMIError(cmqc.MQCC_FAILED, cmqc.MQRC_SSL_INITIALIZATION_ERROR,
@@ -74,7 +97,7 @@ def context(options: TlsOptions) -> ssl.SSLContext:
     result.verify_mode = ssl.CERT_REQUIRED
     cipherspecs.configure(result, spec)
     try:
-        repository = KeyRepository.read(options.repository())
+        repository = KeyRepository.read(path)
         repository.load_signers(result)
         repository.load_personal(result, options.label(), required=False)
     except KeyRepositoryError as error:
