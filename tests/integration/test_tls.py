@@ -343,3 +343,15 @@ def test_command_line_over_tls_with_options_and_ibm_variables(pki: Pki) -> None:
     admin = pki.run("runmqsc", "-c", conn, "-u", ADMIN.user, "--cipher", "ANY_TLS13", "--keyr", str(good),
                     "--certlabl", "app", input="DISPLAY QMGR CERTLABL\n", env=client_env(ADMIN))
     assert admin.returncode == 0 and "CERTLABL(ibmwebspheremqqm1)" in admin.stdout, admin.stdout + admin.stderr
+
+
+def test_client_refuses_an_expired_queue_manager_certificate(pki: Pki) -> None:
+    good = pki.client("good", "CN=app,O=mqlite")
+    pki.mkcert("-m", "QM1", "--dn", "CN=QM1,O=mqlite", "--ca", "ca", "--ca-repository", str(pki.root / "ca"),
+               "--expired")
+    pki.mqsc("REFRESH SECURITY TYPE(SSL)\n")
+    with pytest.raises(mqlite.MQMIError) as refused:
+        pki.connect(good)
+    assert refused.value.reason == mqlite.CMQC.MQRC_SSL_INITIALIZATION_ERROR
+    assert "expired" in str(getattr(refused.value, "text", ""))
+    assert len(wait_until(lambda: pki.errors("AMQ9665E"), "the failed handshake is logged")) == 1
