@@ -12,6 +12,7 @@ a client's default label ``ibmwebspheremq<user id lower case>``, as IBM's.
 
 from __future__ import annotations
 
+import getpass
 import re
 import ssl
 from dataclasses import dataclass
@@ -30,6 +31,15 @@ class KeyRepositoryError(Exception):
 def default_label(name: str) -> str:
     """IBM's default certificate label for a queue manager or user ``name``."""
     return DEFAULT_LABEL_PREFIX + name.lower()
+
+
+def user_label() -> str:
+    """A client's default label: ``ibmwebspheremq`` and the user id it runs as."""
+    try:
+        user = getpass.getuser()
+    except (OSError, KeyError):  # no login name, no passwd entry (a bare container)
+        user = ""
+    return default_label(user)
 
 
 def label_file(directory: str | Path, label: str) -> Path:

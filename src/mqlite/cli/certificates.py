@@ -12,7 +12,6 @@ Certificates are made with the ``cryptography`` package (``pip install 'mqlite[t
 from __future__ import annotations
 
 import datetime
-import getpass
 import os
 import re
 import tempfile
@@ -23,7 +22,7 @@ import click
 
 from mqlite import paths
 from mqlite.cli.common import fail
-from mqlite.keyrepo import KeyRepository, KeyRepositoryError, default_label, label_file
+from mqlite.keyrepo import KeyRepository, KeyRepositoryError, default_label, label_file, user_label
 
 if TYPE_CHECKING:
     from cryptography import x509
@@ -34,14 +33,16 @@ _CERTS = re.compile(r"-----BEGIN CERTIFICATE-----.+?-----END CERTIFICATE-----\s*
 def _repository(qmgr: str | None, directory: str | None) -> tuple[Path, str]:
     """The repository directory (made private if new) and its owner's default label."""
     if directory is not None:
-        path, owner = Path(directory), getpass.getuser()
-    else:
-        name = qmgr or paths.default_qmgr()
-        if not name or not paths.config_path(name).is_file():
-            fail("AMQ7048: The queue manager name is either not valid or not known.", 72)
-        path, owner = paths.key_repository(name), name
+        return _made(Path(directory)), user_label()
+    name = qmgr or paths.default_qmgr()
+    if not name or not paths.config_path(name).is_file():
+        fail("AMQ7048: The queue manager name is either not valid or not known.", 72)
+    return _made(paths.key_repository(name)), default_label(name)
+
+
+def _made(path: Path) -> Path:
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
-    return path, default_label(owner)
+    return path
 
 
 @click.command()

@@ -12,7 +12,6 @@ manager's distinguished name against it (``mqlite.protocol.dn``). Failures are I
 
 from __future__ import annotations
 
-import getpass
 import os
 import select
 import socket
@@ -22,7 +21,7 @@ from typing import Any
 
 from mqlite import cmqc
 from mqlite.client.errors import MQMIError
-from mqlite.keyrepo import KeyRepository, KeyRepositoryError, default_label
+from mqlite.keyrepo import KeyRepository, KeyRepositoryError, user_label
 from mqlite.protocol import dn
 from mqlite.protocol import tls as cipherspecs
 
@@ -44,7 +43,7 @@ class TlsOptions:
         return path
 
     def label(self) -> str:
-        return self.cert_label or os.environ.get("MQCERTLABL") or default_label(getpass.getuser())
+        return self.cert_label or os.environ.get("MQCERTLABL") or user_label()
 
 
 def tls_options(cipher_spec: Any = None, key_repository: Any = None, cert_label: Any = None,
