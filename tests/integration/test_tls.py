@@ -355,3 +355,13 @@ def test_client_refuses_an_expired_queue_manager_certificate(pki: Pki) -> None:
     assert refused.value.reason == mqlite.CMQC.MQRC_SSL_INITIALIZATION_ERROR
     assert "expired" in str(getattr(refused.value, "text", ""))
     assert len(wait_until(lambda: pki.errors("AMQ9665E"), "the failed handshake is logged")) == 1
+
+
+def test_qmgr_sslkeyr_and_certlabl_name_another_repository_and_certificate(pki: Pki) -> None:
+    good = pki.client("good", "CN=app,O=mqlite")
+    elsewhere = pki.root / "qm-elsewhere"
+    pki.mkcert("-r", str(elsewhere), "--label", "moved", "--dn", "CN=QM1 moved,O=mqlite", "--ca", "ca",
+               "--ca-repository", str(pki.root / "ca"))
+    pki.mqsc(f"ALTER QMGR SSLKEYR('{elsewhere}') CERTLABL('moved')\nREFRESH SECURITY TYPE(SSL)\n")
+    with pki.connect(good, ssl_peer_name="CN=QM1 moved") as qm:
+        _round_trip(qm, b"from the repository SSLKEYR names")
