@@ -88,6 +88,9 @@ def test_chstatus_shows_each_connection_and_stop_channel_ends_them(qmgr: QMgr, r
         assert item in shown, item
     default = mqsc(run_cli, qmgr, "DISPLAY CHSTATUS(*)\n")  # IBM's default attributes of an instance
     assert "CONNAME(127.0.0.1)" in default and "SUBSTATE(RECEIVE)" in default and "MCAUSER" not in default
+    stopped = run_cli("runmqsc", qmgr.name, input="STOP CHANNEL(DEV.APP.SVRCONN) CONNAME('10.9.9.9')\n")
+    assert "MQRCCF_CHANNEL_NOT_ACTIVE (4064)" in stopped.stdout  # no instance from there: none ended
+    first.ping()
     assert "AMQ8019I" in mqsc(run_cli, qmgr, "STOP CHANNEL(DEV.APP.SVRCONN)\n")
     for qm in (first, second):
         with pytest.raises(mqlite.MQMIError) as broken:

@@ -242,7 +242,9 @@ def _dispatch(admin: AdminAPI, cmd: Command) -> list[str]:
         if verb == "START":
             channels.start_channel(name, chltype)
         else:
-            channels.stop_channel(name, chltype, cmd.options.get("CLIENTID"), cmd.options.get("STATUS"))
+            # CLIENTID names an MQTT client; CONNAME the address of SVRCONN instances to end.
+            client = cmd.options.get("CLIENTID") or cmd.options.get("CONNAME")
+            channels.stop_channel(name, chltype, client, cmd.options.get("STATUS"))
     elif verb == "REFRESH" and objtype == "SECURITY":
         _no_attributes(cmd)
         return _refresh_security(admin, cmd)

@@ -76,7 +76,7 @@ OPTIONS: dict[str, dict[str, bool]] = {
                 "DURABLE": True, "CHLTYPE": True, "CLIENTID": True, "SUMMARY": False, "MATCH": True, **_COMMON},
     "CLEAR": {"CLTRTYPE": True, "SCOPE": True, **_COMMON},
     "START": {"CHLTYPE": True, **_COMMON},
-    "STOP": {"MODE": True, "STATUS": True, "CHLTYPE": True, "CLIENTID": True, **_COMMON},
+    "STOP": {"MODE": True, "STATUS": True, "CHLTYPE": True, "CLIENTID": True, "CONNAME": True, **_COMMON},
     "REFRESH": {"TYPE": True, **_COMMON},
 }
 _EXCLUSIVE = (("REPLACE", "NOREPLACE"), ("PURGE", "NOPURGE"))
