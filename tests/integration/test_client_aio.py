@@ -48,6 +48,11 @@ def test_put_get_iterate(server: Any) -> None:
 
 
 def test_concurrent_getters_on_one_connection(server: Any) -> None:
+    with mqlite.connect("QM1") as admin:  # bob is no administrator: he needs connect granted
+        code, lines = admin.mqsc("SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('bob') AUTHADD(CONNECT)\n"
+                                 "SET AUTHREC PROFILE('APP.IN') OBJTYPE(QUEUE) PRINCIPAL('bob') AUTHADD(GET,PUT)")
+        assert code == 0, lines
+
     async def main() -> None:
         qm = await aio.connect("QM1", host="127.0.0.1", port=server.port, **APP.kwargs)
         queues = [aio.Queue(qm, "APP.IN") for _ in range(3)]  # three handles: three waits to see

@@ -22,7 +22,10 @@ QUEUE = "TEST.PYMQI"
 def server(mqlite_home: Path) -> Iterator[Any]:
     with embedded("QM1", home=mqlite_home, port=0) as srv:
         admin = pymqi.connect("QM1")
-        code, lines = admin.mqsc(f"DEFINE QLOCAL({QUEUE})\nDEFINE QLOCAL(TEST.OTHER)")
+        # "app" is no administrator: it is granted connect and the MQI on the test queues
+        code, lines = admin.mqsc(f"DEFINE QLOCAL({QUEUE})\nDEFINE QLOCAL(TEST.OTHER)\n"
+                                 "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('app') AUTHADD(CONNECT,INQ)\n"
+                                 "SET AUTHREC PROFILE('TEST.**') OBJTYPE(QUEUE) PRINCIPAL('app') AUTHADD(ALLMQI)")
         assert code == 0, lines
         admin.disconnect()
         add_user(mqlite_home, "QM1", APP)

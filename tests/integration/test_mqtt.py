@@ -21,6 +21,7 @@ from paho.mqtt.properties import Properties
 
 import mqlite
 from helpers.waiting import wait_until
+from mqlite import cmqc as C
 from mqlite.protocol.mqtt import decode
 
 
@@ -466,6 +467,7 @@ def test_a_links_counters_for_channel_status(tmp_path: Any) -> None:
         store = Store(tmp_path / "store.db")
         runtime = Runtime("QCOUNT", store, asyncio.get_running_loop())
         runtime.recover()
+        runtime.core.security.set_authority(C.MQOT_Q_MGR, "QCOUNT", "mqtt", C.MQZAET_PRINCIPAL, add=C.MQZAO_CONNECT)
         broker = MqttBroker(runtime.core)
         sub_t, pub_t = _Transport(), _Transport()
         sub, pub = MqttConnection(runtime, broker), MqttConnection(runtime, broker)

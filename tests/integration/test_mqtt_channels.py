@@ -22,8 +22,16 @@ from helpers.waiting import wait_until
 
 
 @pytest.fixture
-def qm(qmgr_factory: Callable[..., Any]) -> Any:
-    return qmgr_factory("QMC", port=False)
+def qm(qmgr_factory: Callable[..., Any], run_cli: Any) -> Any:
+    made = qmgr_factory("QMC", port=False)
+    grant(run_cli, made, "-p", "mqtt")  # the user of MQTT clients that give no user name
+    return made
+
+
+def grant(run_cli: Any, qm: Any, *entity: str) -> None:
+    """``connect`` for an MQTT identity that is no administrator (secure by default)."""
+    result = run_cli("setmqaut", "-m", qm.name, "-t", "qmgr", *entity, "+connect")
+    assert result.returncode == 0, result.stdout + result.stderr
 
 
 def mqsc(run_cli: Any, qm: Any, text: str) -> str:
@@ -135,6 +143,8 @@ def test_maxinst_and_protocol_levels(run_cli: Any, qm: Any, mqtt_clients: list[C
 def test_user_names_passwords_and_identities(run_cli: Any, qm: Any, mqtt_clients: list[Client]) -> None:
     made = run_cli("passwd", "-m", qm.name, "alice", "-g", "apps", env={"MQLITE_PASSWORD": "wonderland"})
     assert made.returncode == 0, made.stderr
+    for entity in (("-g", "apps"), ("-p", "app1"), ("-p", "dev42"), ("-p", "anon")):  # alice: her group
+        grant(run_cli, qm, *entity)
     mqsc(run_cli, qm, "DEFINE CHANNEL(SECURE) CHLTYPE(MQTT) PORT(0) CHCKCLNT(REQUIRED)\nSTART CHANNEL(SECURE)\n")
     port = channel_port(qm, "SECURE")
     for username, password in ((None, None), ("alice", "guess"), ("mallory", "wonderland")):

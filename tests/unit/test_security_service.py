@@ -3,7 +3,10 @@ groups' authority, the cache and its invalidation, records in the store (spec C 
 
 from __future__ import annotations
 
+import pytest
+
 from mqlite import cmqc as C
+from mqlite.core.errors import MQError
 from mqlite.core.qmgr import QueueManager
 from mqlite.core.security.principal import Principal
 from mqlite.core.security.records import GROUP, PRINCIPAL
@@ -88,3 +91,20 @@ def test_the_queue_manager_facade_has_the_service() -> None:
     assert qm.security.allowed(Principal("owner"), C.MQOT_Q_MGR, "QM1", C.MQZAO_CONNECT)
     conn = qm.connect(Principal("owner", frozenset({"staff"})), "app.py", 7)
     assert conn.user == "owner" and conn.principal.groups == {"staff"}
+
+
+def test_connect_needs_connect_authority_on_the_queue_manager() -> None:  # secure by default
+    qm = QueueManager("QM1", creator="owner")
+    qm.bootstrap()
+    with pytest.raises(MQError) as refused:
+        qm.connect(BOB, "app.py", 1)
+    assert refused.value.reason == C.MQRC_NOT_AUTHORIZED
+    assert "AMQ8077W" in refused.value.text and "'bob'" in refused.value.text
+    assert not qm.connections
+    assert qm.connect(Principal("owner"), "admin.py", 2).user == "owner"  # the creator
+    assert qm.connect(Principal("ops", frozenset({"mqm"})), "admin.py", 3).user == "ops"  # group mqm
+    qm.security.set_authority(C.MQOT_Q_MGR, "QM1", "apps", GROUP, add=C.MQZAO_CONNECT)
+    assert qm.connect(BOB, "app.py", 1).principal == BOB  # granted through its group
+    qm.security.set_authority(C.MQOT_Q_MGR, "QM1", "apps", GROUP, remove=C.MQZAO_CONNECT)
+    with pytest.raises(MQError):
+        qm.connect(BOB, "app.py", 1)

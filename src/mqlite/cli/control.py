@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import os
+import pwd
 import shutil
 import signal
 import subprocess
@@ -60,7 +61,10 @@ def crtmqm(qmgr: str, port: int | None, make_default: bool, mqtt_port: int | Non
     directory.mkdir(parents=True)
     directory.chmod(0o711)  # others reach the socket in it, not the files (private, 0600)
     created = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-    paths.write_config(qmgr, {"name": qmgr, "port": port, "created": created, "mqtt_port": mqtt_port})
+    # The creator is an administrator of the queue manager, like the mqm group (secure by default).
+    creator = pwd.getpwuid(os.getuid()).pw_name
+    paths.write_config(qmgr, {"name": qmgr, "port": port, "created": created, "mqtt_port": mqtt_port,
+                              "creator": creator})
     if make_default:
         paths.set_default_qmgr(qmgr)
     click.echo("WebSphere MQ queue manager created.")

@@ -30,7 +30,7 @@ for command in (
     control.crtmqm, control.strmqm, control.endmqm, control.dltmqm, control.dspmq,
     admin.runmqsc,
     messaging.put, messaging.get, messaging.browse, messaging.pub, messaging.sub,
-    security.setmqaut, security.dspmqaut, users.passwd, certificates.mkcert, certificates.addcert,
+    security.setmqaut, security.dspmqaut, security.dmpmqaut, users.passwd, certificates.mkcert, certificates.addcert,
     dmpmqmsg.dmpmqmsg, events.amqsevt,
 ):
     cli.add_command(command)

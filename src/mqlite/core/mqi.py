@@ -21,6 +21,7 @@ from mqlite.core.pubsub.delivery import CopyDelivery
 from mqlite.core.pubsub.publish import Publisher
 from mqlite.core.pubsub.subscribe import Subscriber
 from mqlite.core.security.principal import Principal
+from mqlite.core.security.service import AuthorityService
 from mqlite.core.syncpoint import Syncpoint
 from mqlite.core.waiting import WaitingGetters
 from mqlite.message import MessageDescriptor, Properties
@@ -31,8 +32,10 @@ class Connections:
 
     def __init__(self, objects: ObjectDefinitions, waiting: WaitingGetters, puts: Puts, syncpoint: Syncpoint,
                  publisher: Publisher, subscriber: Subscriber, delivery: CopyDelivery,
-                 alter: Callable[[str, str, dict[str, Any]], None], connections: dict[str, Connection]) -> None:
+                 alter: Callable[[str, str, dict[str, Any]], None], connections: dict[str, Connection],
+                 security: AuthorityService) -> None:
         self.name = objects.name
+        self.security = security
         self.objects = objects
         self.qdefs = objects.qdefs
         self.queues = objects.queues
@@ -52,6 +55,7 @@ class Connections:
     def connect(self, principal: Principal, appl_name: str = "", pid: int = 0) -> Connection:
         if self.quiescing:
             raise MQError(C.MQRC_Q_MGR_QUIESCING, "the queue manager is ending")
+        self.security.require(principal, C.MQOT_Q_MGR, self.name, C.MQZAO_CONNECT)
         conn_id = f"{next(self._conn_ids):016X}"
         conn = Connection(conn_id, principal.user, appl_name[:28], pid, principal=principal)
         self.connections[conn_id] = conn

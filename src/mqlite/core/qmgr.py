@@ -38,6 +38,7 @@ from typing import Any
 from mqlite import cmqc as C
 from mqlite.core import attributes
 from mqlite.core.admin import Admin
+from mqlite.core.admin_checks import CheckedAdmin
 from mqlite.core.authinfo import AuthInfos
 from mqlite.core.channels import ChannelAgent, Channels
 from mqlite.core.dedupe import DuplicateWindow
@@ -58,6 +59,7 @@ from mqlite.core.pubsub.subscription import Subscription
 from mqlite.core.queues import LocalQueue, MessageReader
 from mqlite.core.ranges import Ranges
 from mqlite.core.security.chlauth_service import ChlauthService
+from mqlite.core.security.principal import Principal
 from mqlite.core.security.service import AuthorityService
 from mqlite.core.syncpoint import Syncpoint
 from mqlite.core.topics.index import SubscriptionIndex
@@ -77,11 +79,12 @@ class QueueManager:
         creator: str = "",
     ) -> None:
         self.name = name
+        self.qmgr_name = name  # for mqsc.security.SecurityAdmin
         self.reader = reader
         self.clock = clock
         self.outbox = outbox = Outbox()
         self.ids = ids = MessageIds(name)
-        self.security = AuthorityService(name, outbox, creator)
+        self.security = security = AuthorityService(name, outbox, creator)
         self.waiting_getters = waiting = WaitingGetters(outbox)
         self.definitions = objects = ObjectDefinitions(name, reader, clock, outbox, waiting, ids)
         self.chlauth = chlauth = ChlauthService(objects.attrs, outbox, clock, self.security.is_admin,
@@ -100,7 +103,7 @@ class QueueManager:
         self.pubsub_admin = pubsub_admin = PubSubAdmin(objects, subscriptions, subscriber, delivery, connections)
         self.admin = admin = Admin(objects, pubsub_admin, subscriptions, channels, authinfos, connections)
         self.mqi = mqi = Connections(objects, waiting, puts, syncpoint, publisher, subscriber, delivery, admin.alter,
-                                     connections)
+                                     connections, security)
 
         # The state the server, MQSC and tests read, shared with the services (never replaced).
         self.attrs: dict[str, Any] = objects.attrs
@@ -174,6 +177,12 @@ class QueueManager:
         # REFRESH SECURITY TYPE(SSL): the key repository is the server's (server.tls.ServerTls
         # puts its refresh here); a queue manager without TLS has nothing to reread.
         self.refresh_ssl: Callable[[], None] = _nothing
+        # Authority records (mqsc.security.SecurityAdmin; unchecked: admin_for checks the caller):
+        self.set_authority = security.set_authority
+        self.delete_authority = security.delete_authority
+        self.authority_records = security.records
+        self.entity_authority = security.held
+        self.principal_of = security.principal_of
         # Start-up:
         self.restore = admin.restore
         self.restore_message = objects.restore_message
@@ -218,6 +227,14 @@ class QueueManager:
         return self.mqi.quiescing
 
     # -- calls that span services -------------------------------------------------------
+    def admin_for(self, principal: Principal, remote: bool = False) -> CheckedAdmin:
+        """The admin API as ``principal`` may use it (MQSC runs through this). Over a client
+        connection (``remote``) only administrators may administer at all."""
+        if remote and not self.security.is_admin(principal):
+            raise MQError(C.MQRC_NOT_AUTHORIZED, f"AMQ8077W: Entity '{principal.user}' may not administer "
+                          f"queue manager {self.name} remotely: remote administration is for administrators")
+        return CheckedAdmin(principal, self.security, self)
+
     def bootstrap(self) -> None:
         """First start: the system objects and IBM's default channel authentication records."""
         self.admin.bootstrap()

@@ -17,7 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 from mqlite import cmqc
 from mqlite.core import attributes
 from mqlite.core.errors import MQError
-from mqlite.mqsc import chlauth, display
+from mqlite.mqsc import chlauth, display, security
 from mqlite.mqsc.lexer import MqscSyntaxError, split_script
 from mqlite.mqsc.parser import Command, Where, parse
 from mqlite.mqsc.summary import summary
@@ -208,7 +208,7 @@ def run_command(admin: AdminAPI, command: Command) -> Outcome:
     except MQError as err:
         name = command.options.get("LIKE") if (
             command.verb == "DEFINE" and "LIKE" in command.options
-            and err.reason == cmqc.MQRC_UNKNOWN_OBJECT_NAME) else command.name
+            and err.reason == cmqc.MQRC_UNKNOWN_OBJECT_NAME) else command.name or str(command.attrs.get("PROFILE", ""))
         status = Status.ABORT if err.reason in _ABORT_REASONS else Status.FAILED
         return Outcome(status, display.mq_error(err, name))
     except Exception as err:  # an admin bug must not stop the script or the server
@@ -226,6 +226,8 @@ def _dispatch(admin: AdminAPI, cmd: Command) -> list[str]:
         where = cmd.where
         return chlauth.display_chlauth(admin, cmd, None if where is None else (
             lambda row: _where_match(cmd, where, where.keyword, row)))
+    if objtype in security.NOUNS:
+        return security.run(admin, cmd)
     if verb == "DISPLAY":
         return _display(admin, cmd)
     if verb == "DEFINE":

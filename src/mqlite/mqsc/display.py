@@ -76,6 +76,8 @@ HEADERS: dict[str, str] = {
     "PUBSUB": "AMQ8723I: Display pub/sub status details.",
     "CLUSQMGR": "AMQ8441I: Display Cluster Queue Manager details.",
     "AUTHINFO": "AMQ8566I: Display authentication information details.",
+    "AUTHREC": "AMQ8864I: Display authority record details.",
+    "ENTAUTH": "AMQ8866I: Display entity authority details.",
 }
 
 

@@ -39,6 +39,7 @@ NOUNS: dict[str, str] = {
     "PUBSUB": "PUBSUB", "CLUSQMGR": "CLUSQMGR", "CLUSTER": "CLUSTER", "CONN": "CONN", "QSTATS": "QSTATS",
     "SECURITY": "SECURITY",
     "CHLAUTH": "CHLAUTH",
+    "AUTHREC": "AUTHREC", "ENTAUTH": "ENTAUTH",
 }
 
 _DEFINABLE = {"QLOCAL", "QALIAS", "QREMOTE", "QMODEL", "TOPIC", "SUB", "CHANNEL", "LISTENER",
@@ -47,10 +48,10 @@ _DEFINABLE = {"QLOCAL", "QALIAS", "QREMOTE", "QMODEL", "TOPIC", "SUB", "CHANNEL"
 VERB_NOUNS: dict[str, frozenset[str]] = {
     "DEFINE": frozenset(_DEFINABLE),
     "ALTER": frozenset(_DEFINABLE | {"QMGR"}),
-    "DELETE": frozenset(_DEFINABLE),
+    "DELETE": frozenset(_DEFINABLE | {"AUTHREC"}),
     "DISPLAY": frozenset(_DEFINABLE | {
         "QUEUE", "QCLUSTER", "QMGR", "QSTATUS", "TCLUSTER", "TPSTATUS", "SBSTATUS", "CHSTATUS",
-        "LSSTATUS", "SVSTATUS", "PUBSUB", "CLUSQMGR", "CONN", "CHLAUTH"}),
+        "LSSTATUS", "SVSTATUS", "PUBSUB", "CLUSQMGR", "CONN", "CHLAUTH", "AUTHREC", "ENTAUTH"}),
     "CLEAR": frozenset({"QLOCAL", "TOPICSTR"}),
     "START": frozenset({"CHANNEL", "LISTENER", "SERVICE"}),
     "STOP": frozenset({"CHANNEL", "LISTENER", "SERVICE", "CONN"}),
@@ -60,10 +61,10 @@ VERB_NOUNS: dict[str, frozenset[str]] = {
     "RESOLVE": frozenset({"CHANNEL"}),
     "RESUME": frozenset({"QMGR"}),
     "SUSPEND": frozenset({"QMGR"}),
-    "SET": frozenset({"CHLAUTH"}),
+    "SET": frozenset({"CHLAUTH", "AUTHREC"}),
 }
 #: Nouns that take no name: ``DISPLAY QMGR``, ``DISPLAY PUBSUB``.
-UNNAMED = frozenset({"QMGR", "PUBSUB", "SECURITY"})
+UNNAMED = frozenset({"QMGR", "PUBSUB", "AUTHREC", "ENTAUTH", "SECURITY"})
 
 # Command-level keywords per verb: True takes a value, False is a bare flag. Anything else is an
 # object attribute (or, for DISPLAY, a requested attribute) and goes to Command.attrs.

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from mqlite import paths
 from mqlite.server.host import QueueManagerHost
+from mqlite.server.os_identity import current_user
 
 
 class EmbeddedQueueManager:
@@ -57,7 +58,9 @@ class EmbeddedQueueManager:
             loop.close()
 
     async def _serve(self) -> None:
-        host = QueueManagerHost(self.name, self.port, bind="127.0.0.1", mqtt_port=self.mqtt_port)
+        # The calling process's user administers an embedded queue manager, whoever created it.
+        host = QueueManagerHost(self.name, self.port, bind="127.0.0.1", mqtt_port=self.mqtt_port,
+                                creator=current_user())
         self._host = host
         await host.start()
         self.port, self.mqtt_port = host.port, host.mqtt_port
@@ -87,7 +90,7 @@ def embedded(
         directory = paths.qmgr_dir(name)
         if not directory.is_dir():
             directory.mkdir(parents=True)
-            paths.write_config(name, {"name": name, "port": port, "created": time.time()})
+            paths.write_config(name, {"name": name, "port": port, "created": time.time(), "creator": current_user()})
         qm = EmbeddedQueueManager(name, paths.home(), port, mqtt_port)
         qm.start()
         try:

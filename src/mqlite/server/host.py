@@ -24,6 +24,7 @@ from mqlite.server.native import tls as native_tls
 from mqlite.server.native.connection import ClientConnection
 from mqlite.server.native.handshake import Gate
 from mqlite.server.native.tls import NativeListener
+from mqlite.server.os_identity import creator_of
 from mqlite.server.runtime import Round, Runtime
 from mqlite.server.tls import ServerTls
 from mqlite.server.users_file import UsersFile
@@ -40,8 +41,9 @@ class QueueManagerHost:
     """One running queue manager: listeners on a Unix socket and optionally TCP."""
 
     def __init__(self, name: str, port: int | None = None, bind: str = "0.0.0.0",
-                 mqtt_port: int | None = None) -> None:
+                 mqtt_port: int | None = None, creator: str | None = None) -> None:
         self.name = name
+        self.creator = creator  # an administrator (None: the one crtmqm recorded, see creator_of)
         self.port = port
         self.bind = bind
         self.mqtt_port = mqtt_port  # the MQTT listener (None: qm.json's "mqtt_port", if any)
@@ -63,13 +65,15 @@ class QueueManagerHost:
         with contextlib.suppress(FileNotFoundError):  # an earlier run's, if it was killed
             paths.listeners_path(self.name).unlink()
         self.store = Store(paths.store_path(self.name))
-        self.runtime = Runtime(self.name, self.store, loop)
+        creator = self.creator or creator_of(self.name)
+        self.runtime = Runtime(self.name, self.store, loop, creator=creator)
         self.runtime.on_fatal = self._end_on_store_failure
         recovered = self.runtime.recover()
         self._configure(self.runtime)
         # One users file per queue manager, for every protocol (native and MQTT).
         self.users = UsersFile(paths.users_path(self.name))
         self.gate = Gate(self.runtime.core, self.users, ClientChannels())
+        self.runtime.core.security.groups_of = self.gate.groups_of  # DISPLAY ENTAUTH, MQTT users
         chlauth_gate.install(self.gate)  # channel authentication records at every client CONNECT
         native_tls.install(self.gate)  # TLS first among the channel checks, as IBM checks certificates first
         log.info("AMQ7229I: %d persistent messages recovered in %.2f s", recovered, time.monotonic() - started)

@@ -10,6 +10,7 @@ import pwd
 import socket
 import struct
 
+from mqlite import paths
 from mqlite.core.security.principal import Principal
 
 
@@ -31,7 +32,7 @@ def os_principal(user: str) -> Principal:
 
 def current_principal() -> Principal:
     """The OS user running this process, with its groups."""
-    return os_principal(pwd.getpwuid(os.getuid()).pw_name)
+    return os_principal(current_user())
 
 
 def peer_principal(transport: asyncio.BaseTransport) -> Principal | None:
@@ -46,3 +47,22 @@ def peer_principal(transport: asyncio.BaseTransport) -> Principal | None:
     except (OSError, KeyError):
         return None
     return os_principal(name)
+
+
+def current_user() -> str:
+    return pwd.getpwuid(os.getuid()).pw_name
+
+
+def creator_of(qmgr: str) -> str:
+    """The OS user that created queue manager ``qmgr``: recorded by crtmqm in its config, or for a
+    queue manager created before that was recorded, the owner of its directory."""
+    try:
+        creator = paths.read_config(qmgr).get("creator")
+    except (OSError, ValueError):
+        creator = None
+    if isinstance(creator, str) and creator:
+        return creator
+    try:
+        return pwd.getpwuid(paths.qmgr_dir(qmgr).stat().st_uid).pw_name
+    except (OSError, KeyError):
+        return current_user()

@@ -124,11 +124,11 @@ class Runtime:
     """Owns the core engine and the store, and releases output when it is safe to."""
 
     def __init__(self, name: str, store: Store, loop: asyncio.AbstractEventLoop,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, creator: str = "") -> None:
         self.name = name
         self.store = store
         self.loop = loop
-        self.core = QueueManager(name, reader=store, clock=clock)
+        self.core = QueueManager(name, reader=store, clock=clock, creator=creator)
         self.sessions: dict[str, Session] = {}  # by core conn_id, for pushes and wake-ups
         self._timer: asyncio.TimerHandle | None = None
         self._next_deadline = 0.0

@@ -10,7 +10,7 @@ group memberships it reads from the OS may have changed).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from mqlite import cmqc as C
@@ -64,11 +64,18 @@ class AuthorityService:
         self.qmgr_name = qmgr_name
         self.outbox = outbox
         self.creator = creator  # the OS user that created the queue manager: an administrator
+        # A user's groups, for DISPLAY ENTAUTH and dspmqaut of a user who is not connected: the
+        # server sets it (OS groups, the users file's groups); core itself looks nothing up.
+        self.groups_of: Callable[[str], frozenset[str]] = lambda user: frozenset()
         # (objtype, entity type, entity) -> profile -> record: one entity's records of one type
         self._records: dict[tuple[int, int, str], dict[str, AuthRecord]] = {}
         self._cache: dict[tuple[Principal, int, str], int] = {}
 
     # -- the checks ----------------------------------------------------------------------
+    def principal_of(self, user: str) -> Principal:
+        """``user`` with the groups the server knows it has."""
+        return Principal(user, self.groups_of(user))
+
     def is_admin(self, principal: Principal) -> bool:
         return principal.in_admin_group or (bool(self.creator) and principal.user == self.creator)
 

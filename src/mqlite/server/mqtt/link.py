@@ -25,7 +25,6 @@ from mqlite.core.errors import MQError
 from mqlite.core.pubsub.subscription import MQSO_NOT_OWN_PUBS
 from mqlite.core.qmgr import GetResult
 from mqlite.core.queues import Entry
-from mqlite.core.security.principal import Principal
 from mqlite.core.waiters import GetRequest, Waiter
 from mqlite.message import Message
 from mqlite.protocol.mqtt import (
@@ -177,6 +176,14 @@ class MqttLink:
                 self.close(R.CLIENT_IDENTIFIER_NOT_VALID)
                 return
             client_id = assigned = "mqlite-" + uuid.uuid4().hex[:16]
+        try:  # the client's user needs connect authority, before it may take any session over
+            conn = core.connect(core.security.principal_of(self.user), f"MQTT {client_id}"[:28], 0)
+        except MQError as error:
+            log.warning("%s (MQTT client %r)", error.text, client_id)
+            reason = R.NOT_AUTHORIZED if error.reason == C.MQRC_NOT_AUTHORIZED else R.SERVER_UNAVAILABLE
+            self.send(round_, ConnAck(False, reason))
+            self.close(reason)
+            return
         broker.resume(client_id)
         old = broker.sessions.get(client_id)
         if old is not None and old.link is not None:  # a new connection takes the session over
@@ -184,7 +191,7 @@ class MqttLink:
         if old is not None and (c.clean_start or not old.persistent):
             broker.discard(old)
             old = None
-        self.conn = core.connect(Principal(self.user), f"MQTT {client_id}"[:28], 0)
+        self.conn = conn
         durable_queue = queue_name(client_id)
         if c.clean_start and durable_queue in core.queues:  # a persistent session of an earlier run ends
             broker.remove_durable_subscriptions(client_id)

@@ -188,6 +188,8 @@ class ClientConnection(asyncio.Protocol):
         try:
             result = self._dispatch[op](req_id, args)
         except MQError as error:
+            if error.reason == C.MQRC_NOT_AUTHORIZED and op != Op.CONNECT:  # one error-log line (AMQ8077W)
+                log.warning("%s (%s from %s)", error.text, op.name, self._peer())
             if req_id:
                 round_.add(session, native.encode_reply(req_id, error.comp, error.reason, error.text or None))
             elif op in (Op.PUT, Op.PUT1, Op.PUBLISH):
@@ -271,7 +273,12 @@ class ClientConnection(asyncio.Protocol):
     def _connected(self, hello: Hello, admitted: Admitted, principal: Principal, pid: int) -> Any:
         """Connect to core as ``principal``; a TCP connection becomes an instance of its channel."""
         runtime = self.runtime
-        conn = runtime.core.connect(principal, hello.appl_name, pid)
+        try:
+            conn = runtime.core.connect(principal, hello.appl_name, pid)
+        except MQError as error:
+            if error.reason == C.MQRC_NOT_AUTHORIZED:  # no connect authority (AMQ8077W), logged once
+                log.warning("%s (from %s)", error.text, self._address() or "a local connection")
+            raise
         self._session().conn = conn
         runtime.sessions[conn.conn_id] = self._session()
         # A local connection has no channel: core's own limits (2030, 2031) apply to it alone.
@@ -415,7 +422,9 @@ class ClientConnection(asyncio.Protocol):
     def _mqsc(self, req_id: int, args: list[Any]) -> Any:
         from mqlite.mqsc.commands import run_mqsc
 
-        result = run_mqsc(self.runtime.core, args[0])
+        # Each command is checked against the caller's authority; over TCP only administrators.
+        admin = self.runtime.core.admin_for(self._conn().principal, remote=self.os_principal is None)
+        result = run_mqsc(admin, args[0])
         return [result.exit_code, result.lines]
 
     def _stat(self, req_id: int, args: list[Any]) -> Any:

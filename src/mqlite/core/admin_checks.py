@@ -1,0 +1,251 @@
+"""Admin commands as one caller may issue them: each is checked against the caller's authority
+before it runs, as IBM's OAM checks MQSC commands ("Authorizations for MQSC commands"):
+
+- DEFINE: ``crt`` on the queue manager (create authority is not per object), or with REPLACE
+  of an object that exists ``chg`` on it; and ``dsp`` on the LIKE object, or on the default
+  object (SYSTEM.DEFAULT.LOCAL.QUEUE, ...) when there is no LIKE;
+- ALTER ``chg``, DELETE ``dlt``, CLEAR ``clr``, DISPLAY ``dsp`` (a generic DISPLAY shows only the
+  objects the caller may display), START/STOP CHANNEL ``ctrl``, on the object itself;
+- subscriptions, topic and publish/subscribe status: on the queue manager (``chg`` to change,
+  ``dsp`` to display);
+- SET/DELETE AUTHREC, SET CHLAUTH and REFRESH SECURITY ``chg`` on the queue manager, DISPLAY
+  AUTHREC, DISPLAY ENTAUTH and DISPLAY CHLAUTH ``dsp`` on it.
+
+The unchecked calls are the queue manager facade's (``Unchecked``, which ``QueueManager`` is).
+
+Administrators pass every check (the service says so), so their commands cost one set lookup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from mqlite import cmqc as C
+from mqlite.core.errors import MQError
+from mqlite.core.objects import DEFAULT_OBJECT
+from mqlite.core.security.principal import Principal
+from mqlite.core.security.records import AuthRecord
+from mqlite.core.security.service import AuthorityService
+from mqlite.core.topics.tree import TopicTree
+
+
+class Unchecked(Protocol):
+    """The admin calls of the queue manager facade (``core.qmgr.QueueManager``), unchecked."""
+
+    name: str
+    tree: TopicTree
+
+    def define(self, objtype: str, name: str, attrs: dict[str, Any], like: str | None = None,
+               replace: bool = False) -> None: ...
+
+    def alter(self, objtype: str, name: str, attrs: dict[str, Any]) -> None: ...
+
+    def delete(self, objtype: str, name: str, purge: bool = False) -> None: ...
+
+    def objects(self, objtype: str, generic: str) -> list[dict[str, Any]]: ...
+
+    def clear_queue(self, name: str) -> None: ...
+
+    def queue_status(self, generic: str, status_type: str) -> list[dict[str, Any]]: ...
+
+    def sub_status_rows(self, generic: str, subtype: str = "USER") -> list[dict[str, Any]]: ...
+
+    def topic_status_rows(self, pattern: str, status_type: str = "TOPIC") -> list[dict[str, Any]]: ...
+
+    def pubsub_status(self) -> list[dict[str, Any]]: ...
+
+    def clear_retained(self, topic: str) -> bool: ...
+
+    def start_channel(self, name: str, chltype: str | None = None) -> None: ...
+
+    def stop_channel(self, name: str, chltype: str | None = None, client_id: str | None = None,
+                     status: str | None = None) -> None: ...
+
+    def channel_status(self, generic: str, chltype: str | None = None,
+                       client_pattern: str | None = None) -> list[dict[str, Any]]: ...
+
+    def set_chlauth(self, profile: str, attrs: Mapping[str, Any]) -> None: ...
+
+    def chlauth_rows(self, profile: str, kind: str = "ALL", match: str = "GENERIC") -> list[dict[str, Any]]: ...
+
+    def chlauth_runcheck(self, channel: str, attrs: Mapping[str, str]) -> tuple[dict[str, Any] | None, str]: ...
+
+    def refresh_connauth(self) -> None: ...
+
+    def refresh_ssl(self) -> None: ...
+
+
+# MQSC object types and the MQOT_* their authority records use.
+OBJECT_TYPES = {
+    "QLOCAL": C.MQOT_Q, "QALIAS": C.MQOT_Q, "QMODEL": C.MQOT_Q, "QREMOTE": C.MQOT_Q, "QUEUE": C.MQOT_Q,
+    "QCLUSTER": C.MQOT_Q, "QMGR": C.MQOT_Q_MGR, "TOPIC": C.MQOT_TOPIC, "CHANNEL": C.MQOT_CHANNEL,
+    "NAMELIST": C.MQOT_NAMELIST, "PROCESS": C.MQOT_PROCESS, "AUTHINFO": C.MQOT_AUTH_INFO,
+    "LISTENER": C.MQOT_LISTENER, "SERVICE": C.MQOT_SERVICE, "COMMINFO": C.MQOT_COMM_INFO,
+}
+_NAME_KEYS = ("QUEUE", "TOPIC", "CHANNEL", "NAMELIST", "PROCESS", "AUTHINFO", "LISTENER", "SERVICE")
+
+
+class CheckedAdmin:
+    """The admin API (``mqsc.commands.AdminAPI``, ``ChannelAdmin`` and ``SecurityAdmin``) for
+    one caller: every call checks the caller's authority, then does what ``Admin`` does."""
+
+    def __init__(self, principal: Principal, security: AuthorityService, qm: Unchecked) -> None:
+        self.principal = principal
+        self.security = security
+        self.qm = qm
+        self.qmgr_name = qm.name
+
+    # -- the checks ----------------------------------------------------------------------
+    def _require(self, objtype: int, name: str, authority: int) -> None:
+        self.security.require(self.principal, objtype, name, authority)
+
+    def _require_qmgr(self, authority: int) -> None:
+        self._require(C.MQOT_Q_MGR, self.qmgr_name, authority)
+
+    def _may_display(self, objtype: int, name: str) -> bool:
+        return self.security.allowed(self.principal, objtype, name, C.MQZAO_DISPLAY)
+
+    def _visible(self, objtype: int, rows: list[dict[str, Any]], key: str, generic: str) -> list[dict[str, Any]]:
+        """The rows the caller may display; a named object it may not display is refused."""
+        shown = [row for row in rows if self._may_display(objtype, str(row.get(key, "")))]
+        if rows and not shown and "*" not in generic:
+            self._require(objtype, generic, C.MQZAO_DISPLAY)
+        return shown
+
+    def _exists(self, objtype: str, name: str) -> bool:
+        try:
+            return bool(self.qm.objects(objtype, name))
+        except MQError:
+            return False
+
+    # -- DEFINE / ALTER / DELETE / DISPLAY -----------------------------------------------
+    def define(self, objtype: str, name: str, attrs: dict[str, Any], like: str | None = None,
+               replace: bool = False) -> None:
+        kind = objtype.upper()
+        if kind == "SUB":
+            self._require_qmgr(C.MQZAO_CHANGE)
+        else:
+            mqot = OBJECT_TYPES.get(kind, C.MQOT_Q_MGR)
+            if replace and self._exists(kind, name):
+                self._require(mqot, name, C.MQZAO_CHANGE)
+            else:
+                self._require_qmgr(C.MQZAO_CREATE)
+            template = like or DEFAULT_OBJECT.get(kind)
+            if template is not None:
+                self._require(mqot, template, C.MQZAO_DISPLAY)
+        self.qm.define(objtype, name, attrs, like, replace)
+
+    def alter(self, objtype: str, name: str, attrs: dict[str, Any]) -> None:
+        kind = objtype.upper()
+        if kind in ("QMGR", "SUB"):
+            self._require_qmgr(C.MQZAO_CHANGE)
+        else:
+            self._require(OBJECT_TYPES.get(kind, C.MQOT_Q_MGR), name, C.MQZAO_CHANGE)
+        self.qm.alter(objtype, name, attrs)
+
+    def delete(self, objtype: str, name: str, purge: bool = False) -> None:
+        kind = objtype.upper()
+        if kind == "SUB":
+            self._require_qmgr(C.MQZAO_CHANGE)
+        else:
+            self._require(OBJECT_TYPES.get(kind, C.MQOT_Q_MGR), name, C.MQZAO_DELETE)
+        self.qm.delete(objtype, name, purge)
+
+    def objects(self, objtype: str, generic: str) -> list[dict[str, Any]]:
+        kind = objtype.upper()
+        if kind in ("QMGR", "SUB"):
+            self._require_qmgr(C.MQZAO_DISPLAY)
+            return self.qm.objects(objtype, generic)
+        rows = self.qm.objects(objtype, generic)
+        key = next((k for k in _NAME_KEYS if rows and k in rows[0]), "")
+        return self._visible(OBJECT_TYPES.get(kind, C.MQOT_Q_MGR), rows, key, generic)
+
+    def clear_queue(self, name: str) -> None:
+        self._require(C.MQOT_Q, name, C.MQZAO_CLEAR)
+        self.qm.clear_queue(name)
+
+    def queue_status(self, generic: str, status_type: str) -> list[dict[str, Any]]:
+        return self._visible(C.MQOT_Q, self.qm.queue_status(generic, status_type), "QUEUE", generic)
+
+    def sub_status_rows(self, generic: str, subtype: str = "USER") -> list[dict[str, Any]]:
+        self._require_qmgr(C.MQZAO_DISPLAY)
+        return self.qm.sub_status_rows(generic, subtype)
+
+    def topic_status_rows(self, pattern: str, status_type: str = "TOPIC") -> list[dict[str, Any]]:
+        self._require_qmgr(C.MQZAO_DISPLAY)
+        return self.qm.topic_status_rows(pattern, status_type)
+
+    def pubsub_status(self) -> list[dict[str, Any]]:
+        self._require_qmgr(C.MQZAO_DISPLAY)
+        return self.qm.pubsub_status()
+
+    def clear_retained(self, topic: str) -> bool:
+        """CLEAR TOPICSTR: ``clr`` on the topic object that administers the topic string."""
+        owner = self.qm.tree.owner_of_pattern(topic, False).object_name or "SYSTEM.BASE.TOPIC"
+        self._require(C.MQOT_TOPIC, owner, C.MQZAO_CLEAR)
+        return self.qm.clear_retained(topic)
+
+    # -- channels ------------------------------------------------------------------------
+    def start_channel(self, name: str, chltype: str | None = None) -> None:
+        self._require(C.MQOT_CHANNEL, name, C.MQZAO_CONTROL)
+        self.qm.start_channel(name, chltype)
+
+    def stop_channel(self, name: str, chltype: str | None = None, client_id: str | None = None,
+                     status: str | None = None) -> None:
+        self._require(C.MQOT_CHANNEL, name, C.MQZAO_CONTROL)
+        self.qm.stop_channel(name, chltype, client_id, status)
+
+    def channel_status(self, generic: str, chltype: str | None = None,
+                       client_pattern: str | None = None) -> list[dict[str, Any]]:
+        rows = self.qm.channel_status(generic, chltype, client_pattern)
+        return self._visible(C.MQOT_CHANNEL, rows, "CHANNEL", generic)
+
+    # -- channel authentication records -------------------------------------------------
+    def set_chlauth(self, profile: str, attrs: Mapping[str, Any]) -> None:
+        self._require_qmgr(C.MQZAO_CHANGE)
+        self.qm.set_chlauth(profile, attrs)
+
+    def chlauth_rows(self, profile: str, kind: str = "ALL", match: str = "GENERIC") -> list[dict[str, Any]]:
+        self._require_qmgr(C.MQZAO_DISPLAY)
+        return self.qm.chlauth_rows(profile, kind, match)
+
+    def chlauth_runcheck(self, channel: str, attrs: Mapping[str, str]) -> tuple[dict[str, Any] | None, str]:
+        self._require_qmgr(C.MQZAO_DISPLAY)
+        return self.qm.chlauth_runcheck(channel, attrs)
+
+    # -- authority records ---------------------------------------------------------------
+    def set_authority(self, objtype: int, profile: str, entity: str, entity_type: int,
+                      add: int = 0, remove: int = 0) -> AuthRecord | None:
+        self._require_qmgr(C.MQZAO_CHANGE)
+        return self.security.set_authority(objtype, profile, entity, entity_type, add, remove)
+
+    def delete_authority(self, objtype: int, profile: str, entity: str, entity_type: int) -> bool:
+        self._require_qmgr(C.MQZAO_CHANGE)
+        return self.security.delete_authority(objtype, profile, entity, entity_type)
+
+    def authority_records(self) -> list[AuthRecord]:
+        self._require_qmgr(C.MQZAO_DISPLAY)
+        return self.security.records()
+
+    def entity_authority(self, principal: Principal, objtype: int, name: str) -> int:
+        """DISPLAY ENTAUTH: what ``principal`` holds on one object."""
+        self._require_qmgr(C.MQZAO_DISPLAY)
+        return self.security.held(principal, objtype, name)
+
+    def principal_of(self, user: str) -> Principal:
+        return self.security.principal_of(user)
+
+    # -- REFRESH SECURITY (mqsc.commands.SecurityAdmin) -------------------------------------
+    def refresh_authorities(self) -> None:
+        self._require_qmgr(C.MQZAO_CHANGE)
+        self.security.refresh()
+
+    def refresh_connauth(self) -> None:
+        self._require_qmgr(C.MQZAO_CHANGE)
+        self.qm.refresh_connauth()
+
+    def refresh_ssl(self) -> None:
+        self._require_qmgr(C.MQZAO_CHANGE)
+        self.qm.refresh_ssl()
+
