@@ -110,14 +110,6 @@ def test_client_mode_nobody_listening(run_cli: RunCli, refused_port: int) -> Non
     assert "MQRC_HOST_NOT_AVAILABLE (2538)" in result.stderr
 
 
-def test_authority_commands_are_placeholders(run_cli: RunCli) -> None:
-    for args in (("setmqaut", "-m", "QM1", "-t", "topic", "-n", "T", "-p", "u", "+pub", "-sub"),
-                 ("dspmqaut", "-m", "QM1", "-t", "topic", "-n", "T", "-p", "u")):
-        result = run_cli(*args, input="")
-        assert result.returncode == 1, (args, result.stderr)
-        assert "not yet supported" in result.stderr
-
-
 def _env(home: Any) -> dict[str, str]:
     import os
 

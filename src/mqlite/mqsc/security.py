@@ -69,7 +69,7 @@ def _display_authrec(admin: SecurityAdmin, cmd: Command) -> list[str]:
     MATCH(EXACT) only PROFILE itself, MATCH(MEMBERSHIP) a principal's and its groups' records."""
     _only(cmd, ("PROFILE", "OBJTYPE", "PRINCIPAL", "GROUP", "MATCH", "SERVCOMP", *_DISPLAYED))
     objtype = _objtype(cmd, required=False)
-    match = _text(cmd, "MATCH", "PROFILE").upper()
+    match = cmd.options.get("MATCH", "PROFILE").upper()  # a command option of DISPLAY
     if match not in ("PROFILE", "EXACT", "MEMBERSHIP"):
         raise cmd.error("MATCH must be PROFILE, EXACT or MEMBERSHIP", "MATCH")
     profile = _text(cmd, "PROFILE", "")
