@@ -8,7 +8,8 @@
   and returns the ``CompletedProcess`` (text mode, stdout and stderr captured).
 - ``qmgr_factory(name="QM1", port=True)``: ``crtmqm -p 0`` (no TCP listener with ``port=False``)
   + strmqm; returns a ``helpers.qmgrs.QMgr`` whose ``port`` is the one the system chose. Its
-  users file lists ``helpers.credentials.APP``, whom TCP clients connect as.
+  users file lists ``helpers.credentials.APP``, whom TCP clients connect as, and APP's group is
+  granted connect (``grant_app``).
 - ``qmgr``: one started queue manager "QM1" with a TCP port: the usual fixture.
 - ``refused_port``: a TCP port on 127.0.0.1 where nobody listens, held (bound, not listening)
   for the test so nothing else can take it: connecting to it is refused.
@@ -26,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers.credentials import APP, add_user
+from helpers.credentials import APP, add_user, grant_app
 from helpers.qmgrs import QMgr, reap, run_mqlite
 
 RunCli = Callable[..., "subprocess.CompletedProcess[str]"]
@@ -59,6 +60,7 @@ def qmgr_factory(mqlite_home: Path, run_cli: RunCli) -> Callable[..., QMgr]:
         add_user(mqlite_home, name, APP)
         started = run_cli("strmqm", name)
         assert started.returncode == 0, started.stdout + started.stderr
+        grant_app(mqlite_home, name)
         return QMgr(name, mqlite_home)
 
     return make

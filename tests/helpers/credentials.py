@@ -6,6 +6,8 @@ put in the queue manager's users file, never a way around the check.
   administrator; ``add_user(home, qmgr)`` adds it (any other user with arguments).
 - ``ADMIN``: an administrator (group ``mqm``), for DEV.ADMIN.SVRCONN (``runmqsc -c``).
 - ``client_env(creds)``: the environment that makes the CLI's ``-u`` read the password.
+- ``grant_app(home, qmgr)``: what the application group (``mqclient``) needs to connect: a new
+  queue manager grants nobody but its administrators anything (secure by default).
 """
 
 from __future__ import annotations
@@ -43,3 +45,10 @@ def add_user(home: Path, qmgr: str, creds: Credentials = APP) -> Credentials:
 def client_env(creds: Credentials = APP) -> dict[str, str]:
     """The CLI reads ``-u USER``'s password from MQLITE_PASSWORD."""
     return {"MQLITE_PASSWORD": creds.password}
+
+
+def grant_app(home: Path, qmgr: str, group: str = APP.groups) -> None:
+    """``connect`` and ``inq`` on the (running) queue manager for ``group``, as IBM's developer
+    configuration grants its application group."""
+    result = run_mqlite(("setmqaut", "-m", qmgr, "-t", "qmgr", "-g", group, "+connect", "+inq"), home)
+    assert result.returncode == 0, result.stdout + result.stderr

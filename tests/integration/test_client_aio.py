@@ -11,7 +11,7 @@ import pytest
 
 import mqlite.aio as aio
 import mqlite.client as mqlite
-from helpers.credentials import APP, add_user
+from helpers.credentials import APP, add_user, grant_app
 from helpers.waiting import wait_until, waiting_gets
 from mqlite import cmqc as CMQC
 from mqlite.server.embedded import embedded
@@ -25,6 +25,7 @@ def server(mqlite_home: Path) -> Iterator[Any]:
                                      "DEFINE QLOCAL(SMALL) MAXDEPTH(1)")
             assert code == 0, lines
         add_user(mqlite_home, "QM1", APP)
+        grant_app(mqlite_home, "QM1")
         yield srv
 
 
@@ -48,11 +49,6 @@ def test_put_get_iterate(server: Any) -> None:
 
 
 def test_concurrent_getters_on_one_connection(server: Any) -> None:
-    with mqlite.connect("QM1") as admin:  # bob is no administrator: he needs connect granted
-        code, lines = admin.mqsc("SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('bob') AUTHADD(CONNECT)\n"
-                                 "SET AUTHREC PROFILE('APP.IN') OBJTYPE(QUEUE) PRINCIPAL('bob') AUTHADD(GET,PUT)")
-        assert code == 0, lines
-
     async def main() -> None:
         qm = await aio.connect("QM1", host="127.0.0.1", port=server.port, **APP.kwargs)
         queues = [aio.Queue(qm, "APP.IN") for _ in range(3)]  # three handles: three waits to see

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import mqlite.client as pymqi
-from helpers.credentials import APP, add_user
+from helpers.credentials import APP, add_user, grant_app
 from mqlite.server.embedded import embedded
 
 CMQC = pymqi.CMQC
@@ -22,13 +22,13 @@ QUEUE = "TEST.PYMQI"
 def server(mqlite_home: Path) -> Iterator[Any]:
     with embedded("QM1", home=mqlite_home, port=0) as srv:
         admin = pymqi.connect("QM1")
-        # "app" is no administrator: it is granted connect and the MQI on the test queues
+        # the application user is no administrator: its group may use the test queues
         code, lines = admin.mqsc(f"DEFINE QLOCAL({QUEUE})\nDEFINE QLOCAL(TEST.OTHER)\n"
-                                 "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('app') AUTHADD(CONNECT,INQ)\n"
-                                 "SET AUTHREC PROFILE('TEST.**') OBJTYPE(QUEUE) PRINCIPAL('app') AUTHADD(ALLMQI)")
+                                 f"SET AUTHREC PROFILE('TEST.**') OBJTYPE(QUEUE) GROUP('{APP.groups}') AUTHADD(ALLMQI)")
         assert code == 0, lines
         admin.disconnect()
         add_user(mqlite_home, "QM1", APP)
+        grant_app(mqlite_home, "QM1")
         yield srv
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import mqlite.client as mqlite
-from helpers.credentials import APP, add_user
+from helpers.credentials import APP, add_user, grant_app
 from helpers.waiting import wait_until, waiting_gets
 from mqlite import cmqc as CMQC
 from mqlite import paths
@@ -27,6 +27,7 @@ def server(mqlite_home: Path) -> Iterator[Any]:
                 "DEFINE QLOCAL(AHEAD) DEFREADA(YES) MAXDEPTH(100000)\n")
             assert code == 0, lines
         add_user(mqlite_home, "QM1", APP)
+        grant_app(mqlite_home, "QM1")
         yield srv
 
 

@@ -301,7 +301,8 @@ def fuzz_qmgr(mqlite_home: Path, run_cli: Any) -> Iterator[tuple[int, int]]:
     assert run_cli("strmqm", QM).returncode == 0
     ports = listening(mqlite_home, QM)
     script = ("DEFINE QLOCAL(FUZZ.KEEP) DEFPSIST(YES)\nDEFINE QLOCAL(FUZZ.Q)\nDEFINE QLOCAL(FUZZ.AFTER)\n"
-              "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('mqtt') AUTHADD(CONNECT)\n")  # MQTT clients' user
+              "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('mqtt') AUTHADD(CONNECT)\n"  # MQTT clients' user
+              f"SET AUTHREC OBJTYPE(QMGR) GROUP('{APP.groups}') AUTHADD(CONNECT)\n")
     done = run_cli("runmqsc", QM, input=script)
     assert done.returncode == 0, done.stdout
     assert ports.tcp is not None

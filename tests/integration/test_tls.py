@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import mqlite
-from helpers.credentials import ADMIN, APP, add_user, client_env
+from helpers.credentials import ADMIN, APP, add_user, client_env, grant_app
 from helpers.qmgrs import QMgr
 from helpers.waiting import wait_until
 from mqlite import aio
@@ -85,6 +85,7 @@ def pki(qmgr_factory: Callable[..., QMgr], run_cli: Callable[..., Any], tmp_path
     pki.mkcert("-m", "QM1", "--dn", "CN=QM1,O=mqlite", "--ca", "ca", "--ca-repository", str(pki.root / "ca"))
     started = run_cli("strmqm", "QM1")
     assert started.returncode == 0, started.stdout + started.stderr
+    grant_app(tmp_path / "mqhome", "QM1")
     pki.mqsc(CHANNELS)
     return pki
 

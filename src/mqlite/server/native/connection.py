@@ -423,7 +423,7 @@ class ClientConnection(asyncio.Protocol):
         from mqlite.mqsc.commands import run_mqsc
 
         # Each command is checked against the caller's authority; over TCP only administrators.
-        admin = self.runtime.core.admin_for(self._conn().principal, remote=self.os_principal is None)
+        admin = self.runtime.core.admin_for(self._conn().principal, remote=not self.local)
         result = run_mqsc(admin, args[0])
         return [result.exit_code, result.lines]
 
