@@ -72,7 +72,8 @@ def test_undefined_channel_is_2540(qmgr: QMgr) -> None:
 
 
 def test_mcauser_is_the_identity(qmgr: QMgr, run_cli: RunCli) -> None:
-    mqsc(run_cli, qmgr, "ALTER CHANNEL(DEV.APP.SVRCONN) CHLTYPE(SVRCONN) MCAUSER('mapped')\n")
+    mqsc(run_cli, qmgr, "ALTER CHANNEL(DEV.APP.SVRCONN) CHLTYPE(SVRCONN) MCAUSER('mapped')\n"
+                        "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('mapped') AUTHADD(CONNECT)\n")  # no administrator
     with connect(qmgr) as qm:  # authenticated as app, runs as the channel's MCAUSER
         assert qm.get_handle().user == "mapped"
         shown = mqsc(run_cli, qmgr, "DISPLAY CHSTATUS(DEV.APP.SVRCONN) MCAUSER\n")

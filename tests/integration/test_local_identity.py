@@ -135,3 +135,16 @@ def test_another_local_user_reaches_the_socket_not_the_files(other_user: pwd.str
     assert {outcome[n] for n in ("store.sqlite", "users", "qm.json", "AMQERR01.LOG")} == {"denied"}, outcome
     # Its connection runs as its own OS user (SO_PEERCRED), whatever it might claim.
     assert outcome.get("user") == OTHER_USER or outcome.get("reason") == C.MQRC_NOT_AUTHORIZED, outcome
+
+
+def test_another_local_user_needs_connect_authority(other_user: pwd.struct_passwd, shared_qmgr: QMgr) -> None:
+    """Secure by default (spec C A-31): a local user who is not an administrator is refused at
+    connect until it is granted connect; then it runs as itself."""
+    add_user(shared_qmgr.home, shared_qmgr.name, APP)  # run_as looks at the users file too
+    assert run_as(other_user, shared_qmgr).get("reason") == C.MQRC_NOT_AUTHORIZED
+    done = run_mqlite(("setmqaut", "-m", shared_qmgr.name, "-t", "qmgr", "-p", OTHER_USER, "+connect"),
+                      shared_qmgr.home)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert run_as(other_user, shared_qmgr).get("user") == OTHER_USER
+    log = (shared_qmgr.home / "qmgrs" / shared_qmgr.name / "AMQERR01.LOG").read_text()
+    assert f"AMQ8077W: Entity '{OTHER_USER}' has insufficient authority" in log
