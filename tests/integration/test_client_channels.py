@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import mqlite.client as mqlite
-from helpers.credentials import APP, Credentials, add_user
+from helpers.credentials import APP, Credentials, add_user, grant_app
 from helpers.qmgrs import QMgr
 from helpers.waiting import wait_until
 from mqlite import cmqc as C
@@ -205,6 +205,7 @@ def test_kaint_is_tcp_keepalive_on_the_connection(mqlite_home: Path) -> None:
 
     with embedded("QM1", home=mqlite_home, port=0) as server:
         add_user(mqlite_home, "QM1", APP)
+        grant_app(mqlite_home, "QM1")
         host = server.host
         assert host is not None
 
