@@ -186,3 +186,22 @@ def test_qmgr_profile_defaults_to_the_queue_manager_and_refresh_security() -> No
     mqsc(qm, "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('bob') AUTHADD(CONNECT)")
     assert qm.security.allowed(BOB, QM, "QM1", C.MQZAO_CONNECT)
     assert mqsc(qm, "REFRESH SECURITY")[1] == "AMQ8560I: WebSphere MQ security cache refreshed."
+
+
+def test_the_checked_admin_offers_every_admin_call_with_the_same_parameters() -> None:
+    """MQSC runs on ``CheckedAdmin`` whatever the executor's protocols grow: each of their calls
+    must be there, taking what the unchecked one takes (a new parameter missed here would fail
+    only at run time)."""
+    import inspect
+
+    from mqlite.core.admin_checks import CheckedAdmin
+    from mqlite.mqsc import chlauth, commands, security
+
+    checked = queue_manager().admin_for(Principal("owner"))
+    for protocol in (commands.AdminAPI, commands.ChannelAdmin, commands.SecurityAdmin, chlauth.ChlauthAdmin,
+                     security.SecurityAdmin):
+        assert isinstance(checked, protocol), protocol
+        for name, member in vars(protocol).items():
+            if callable(member) and not name.startswith("_"):
+                wanted = list(inspect.signature(member).parameters)
+                assert list(inspect.signature(getattr(CheckedAdmin, name)).parameters) == wanted, name
