@@ -205,3 +205,12 @@ def test_the_checked_admin_offers_every_admin_call_with_the_same_parameters() ->
             if callable(member) and not name.startswith("_"):
                 wanted = list(inspect.signature(member).parameters)
                 assert list(inspect.signature(getattr(CheckedAdmin, name)).parameters) == wanted, name
+
+
+def test_delete_takes_the_objects_own_authority_records_with_it() -> None:  # IBM's AUTHREC(YES)
+    qm = queue_manager()
+    mqsc(qm, "SET AUTHREC PROFILE('APP.Q') OBJTYPE(QUEUE) PRINCIPAL('bob') AUTHADD(PUT)\n"
+             "SET AUTHREC PROFILE('APP.Q') OBJTYPE(QUEUE) GROUP('apps') AUTHADD(GET)\n"
+             "SET AUTHREC PROFILE('APP.*') OBJTYPE(QUEUE) GROUP('apps') AUTHADD(GET)")
+    assert "AMQ8007I: WebSphere MQ queue deleted." in mqsc(qm, "DELETE QLOCAL(APP.Q)")
+    assert [r.profile for r in qm.security.records() if r.objtype == Q] == ["APP.*", "OLD.**"]  # generic stay

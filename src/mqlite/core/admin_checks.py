@@ -4,7 +4,8 @@ before it runs, as IBM's OAM checks MQSC commands ("Authorizations for MQSC comm
 - DEFINE: ``crt`` on the queue manager (create authority is not per object), or with REPLACE
   of an object that exists ``chg`` on it; and ``dsp`` on the LIKE object, or on the default
   object (SYSTEM.DEFAULT.LOCAL.QUEUE, ...) when there is no LIKE;
-- ALTER ``chg``, DELETE ``dlt``, CLEAR ``clr``, DISPLAY ``dsp`` (a generic DISPLAY shows only the
+- ALTER ``chg``, DELETE ``dlt`` (the object's own authority records go with it, IBM's default
+  AUTHREC(YES)), CLEAR ``clr``, DISPLAY ``dsp`` (a generic DISPLAY shows only the
   objects the caller may display), START/STOP CHANNEL ``ctrl``, on the object itself;
 - subscriptions, topic and publish/subscribe status: on the queue manager (``chg`` to change,
   ``dsp`` to display);
@@ -151,6 +152,8 @@ class CheckedAdmin:
         else:
             self._require(OBJECT_TYPES.get(kind, C.MQOT_Q_MGR), name, C.MQZAO_DELETE)
         self.qm.delete(objtype, name, purge)
+        if kind in OBJECT_TYPES:  # IBM's AUTHREC(YES): the object's own records go with it
+            self.security.delete_profile(OBJECT_TYPES[kind], name)
 
     def objects(self, objtype: str, generic: str) -> list[dict[str, Any]]:
         kind = objtype.upper()

@@ -139,6 +139,15 @@ class AuthorityService:
         self._cache.clear()
         return True
 
+    def delete_profile(self, objtype: int, profile: str) -> int:
+        """Every entity's record for exactly ``profile`` (an object deleted with IBM's default
+        AUTHREC(YES)); how many there were."""
+        objtype = record_type(objtype)
+        gone = [r for r in self.records() if r.objtype == objtype and r.profile == profile]
+        for record in gone:
+            self.delete_authority(objtype, profile, record.entity, record.entity_type)
+        return len(gone)
+
     def records(self) -> list[AuthRecord]:
         """Every record, by object type, profile, entity type and entity."""
         found = [r for profiles in self._records.values() for r in profiles.values()]
