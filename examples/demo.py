@@ -80,6 +80,10 @@ def main() -> None:
     run("passwd", "-m", "DEMO.QM", "-g", "mqclient", "app")
     run("strmqm", "DEMO.QM")
     try:
+        # Secure by default: the application group may connect and use the APP.* queues.
+        run("setmqaut", "-m", "DEMO.QM", "-t", "qmgr", "-g", "mqclient", "+connect", "+inq")
+        run("setmqaut", "-m", "DEMO.QM", "-t", "q", "-n", "APP.**", "-g", "mqclient", "+put", "+get", "+browse",
+            "+inq")
         run("runmqsc", "DEMO.QM", stdin=(
             "DEFINE QLOCAL(APP.ORDERS) DEFPSIST(YES) MAXDEPTH(100000) DESCR('Orders from the shop')\n"
             "DEFINE QALIAS(ORDERS) TARGET(APP.ORDERS)\n"
