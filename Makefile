@@ -36,6 +36,7 @@ bench: install tools
 	$(BIN)/python bench/spark.py
 	$(BIN)/python bench/mqtt.py --plot docs/mqtt.svg
 	$(BIN)/python bench/timing.py
+	$(BIN)/python bench/security.py
 
 lint: install
 	$(BIN)/ruff check src tests bench examples
