@@ -21,6 +21,9 @@ from mqlite.core.pubsub.delivery import CopyDelivery
 from mqlite.core.pubsub.publish import Publisher
 from mqlite.core.pubsub.registry import Subscriptions
 from mqlite.core.pubsub.subscription import Subscription
+from mqlite.core.security.access import Access
+from mqlite.core.security.events import AuthorityEvents, Caller
+from mqlite.core.security.service import AuthorityService, administrator
 from mqlite.core.syncpoint import Syncpoint
 from mqlite.core.waiters import GetRequest, Waiter
 from mqlite.core.waiting import WaitingGetters
@@ -177,14 +180,17 @@ def test_publishing_without_the_mqi() -> None:  # A:R-CMP-1: each matching subsc
     gets, puts, syncpoint = base.queues()
     subscriptions = Subscriptions(base.objects)
     delivery = CopyDelivery(base.objects, subscriptions, gets.deliver, syncpoint.dead_letter, base.ids)
-    publisher = Publisher(base.objects, subscriptions, delivery, puts)
+    events = AuthorityEvents("QM1", base.objects.attrs, base.objects.queues, base.ids.next_id, clock)
+    access = Access("QM1", AuthorityService("QM1", base.outbox), events, subscriptions.tree.objects_by_topic)
+    publisher = Publisher(base.objects, subscriptions, delivery, puts, access)
     for name in ("SPORT.Q", "NEWS.Q"):
         base.objects.define_queue("QLOCAL", name, {})
     for sub_id, topic, dest in ((b"1" * 24, "sport/#", "SPORT.Q"), (b"2" * 24, "news/+", "NEWS.Q")):
         subscriptions.add(Subscription(sub_id=sub_id, name="", topic=topic, options=0, dest=dest, correl_id=sub_id,
                                        wildcard=True), persist=False)
     conn = Connection("1", "alice", "app.py")
-    handle = publisher.open_topic(1, {"ObjectString": "sport/tennis", "Version": C.MQOD_VERSION_4}, C.MQOO_OUTPUT)
+    handle = publisher.open_topic(1, {"ObjectString": "sport/tennis", "Version": C.MQOD_VERSION_4}, C.MQOO_OUTPUT,
+                                  administrator("alice"), Caller("alice", "app.py"))
     handle.conn = conn
     publisher.publish(conn, handle, MessageDescriptor(), C.MQPMO_NO_SYNCPOINT, {}, b"ace")
     sport, news = base.objects.queues["SPORT.Q"], base.objects.queues["NEWS.Q"]

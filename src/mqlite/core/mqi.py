@@ -20,6 +20,7 @@ from mqlite.core.objects import ObjectDefinitions
 from mqlite.core.pubsub.delivery import CopyDelivery
 from mqlite.core.pubsub.publish import Publisher
 from mqlite.core.pubsub.subscribe import Subscriber
+from mqlite.core.security.events import Caller
 from mqlite.core.security.principal import Principal
 from mqlite.core.security.service import AuthorityService
 from mqlite.core.syncpoint import Syncpoint
@@ -43,6 +44,7 @@ class Connections:
         self.put_message = puts.put
         self.syncpoint = syncpoint
         self.publisher = publisher
+        self.access = publisher.access
         self.publish = publisher.publish
         self.subscriber = subscriber
         self.delivery = delivery
@@ -95,14 +97,20 @@ class Connections:
         if not options & (INPUT_OPTIONS | C.MQOO_BROWSE | C.MQOO_OUTPUT | C.MQOO_INQUIRE | C.MQOO_SET):
             raise MQError(C.MQRC_OPTIONS_ERROR, "no access option given")
         hobj = conn.next_hobj
+        principal, caller = conn.principal, caller_of(conn)
+        if options & C.MQOO_ALTERNATE_USER_AUTHORITY:  # altusr, then every check as that user
+            principal = self.access.alternate(principal, caller, str(od.get("AlternateUserId") or ""),
+                                              open_options=options)
+            caller = caller._replace(user=principal.user)
         if object_type == C.MQOT_Q_MGR:
             if options & (INPUT_OPTIONS | C.MQOO_BROWSE | C.MQOO_OUTPUT | C.MQOO_SET):
                 raise MQError(C.MQRC_OPTION_NOT_VALID_FOR_TYPE, "the queue manager opens for inquire")
+            self.access.open_object(principal, caller, C.MQOT_Q_MGR, self.name, options)
             handle = Handle(hobj, self.name, self.name, options, None)
         elif object_type == C.MQOT_Q:
-            handle = self._open_queue(hobj, name, qmgr_name, options, od)
+            handle = self._open_queue(hobj, name, qmgr_name, options, od, principal, caller)
         elif object_type == C.MQOT_TOPIC:
-            handle = self.publisher.open_topic(hobj, od, options)
+            handle = self.publisher.open_topic(hobj, od, options, principal, caller)
         else:
             raise MQError(C.MQRC_OBJECT_TYPE_ERROR, f"object type {object_type}")
         conn.next_hobj += 1
@@ -111,21 +119,26 @@ class Connections:
         return handle
 
     def _open_queue(
-        self, hobj: int, name: str, qmgr_name: str, options: int, od: dict[str, Any]
+        self, hobj: int, name: str, qmgr_name: str, options: int, od: dict[str, Any], principal: Principal,
+        caller: Caller,
     ) -> Handle:
         if not name:
             raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, "no queue name given")
         if qmgr_name and qmgr_name != self.name:
-            return self._open_via_xmitq(hobj, name, qmgr_name, options)
+            return self._open_via_xmitq(hobj, name, qmgr_name, options, principal=principal, caller=caller)
         definition = self.qdefs.get(name)
         if definition is None:
             raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"queue {name} is not defined")
+        # Authority is checked on the first definition the name resolves through (the alias,
+        # the model, the remote queue definition), never on what it resolves to (R-SEC-20).
+        self.access.open_object(principal, caller, C.MQOT_Q, name, options, qmgr_name)
         qtype, attrs = definition
         alias_attrs = None
         created = False
         if qtype == "QALIAS":
-            if attrs.get("TARGTYPE", "QUEUE") == "TOPIC":  # an alias publishes to its topic object
-                handle = self.publisher.open_topic(hobj, {"ObjectName": attrs.get("TARGET", "")}, options)
+            if attrs.get("TARGTYPE", "QUEUE") == "TOPIC":  # an alias publishes to its topic object: put and pub
+                handle = self.publisher.open_topic(hobj, {"ObjectName": attrs.get("TARGET", "")}, options,
+                                                   principal, caller)
                 handle.opened_as = name
                 return handle
             target = str(attrs.get("TARGET", ""))
@@ -160,7 +173,8 @@ class Connections:
 
     def _open_via_xmitq(
         self, hobj: int, rname: str, rqmname: str, options: int, xmitq: str = "", opened_as: str = "",
-        remote_attrs: dict[str, Any] | None = None,
+        remote_attrs: dict[str, Any] | None = None, principal: Principal | None = None,
+        caller: Caller | None = None,
     ) -> Handle:
         if options & ~(C.MQOO_OUTPUT | C.MQOO_INQUIRE | C.MQOO_FAIL_IF_QUIESCING | _CONTEXT_OPEN_OPTIONS):
             raise MQError(C.MQRC_OPTION_NOT_VALID_FOR_TYPE, "a remote queue opens for output")
@@ -176,6 +190,8 @@ class Connections:
             raise MQError(C.MQRC_UNKNOWN_REMOTE_Q_MGR, f"no transmission queue for {target_qmgr}")
         if definition[1].get("USAGE") != "XMITQ":
             raise MQError(C.MQRC_XMIT_Q_USAGE_ERROR, f"{xmitq_name} is not USAGE(XMITQ)")
+        if principal is not None and caller is not None:  # named by queue manager: the transmission queue is checked
+            self.access.open_object(principal, caller, C.MQOT_Q, xmitq_name, options, rqmname)
         queue = self.queues[xmitq_name]
         if options & C.MQOO_OUTPUT:
             queue.open_output += 1
@@ -271,11 +287,17 @@ class Connections:
         inquire.set_attributes(self.qdefs, handle, values, self.alter)
 
 
+def caller_of(conn: Connection) -> Caller:
+    """Who a connection is, as an authority event reports it."""
+    return Caller(conn.user, conn.appl_name)
+
+
 _PUT1_CONTEXT = (
     (C.MQPMO_SET_ALL_CONTEXT, C.MQOO_SET_ALL_CONTEXT),
     (C.MQPMO_SET_IDENTITY_CONTEXT, C.MQOO_SET_IDENTITY_CONTEXT),
     (C.MQPMO_PASS_ALL_CONTEXT, C.MQOO_PASS_ALL_CONTEXT),
     (C.MQPMO_PASS_IDENTITY_CONTEXT, C.MQOO_PASS_IDENTITY_CONTEXT),
+    (C.MQPMO_ALTERNATE_USER_AUTHORITY, C.MQOO_ALTERNATE_USER_AUTHORITY),
 )
 _CONTEXT_OPEN_OPTIONS = (
     C.MQOO_PASS_IDENTITY_CONTEXT | C.MQOO_PASS_ALL_CONTEXT | C.MQOO_SET_IDENTITY_CONTEXT

@@ -10,6 +10,8 @@ and are built here in dependency order:
   ``allowed``/``require`` checks every MQI and admin call makes;
 - ``security.chlauth_service.ChlauthService`` (``chlauth``): channel authentication records and
   the decision when a channel connects;
+- ``security.access.Access`` (``access``) and ``security.events.AuthorityEvents``: the MQI's
+  authority checks (queues, the topic-tree walk, subscriptions) and the events refusals raise;
 - ``waiting.WaitingGetters``: the MQGETs waiting for a message;
 - ``objects.ObjectDefinitions``: queue-manager attributes, queue definitions, local queues;
 - ``mqget.Gets``, ``mqput.Puts``, ``syncpoint.Syncpoint``, ``ranges.Ranges``: queues and units
@@ -58,7 +60,9 @@ from mqlite.core.pubsub.subscribe import Subscriber
 from mqlite.core.pubsub.subscription import Subscription
 from mqlite.core.queues import LocalQueue, MessageReader
 from mqlite.core.ranges import Ranges
+from mqlite.core.security.access import Access
 from mqlite.core.security.chlauth_service import ChlauthService
+from mqlite.core.security.events import AuthorityEvents
 from mqlite.core.security.principal import Principal
 from mqlite.core.security.service import AuthorityService
 from mqlite.core.syncpoint import Syncpoint
@@ -94,9 +98,12 @@ class QueueManager:
         self.syncpoint = syncpoint = Syncpoint(name, objects.attrs, objects.queues, gets.deliver, outbox, clock)
         self.ranges = ranges = Ranges(objects.queues, outbox, clock)
         self.subscriptions = subscriptions = Subscriptions(objects)
+        self.authority_events = events = AuthorityEvents(name, objects.attrs, objects.queues, ids.next_id, clock)
+        events.deliver = gets.deliver
+        self.access = access = Access(name, security, events, subscriptions.tree.objects_by_topic)
         self.delivery = delivery = CopyDelivery(objects, subscriptions, gets.deliver, syncpoint.dead_letter, ids)
-        self.publisher = publisher = Publisher(objects, subscriptions, delivery, puts)
-        self.subscriber = subscriber = Subscriber(objects, subscriptions, delivery, ids)
+        self.publisher = publisher = Publisher(objects, subscriptions, delivery, puts, access)
+        self.subscriber = subscriber = Subscriber(objects, subscriptions, delivery, ids, access)
         self.channel_service = channels = Channels(clock, outbox)
         self.authinfos = authinfos = AuthInfos(objects.attrs, clock, outbox)
         connections: dict[str, Connection] = {}

@@ -19,6 +19,9 @@ from mqlite.core.objects import ObjectDefinitions
 from mqlite.core.pubsub import copies
 from mqlite.core.pubsub.delivery import CopyDelivery
 from mqlite.core.pubsub.registry import Subscriptions
+from mqlite.core.security.access import Access
+from mqlite.core.security.events import Caller
+from mqlite.core.security.principal import Principal
 from mqlite.core.topics.strings import check_topic_string
 from mqlite.core.topics.tree import TopicNode
 from mqlite.message import Message, MessageDescriptor, Properties
@@ -35,7 +38,7 @@ class Publisher:
     """Topic handles and publications."""
 
     def __init__(self, objects: ObjectDefinitions, subscriptions: Subscriptions, delivery: CopyDelivery,
-                 puts: Puts) -> None:
+                 puts: Puts, access: Access) -> None:
         self.qmgr_attrs = objects.attrs
         self.qdefs = objects.qdefs
         self.outbox = objects.outbox
@@ -46,9 +49,13 @@ class Publisher:
         self.topic_matches = subscriptions.topic_matches
         self.delivery = delivery
         self.puts = puts
+        self.access = access
 
     # -- MQOPEN of a topic ---------------------------------------------------------------
-    def open_topic(self, hobj: int, od: dict[str, Any], options: int) -> Handle:
+    def open_topic(self, hobj: int, od: dict[str, Any], options: int, principal: Principal,
+                   caller: Caller) -> Handle:
+        """MQOPEN of a topic for publishing: ``pub`` (and each context option's authority) by the
+        tree walk before the node exists, so a refused publisher creates no node (R-SEC-10)."""
         if int(od.get("Version", C.MQOD_VERSION_4)) < C.MQOD_VERSION_4:
             raise MQError(C.MQRC_OD_ERROR, "topics need MQOD version 4")
         if options & ~_TOPIC_OPEN_OPTIONS or not options & C.MQOO_OUTPUT:
@@ -57,6 +64,7 @@ class Publisher:
                                                               str(od.get("ObjectString") or ""))
         check_topic_string(topic)
         self.delivery.check_enabled()
+        self.access.open_topic(principal, caller, topic, options, object_name)
         node = self.tree.node(topic, self.clock())
         node.publishers += 1
         handle = Handle(hobj, topic, object_name or topic, options, None)

@@ -14,6 +14,9 @@ from mqlite.core.outbox import MessageIds
 from mqlite.core.pubsub.delivery import CopyDelivery
 from mqlite.core.pubsub.registry import Subscriptions
 from mqlite.core.pubsub.subscription import STORED_OPTIONS, Subscription
+from mqlite.core.security.access import Access
+from mqlite.core.security.events import Caller
+from mqlite.core.security.principal import Principal
 from mqlite.core.selectors import compile_selector
 from mqlite.core.topics.strings import char_tokens, check_topic_string, has_char_wildcards, has_topic_wildcards
 from mqlite.message import NULL_ACCOUNTING_TOKEN, NULL_ID
@@ -39,7 +42,7 @@ class Subscriber:
     """MQSUB and the life of subscriptions applications hold."""
 
     def __init__(self, objects: ObjectDefinitions, subscriptions: Subscriptions, delivery: CopyDelivery,
-                 ids: MessageIds) -> None:
+                 ids: MessageIds, access: Access) -> None:
         self.objects = objects
         self.outbox = objects.outbox
         self.clock: Callable[[], float] = objects.clock
@@ -47,6 +50,7 @@ class Subscriber:
         self.tree = subscriptions.tree
         self.delivery = delivery
         self.next_id = ids.next_id
+        self.access = access
 
     def subscribe(
         self, conn: Connection, sd: dict[str, Any], hobj: int,
@@ -70,6 +74,11 @@ class Subscriber:
             raise MQError(C.MQRC_OPTIONS_ERROR, "MQSO_ANY_USERID with MQSO_FIXED_USERID")
         if options & C.MQSO_WILDCARD_CHAR and options & C.MQSO_WILDCARD_TOPIC:
             raise MQError(C.MQRC_OPTIONS_ERROR, "MQSO_WILDCARD_CHAR with MQSO_WILDCARD_TOPIC")
+        principal, caller = conn.principal, Caller(conn.user, conn.appl_name)
+        if options & C.MQSO_ALTERNATE_USER_AUTHORITY:  # altusr; the alternate user becomes SUBUSER (A-34)
+            principal = self.access.alternate(principal, caller, str(sd.get("AlternateUserId") or ""),
+                                              sub_options=options)
+            caller = caller._replace(user=principal.user)
         queue_handle: Handle | None = None
         if hobj:
             queue_handle = conn.handles.get(hobj)
@@ -107,11 +116,12 @@ class Subscriber:
         else:
             raise MQError(C.MQRC_NO_SUBSCRIPTION, f"subscription {name} does not exist")
         if sub is None:
-            return self._create_subscription(conn, sd, options, name, queue_handle)
-        return self._resume_subscription(conn, sub, sd, options, alter, queue_handle)
+            return self._create_subscription(conn, sd, options, name, queue_handle, principal, caller)
+        return self._resume_subscription(conn, sub, sd, options, alter, queue_handle, principal, caller)
 
     def _create_subscription(
         self, conn: Connection, sd: dict[str, Any], options: int, name: str, queue_handle: Handle | None,
+        principal: Principal, caller: Caller,
     ) -> tuple[SubscriptionHandle, Handle | None, dict[str, Any]]:
         managed = bool(options & C.MQSO_MANAGED)
         durable = bool(options & C.MQSO_DURABLE)
@@ -120,11 +130,17 @@ class Subscriber:
         object_string = str(sd.get("ObjectString") or "")
         topic, _ = self.subscriptions.resolve_topic(object_name, object_string)
         sub = self.new_subscription(
-            topic, char_scheme, durable, name, conn.user, level=int(sd.get("SubLevel", 1)),
+            topic, char_scheme, durable, name, principal.user, level=int(sd.get("SubLevel", 1)),
             options=options, selection=str(sd.get("SelectionString") or ""),
             correl_id=bytes(sd.get("SubCorrelId") or NULL_ID), pub_priority=int(sd.get("PubPriority", -3)),
             user_data=str(sd.get("SubUserData") or ""), expiry=int(sd.get("SubExpiry", C.MQEI_UNLIMITED)),
         )
+        # sub on the topic by the walk, then put (and setid) on an unmanaged destination, before
+        # anything exists: a refused subscriber leaves no node, queue or subscription (R-SEC-10).
+        self.access.subscribe(principal, caller, topic, C.MQZAO_SUBSCRIBE, options, char_scheme, name)
+        if queue_handle is not None:
+            self.access.destination(principal, caller, queue_handle.opened_as, _destination_authority(options),
+                                    options, topic, name)
         token = bytes(sd.get("PubAccountingToken") or NULL_ACCOUNTING_TOKEN)
         identity = str(sd.get("PubApplIdentityData") or "")
         if object_name.strip() or token != NULL_ACCOUNTING_TOKEN or identity:  # details only when needed
@@ -141,6 +157,7 @@ class Subscriber:
             sub.dest = queue_handle.name
         self.subscriptions.add(sub)
         hsub = self._hold(conn, sub)
+        sub.holder_created = True
         if not options & (C.MQSO_NEW_PUBLICATIONS_ONLY | C.MQSO_PUBLICATIONS_ON_REQUEST):
             self.delivery.send_retained(conn, sub)
         return hsub, returned, self._sd_output(sub, returned)
@@ -241,15 +258,34 @@ class Subscriber:
 
     def _resume_subscription(
         self, conn: Connection, sub: Subscription, sd: dict[str, Any], options: int, alter: bool,
-        queue_handle: Handle | None,
+        queue_handle: Handle | None, principal: Principal, caller: Caller,
     ) -> tuple[SubscriptionHandle, Handle | None, dict[str, Any]]:
         if sub.holder_conn is not None:
             raise MQError(C.MQRC_SUBSCRIPTION_IN_USE, f"subscription {sub.name} is in use")
-        if sub.user != conn.user:
-            if not sub.options & C.MQSO_ANY_USERID:
-                raise MQError(C.MQRC_IDENTITY_MISMATCH, f"subscription {sub.name} belongs to {sub.user}")
-            sub.user = conn.user  # MQSO_ANY_USERID: the subscription takes the new user's identity
-        if alter:
+        user = principal.user
+        takeover = sub.user != user
+        if takeover and not sub.options & C.MQSO_ANY_USERID:
+            raise MQError(C.MQRC_IDENTITY_MISMATCH, f"subscription {sub.name} belongs to {sub.user}")
+        # ALTER and an ANY_USERID takeover need sub; the owner's RESUME sub or resume (A-32, R-SEC-27).
+        needed = C.MQZAO_SUBSCRIBE if alter or takeover else C.MQZAO_SUBSCRIBE | C.MQZAO_RESUME
+        self.access.subscribe(principal, caller, sub.topic, needed, options, sub.char_scheme, sub.name)
+        if not sub.managed:  # the destination, as the subscription's (possibly new) user (A-38)
+            dest = queue_handle.opened_as if queue_handle is not None else sub.dest
+            authority = _destination_authority(options if alter else options & ~C.MQSO_SET_IDENTITY_CONTEXT)
+            if queue_handle is None:  # the queue manager hands back a handle to get and browse with
+                authority |= C.MQZAO_INPUT | C.MQZAO_BROWSE
+            self.access.destination(principal, caller, dest, authority, options, sub.topic, sub.name)
+        if takeover:  # MQSO_ANY_USERID: the subscription takes the new user's identity
+            previous, sub.user = sub.user, user
+            if alter:
+                try:
+                    self._alter_subscription(sub, sd, options, queue_handle)
+                except MQError:
+                    sub.user = previous
+                    raise
+            elif sub.durable:
+                self.outbox.tx.put_record("sub", sub.sub_id.hex(), sub.to_record())
+        elif alter:
             self._alter_subscription(sub, sd, options, queue_handle)
         returned: Handle | None = None
         if sub.managed:
@@ -263,7 +299,9 @@ class Subscriber:
         elif queue_handle is None:
             returned = self._open_implicit(conn, sub)
         sub.resumed = self.clock()
-        return self._hold(conn, sub), returned, self._sd_output(sub, returned)
+        hsub = self._hold(conn, sub)
+        sub.holder_created = False
+        return hsub, returned, self._sd_output(sub, returned)
 
     def _open_implicit(self, conn: Connection, sub: Subscription) -> Handle:
         """RESUME with MQHO_NONE: the queue manager opens the destination itself, for input and
@@ -345,9 +383,13 @@ class Subscriber:
             raise MQError(C.MQRC_OPTIONS_ERROR, "MQCO_KEEP_SUB on a non-durable subscription")
         if options & C.MQCO_KEEP_SUB and options & C.MQCO_REMOVE_SUB:
             raise MQError(C.MQRC_OPTIONS_ERROR, "MQCO_KEEP_SUB with MQCO_REMOVE_SUB")
+        if options & C.MQCO_REMOVE_SUB and not sub.holder_created:  # not its creator: sub by the walk (A-33)
+            self.access.subscribe(conn.principal, Caller(conn.user, conn.appl_name), sub.topic,
+                                  C.MQZAO_SUBSCRIBE, 0, sub.char_scheme, sub.name, closing=True)
         del conn.subscriptions[hsub]
         sub.holder = 0
         sub.holder_conn = None
+        sub.holder_created = False
         if options & C.MQCO_REMOVE_SUB or not sub.durable:
             self.subscriptions.remove(sub)
 
@@ -359,3 +401,11 @@ class Subscriber:
         sub.managed_handle = None
         if sub.sub_id not in self.subscriptions.subs_by_id:
             self.subscriptions.drop_managed_queue(sub)
+
+
+def _destination_authority(options: int) -> int:
+    """What MQSUB needs on an unmanaged destination: put, and setid when the subscription
+    supplies identity context (R-SEC-16, R-SEC-25)."""
+    if options & C.MQSO_SET_IDENTITY_CONTEXT:
+        return C.MQZAO_OUTPUT | C.MQZAO_SET_IDENTITY_CONTEXT
+    return C.MQZAO_OUTPUT

@@ -83,6 +83,7 @@ class Subscription:
     node: TopicNode | None = None  # the tree node the subscription keeps in use
     holder: int = 0  # the open Hsub's number, 0 when no application holds it
     holder_conn: Holder | None = None  # the connection holding it (in use)
+    holder_created: bool = False  # the holding Hsub is the one that created it (MQCLOSE REMOVE_SUB, A-33)
     managed_handle: ManagedHandle | None = None  # MQSO_MANAGED: the Hobj MQSUB returned
     details: SubscriptionDetails | None = None  # made only when a subscription needs one
     created: float = 0.0

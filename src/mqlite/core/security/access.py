@@ -1,0 +1,158 @@
+"""Authority checks of MQI calls (spec C §11; IBM's "Authorizations for MQI calls"), each refusal
+with its authority event and MQRC_NOT_AUTHORIZED.
+
+- MQOPEN of a queue: every MQOO_* option asks for its authority on the first definition the
+  name resolves through (the alias, the model, the remote queue definition; the transmission
+  queue when ObjectQMgrName names another queue manager), never the base queue (R-SEC-20).
+- MQOO_ALTERNATE_USER_AUTHORITY / MQSO_ALTERNATE_USER_AUTHORITY: the running user needs
+  ``altusr`` on the queue manager, then every check is the alternate user's (R-SEC-24).
+- Topics: the tree walk of ``topic_walk`` for ``pub``, ``sub``, ``resume`` and the context
+  authorities (A-34), with the objects asked in the event's AdminTopicNames.
+
+Checks happen at open, subscribe, alter, resume and close-remove, never per message (R-SEC-3).
+Administrators pass every check at the first dictionary lookup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Protocol
+
+from mqlite import cmqc as C
+from mqlite.core.errors import MQError
+from mqlite.core.security.events import AuthorityEvents, Caller, refusal
+from mqlite.core.security.principal import Principal
+from mqlite.core.security.topic_walk import Walk, check_levels, walk
+
+INPUT_OPTIONS = C.MQOO_INPUT_AS_Q_DEF | C.MQOO_INPUT_SHARED | C.MQOO_INPUT_EXCLUSIVE
+# MQOPEN options and the authority each needs (IBM's MQI authorization table).
+OPEN_AUTHORITIES = (
+    (INPUT_OPTIONS, C.MQZAO_INPUT),
+    (C.MQOO_BROWSE, C.MQZAO_BROWSE),
+    (C.MQOO_OUTPUT, C.MQZAO_OUTPUT),
+    (C.MQOO_INQUIRE, C.MQZAO_INQUIRE),
+    (C.MQOO_SET, C.MQZAO_SET),
+    (C.MQOO_PASS_IDENTITY_CONTEXT, C.MQZAO_PASS_IDENTITY_CONTEXT),
+    (C.MQOO_PASS_ALL_CONTEXT, C.MQZAO_PASS_ALL_CONTEXT),
+    (C.MQOO_SET_IDENTITY_CONTEXT, C.MQZAO_SET_IDENTITY_CONTEXT),
+    (C.MQOO_SET_ALL_CONTEXT, C.MQZAO_SET_ALL_CONTEXT),
+)
+# Publishing: MQOO_OUTPUT is pub on the topic; the context options ask for theirs the same way (A-34).
+TOPIC_OPEN_AUTHORITIES = ((C.MQOO_OUTPUT, C.MQZAO_PUBLISH), *OPEN_AUTHORITIES[5:])
+
+
+def open_authority(options: int) -> int:
+    """The MQZAO_* bits an MQOPEN of a queue with ``options`` needs."""
+    needed = 0
+    for option, authority in OPEN_AUTHORITIES:
+        if options & option:
+            needed |= authority
+    return needed
+
+
+class Authorities(Protocol):
+    """What the checks ask of the authority service (``security.service.AuthorityService``)."""
+
+    def is_admin(self, principal: Principal) -> bool: ...
+
+    def held(self, principal: Principal, objtype: int, name: str) -> int: ...
+
+
+class Access:
+    """The MQI's authority checks over the authority service, raising events on refusal."""
+
+    def __init__(self, qmgr_name: str, authorities: Authorities, events: AuthorityEvents,
+                 topic_objects: Callable[[], Mapping[str, str]]) -> None:
+        self.qmgr_name = qmgr_name
+        self.authorities = authorities
+        self.events = events
+        self.topic_objects = topic_objects  # TOPICSTR -> topic object name, kept current by the tree
+
+    # -- identities ------------------------------------------------------------------------
+    def alternate(self, principal: Principal, caller: Caller, alternate_user: str, *,
+                  open_options: int | None = None, sub_options: int | None = None) -> Principal:
+        """The principal the call's checks run as under an ALTERNATE_USER_AUTHORITY option: the
+        running user must hold ``altusr`` on the queue manager (R-SEC-24). A blank
+        AlternateUserId leaves the running user (the option is then only the altusr check)."""
+        if not self.authorities.held(principal, C.MQOT_Q_MGR, self.qmgr_name) & C.MQZAO_ALTERNATE_USER_AUTHORITY:
+            qualifier = C.MQRQ_OPEN_NOT_AUTHORIZED if sub_options is None else C.MQRQ_SUB_NOT_AUTHORIZED
+            self.events.emit(refusal(self.qmgr_name, qualifier, caller, open_options=open_options,
+                                     sub_options=sub_options, object_type=C.MQOT_Q_MGR, object_name=self.qmgr_name))
+            raise _refused(principal.user, self.qmgr_name, "qmgr", C.MQZAO_ALTERNATE_USER_AUTHORITY)
+        user = alternate_user.split("\0", 1)[0].strip()
+        if not user or user == principal.user:
+            return principal
+        return Principal(user)  # core knows no OS groups: the alternate user's own records count
+
+    # -- queues and the queue manager ---------------------------------------------------------
+    def open_object(self, principal: Principal, caller: Caller, objtype: int, name: str, options: int,
+                    object_qmgr: str = "") -> None:
+        """MQOPEN (or MQPUT1) of a queue or the queue manager: each option's authority on ``name``."""
+        needed = open_authority(options)
+        if self.authorities.held(principal, objtype, name) & needed == needed:
+            return
+        self.events.emit(refusal(self.qmgr_name, C.MQRQ_OPEN_NOT_AUTHORIZED, caller, open_options=options,
+                                 object_qmgr=object_qmgr, object_type=objtype, object_name=name))
+        raise _refused(principal.user, name, "qmgr" if objtype == C.MQOT_Q_MGR else "queue", needed)
+
+    def destination(self, principal: Principal, caller: Caller, queue: str, needed: int, sub_options: int,
+                    topic: str, sub_name: str) -> None:
+        """MQSUB's check of an unmanaged destination queue (A-38, R-SEC-25): type 6 on refusal."""
+        if self.authorities.held(principal, C.MQOT_Q, queue) & needed == needed:
+            return
+        self.events.emit(refusal(self.qmgr_name, C.MQRQ_SUB_DEST_NOT_AUTHORIZED, caller, sub_options=sub_options,
+                                 topic_string=topic, sub_name=sub_name, destination=queue))
+        raise _refused(principal.user, queue, "queue", needed)
+
+    def destination_allowed(self, principal: Principal, queue: str, needed: int) -> bool:
+        return self.authorities.held(principal, C.MQOT_Q, queue) & needed == needed
+
+    # -- topics ------------------------------------------------------------------------------
+    def topic_walk(self, principal: Principal, topic: str, authority: int, char_scheme: bool = False) -> Walk:
+        """Whether any of ``authority``'s bits is held on the topic (spec C §11.3), and the
+        objects asked."""
+        if self.authorities.is_admin(principal):
+            return Walk(True, ())
+        held = self.authorities.held
+        return walk(check_levels(topic, char_scheme), self.topic_objects(),
+                    lambda name: bool(held(principal, C.MQOT_TOPIC, name) & authority))
+
+    def open_topic(self, principal: Principal, caller: Caller, topic: str, options: int,
+                   object_name: str = "") -> None:
+        """MQOPEN of a topic: pub for MQOO_OUTPUT and each context option's authority, each by
+        the walk (R-SEC-19, A-34); a refusal is a type 2 event."""
+        if self.authorities.is_admin(principal):
+            return
+        for option, authority in TOPIC_OPEN_AUTHORITIES:
+            if not options & option:
+                continue
+            result = self.topic_walk(principal, topic, authority)
+            if not result.granted:
+                self.events.emit(refusal(
+                    self.qmgr_name, C.MQRQ_OPEN_NOT_AUTHORIZED, caller, open_options=options,
+                    object_type=C.MQOT_TOPIC, object_name=object_name, topic_string=topic,
+                    admin_topics=result.checked))
+                raise _refused(principal.user, result.checked[0], "topic", authority)
+
+    def subscribe(self, principal: Principal, caller: Caller, topic: str, authority: int, sub_options: int,
+                  char_scheme: bool, sub_name: str = "", closing: bool = False) -> None:
+        """MQSUB's (or MQCLOSE REMOVE_SUB's) topic check; ``authority`` may name several bits,
+        any of which is enough (RESUME: sub or resume, A-32). Type 5 (type 3 when closing)."""
+        result = self.topic_walk(principal, topic, authority, char_scheme)
+        if result.granted:
+            return
+        if closing:
+            params = refusal(self.qmgr_name, C.MQRQ_CLOSE_NOT_AUTHORIZED, caller, sub_name=sub_name,
+                             topic_string=topic, admin_topics=result.checked)
+        else:
+            params = refusal(self.qmgr_name, C.MQRQ_SUB_NOT_AUTHORIZED, caller, sub_options=sub_options,
+                             topic_string=topic, admin_topics=result.checked)
+        self.events.emit(params)
+        raise _refused(principal.user, result.checked[0], "topic", authority)
+
+
+def _refused(user: str, name: str, kind: str, authority: int) -> MQError:
+    """MQRC_NOT_AUTHORIZED with IBM's AMQ8077W text."""
+    return MQError(C.MQRC_NOT_AUTHORIZED,
+                   f"AMQ8077W: Entity '{user}' has insufficient authority to access object '{name}' [{kind}] "
+                   f"(authority 0x{authority:08X})")
