@@ -22,7 +22,7 @@ from mqlite.core.pubsub.publish import Publisher
 from mqlite.core.pubsub.subscribe import Subscriber
 from mqlite.core.security.events import Caller
 from mqlite.core.security.principal import Principal
-from mqlite.core.security.service import AuthorityService
+from mqlite.core.security.service import AuthorityService, administrator
 from mqlite.core.syncpoint import Syncpoint
 from mqlite.core.waiting import WaitingGetters
 from mqlite.message import MessageDescriptor, Properties
@@ -86,7 +86,10 @@ class Connections:
         self.delivery.end_connection(conn.conn_id)
 
     # -- MQOPEN / MQCLOSE --------------------------------------------------------------
-    def open(self, conn: Connection, od: dict[str, Any], options: int) -> Handle:
+    def open(self, conn: Connection, od: dict[str, Any], options: int, internal: bool = False) -> Handle:
+        """MQOPEN. ``internal``: the queue manager opens one of its own queues for a protocol
+        service working for this connection (an MQTT session's queue), as IBM's telemetry service
+        opens SYSTEM.MQTT.TRANSMIT.QUEUE under its own authority: no authority check."""
         check_object_descriptor(od)
         object_type = int(od.get("ObjectType", C.MQOT_Q))
         name = str(od.get("ObjectName", "")).strip()
@@ -97,7 +100,7 @@ class Connections:
         if not options & (INPUT_OPTIONS | C.MQOO_BROWSE | C.MQOO_OUTPUT | C.MQOO_INQUIRE | C.MQOO_SET):
             raise MQError(C.MQRC_OPTIONS_ERROR, "no access option given")
         hobj = conn.next_hobj
-        principal, caller = conn.principal, caller_of(conn)
+        principal, caller = (administrator(conn.user) if internal else conn.principal), caller_of(conn)
         if options & C.MQOO_ALTERNATE_USER_AUTHORITY:  # altusr, then every check as that user
             principal = self.access.alternate(principal, caller, str(od.get("AlternateUserId") or ""),
                                               open_options=options)

@@ -19,6 +19,8 @@ from mqlite.core.pubsub.delivery import CopyDelivery
 from mqlite.core.pubsub.registry import Subscriptions
 from mqlite.core.pubsub.subscribe import Subscriber
 from mqlite.core.pubsub.subscription import Subscription
+from mqlite.core.security.events import Caller
+from mqlite.core.security.principal import Principal
 from mqlite.core.topics.tree import BASE_TOPIC, TopicTree
 from mqlite.message import NULL_ID
 
@@ -105,8 +107,10 @@ class PubSubAdmin:
         return rows
 
     # -- administrative subscriptions ----------------------------------------------------------
-    def define_sub(self, name: str, attrs: dict[str, Any], like: str | None = None, replace: bool = False) -> None:
-        """DEFINE SUB: a durable subscription of type ADMIN (spec A A-35, spec C R-FAC-1..3)."""
+    def define_sub(self, name: str, attrs: dict[str, Any], like: str | None = None, replace: bool = False,
+                   principal: Principal | None = None) -> None:
+        """DEFINE SUB: a durable subscription of type ADMIN (spec A A-35, spec C R-FAC-1..3).
+        ``principal``: who issues the command; its destination is then checked (R-SEC-22)."""
         existing = self._sub_named(name)
         if like is not None:
             model = self._sub_named(like)
@@ -118,7 +122,7 @@ class PubSubAdmin:
                 raise MQError(C.MQRC_SUB_ALREADY_EXISTS, f"subscription {name} already exists")
             # REPLACE keeps the topic (spec A TV-IN-18): the rest is altered
             kept = {k: v for k, v in attrs.items() if k not in ("TOPICSTR", "TOPICOBJ", "WSCHEMA")}
-            self.alter_sub(name, kept)
+            self.alter_sub(name, kept, principal)
             return
         topic, _ = self.subscriptions.resolve_topic(str(attrs.get("TOPICOBJ", "")), str(attrs.get("TOPICSTR", "")))
         char_scheme = attrs.get("WSCHEMA", "TOPIC") == "CHAR"
@@ -138,8 +142,13 @@ class PubSubAdmin:
         correl = attrs.get("DESTCORL")
         if correl:
             options |= C.MQSO_SET_CORREL_ID
+        user = str(attrs.get("SUBUSER") or "").strip() or "mqm"
+        if principal is not None:  # no topic check: the command's authority suffices (R-SEC-22)
+            user = self._sub_user(principal, attrs, None)
+            if not managed:
+                self._check_destination(principal, user, dest, options | C.MQSO_CREATE, topic, name)
         sub = self.subscriber.new_subscription(
-            topic, char_scheme, True, name, str(attrs.get("SUBUSER") or "mqm"),
+            topic, char_scheme, True, name, user,
             level=int(attrs.get("SUBLEVEL", 1)), options=options, selection=str(attrs.get("SELECTOR", "")),
             correl_id=bytes.fromhex(str(correl)) if correl else NULL_ID,
             pub_priority=_pub_priority(attrs.get("PUBPRTY", "ASPUB")), user_data=str(attrs.get("USERDATA", "")),
@@ -161,7 +170,9 @@ class PubSubAdmin:
         self.subscriptions.add(sub)
         self.delivery.send_retained(None, sub)  # "including the currently retained publication" (R-FAC-1)
 
-    def alter_sub(self, name: str, attrs: dict[str, Any]) -> None:
+    def alter_sub(self, name: str, attrs: dict[str, Any], principal: Principal | None = None) -> None:
+        """ALTER SUB; with ``principal`` (who issues it) the destination is checked as the
+        user of R-SEC-22's table, which becomes the subscription's SUBUSER (A-39)."""
         sub = self._sub_named(name)
         if sub is None:
             raise MQError(C.MQRC_NO_SUBSCRIPTION, f"subscription {name} not found")
@@ -169,11 +180,15 @@ class PubSubAdmin:
             if fixed in attrs and attrs[fixed] != self._sub_attrs(sub).get(fixed):
                 raise MQError(C.MQRC_TOPIC_NOT_ALTERABLE if fixed.startswith("TOPIC") else C.MQRC_OPTIONS_ERROR,
                               f"{fixed} of subscription {name} cannot be altered")
-        if "DEST" in attrs:
-            dest = str(attrs["DEST"]).strip()
-            if dest not in self.qdefs:
-                raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"destination queue {dest} is not defined")
-            sub.dest = dest
+        dest = str(attrs["DEST"]).strip() if "DEST" in attrs else sub.dest
+        if "DEST" in attrs and dest not in self.qdefs:
+            raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"destination queue {dest} is not defined")
+        if principal is not None:
+            user = self._sub_user(principal, attrs, sub)
+            if not sub.managed:
+                self._check_destination(principal, user, dest, sub.options | C.MQSO_ALTER, sub.topic, name)
+            sub.user = user
+        sub.dest = dest
         if "USERDATA" in attrs:
             sub.user_data = str(attrs["USERDATA"])
         if "PUBPRTY" in attrs:
@@ -192,6 +207,21 @@ class PubSubAdmin:
         info.altered = self.clock()
         if sub.durable:
             self.outbox.tx.put_record("sub", sub.sub_id.hex(), sub.to_record())
+
+    @staticmethod
+    def _sub_user(principal: Principal, attrs: dict[str, Any], sub: Subscription | None) -> str:
+        """R-SEC-22's table: SUBUSER given and not blank is that user; given blank, or not given
+        on DEFINE, the administrator's; not given on ALTER, the subscription's own."""
+        if "SUBUSER" in attrs:
+            return str(attrs["SUBUSER"]).strip() or principal.user
+        return principal.user if sub is None else sub.user
+
+    def _check_destination(self, principal: Principal, user: str, dest: str, options: int, topic: str,
+                           name: str) -> None:
+        """put on the destination queue as ``user`` (type 6 event on refusal)."""
+        access = self.subscriber.access
+        checked = principal if user == principal.user else access.principal_of(user)
+        access.destination(checked, Caller(user, "runmqsc"), dest, C.MQZAO_OUTPUT, options, topic, name)
 
     def delete_sub(self, name: str) -> None:
         sub = self._sub_named(name)

@@ -82,7 +82,13 @@ class Access:
         user = alternate_user.split("\0", 1)[0].strip()
         if not user or user == principal.user:
             return principal
-        return Principal(user)  # core knows no OS groups: the alternate user's own records count
+        return self.principal_of(user)
+
+    def principal_of(self, user: str) -> Principal:
+        """``user`` with the groups the server told the authority service it has (none if it
+        cannot know: core looks nothing up)."""
+        lookup = getattr(self.authorities, "principal_of", None)
+        return lookup(user) if lookup is not None else Principal(user)
 
     # -- queues and the queue manager ---------------------------------------------------------
     def open_object(self, principal: Principal, caller: Caller, objtype: int, name: str, options: int,

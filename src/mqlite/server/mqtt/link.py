@@ -22,6 +22,7 @@ from typing import Any
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
+from mqlite.core.mqi import caller_of
 from mqlite.core.pubsub.subscription import MQSO_NOT_OWN_PUBS
 from mqlite.core.qmgr import GetResult
 from mqlite.core.queues import Entry
@@ -223,13 +224,13 @@ class MqttLink:
             if name not in core.queues:
                 core.define("QLOCAL", name, {"MSGDLVSQ": "FIFO", "MAXDEPTH": QUEUE_DEPTH,
                                              "DESCR": f"MQTT client {session.client_id}"[:64]})
-            handle = core.open(self.conn, {"ObjectType": C.MQOT_Q, "ObjectName": name}, options)
+            handle = core.open(self.conn, {"ObjectType": C.MQOT_Q, "ObjectName": name}, options, internal=True)
         else:
             if MODEL_QUEUE not in core.qdefs:
                 core.define("QMODEL", MODEL_QUEUE, {"DEFTYPE": "TEMPDYN", "MSGDLVSQ": "FIFO", "MAXDEPTH": QUEUE_DEPTH,
                                                     "DESCR": "MQTT clean sessions"})
             handle = core.open(self.conn, {"ObjectType": C.MQOT_Q, "ObjectName": MODEL_QUEUE,
-                                           "DynamicQName": QUEUE_PREFIX + "TEMP.*"}, options)
+                                           "DynamicQName": QUEUE_PREFIX + "TEMP.*"}, options, internal=True)
         session.queue = handle.opened_as if handle.created_dynamic else handle.name
         self.hobj = handle.hobj
 
@@ -370,6 +371,10 @@ class MqttLink:
             return R.TOPIC_FILTER_INVALID if self.version == V5 else failure
         options = {"f": share[1], "q": s.qos, "rap": s.retain_as_published, "id": identifier}
         try:
+            # The group's subscription is the queue manager's; each member needs sub on its filter.
+            conn = self.conn
+            self.core.access.subscribe(conn.principal, caller_of(conn), share[1], C.MQZAO_SUBSCRIBE,
+                                       C.MQSO_CREATE | C.MQSO_DURABLE, False, s.topic_filter)
             self.broker.shares.subscribe(self._session().client_id, share[0], share[1], options)
         except MQError as error:
             log.info("MQTT shared subscription %r refused: %s", s.topic_filter, error)

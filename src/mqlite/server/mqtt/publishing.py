@@ -50,7 +50,12 @@ def publish_on(core: QueueManager, conn: Any, topics: OrderedDict[str, int] | No
     """Publish an MQTT message through ``conn`` (keeping topic handles open in ``topics``, if
     given): the MQTT 5.0 reason code for the outcome. ``marked``: its copies say which
     publication they are of (``PUBLICATION_PROPERTY``)."""
-    if retain and not payload:  # MQTT: an empty retained message clears the retained one
+    if retain and not payload:  # MQTT: an empty retained message clears the retained one, for a publisher
+        try:
+            core.close(conn, core.open(conn, {"ObjectType": C.MQOT_TOPIC, "ObjectString": topic},
+                                       C.MQOO_OUTPUT | C.MQOO_FAIL_IF_QUIESCING).hobj, 0)
+        except MQError as error:
+            return MQTT_REASONS.get(error.reason, R.UNSPECIFIED_ERROR)
         core.clear_retained(topic)
         return R.SUCCESS
     hobj = topics.get(topic) if topics is not None else None
