@@ -6,8 +6,8 @@ put in the queue manager's users file, never a way around the check.
   administrator; ``add_user(home, qmgr)`` adds it (any other user with arguments).
 - ``ADMIN``: an administrator (group ``mqm``), for DEV.ADMIN.SVRCONN (``runmqsc -c``).
 - ``client_env(creds)``: the environment that makes the CLI's ``-u`` read the password.
-- ``grant_app(home, qmgr)``: what the application group (``mqclient``) needs to connect: a new
-  queue manager grants nobody but its administrators anything (secure by default).
+- ``grant_app(home, qmgr)``: what the application group (``mqclient``) needs: a new queue
+  manager grants nobody but its administrators anything (secure by default).
 """
 
 from __future__ import annotations
@@ -48,7 +48,11 @@ def client_env(creds: Credentials = APP) -> dict[str, str]:
 
 
 def grant_app(home: Path, qmgr: str, group: str = APP.groups) -> None:
-    """``connect`` and ``inq`` on the (running) queue manager for ``group``, as IBM's developer
-    configuration grants its application group."""
-    result = run_mqlite(("setmqaut", "-m", qmgr, "-t", "qmgr", "-g", group, "+connect", "+inq"), home)
-    assert result.returncode == 0, result.stdout + result.stderr
+    """What IBM's developer configuration grants its application group, on the (running) queue
+    manager: ``connect`` and ``inq`` on it, put/get/browse/inq on queues and pub/sub on topics
+    (IBM limits these to DEV.** queues and the DEV.BASE.TOPIC subtree; the tests name any queue
+    and topic, so here every queue and SYSTEM.BASE.TOPIC)."""
+    for grant in (("-t", "qmgr", "+connect", "+inq"), ("-t", "queue", "-n", "**", "+put", "+get", "+browse", "+inq"),
+                  ("-t", "topic", "-n", "SYSTEM.BASE.TOPIC", "+pub", "+sub")):
+        result = run_mqlite(("setmqaut", "-m", qmgr, "-g", group, *grant), home)
+        assert result.returncode == 0, result.stdout + result.stderr

@@ -3,7 +3,9 @@
 
 - ``mqtt_qmgr``: a started queue manager "QMQTT" with an MQTT channel on a port the system chose
   (``crtmqm --mqtt-port 0``); ``mqtt_qmgr.mqtt_port`` reads it back from ``listeners.json``.
-  MQTT clients that give no user name run as user ``mqtt``, which is granted ``connect``.
+  MQTT clients that give no user name run as user ``mqtt``, which is granted what IBM asks of an
+  MQTT identity: ``connect``, ``pub`` and ``sub`` on SYSTEM.BASE.TOPIC, ``put`` on its
+  destination queues (SYSTEM.MQTT.**).
 - ``mqtt_clients``: the MQTT clients a test made, ended after it.
 - ``client(client_id, **options)``: a connected client of ``mqtt_qmgr``.
 """
@@ -26,8 +28,10 @@ def mqtt_qmgr(mqlite_home: Path, run_cli: RunCli) -> Iterator[MqttQMgr]:
     """A started queue manager "QMQTT" whose MQTT channel listens on ``mqtt_port``."""
     assert run_cli("crtmqm", "--mqtt-port", "0", "QMQTT").returncode == 0
     assert run_cli("strmqm", "QMQTT").returncode == 0
-    granted = run_cli("setmqaut", "-m", "QMQTT", "-t", "qmgr", "-p", "mqtt", "+connect")
-    assert granted.returncode == 0, granted.stdout + granted.stderr
+    for grant in (("-t", "qmgr", "+connect"), ("-t", "topic", "-n", "SYSTEM.BASE.TOPIC", "+pub", "+sub"),
+                  ("-t", "queue", "-n", "SYSTEM.MQTT.**", "+put")):
+        granted = run_cli("setmqaut", "-m", "QMQTT", "-p", "mqtt", *grant)
+        assert granted.returncode == 0, granted.stdout + granted.stderr
     yield MqttQMgr("QMQTT", mqlite_home)
     run_cli("endmqm", "-i", "QMQTT")
 

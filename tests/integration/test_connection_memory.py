@@ -21,8 +21,11 @@ def test_ended_mqtt_connections_are_freed(tmp_path: Path) -> None:
     with mqlite.embedded(QM, home=tmp_path, mqtt_port=0) as qm:
         host = qm.host
         with mqlite.connect(QM) as admin:  # MQTT clients without a user name run as "mqtt"
-            code, lines = admin.mqsc("SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('mqtt') AUTHADD(CONNECT)")
-            assert code == 0, lines
+            for grant in ("OBJTYPE(QMGR) PRINCIPAL('mqtt') AUTHADD(CONNECT)",
+                          "PROFILE('SYSTEM.BASE.TOPIC') OBJTYPE(TOPIC) PRINCIPAL('mqtt') AUTHADD(PUB,SUB)",
+                          "PROFILE('SYSTEM.MQTT.**') OBJTYPE(QUEUE) PRINCIPAL('mqtt') AUTHADD(PUT)"):
+                code, lines = admin.mqsc(f"SET AUTHREC {grant}")
+                assert code == 0, lines
         assert host is not None and host.channels is not None and host.runtime is not None
         sessions_before = len(host.runtime.sessions)
         gone: list[weakref.ref[object]] = []

@@ -302,7 +302,11 @@ def fuzz_qmgr(mqlite_home: Path, run_cli: Any) -> Iterator[tuple[int, int]]:
     ports = listening(mqlite_home, QM)
     script = ("DEFINE QLOCAL(FUZZ.KEEP) DEFPSIST(YES)\nDEFINE QLOCAL(FUZZ.Q)\nDEFINE QLOCAL(FUZZ.AFTER)\n"
               "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('mqtt') AUTHADD(CONNECT)\n"  # MQTT clients' user
-              f"SET AUTHREC OBJTYPE(QMGR) GROUP('{APP.groups}') AUTHADD(CONNECT)\n")
+              "SET AUTHREC PROFILE('SYSTEM.BASE.TOPIC') OBJTYPE(TOPIC) PRINCIPAL('mqtt') AUTHADD(PUB,SUB)\n"
+              "SET AUTHREC PROFILE('SYSTEM.MQTT.**') OBJTYPE(QUEUE) PRINCIPAL('mqtt') AUTHADD(PUT)\n"
+              f"SET AUTHREC OBJTYPE(QMGR) GROUP('{APP.groups}') AUTHADD(CONNECT)\n"
+              f"SET AUTHREC PROFILE('FUZZ.**') OBJTYPE(QUEUE) GROUP('{APP.groups}') AUTHADD(PUT,GET,BROWSE,INQ)\n"
+              f"SET AUTHREC PROFILE('SYSTEM.BASE.TOPIC') OBJTYPE(TOPIC) GROUP('{APP.groups}') AUTHADD(PUB,SUB)\n")
     done = run_cli("runmqsc", QM, input=script)
     assert done.returncode == 0, done.stdout
     assert ports.tcp is not None

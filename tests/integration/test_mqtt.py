@@ -467,7 +467,11 @@ def test_a_links_counters_for_channel_status(tmp_path: Any) -> None:
         store = Store(tmp_path / "store.db")
         runtime = Runtime("QCOUNT", store, asyncio.get_running_loop())
         runtime.recover()
-        runtime.core.security.set_authority(C.MQOT_Q_MGR, "QCOUNT", "mqtt", C.MQZAET_PRINCIPAL, add=C.MQZAO_CONNECT)
+        security = runtime.core.security
+        security.set_authority(C.MQOT_Q_MGR, "QCOUNT", "mqtt", C.MQZAET_PRINCIPAL, add=C.MQZAO_CONNECT)
+        security.set_authority(C.MQOT_TOPIC, "SYSTEM.BASE.TOPIC", "mqtt", C.MQZAET_PRINCIPAL,
+                               add=C.MQZAO_PUBLISH | C.MQZAO_SUBSCRIBE)
+        security.set_authority(C.MQOT_Q, "SYSTEM.MQTT.**", "mqtt", C.MQZAET_PRINCIPAL, add=C.MQZAO_OUTPUT)
         broker = MqttBroker(runtime.core)
         sub_t, pub_t = _Transport(), _Transport()
         sub, pub = MqttConnection(runtime, broker), MqttConnection(runtime, broker)

@@ -29,9 +29,13 @@ def qm(qmgr_factory: Callable[..., Any], run_cli: Any) -> Any:
 
 
 def grant(run_cli: Any, qm: Any, *entity: str) -> None:
-    """``connect`` for an MQTT identity that is no administrator (secure by default)."""
-    result = run_cli("setmqaut", "-m", qm.name, "-t", "qmgr", *entity, "+connect")
-    assert result.returncode == 0, result.stdout + result.stderr
+    """What IBM asks of an MQTT identity that is no administrator (secure by default): connect,
+    pub and sub on the topics, put on its destination queues."""
+    for target, authorities in ((("-t", "qmgr"), ("+connect",)),
+                                (("-t", "topic", "-n", "SYSTEM.BASE.TOPIC"), ("+pub", "+sub")),
+                                (("-t", "queue", "-n", "SYSTEM.MQTT.**"), ("+put",))):
+        result = run_cli("setmqaut", "-m", qm.name, *target, *entity, *authorities)
+        assert result.returncode == 0, result.stdout + result.stderr
 
 
 def mqsc(run_cli: Any, qm: Any, text: str) -> str:

@@ -92,7 +92,7 @@ def test_the_most_specific_generic_profile_wins(qmgr: QMgr, run_cli: RunCli) -> 
     ok(run_cli("setmqaut", "-m", qmgr.name, "-t", "q", "-n", "AB.C*", "-p", "fred", "+get"))
     for name, held in (("AB.CD", "\tget"), ("AB.XY", "\tput")):
         assert ok(run_cli("dspmqaut", "-m", qmgr.name, "-t", "q", "-n", name, "-p", "fred")).splitlines()[1:] == [held]
-    dump = ok(run_cli("dmpmqaut", "-m", qmgr.name, "-n", "AB.CD", "-t", "q", "-l"))
+    dump = ok(run_cli("dmpmqaut", "-m", qmgr.name, "-n", "AB.CD", "-t", "q", "-p", "fred", "-l"))  # not grant_app's
     assert dump == "profile: AB.*, type: queue\nprofile: AB.C*, type: queue\n"
 
 

@@ -45,7 +45,8 @@ COMMANDS: list[tuple[str, list[Grant]]] = [
     ("CLEAR TOPICSTR('app/news')", [(T, "APP.T", C.MQZAO_CLEAR)]),
     ("DISPLAY TPSTATUS('app')", [(QM, "QM1", C.MQZAO_DISPLAY)]),
     ("DISPLAY PUBSUB", [(QM, "QM1", C.MQZAO_DISPLAY)]),
-    ("DEFINE SUB(NEW.S) TOPICSTR('app/x') DEST(APP.Q)", [(QM, "QM1", C.MQZAO_CHANGE)]),
+    # DEFINE SUB: and put on the destination as the administrator (spec C R-SEC-22, no SUBUSER)
+    ("DEFINE SUB(NEW.S) TOPICSTR('app/x') DEST(APP.Q)", [(QM, "QM1", C.MQZAO_CHANGE), (Q, "APP.Q", C.MQZAO_OUTPUT)]),
     ("DELETE SUB(APP.S)", [(QM, "QM1", C.MQZAO_CHANGE)]),
     ("DISPLAY SUB(APP.S)", [(QM, "QM1", C.MQZAO_DISPLAY)]),
     ("DISPLAY SBSTATUS(APP.S)", [(QM, "QM1", C.MQZAO_DISPLAY)]),

@@ -33,14 +33,15 @@ def opr(qm: QueueManager) -> tuple[Security, Principal]:
 
 def test_sc_sec_05_subuser_table(opr: tuple[Security, Principal]) -> None:  # C:SC-SEC-05 steps 1-7
     sec, who = opr
-    admin = sec.qm.pubsub_admin
+    sec.setmqaut("qmgr", "", "opr", "+chg", "+dsp")  # command authority, and nothing on PQ or the topic
+    admin = sec.qm.admin_for(who)  # the admin API as opr issues MQSC
     attrs = {"TOPICSTR": "A/1", "DEST": "PQ"}
 
     def define(name: str, **extra: str) -> int:
-        return reason_of(lambda: admin.define_sub(name, {**attrs, **extra}, principal=who))
+        return reason_of(lambda: admin.define("SUB", name, {**attrs, **extra}))
 
     def alter(name: str, **extra: str) -> int:
-        return reason_of(lambda: admin.alter_sub(name, dict(extra), principal=who))
+        return reason_of(lambda: admin.alter("SUB", name, dict(extra)))
 
     assert define("S1", SUBUSER=" ") == C.MQRC_NOT_AUTHORIZED, "1: checked as opr"
     event = sec.one_event()
@@ -56,7 +57,7 @@ def test_sc_sec_05_subuser_table(opr: tuple[Security, Principal]) -> None:  # C:
     assert alter("S2", SUBUSER="qput") == 0, "6"
     assert sec.qm.sub_status_rows("S2")[0]["SUBUSER"] == "qput"
     assert sorted(sec.qm.subs_by_name) == ["S2"]
-    sec.qm.delete_sub("S2")  # 7: command security only
+    admin.delete("SUB", "S2")  # 7: command security only
     assert sec.qm.subs_by_name == {}
 
 

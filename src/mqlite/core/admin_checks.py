@@ -44,6 +44,11 @@ class Unchecked(Protocol):
 
     def delete(self, objtype: str, name: str, purge: bool = False) -> None: ...
 
+    def define_sub(self, name: str, attrs: dict[str, Any], like: str | None = None, replace: bool = False,
+                   principal: Principal | None = None) -> None: ...
+
+    def alter_sub(self, name: str, attrs: dict[str, Any], principal: Principal | None = None) -> None: ...
+
     def objects(self, objtype: str, generic: str) -> list[dict[str, Any]]: ...
 
     def clear_queue(self, name: str) -> None: ...
@@ -124,8 +129,9 @@ class CheckedAdmin:
     def define(self, objtype: str, name: str, attrs: dict[str, Any], like: str | None = None,
                replace: bool = False) -> None:
         kind = objtype.upper()
-        if kind == "SUB":
+        if kind == "SUB":  # no topic check; the destination is checked as SUBUSER's table says (R-SEC-22)
             self._require_qmgr(C.MQZAO_CHANGE)
+            return self.qm.define_sub(name, attrs, like, replace, principal=self.principal)
         else:
             mqot = OBJECT_TYPES.get(kind, C.MQOT_Q_MGR)
             if replace and self._exists(kind, name):
@@ -143,6 +149,8 @@ class CheckedAdmin:
             self._require_qmgr(C.MQZAO_CHANGE)
         else:
             self._require(OBJECT_TYPES.get(kind, C.MQOT_Q_MGR), name, C.MQZAO_CHANGE)
+        if kind == "SUB":
+            return self.qm.alter_sub(name, attrs, principal=self.principal)
         self.qm.alter(objtype, name, attrs)
 
     def delete(self, objtype: str, name: str, purge: bool = False) -> None:

@@ -172,6 +172,8 @@ class QueueManager:
         self.pubsub_status = pubsub_admin.pubsub_status
         self.clear_retained = publisher.clear_retained
         self.delete_sub = pubsub_admin.delete_sub
+        self.define_sub = pubsub_admin.define_sub
+        self.alter_sub = pubsub_admin.alter_sub
         self.start_channel = channels.start_channel
         self.stop_channel = channels.stop_channel
         self.channel_status = channels.channel_status
