@@ -114,3 +114,16 @@ def test_mqput1_is_checked_like_mqopen(qm: QueueManager) -> None:
     sec.setmqaut("queue", "P1.Q", "U", "+put")
     put1()
     assert qm.queues["P1.Q"].depth == 1
+
+
+def test_a_refused_connect_is_a_type_1_event(qm: QueueManager) -> None:  # C:R-SEC-13 (Not Authorized type 1)
+    from mqlite.core.security.principal import Principal
+
+    sec = Security(qm)
+    with pytest.raises(MQError) as refused:
+        qm.connect(Principal("stranger"), "sneak.py")
+    assert refused.value.reason == C.MQRC_NOT_AUTHORIZED
+    event = sec.one_event()
+    assert event[C.MQIACF_REASON_QUALIFIER] == C.MQRQ_CONN_NOT_AUTHORIZED
+    assert (event[C.MQCACF_USER_IDENTIFIER], event[C.MQCACF_APPL_NAME]) == ("stranger", "sneak.py")
+    assert sec.connect("stranger") is not None and sec.events() == []

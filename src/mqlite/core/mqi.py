@@ -57,7 +57,7 @@ class Connections:
     def connect(self, principal: Principal, appl_name: str = "", pid: int = 0) -> Connection:
         if self.quiescing:
             raise MQError(C.MQRC_Q_MGR_QUIESCING, "the queue manager is ending")
-        self.security.require(principal, C.MQOT_Q_MGR, self.name, C.MQZAO_CONNECT)
+        self.access.connect(principal, Caller(principal.user, appl_name[:28]))
         conn_id = f"{next(self._conn_ids):016X}"
         conn = Connection(conn_id, principal.user, appl_name[:28], pid, principal=principal)
         self.connections[conn_id] = conn

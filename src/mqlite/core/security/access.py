@@ -19,9 +19,9 @@ from collections.abc import Callable, Mapping
 from typing import Protocol
 
 from mqlite import cmqc as C
-from mqlite.core.errors import MQError
 from mqlite.core.security.events import AuthorityEvents, Caller, refusal
 from mqlite.core.security.principal import Principal
+from mqlite.core.security.service import not_authorized
 from mqlite.core.security.topic_walk import Walk, check_levels, walk
 
 INPUT_OPTIONS = C.MQOO_INPUT_AS_Q_DEF | C.MQOO_INPUT_SHARED | C.MQOO_INPUT_EXCLUSIVE
@@ -78,7 +78,7 @@ class Access:
             qualifier = C.MQRQ_OPEN_NOT_AUTHORIZED if sub_options is None else C.MQRQ_SUB_NOT_AUTHORIZED
             self.events.emit(refusal(self.qmgr_name, qualifier, caller, open_options=open_options,
                                      sub_options=sub_options, object_type=C.MQOT_Q_MGR, object_name=self.qmgr_name))
-            raise _refused(principal.user, self.qmgr_name, "qmgr", C.MQZAO_ALTERNATE_USER_AUTHORITY)
+            raise not_authorized(principal, C.MQOT_Q_MGR, self.qmgr_name, C.MQZAO_ALTERNATE_USER_AUTHORITY)
         user = alternate_user.split("\0", 1)[0].strip()
         if not user or user == principal.user:
             return principal
@@ -91,6 +91,13 @@ class Access:
         return lookup(user) if lookup is not None else Principal(user)
 
     # -- queues and the queue manager ---------------------------------------------------------
+    def connect(self, principal: Principal, caller: Caller) -> None:
+        """MQCONN: connect on the queue manager; a refusal is a Not Authorized (type 1) event."""
+        if self.authorities.held(principal, C.MQOT_Q_MGR, self.qmgr_name) & C.MQZAO_CONNECT:
+            return
+        self.events.emit(refusal(self.qmgr_name, C.MQRQ_CONN_NOT_AUTHORIZED, caller))
+        raise not_authorized(principal, C.MQOT_Q_MGR, self.qmgr_name, C.MQZAO_CONNECT)
+
     def open_object(self, principal: Principal, caller: Caller, objtype: int, name: str, options: int,
                     object_qmgr: str = "") -> None:
         """MQOPEN (or MQPUT1) of a queue or the queue manager: each option's authority on ``name``."""
@@ -99,7 +106,7 @@ class Access:
             return
         self.events.emit(refusal(self.qmgr_name, C.MQRQ_OPEN_NOT_AUTHORIZED, caller, open_options=options,
                                  object_qmgr=object_qmgr, object_type=objtype, object_name=name))
-        raise _refused(principal.user, name, "qmgr" if objtype == C.MQOT_Q_MGR else "queue", needed)
+        raise not_authorized(principal, objtype, name, needed)
 
     def destination(self, principal: Principal, caller: Caller, queue: str, needed: int, sub_options: int,
                     topic: str, sub_name: str) -> None:
@@ -108,7 +115,7 @@ class Access:
             return
         self.events.emit(refusal(self.qmgr_name, C.MQRQ_SUB_DEST_NOT_AUTHORIZED, caller, sub_options=sub_options,
                                  topic_string=topic, sub_name=sub_name, destination=queue))
-        raise _refused(principal.user, queue, "queue", needed)
+        raise not_authorized(principal, C.MQOT_Q, queue, needed)
 
     def destination_allowed(self, principal: Principal, queue: str, needed: int) -> bool:
         return self.authorities.held(principal, C.MQOT_Q, queue) & needed == needed
@@ -138,7 +145,7 @@ class Access:
                     self.qmgr_name, C.MQRQ_OPEN_NOT_AUTHORIZED, caller, open_options=options,
                     object_type=C.MQOT_TOPIC, object_name=object_name, topic_string=topic,
                     admin_topics=result.checked))
-                raise _refused(principal.user, result.checked[0], "topic", authority)
+                raise not_authorized(principal, C.MQOT_TOPIC, result.checked[0], authority)
 
     def subscribe(self, principal: Principal, caller: Caller, topic: str, authority: int, sub_options: int,
                   char_scheme: bool, sub_name: str = "", closing: bool = False) -> None:
@@ -154,11 +161,5 @@ class Access:
             params = refusal(self.qmgr_name, C.MQRQ_SUB_NOT_AUTHORIZED, caller, sub_options=sub_options,
                              topic_string=topic, admin_topics=result.checked)
         self.events.emit(params)
-        raise _refused(principal.user, result.checked[0], "topic", authority)
+        raise not_authorized(principal, C.MQOT_TOPIC, result.checked[0], authority)
 
-
-def _refused(user: str, name: str, kind: str, authority: int) -> MQError:
-    """MQRC_NOT_AUTHORIZED with IBM's AMQ8077W text."""
-    return MQError(C.MQRC_NOT_AUTHORIZED,
-                   f"AMQ8077W: Entity '{user}' has insufficient authority to access object '{name}' [{kind}] "
-                   f"(authority 0x{authority:08X})")
