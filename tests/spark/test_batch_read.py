@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import mqlite
+from helpers.credentials import APP
 from mqlite import CMQC as C
 from mqlite.spark.schema import COLUMNS
 
@@ -41,6 +42,7 @@ def test_read_retained_publications_over_tcp(spark: Any, qmgr: Any) -> None:
         mqlite.Topic(qm, topic_string=f"price/{symbol}").pub(price, retain=True)
     mqlite.Topic(qm, topic_string="other/thing").pub(b"x", retain=True)
     df = (spark.read.format("mqlite").option("host", "127.0.0.1").option("port", str(qmgr.port))
+          .option("user", APP.user).option("password", APP.password)  # TCP clients authenticate
           .option("qmgr", qmgr.name).option("topic", "price/+").load())
     got = sorted((r.topic, r.text) for r in df.select("topic", "text").collect())
     assert got == [("price/HAL", "7"), ("price/IBM", "150"), ("price/XYZ", "1")]
