@@ -52,7 +52,9 @@ def grant_app(home: Path, qmgr: str, group: str = APP.groups) -> None:
     manager: ``connect`` and ``inq`` on it, put/get/browse/inq on queues and pub/sub on topics
     (IBM limits these to DEV.** queues and the DEV.BASE.TOPIC subtree; the tests name any queue
     and topic, so here every queue and SYSTEM.BASE.TOPIC)."""
-    for grant in (("-t", "qmgr", "+connect", "+inq"), ("-t", "queue", "-n", "**", "+put", "+get", "+browse", "+inq"),
-                  ("-t", "topic", "-n", "SYSTEM.BASE.TOPIC", "+pub", "+sub")):
-        result = run_mqlite(("setmqaut", "-m", qmgr, "-g", group, *grant), home)
-        assert result.returncode == 0, result.stdout + result.stderr
+    # One runmqsc for the three grants (setmqaut would start the CLI three times per queue manager).
+    script = (f"SET AUTHREC OBJTYPE(QMGR) GROUP('{group}') AUTHADD(CONNECT, INQ)\n"
+              f"SET AUTHREC PROFILE('**') OBJTYPE(QUEUE) GROUP('{group}') AUTHADD(PUT, GET, BROWSE, INQ)\n"
+              f"SET AUTHREC PROFILE(SYSTEM.BASE.TOPIC) OBJTYPE(TOPIC) GROUP('{group}') AUTHADD(PUB, SUB)\n")
+    result = run_mqlite(("runmqsc", qmgr), home, input=script)
+    assert result.returncode == 0, result.stdout + result.stderr
