@@ -75,3 +75,24 @@ class Security:
 
 def admin_topics(event: dict[str, Any]) -> list[str]:
     return list(event.get(C.MQCACF_ADMIN_TOPIC_NAMES, []))
+
+
+# C:TV-SEC-T2, the effective matrix after SC-SEC-FRUIT: topic, USER1 sub, USER2 sub, USER1 pub, USER2 pub.
+TV_SEC_T2 = [
+    ("Price", False, False, False, False),
+    ("Price/Fruit", True, False, True, False),
+    ("Price/Fruit/Apples", True, True, True, False),
+    ("Price/Fruit/Oranges", True, False, True, False),
+    ("Price/Vegetables", False, False, True, False),
+    ("Price/Vegetables/Potatoes", False, False, True, False),
+    ("Price/Vegetables/Onions", False, False, True, False),
+]
+
+
+def reason_of(call: Any) -> int:
+    """The reason ``call()`` failed with, 0 if it did not."""
+    try:
+        call()
+    except MQError as error:
+        return error.reason
+    return 0

@@ -4,23 +4,12 @@ Table 2 (SUBUSER given, blank, or not given), and that user becomes the subscrip
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from helpers.core_security import Security
+from helpers.core_security import Security, reason_of
 from mqlite import cmqc as C
-from mqlite.core.errors import MQError
 from mqlite.core.qmgr import QueueManager
 from mqlite.core.security.principal import Principal
-
-
-def reason_of(call: Any) -> int:
-    try:
-        call()
-    except MQError as error:
-        return error.reason
-    return 0
 
 
 @pytest.fixture

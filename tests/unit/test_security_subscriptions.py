@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from helpers.core_security import Security, admin_topics
+from helpers.core_security import Security, admin_topics, reason_of
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
 from mqlite.core.qmgr import Connection, Handle, QueueManager
@@ -42,14 +42,6 @@ def sub(qm: QueueManager, conn: Connection, options: int, topic: str = "", name:
     except MQError as error:
         return error.reason, None
     return 0, hsub
-
-
-def reason_of(call: Any) -> int:
-    try:
-        call()
-    except MQError as error:
-        return error.reason
-    return 0
 
 
 def open_q(qm: QueueManager, conn: Connection, name: str, options: int = INPUT) -> Handle:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from helpers.core_security import Security, admin_topics
+from helpers.core_security import TV_SEC_T2, Security, admin_topics
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
 from mqlite.core.qmgr import Connection, QueueManager
@@ -212,15 +212,7 @@ def test_sc_sec_fruit(qm: QueueManager) -> None:  # C:SC-SEC-FRUIT a-q
 
 
 # -- TV-SEC-T2: the effective matrix after SC-SEC-FRUIT -------------------------------------------
-T2 = [  # topic, USER1 sub, USER2 sub, USER1 pub, USER2 pub
-    ("Price", False, False, False, False),
-    ("Price/Fruit", True, False, True, False),
-    ("Price/Fruit/Apples", True, True, True, False),
-    ("Price/Fruit/Oranges", True, False, True, False),
-    ("Price/Vegetables", False, False, True, False),
-    ("Price/Vegetables/Potatoes", False, False, True, False),
-    ("Price/Vegetables/Onions", False, False, True, False),
-]
+T2 = TV_SEC_T2  # topic, USER1 sub, USER2 sub, USER1 pub, USER2 pub
 T2_CELLS = [(topic, user, op, row[1 + i]) for row in T2 for i, (user, op) in
             enumerate((("USER1", "sub"), ("USER2", "sub"), ("USER1", "pub"), ("USER2", "pub"))) for topic in [row[0]]]
 

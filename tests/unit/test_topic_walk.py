@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from helpers.core_security import TV_SEC_T2
 from mqlite.core.security.topic_walk import BASE_TOPIC, check_levels, check_string, objects_on_path, walk
 
 # FX-SEC (spec C §11.4): TOPICSTR -> object, and who holds +sub where.
@@ -97,15 +98,7 @@ FX_FRUIT = {"": BASE_TOPIC, "Price/Fruit": "FRUIT", "Price/Fruit/Apples": "APPLE
             "Price/Fruit/Oranges": "ORANGE", "Price/Vegetables": "VEG"}
 FRUIT_GRANTS = {("FRUIT", "sub"): {"USER1"}, ("APPLE", "sub"): {"USER1", "USER2"},
                 ("ORANGE", "sub"): {"USER1"}, ("VEG", "pub"): {"USER1"}, ("FRUIT", "pub"): {"USER1"}}
-T2 = [  # topic, USER1 sub, USER2 sub, USER1 pub, USER2 pub
-    ("Price", False, False, False, False),
-    ("Price/Fruit", True, False, True, False),
-    ("Price/Fruit/Apples", True, True, True, False),
-    ("Price/Fruit/Oranges", True, False, True, False),
-    ("Price/Vegetables", False, False, True, False),
-    ("Price/Vegetables/Potatoes", False, False, True, False),
-    ("Price/Vegetables/Onions", False, False, True, False),
-]
+T2 = TV_SEC_T2  # topic, USER1 sub, USER2 sub, USER1 pub, USER2 pub
 
 
 @pytest.mark.parametrize("row", T2, ids=[r[0] for r in T2])
