@@ -10,8 +10,9 @@ install: $(STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev,spark]'
+	@# pip's own warnings (a machine's extra package locations that do not exist) go to a log, shown on failure
+	$(BIN)/pip install -q --upgrade pip 2>$(VENV)/pip.log || { cat $(VENV)/pip.log; exit 1; }
+	$(BIN)/pip install -q -e '.[dev,spark]' 2>>$(VENV)/pip.log || { cat $(VENV)/pip.log; exit 1; }
 	touch $(STAMP)
 
 # Debian's Mosquitto and its clients: the MQTT tests' and benchmark's peers (skipped without them).
