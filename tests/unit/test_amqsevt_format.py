@@ -42,3 +42,12 @@ def test_a_message_that_is_not_pcf_is_reported() -> None:
     message = event_message("QM1", [], 0.0)
     message.body = b"hello"
     assert "Not an event message" in format_event(message)
+
+
+def test_a_command_refusal_names_the_command() -> None:  # C:R-SEC-13, IBM's Not Authorized (type 4)
+    params = refusal("QM1", C.MQRQ_CMD_NOT_AUTHORIZED, Caller("bob", "runmqsc"), command=C.MQCMD_DELETE_Q)
+    text = format_event(event_message("QM1", params, 1_700_000_000.0))
+    assert "Not Authorized (type 4)" in text
+    fields = {line.split(":", 1)[0].strip(): line.split(":", 1)[1].strip() for line in text.splitlines()[4:]}
+    assert fields == {"QMgrName": "QM1", "ReasonQualifier": "MQRQ_CMD_NOT_AUTHORIZED (4)",
+                      "Command": "MQCMD_DELETE_Q (12)", "UserIdentifier": "bob"}

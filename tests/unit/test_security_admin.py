@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from helpers.core_security import Security
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
 from mqlite.core.qmgr import QueueManager
@@ -101,6 +102,51 @@ def test_every_admin_command_is_checked(command: str, needs: list[Grant]) -> Non
         others = VALID[objtype] & ~authority
         rest = [g for g in needs if g != (objtype, name, authority)]
         assert refused(queue_manager(), command, [*rest, (objtype, name, others)]), authority_names(others)
+
+
+# The PCF command each refusal names in its "Not Authorized (type 4)" event (spec C R-SEC-13).
+EVENT_COMMANDS = {
+    "DEFINE QLOCAL": C.MQCMD_CREATE_Q, "DEFINE QALIAS": C.MQCMD_CREATE_Q, "ALTER QLOCAL": C.MQCMD_CHANGE_Q,
+    "DELETE QLOCAL": C.MQCMD_DELETE_Q, "CLEAR QLOCAL": C.MQCMD_CLEAR_Q, "DISPLAY QLOCAL": C.MQCMD_INQUIRE_Q,
+    "DISPLAY QUEUE": C.MQCMD_INQUIRE_Q, "DISPLAY QSTATUS": C.MQCMD_INQUIRE_Q_STATUS,
+    "ALTER QMGR": C.MQCMD_CHANGE_Q_MGR, "DISPLAY QMGR": C.MQCMD_INQUIRE_Q_MGR,
+    "DEFINE TOPIC": C.MQCMD_CREATE_TOPIC, "ALTER TOPIC": C.MQCMD_CHANGE_TOPIC, "DELETE TOPIC": C.MQCMD_DELETE_TOPIC,
+    "DISPLAY TOPIC": C.MQCMD_INQUIRE_TOPIC, "CLEAR TOPICSTR": C.MQCMD_CLEAR_TOPIC_STRING,
+    "DISPLAY TPSTATUS": C.MQCMD_INQUIRE_TOPIC_STATUS, "DISPLAY PUBSUB": C.MQCMD_INQUIRE_PUBSUB_STATUS,
+    "DEFINE SUB": C.MQCMD_CREATE_SUBSCRIPTION, "DELETE SUB": C.MQCMD_DELETE_SUBSCRIPTION,
+    "DISPLAY SUB": C.MQCMD_INQUIRE_SUBSCRIPTION, "DISPLAY SBSTATUS": C.MQCMD_INQUIRE_SUB_STATUS,
+    "DEFINE CHANNEL": C.MQCMD_CREATE_CHANNEL, "ALTER CHANNEL": C.MQCMD_CHANGE_CHANNEL,
+    "DELETE CHANNEL": C.MQCMD_DELETE_CHANNEL, "DISPLAY CHANNEL": C.MQCMD_INQUIRE_CHANNEL,
+    "DISPLAY CHSTATUS": C.MQCMD_INQUIRE_CHANNEL_STATUS, "START CHANNEL": C.MQCMD_START_CHANNEL,
+    "STOP CHANNEL": C.MQCMD_STOP_CHANNEL, "SET AUTHREC": C.MQCMD_SET_AUTH_REC,
+    "DELETE AUTHREC": C.MQCMD_DELETE_AUTH_REC, "DISPLAY AUTHREC": C.MQCMD_INQUIRE_AUTH_RECS,
+    "DISPLAY ENTAUTH": C.MQCMD_INQUIRE_ENTITY_AUTH, "REFRESH SECURITY": C.MQCMD_REFRESH_SECURITY,
+    "SET CHLAUTH": C.MQCMD_SET_CHLAUTH_REC, "DISPLAY CHLAUTH": C.MQCMD_INQUIRE_CHLAUTH_RECS,
+}
+
+
+def _verb_and_type(command: str) -> str:
+    return " ".join(command.replace("(", " ").split()[:2])
+
+
+@pytest.mark.parametrize("command", [c for c, _ in COMMANDS])
+def test_a_refused_command_is_a_type_4_authority_event(command: str) -> None:  # C:R-SEC-13
+    qm = queue_manager()
+    security = Security(qm)  # AUTHOREV(ENABLED)
+    assert refused(qm, command, [])
+    event = security.one_event()
+    assert event[C.MQIACF_REASON_QUALIFIER] == C.MQRQ_CMD_NOT_AUTHORIZED
+    assert event[C.MQIACF_COMMAND] == EVENT_COMMANDS[_verb_and_type(command)]
+    assert event[C.MQCACF_USER_IDENTIFIER] == "bob"
+    assert set(event) == {"Reason", C.MQCA_Q_MGR_NAME, C.MQIACF_REASON_QUALIFIER, C.MQIACF_COMMAND,
+                          C.MQCACF_USER_IDENTIFIER}  # IBM's type 4 fields, no more
+
+
+def test_no_event_while_authority_events_are_disabled() -> None:
+    qm = queue_manager()
+    security = Security(qm, events=False)
+    assert refused(qm, "DELETE QLOCAL(APP.Q)", [])
+    assert security.events() == []
 
 
 def test_a_generic_display_shows_only_what_the_caller_may_display() -> None:

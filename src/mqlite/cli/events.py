@@ -61,6 +61,8 @@ def _flags(value: int, prefix: str) -> str:
 def _value(parameter: int, value: pcf.Value) -> str:
     if parameter == C.MQIACF_REASON_QUALIFIER and isinstance(value, int):
         return f"{_names('MQRQ_').get(value, value)} ({value})"
+    if parameter == C.MQIACF_COMMAND and isinstance(value, int):
+        return f"{_names('MQCMD_').get(value, value)} ({value})"
     if parameter == C.MQIA_APPL_TYPE and isinstance(value, int):
         return f"{_APPL_TYPES.get(value) or _names('MQAT_').get(value, value)} ({value})"
     if parameter == C.MQIACF_OPEN_OPTIONS and isinstance(value, int):

@@ -25,3 +25,4 @@ from mqlite.cmqc.attributes import *  # noqa: F403
 from mqlite.cmqc.exits_channels import *  # noqa: F403
 from mqlite.cmqc.security import *  # noqa: F403
 from mqlite.cmqc.events import *  # noqa: F403
+from mqlite.cmqc.commands import *  # noqa: F403

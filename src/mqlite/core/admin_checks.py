@@ -15,11 +15,12 @@ before it runs, as IBM's OAM checks MQSC commands ("Authorizations for MQSC comm
 The unchecked calls are the queue manager facade's (``Unchecked``, which ``QueueManager`` is).
 
 Administrators pass every check (the service says so), so their commands cost one set lookup.
+A refusal is also a "Not Authorized (type 4)" event naming the command (IBM's MQCMD_* code).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from mqlite import cmqc as C
@@ -89,6 +90,34 @@ OBJECT_TYPES = {
     "NAMELIST": C.MQOT_NAMELIST, "PROCESS": C.MQOT_PROCESS, "AUTHINFO": C.MQOT_AUTH_INFO,
     "LISTENER": C.MQOT_LISTENER, "SERVICE": C.MQOT_SERVICE, "COMMINFO": C.MQOT_COMM_INFO,
 }
+# DEFINE, ALTER, DELETE and DISPLAY of each object type as PCF commands (for type 4 events).
+_QUEUE_COMMANDS = (C.MQCMD_CREATE_Q, C.MQCMD_CHANGE_Q, C.MQCMD_DELETE_Q, C.MQCMD_INQUIRE_Q)
+OBJECT_COMMANDS = {
+    **dict.fromkeys(("QLOCAL", "QALIAS", "QMODEL", "QREMOTE", "QUEUE", "QCLUSTER"), _QUEUE_COMMANDS),
+    "QMGR": (C.MQCMD_NONE, C.MQCMD_CHANGE_Q_MGR, C.MQCMD_NONE, C.MQCMD_INQUIRE_Q_MGR),
+    "TOPIC": (C.MQCMD_CREATE_TOPIC, C.MQCMD_CHANGE_TOPIC, C.MQCMD_DELETE_TOPIC, C.MQCMD_INQUIRE_TOPIC),
+    "CHANNEL": (C.MQCMD_CREATE_CHANNEL, C.MQCMD_CHANGE_CHANNEL, C.MQCMD_DELETE_CHANNEL, C.MQCMD_INQUIRE_CHANNEL),
+    "NAMELIST": (C.MQCMD_CREATE_NAMELIST, C.MQCMD_CHANGE_NAMELIST, C.MQCMD_DELETE_NAMELIST,
+                 C.MQCMD_INQUIRE_NAMELIST),
+    "PROCESS": (C.MQCMD_CREATE_PROCESS, C.MQCMD_CHANGE_PROCESS, C.MQCMD_DELETE_PROCESS, C.MQCMD_INQUIRE_PROCESS),
+    "AUTHINFO": (C.MQCMD_CREATE_AUTH_INFO, C.MQCMD_CHANGE_AUTH_INFO, C.MQCMD_DELETE_AUTH_INFO,
+                 C.MQCMD_INQUIRE_AUTH_INFO),
+    "LISTENER": (C.MQCMD_CREATE_LISTENER, C.MQCMD_CHANGE_LISTENER, C.MQCMD_DELETE_LISTENER,
+                 C.MQCMD_INQUIRE_LISTENER),
+    "SERVICE": (C.MQCMD_CREATE_SERVICE, C.MQCMD_CHANGE_SERVICE, C.MQCMD_DELETE_SERVICE, C.MQCMD_INQUIRE_SERVICE),
+    "COMMINFO": (C.MQCMD_CREATE_COMM_INFO, C.MQCMD_CHANGE_COMM_INFO, C.MQCMD_DELETE_COMM_INFO,
+                 C.MQCMD_INQUIRE_COMM_INFO),
+    "SUB": (C.MQCMD_CREATE_SUBSCRIPTION, C.MQCMD_CHANGE_SUBSCRIPTION, C.MQCMD_DELETE_SUBSCRIPTION,
+            C.MQCMD_INQUIRE_SUBSCRIPTION),
+}
+DEFINE, ALTER, DELETE, DISPLAY = range(4)
+
+
+def object_command(verb: int, objtype: str) -> int:
+    """The PCF command of an MQSC DEFINE/ALTER/DELETE/DISPLAY (``verb``) of ``objtype``."""
+    return OBJECT_COMMANDS.get(objtype.upper(), (C.MQCMD_NONE,) * 4)[verb]
+
+
 _NAME_KEYS = ("QUEUE", "TOPIC", "CHANNEL", "NAMELIST", "PROCESS", "AUTHINFO", "LISTENER", "SERVICE")
 
 
@@ -96,15 +125,23 @@ class CheckedAdmin:
     """The admin API (``mqsc.commands.AdminAPI``, ``ChannelAdmin`` and ``SecurityAdmin``) for
     one caller: every call checks the caller's authority, then does what ``Admin`` does."""
 
-    def __init__(self, principal: Principal, security: AuthorityService, qm: Unchecked) -> None:
+    def __init__(self, principal: Principal, security: AuthorityService, qm: Unchecked,
+                 on_refused: Callable[[Principal, int], None] | None = None) -> None:
         self.principal = principal
         self.security = security
         self.qm = qm
         self.qmgr_name = qm.name
+        self.on_refused = on_refused  # (principal, MQCMD_*): the type 4 event
+        self._command = C.MQCMD_NONE  # the command being checked, set by each call
 
     # -- the checks ----------------------------------------------------------------------
     def _require(self, objtype: int, name: str, authority: int) -> None:
-        self.security.require(self.principal, objtype, name, authority)
+        try:
+            self.security.require(self.principal, objtype, name, authority)
+        except MQError:
+            if self.on_refused is not None:
+                self.on_refused(self.principal, self._command)
+            raise
 
     def _require_qmgr(self, authority: int) -> None:
         self._require(C.MQOT_Q_MGR, self.qmgr_name, authority)
@@ -128,6 +165,7 @@ class CheckedAdmin:
     # -- DEFINE / ALTER / DELETE / DISPLAY -----------------------------------------------
     def define(self, objtype: str, name: str, attrs: dict[str, Any], like: str | None = None,
                replace: bool = False) -> None:
+        self._command = object_command(DEFINE, objtype)
         kind = objtype.upper()
         if kind == "SUB":  # no topic check; the destination is checked as SUBUSER's table says (R-SEC-22)
             self._require_qmgr(C.MQZAO_CHANGE)
@@ -144,6 +182,7 @@ class CheckedAdmin:
         self.qm.define(objtype, name, attrs, like, replace)
 
     def alter(self, objtype: str, name: str, attrs: dict[str, Any]) -> None:
+        self._command = object_command(ALTER, objtype)
         kind = objtype.upper()
         if kind in ("QMGR", "SUB"):
             self._require_qmgr(C.MQZAO_CHANGE)
@@ -154,6 +193,7 @@ class CheckedAdmin:
         self.qm.alter(objtype, name, attrs)
 
     def delete(self, objtype: str, name: str, purge: bool = False) -> None:
+        self._command = object_command(DELETE, objtype)
         kind = objtype.upper()
         if kind == "SUB":
             self._require_qmgr(C.MQZAO_CHANGE)
@@ -164,6 +204,7 @@ class CheckedAdmin:
             self.security.delete_profile(OBJECT_TYPES[kind], name)
 
     def objects(self, objtype: str, generic: str) -> list[dict[str, Any]]:
+        self._command = object_command(DISPLAY, objtype)
         kind = objtype.upper()
         if kind in ("QMGR", "SUB"):
             self._require_qmgr(C.MQZAO_DISPLAY)
@@ -173,74 +214,90 @@ class CheckedAdmin:
         return self._visible(OBJECT_TYPES.get(kind, C.MQOT_Q_MGR), rows, key, generic)
 
     def clear_queue(self, name: str) -> None:
+        self._command = C.MQCMD_CLEAR_Q
         self._require(C.MQOT_Q, name, C.MQZAO_CLEAR)
         self.qm.clear_queue(name)
 
     def queue_status(self, generic: str, status_type: str) -> list[dict[str, Any]]:
+        self._command = C.MQCMD_INQUIRE_Q_STATUS
         return self._visible(C.MQOT_Q, self.qm.queue_status(generic, status_type), "QUEUE", generic)
 
     def sub_status_rows(self, generic: str, subtype: str = "USER") -> list[dict[str, Any]]:
+        self._command = C.MQCMD_INQUIRE_SUB_STATUS
         self._require_qmgr(C.MQZAO_DISPLAY)
         return self.qm.sub_status_rows(generic, subtype)
 
     def topic_status_rows(self, pattern: str, status_type: str = "TOPIC") -> list[dict[str, Any]]:
+        self._command = C.MQCMD_INQUIRE_TOPIC_STATUS
         self._require_qmgr(C.MQZAO_DISPLAY)
         return self.qm.topic_status_rows(pattern, status_type)
 
     def pubsub_status(self) -> list[dict[str, Any]]:
+        self._command = C.MQCMD_INQUIRE_PUBSUB_STATUS
         self._require_qmgr(C.MQZAO_DISPLAY)
         return self.qm.pubsub_status()
 
     def clear_retained(self, topic: str) -> bool:
         """CLEAR TOPICSTR: ``clr`` on the topic object that administers the topic string."""
+        self._command = C.MQCMD_CLEAR_TOPIC_STRING
         owner = self.qm.tree.owner_of_pattern(topic, False).object_name or "SYSTEM.BASE.TOPIC"
         self._require(C.MQOT_TOPIC, owner, C.MQZAO_CLEAR)
         return self.qm.clear_retained(topic)
 
     # -- channels ------------------------------------------------------------------------
     def start_channel(self, name: str, chltype: str | None = None) -> None:
+        self._command = C.MQCMD_START_CHANNEL
         self._require(C.MQOT_CHANNEL, name, C.MQZAO_CONTROL)
         self.qm.start_channel(name, chltype)
 
     def stop_channel(self, name: str, chltype: str | None = None, client_id: str | None = None,
                      status: str | None = None) -> None:
+        self._command = C.MQCMD_STOP_CHANNEL
         self._require(C.MQOT_CHANNEL, name, C.MQZAO_CONTROL)
         self.qm.stop_channel(name, chltype, client_id, status)
 
     def channel_status(self, generic: str, chltype: str | None = None,
                        client_pattern: str | None = None) -> list[dict[str, Any]]:
+        self._command = C.MQCMD_INQUIRE_CHANNEL_STATUS
         rows = self.qm.channel_status(generic, chltype, client_pattern)
         return self._visible(C.MQOT_CHANNEL, rows, "CHANNEL", generic)
 
     # -- channel authentication records -------------------------------------------------
     def set_chlauth(self, profile: str, attrs: Mapping[str, Any]) -> None:
+        self._command = C.MQCMD_SET_CHLAUTH_REC
         self._require_qmgr(C.MQZAO_CHANGE)
         self.qm.set_chlauth(profile, attrs)
 
     def chlauth_rows(self, profile: str, kind: str = "ALL", match: str = "GENERIC") -> list[dict[str, Any]]:
+        self._command = C.MQCMD_INQUIRE_CHLAUTH_RECS
         self._require_qmgr(C.MQZAO_DISPLAY)
         return self.qm.chlauth_rows(profile, kind, match)
 
     def chlauth_runcheck(self, channel: str, attrs: Mapping[str, str]) -> tuple[dict[str, Any] | None, str]:
+        self._command = C.MQCMD_INQUIRE_CHLAUTH_RECS
         self._require_qmgr(C.MQZAO_DISPLAY)
         return self.qm.chlauth_runcheck(channel, attrs)
 
     # -- authority records ---------------------------------------------------------------
     def set_authority(self, objtype: int, profile: str, entity: str, entity_type: int,
                       add: int = 0, remove: int = 0) -> AuthRecord | None:
+        self._command = C.MQCMD_SET_AUTH_REC
         self._require_qmgr(C.MQZAO_CHANGE)
         return self.security.set_authority(objtype, profile, entity, entity_type, add, remove)
 
     def delete_authority(self, objtype: int, profile: str, entity: str, entity_type: int) -> bool:
+        self._command = C.MQCMD_DELETE_AUTH_REC
         self._require_qmgr(C.MQZAO_CHANGE)
         return self.security.delete_authority(objtype, profile, entity, entity_type)
 
     def authority_records(self) -> list[AuthRecord]:
+        self._command = C.MQCMD_INQUIRE_AUTH_RECS
         self._require_qmgr(C.MQZAO_DISPLAY)
         return self.security.records()
 
     def entity_authority(self, principal: Principal, objtype: int, name: str) -> int:
         """DISPLAY ENTAUTH: what ``principal`` holds on one object."""
+        self._command = C.MQCMD_INQUIRE_ENTITY_AUTH
         self._require_qmgr(C.MQZAO_DISPLAY)
         return self.security.held(principal, objtype, name)
 
@@ -249,14 +306,17 @@ class CheckedAdmin:
 
     # -- REFRESH SECURITY (mqsc.commands.SecurityAdmin) -------------------------------------
     def refresh_authorities(self) -> None:
+        self._command = C.MQCMD_REFRESH_SECURITY
         self._require_qmgr(C.MQZAO_CHANGE)
         self.security.refresh()
 
     def refresh_connauth(self) -> None:
+        self._command = C.MQCMD_REFRESH_SECURITY
         self._require_qmgr(C.MQZAO_CHANGE)
         self.qm.refresh_connauth()
 
     def refresh_ssl(self) -> None:
+        self._command = C.MQCMD_REFRESH_SECURITY
         self._require_qmgr(C.MQZAO_CHANGE)
         self.qm.refresh_ssl()
 

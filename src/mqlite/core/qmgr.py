@@ -242,7 +242,7 @@ class QueueManager:
         if remote and not self.security.is_admin(principal):
             raise MQError(C.MQRC_NOT_AUTHORIZED, f"AMQ8077W: Entity '{principal.user}' may not administer "
                           f"queue manager {self.name} remotely: remote administration is for administrators")
-        return CheckedAdmin(principal, self.security, self)
+        return CheckedAdmin(principal, self.security, self, on_refused=self.access.command_refused)
 
     def bootstrap(self) -> None:
         """First start: the system objects and IBM's default channel authentication records."""

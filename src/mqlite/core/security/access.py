@@ -90,6 +90,11 @@ class Access:
         lookup = getattr(self.authorities, "principal_of", None)
         return lookup(user) if lookup is not None else Principal(user)
 
+    def command_refused(self, principal: Principal, command: int) -> None:
+        """An admin command refused for want of authority: a Not Authorized (type 4) event."""
+        self.events.emit(refusal(self.qmgr_name, C.MQRQ_CMD_NOT_AUTHORIZED, Caller(principal.user, ""),
+                                 command=command))
+
     # -- queues and the queue manager ---------------------------------------------------------
     def connect(self, principal: Principal, caller: Caller) -> None:
         """MQCONN: connect on the queue manager; a refusal is a Not Authorized (type 1) event."""

@@ -42,6 +42,8 @@ def refusal(
     params: list[tuple[int, pcf.Value]] = [(C.MQCA_Q_MGR_NAME, qmgr_name), (C.MQIACF_REASON_QUALIFIER, qualifier)]
     if command is not None:
         params.append((C.MQIACF_COMMAND, command))
+    if qualifier == C.MQRQ_CMD_NOT_AUTHORIZED:  # type 4 names the command and its user, nothing more
+        return [*params, (C.MQCACF_USER_IDENTIFIER, caller.user)]
     if open_options is not None:
         params.append((C.MQIACF_OPEN_OPTIONS, open_options))
     if sub_options is not None:
