@@ -227,3 +227,33 @@ def test_tv_sec_t2(qm: QueueManager, topic: str, user: str, op: str, allowed: bo
     assert reason == (0 if allowed else C.MQRC_NOT_AUTHORIZED)
     if not allowed:  # R-SEC-10: a refused call leaves the tree as it was
         assert (qm.tree.find(topic) is not None) == existed
+
+
+# -- remembered walks (a cache: the answer must follow every change) --------------------------------
+def test_a_remembered_walk_follows_grants_and_revokes(qm: QueueManager) -> None:  # C:R-SEC-3
+    sec = Security(qm, events=False)
+    qm.define("TOPIC", "PRICES", {"TOPICSTR": "prices"})
+    user = sec.connect("walker")
+    assert publish_open(qm, user, "prices/fruit/apples") == C.MQRC_NOT_AUTHORIZED
+    sec.setmqaut("topic", "PRICES", "walker", "+pub")
+    assert publish_open(qm, user, "prices/fruit/apples") == 0
+    sec.setmqaut("topic", "PRICES", "walker", "-pub")
+    assert publish_open(qm, user, "prices/fruit/apples") == C.MQRC_NOT_AUTHORIZED
+
+
+def test_a_remembered_walk_follows_topic_objects(qm: QueueManager) -> None:  # C:R-SEC-6, §11.3
+    sec = Security(qm, events=False)
+    sec.setmqaut("topic", BASE, "walker", "+pub")
+    qm.define("TOPIC", "PRICES", {"TOPICSTR": "prices"})
+    user = sec.connect("walker")
+    assert publish_open(qm, user, "prices/fruit") == 0  # PRICES grants nothing, the base topic does
+    qm.define("TOPIC", "FRUIT", {"TOPICSTR": "prices/fruit"})
+    sec.setmqaut("topic", "FRUIT", "other", "+sub")  # a record for someone else: FRUIT is asked first
+    assert publish_open(qm, user, "prices/fruit") == 0
+    qm.alter("TOPIC", "PRICES", {"DESCR": "no grant here"})
+    assert publish_open(qm, user, "prices/fruit") == 0
+    sec.setmqaut("topic", BASE, "walker", "-pub")
+    sec.setmqaut("topic", "FRUIT", "walker", "+pub")
+    assert publish_open(qm, user, "prices/fruit") == 0
+    qm.delete("TOPIC", "FRUIT")  # its grant goes with it: the walk must not remember it
+    assert publish_open(qm, user, "prices/fruit") == C.MQRC_NOT_AUTHORIZED

@@ -24,7 +24,7 @@ from mqlite.server.native import tls as native_tls
 from mqlite.server.native.connection import ClientConnection
 from mqlite.server.native.handshake import Gate
 from mqlite.server.native.tls import NativeListener
-from mqlite.server.os_identity import creator_of
+from mqlite.server.os_identity import OS_GROUPS, creator_of
 from mqlite.server.runtime import Round, Runtime
 from mqlite.server.tls import ServerTls
 from mqlite.server.users_file import UsersFile
@@ -74,6 +74,7 @@ class QueueManagerHost:
         self.users = UsersFile(paths.users_path(self.name))
         self.gate = Gate(self.runtime.core, self.users, ClientChannels())
         self.runtime.core.security.groups_of = self.gate.groups_of  # DISPLAY ENTAUTH, MQTT users
+        self.runtime.core.security.on_refresh.append(OS_GROUPS.forget)  # REFRESH SECURITY rereads OS groups
         chlauth_gate.install(self.gate)  # channel authentication records at every client CONNECT
         native_tls.install(self.gate)  # TLS first among the channel checks, as IBM checks certificates first
         log.info("AMQ7229I: %d persistent messages recovered in %.2f s", recovered, time.monotonic() - started)

@@ -14,8 +14,54 @@ from mqlite import paths
 from mqlite.core.security.principal import Principal
 
 
+class OsGroups:
+    """OS users' groups, remembered: reading them (``getgrouplist`` and a ``getgrgid`` a group, each
+    a pass over /etc/group) costs about 200 µs, at every local connect. Forgotten when /etc/passwd
+    or /etc/group changes, and at REFRESH SECURITY (``forget``), when IBM's OAM also rereads group
+    membership (the way to pick up a change made in a directory service rather than those files)."""
+
+    LIMIT = 4096  # users remembered at most; past it the memory starts afresh
+
+    def __init__(self, files: tuple[str, ...] = ("/etc/passwd", "/etc/group")) -> None:
+        self.files = files
+        self._stamp: tuple[int, ...] = ()
+        self._known: dict[str, Principal] = {}
+
+    def principal(self, user: str) -> Principal:
+        stamp = self._files_stamp()
+        if stamp != self._stamp:
+            self._stamp, self._known = stamp, {}
+        known = self._known.get(user)
+        if known is None:
+            if len(self._known) >= self.LIMIT:
+                self._known = {}
+            known = self._known[user] = _read_os_principal(user)
+        return known
+
+    def forget(self) -> None:
+        self._known = {}
+
+    def _files_stamp(self) -> tuple[int, ...]:
+        stamp = []
+        for name in self.files:
+            try:
+                stat = os.stat(name)
+            except OSError:
+                stamp += [0, 0]
+            else:
+                stamp += [stat.st_mtime_ns, stat.st_size]
+        return tuple(stamp)
+
+
+OS_GROUPS = OsGroups()
+
+
 def os_principal(user: str) -> Principal:
     """``user`` with its OS groups (primary and supplementary); no groups if the OS does not know it."""
+    return OS_GROUPS.principal(user)
+
+
+def _read_os_principal(user: str) -> Principal:
     try:
         gid = pwd.getpwnam(user).pw_gid
         gids = os.getgrouplist(user, gid)

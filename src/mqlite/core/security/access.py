@@ -24,6 +24,7 @@ from mqlite.core.security.principal import Principal
 from mqlite.core.security.service import not_authorized
 from mqlite.core.security.topic_walk import Walk, check_levels, walk
 
+WALKS_LIMIT = 10_000  # remembered topic walks at most; past it the memory starts afresh
 INPUT_OPTIONS = C.MQOO_INPUT_AS_Q_DEF | C.MQOO_INPUT_SHARED | C.MQOO_INPUT_EXCLUSIVE
 # MQOPEN options and the authority each needs (IBM's MQI authorization table).
 OPEN_AUTHORITIES = (
@@ -57,6 +58,9 @@ class Authorities(Protocol):
 
     def held(self, principal: Principal, objtype: int, name: str) -> int: ...
 
+    @property
+    def version(self) -> int: ...
+
 
 class Access:
     """The MQI's authority checks over the authority service, raising events on refusal."""
@@ -67,6 +71,10 @@ class Access:
         self.authorities = authorities
         self.events = events
         self.topic_objects = topic_objects  # TOPICSTR -> topic object name, kept current by the tree
+        # Walks remembered while the records (the service's version) and the topic objects (the
+        # tree's mapping, a new one after each change) stay as they were.
+        self._walks: dict[tuple[Principal, str, int, bool], Walk] = {}
+        self._walks_of: tuple[int, Mapping[str, str] | None] = (-1, None)
 
     # -- identities ------------------------------------------------------------------------
     def alternate(self, principal: Principal, caller: Caller, alternate_user: str, *,
@@ -131,9 +139,16 @@ class Access:
         objects asked."""
         if self.authorities.is_admin(principal):
             return Walk(True, ())
-        held = self.authorities.held
-        return walk(check_levels(topic, char_scheme), self.topic_objects(),
-                    lambda name: bool(held(principal, C.MQOT_TOPIC, name) & authority))
+        by_topic, version = self.topic_objects(), self.authorities.version
+        if self._walks_of[0] != version or self._walks_of[1] is not by_topic or len(self._walks) >= WALKS_LIMIT:
+            self._walks, self._walks_of = {}, (version, by_topic)
+        key = (principal, topic, authority, char_scheme)
+        result = self._walks.get(key)
+        if result is None:
+            held = self.authorities.held
+            result = self._walks[key] = walk(check_levels(topic, char_scheme), by_topic,
+                                             lambda name: bool(held(principal, C.MQOT_TOPIC, name) & authority))
+        return result
 
     def open_topic(self, principal: Principal, caller: Caller, topic: str, options: int,
                    object_name: str = "") -> None:

@@ -67,9 +67,11 @@ class AuthorityService:
         # A user's groups, for DISPLAY ENTAUTH and dspmqaut of a user who is not connected: the
         # server sets it (OS groups, the users file's groups); core itself looks nothing up.
         self.groups_of: Callable[[str], frozenset[str]] = lambda user: frozenset()
+        self.on_refresh: list[Callable[[], None]] = []  # run at REFRESH SECURITY
         # (objtype, entity type, entity) -> profile -> record: one entity's records of one type
         self._records: dict[tuple[int, int, str], dict[str, AuthRecord]] = {}
         self._cache: dict[tuple[Principal, int, str], int] = {}
+        self.version = 0  # changes whenever a decision may have: what others remember of them goes
 
     # -- the checks ----------------------------------------------------------------------
     def principal_of(self, user: str) -> Principal:
@@ -90,6 +92,10 @@ class AuthorityService:
                 self._cache.clear()
             mask = self._cache[key] = self._compute(principal, record_type(objtype), name)
         return mask
+
+    def _forget(self) -> None:
+        self._cache.clear()
+        self.version += 1
 
     def allowed(self, principal: Principal, objtype: int, name: str, authority: int) -> bool:
         """Whether ``principal`` holds every bit of ``authority`` on ``name`` of type ``objtype``."""
@@ -123,7 +129,7 @@ class AuthorityService:
         record = AuthRecord(objtype, profile, entity, entity_type, (before | add) & ~remove & C.MQZAO_ALL)
         entity_records[profile] = record
         self.outbox.tx.put_record(STORE_KIND, record.key, record.to_value())
-        self._cache.clear()
+        self._forget()
         return record
 
     def delete_authority(self, objtype: int, profile: str, entity: str, entity_type: int) -> bool:
@@ -136,7 +142,7 @@ class AuthorityService:
         if not entity_records:
             del self._records[(objtype, entity_type, entity)]
         self.outbox.tx.delete_record(STORE_KIND, record.key)
-        self._cache.clear()
+        self._forget()
         return True
 
     def delete_profile(self, objtype: int, profile: str) -> int:
@@ -154,8 +160,11 @@ class AuthorityService:
         return sorted(found, key=lambda r: (r.objtype, r.profile, r.entity_type, r.entity))
 
     def refresh(self) -> None:
-        """REFRESH SECURITY: forget every cached decision."""
-        self._cache.clear()
+        """REFRESH SECURITY: forget every cached decision (and, through ``on_refresh``, what the
+        server remembers of OS groups)."""
+        self._forget()
+        for forget in self.on_refresh:
+            forget()
 
     def restore(self, values: Iterable[dict[str, object]]) -> None:
         """The records from the store at start."""
@@ -163,7 +172,7 @@ class AuthorityService:
         for value in values:
             record = AuthRecord.from_value(value)
             self._records.setdefault((record.objtype, record.entity_type, record.entity), {})[record.profile] = record
-        self._cache.clear()
+        self._forget()
 
 
 def not_authorized(principal: Principal, objtype: int, name: str, authority: int) -> MQError:
