@@ -11,6 +11,7 @@ from helpers.core_security import Security
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
 from mqlite.core.qmgr import QueueManager
+from mqlite.core.security.names import VALID
 
 OPTIONS = [  # option, the authority it needs (setmqaut name)
     (C.MQOO_INPUT_AS_Q_DEF, "get"), (C.MQOO_INPUT_SHARED, "get"), (C.MQOO_INPUT_EXCLUSIVE, "get"),
@@ -127,3 +128,49 @@ def test_a_refused_connect_is_a_type_1_event(qm: QueueManager) -> None:  # C:R-S
     assert event[C.MQIACF_REASON_QUALIFIER] == C.MQRQ_CONN_NOT_AUTHORIZED
     assert (event[C.MQCACF_USER_IDENTIFIER], event[C.MQCACF_APPL_NAME]) == ("stranger", "sneak.py")
     assert sec.connect("stranger") is not None and sec.events() == []
+
+
+def _records_for(qm: QueueManager, name: str) -> list[tuple[str, int]]:
+    return [(r.entity, r.authority) for r in qm.security.records() if r.objtype == C.MQOT_Q and r.profile == name]
+
+
+def test_the_creator_of_a_temporary_dynamic_queue_holds_every_authority_on_it(qm: QueueManager) -> None:
+    sec = Security(qm, events=False)
+    sec.setmqaut("queue", "SYSTEM.DEFAULT.MODEL.QUEUE", "U", "+get", "+inq")
+    creator, other = sec.connect("U"), sec.connect("V")
+    handle = qm.open(creator, {"ObjectName": "SYSTEM.DEFAULT.MODEL.QUEUE", "DynamicQName": "REPLY.*"},
+                     C.MQOO_INPUT_EXCLUSIVE)
+    name = handle.name
+    assert name.startswith("REPLY.")
+    # The OAM's grant to the creator: a second connection of the same user opens it by name,
+    # for output, browse and inquire too; another user has nothing on it.
+    again = sec.connect("U")
+    assert opened(qm, again, name, C.MQOO_OUTPUT | C.MQOO_BROWSE | C.MQOO_INQUIRE | C.MQOO_SET) == 0
+    assert opened(qm, other, name, C.MQOO_OUTPUT) == C.MQRC_NOT_AUTHORIZED
+    assert _records_for(qm, name) == [("U", VALID[C.MQOT_Q])]
+    stored = [key for _, ops in qm.take_effects().tx.runs for _, key, *_ in ops]
+    assert not [key for key in stored if name in key]  # a temporary queue's record is not stored (nor is the queue)
+    qm.close(creator, handle.hobj, 0)  # the temporary queue ends with its creating handle, and its record
+    assert name not in qm.queues and _records_for(qm, name) == []
+
+
+def test_a_permanent_dynamic_queue_keeps_its_creators_record_until_deleted(qm: QueueManager) -> None:
+    sec = Security(qm, events=False)
+    qm.define("QMODEL", "PERM.MODEL", {"DEFTYPE": "PERMDYN"})
+    sec.setmqaut("queue", "PERM.MODEL", "U", "+put")
+    creator = sec.connect("U")
+    handle = qm.open(creator, {"ObjectName": "PERM.MODEL", "DynamicQName": "KEEP.*"}, C.MQOO_OUTPUT)
+    name = handle.name
+    qm.take_effects()
+    qm.close(creator, handle.hobj, 0)
+    assert name in qm.queues and _records_for(qm, name) == [("U", VALID[C.MQOT_Q])]
+    assert opened(qm, sec.connect("U"), name, C.MQOO_INPUT_SHARED) == 0
+    handle = qm.open(creator, {"ObjectName": name}, C.MQOO_INPUT_SHARED)
+    qm.close(creator, handle.hobj, C.MQCO_DELETE)
+    assert name not in qm.queues and _records_for(qm, name) == []
+
+
+def test_an_administrator_gets_no_record_for_its_dynamic_queues(qm: QueueManager) -> None:
+    sec = Security(qm, events=False)
+    handle = qm.open(sec.admin, {"ObjectName": "SYSTEM.DEFAULT.MODEL.QUEUE"}, C.MQOO_INPUT_EXCLUSIVE)
+    assert _records_for(qm, handle.name) == []

@@ -156,6 +156,7 @@ class Connections:
             name = self.objects.create_dynamic(attrs, str(od.get("DynamicQName") or "AMQ.*"))
             qtype, attrs = self.qdefs[name]
             created = True
+            self.access.grant_creator(principal, name, permanent=attrs.get("DEFTYPE") == "PERMDYN")
         if qtype == "QREMOTE":
             if options & (INPUT_OPTIONS | C.MQOO_BROWSE):
                 raise MQError(C.MQRC_OPTION_NOT_VALID_FOR_TYPE, "a remote queue opens for output")
@@ -230,6 +231,7 @@ class Connections:
         ends = deleting or (queue is not None and queue.dynamic == "TEMPDYN" and handle.created_dynamic)
         if ends and queue is not None and not queue.deleted:
             self.objects.remove_queue(queue.name)
+            self.access.dynamic_queue_deleted(queue.name, permanent=queue.dynamic == "PERMDYN")
 
     def _drop_handle(self, conn: Connection, handle: Handle) -> None:
         conn.handles.pop(handle.hobj, None)

@@ -20,7 +20,9 @@ from typing import Protocol
 
 from mqlite import cmqc as C
 from mqlite.core.security.events import AuthorityEvents, Caller, refusal
+from mqlite.core.security.names import VALID
 from mqlite.core.security.principal import Principal
+from mqlite.core.security.records import PRINCIPAL
 from mqlite.core.security.service import not_authorized
 from mqlite.core.security.topic_walk import Walk, check_levels, walk
 
@@ -58,6 +60,13 @@ class Authorities(Protocol):
 
     def held(self, principal: Principal, objtype: int, name: str) -> int: ...
 
+    def set_authority(self, objtype: int, profile: str, entity: str, entity_type: int,
+                      add: int = 0, remove: int = 0, persist: bool = True) -> object: ...
+
+    def delete_authority(self, objtype: int, profile: str, entity: str, entity_type: int) -> bool: ...
+
+    def delete_profile(self, objtype: int, profile: str) -> int: ...
+
     @property
     def version(self) -> int: ...
 
@@ -75,6 +84,7 @@ class Access:
         # tree's mapping, a new one after each change) stay as they were.
         self._walks: dict[tuple[Principal, str, int, bool], Walk] = {}
         self._walks_of: tuple[int, Mapping[str, str] | None] = (-1, None)
+        self._temporary_grants: dict[str, str] = {}  # temporary dynamic queue -> its creator's record
 
     # -- identities ------------------------------------------------------------------------
     def alternate(self, principal: Principal, caller: Caller, alternate_user: str, *,
@@ -97,6 +107,26 @@ class Access:
         cannot know: core looks nothing up)."""
         lookup = getattr(self.authorities, "principal_of", None)
         return lookup(user) if lookup is not None else Principal(user)
+
+    # -- dynamic queues -------------------------------------------------------------------------
+    def grant_creator(self, principal: Principal, queue: str, permanent: bool) -> None:
+        """The OAM gives the creator of a dynamic queue every authority on it (an administrator
+        needs none); a temporary queue's grant is not stored, as the queue is not."""
+        if self.authorities.is_admin(principal):
+            return
+        self.authorities.set_authority(C.MQOT_Q, queue, principal.user, PRINCIPAL, add=VALID[C.MQOT_Q],
+                                       persist=permanent)
+        if not permanent:
+            self._temporary_grants[queue] = principal.user
+
+    def dynamic_queue_deleted(self, queue: str, permanent: bool) -> None:
+        """A dynamic queue deleted on close: the records of its name go with it (AUTHREC(YES))."""
+        if permanent:
+            self.authorities.delete_profile(C.MQOT_Q, queue)
+            return
+        user = self._temporary_grants.pop(queue, None)
+        if user is not None:  # the one record a temporary queue can have unless an administrator added more
+            self.authorities.delete_authority(C.MQOT_Q, queue, user, PRINCIPAL)
 
     def command_refused(self, principal: Principal, command: int) -> None:
         """An admin command refused for want of authority: a Not Authorized (type 4) event."""

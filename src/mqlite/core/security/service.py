@@ -118,9 +118,10 @@ class AuthorityService:
 
     # -- records -------------------------------------------------------------------------
     def set_authority(self, objtype: int, profile: str, entity: str, entity_type: int,
-                      add: int = 0, remove: int = 0) -> AuthRecord | None:
+                      add: int = 0, remove: int = 0, persist: bool = True) -> AuthRecord | None:
         """SET AUTHREC / setmqaut: add and remove bits on one entity's record for ``profile``
-        (created if new). A record left with no authority stays, as IBM keeps it, until deleted."""
+        (created if new). A record left with no authority stays, as IBM keeps it, until deleted.
+        ``persist=False``: a record that ends with the process (a temporary dynamic queue's)."""
         objtype = record_type(objtype)
         compile_profile(profile)  # ProfileError for a profile IBM refuses
         entity_records = self._records.setdefault((objtype, entity_type, entity), {})
@@ -128,7 +129,8 @@ class AuthorityService:
         before = current.authority if current is not None else C.MQZAO_NONE
         record = AuthRecord(objtype, profile, entity, entity_type, (before | add) & ~remove & C.MQZAO_ALL)
         entity_records[profile] = record
-        self.outbox.tx.put_record(STORE_KIND, record.key, record.to_value())
+        if persist:
+            self.outbox.tx.put_record(STORE_KIND, record.key, record.to_value())
         self._forget()
         return record
 
