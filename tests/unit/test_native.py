@@ -268,7 +268,7 @@ def test_send_checks_direction_and_shape() -> None:
 
 def test_op_numbers_are_stable() -> None:
     # These numbers are the wire format: changing one breaks every deployed client.
-    assert [int(op) for op in Op] == [0, *range(1, 22), 64, 65, 66]
+    assert [int(op) for op in Op] == [0, *range(1, 23), 64, 65, 66, 67]  # 22 HEARTBEAT, 67 PUSH_HEARTBEAT: added
 
 
 @settings(max_examples=400, deadline=None)

@@ -182,8 +182,8 @@ class AsyncConnection(Session):
                         future = self._pending.get(event.req_id)
                         if future is not None and not future.done():
                             future.set_result(event)
-                    elif isinstance(event, Push):
-                        self.on_push(event)
+                    elif isinstance(event, Push) and (answer := self.on_push(event)) is not None:
+                        self._writer.write(answer)  # the channel's heartbeat, answered at once
         except (OSError, ProtocolError) as e:
             self._lost(str(e), client_tls.broken_reason(e))
 

@@ -33,6 +33,7 @@ from mqlite.protocol.native_results import check_result
 __all__ = ["DRAIN", "AsyncPuts", "Call", "Plan", "ReadAhead", "Send", "Session", "call", "checked", "raise_for"]
 
 READ_AHEAD_WINDOW = 200
+HEARTBEAT_ANSWER = native.encode_heartbeat()
 T = TypeVar("T")
 
 
@@ -182,15 +183,19 @@ class Session:
         self.maxmsgl, self.ccsid = info["maxmsgl"], info["ccsid"]
         self.connected = True
 
-    def on_push(self, push: Push) -> None:
+    def on_push(self, push: Push) -> bytes | None:
         """File read-ahead messages in their handles' buffers (a closed handle's late ones are
-        dropped, as IBM does) and record asynchronous-put failures."""
+        dropped, as IBM does) and record asynchronous-put failures. Returns what to send back
+        at once, if anything: the answer to the channel's heartbeat."""
         if push.kind is Op.PUSH_MSG:
             self._buffer([push.args])
         elif push.kind is Op.PUSH_MSGS:
             self._buffer(push.args[0])
         elif push.kind is Op.PUSH_ERROR:
             self.async_puts.failed(*push.args)
+        elif push.kind is Op.PUSH_HEARTBEAT:
+            return HEARTBEAT_ANSWER
+        return None
 
     def _buffer(self, messages: list[list[Any]]) -> None:
         read_ahead = self.read_ahead

@@ -215,8 +215,8 @@ class Connection(Session):
                 if event.req_id == req_id:
                     return event
                 # a reply to a call abandoned mid-wait (e.g. KeyboardInterrupt): nobody wants it
-            elif isinstance(event, Push):
-                self.on_push(event)
+            elif isinstance(event, Push) and (answer := self.on_push(event)) is not None:
+                self._send(answer)  # a heartbeat while waiting for a reply (a waiting MQGET)
 
     def _receive(self) -> None:
         try:
@@ -238,8 +238,8 @@ class Connection(Session):
                     self._lost(f"protocol error from the queue manager: {e}")
                 if event is NEED_DATA:
                     break
-                if isinstance(event, Push):
-                    self.on_push(event)
+                if isinstance(event, Push) and (answer := self.on_push(event)) is not None:
+                    self._send(answer)
 
     def _lost(self, why: str, reason: int = cmqc.MQRC_CONNECTION_BROKEN) -> Any:
         self.broken = MQMIError(cmqc.MQCC_FAILED, reason, text=why)

@@ -13,8 +13,9 @@ Frame: a 4-byte big-endian unsigned length, then a msgpack array of that length
   CREDIT (which never has a reply);
 - reply ``[REPLY, req_id, cc, reason, result]``;
 - push (server to client) ``[PUSH_MSG, hobj, md, props, body]`` (a read-ahead message,
-  already removed from the queue) and ``[PUSH_ERROR, hobj, reason]`` (an asynchronous
-  put failed).
+  already removed from the queue), ``[PUSH_ERROR, hobj, reason]`` (an asynchronous
+  put failed) and ``[PUSH_HEARTBEAT]`` (the channel's heartbeat: the client answers
+  ``[HEARTBEAT, 0]`` at once).
 
 The decoder validates the shape (count and types) of every request's arguments, so
 the server never sees a malformed request; ``OD`` and ``GMO`` dicts come out with
@@ -116,16 +117,18 @@ class Op(enum.IntEnum):
     OFFSETS = 19  # a queue's oldest and newest sequence numbers (stream readers)
     BROWSE_RANGE = 20  # the messages of a sequence range, left in place
     REMOVE_THROUGH = 21  # remove a committed range
+    HEARTBEAT = 22  # the answer to PUSH_HEARTBEAT (req_id 0, never replied to)
     PUSH_MSG = 64
     PUSH_ERROR = 65
     PUSH_MSGS = 66  # several read-ahead messages in one frame: [[hobj, md, props, body], ...]
+    PUSH_HEARTBEAT = 67  # SVRCONN HBINT: is the client still there? (answered with HEARTBEAT)
 
 
 REQUEST_OPS: Final = frozenset(op for op in Op if 1 <= op < 64)
 PUSH_KINDS: Final = frozenset(op for op in Op if op >= 64)
 _REQUEST_BY_CODE: Final = {int(op): op for op in REQUEST_OPS}
 # Requests that may carry req_id 0 (no reply on success / never a reply).
-NO_REPLY_OK: Final = frozenset({Op.PUT, Op.PUT1, Op.PUBLISH, Op.CREDIT})
+NO_REPLY_OK: Final = frozenset({Op.PUT, Op.PUT1, Op.PUBLISH, Op.CREDIT, Op.HEARTBEAT})
 
 
 class Request(NamedTuple):
@@ -201,6 +204,7 @@ REQUEST_SHAPES: Final[dict[Op, tuple[Checker, ...]]] = {
     Op.OFFSETS: (str_arg,),
     Op.BROWSE_RANGE: (str_arg, int_arg, int_arg, int_arg),
     Op.REMOVE_THROUGH: (str_arg, int_arg),
+    Op.HEARTBEAT: (),
 }
 
 _FAST_CHECKS: Final[dict[Op, Callable[[list[Any]], list[Any]]]] = {}
@@ -209,6 +213,7 @@ PUSH_SHAPES: Final[dict[Op, tuple[Checker, ...]]] = {
     Op.PUSH_MSG: (int_arg, check_md, check_props, bytes_arg),
     Op.PUSH_MSGS: (lambda v: _check_push_batch(v),),
     Op.PUSH_ERROR: (int_arg, int_arg),
+    Op.PUSH_HEARTBEAT: (),
 }
 
 
@@ -301,6 +306,15 @@ def encode_push_msgs(messages: list[list[Any]]) -> bytes:
 
 def encode_push_error(hobj: int, reason: int) -> bytes:
     return encode_frame([_PUSH_ERROR, hobj, reason])
+
+
+def encode_push_heartbeat() -> bytes:
+    return encode_frame([int(Op.PUSH_HEARTBEAT)])
+
+
+def encode_heartbeat() -> bytes:
+    """The client's answer to a heartbeat (a request that is never replied to)."""
+    return encode_frame([int(Op.HEARTBEAT), 0])
 
 
 # ---------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from mqlite.core.errors import MQError
 from mqlite.server import exits, qm_ini
 from mqlite.server.channels.svrconn import ChannelAgents, ClientChannels
 from mqlite.server.channels.telemetry import DEFAULT_CHANNEL, MqttChannels
-from mqlite.server.native import chlauth_gate
+from mqlite.server.native import chlauth_gate, heartbeat
 from mqlite.server.native import tls as native_tls
 from mqlite.server.native.connection import ClientConnection
 from mqlite.server.native.handshake import Gate
@@ -76,6 +76,8 @@ class QueueManagerHost:
         self.runtime.core.security.groups_of = self.gate.groups_of  # DISPLAY ENTAUTH, MQTT users
         self.runtime.core.security.on_refresh.append(OS_GROUPS.forget)  # REFRESH SECURITY rereads OS groups
         chlauth_gate.install(self.gate)  # channel authentication records at every client CONNECT
+        beating = self.gate.beating
+        self.runtime.tick_hooks.append(lambda now: heartbeat.sweep(beating))  # SVRCONN HBINT
         native_tls.install(self.gate)  # TLS first among the channel checks, as IBM checks certificates first
         log.info("AMQ7229I: %d persistent messages recovered in %.2f s", recovered, time.monotonic() - started)
         core = self.runtime.core

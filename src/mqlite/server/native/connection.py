@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+import time
 from typing import TYPE_CHECKING, Any, cast
 
 from mqlite import cmqc as C
@@ -52,6 +53,8 @@ class ClientConnection(asyncio.Protocol):
         self.local = False  # over the Unix socket
         self.writing_paused = False
         self.async_put = {"put_success": 0, "put_warning": 0, "put_failure": 0, "reason": 0}
+        self.heard = time.monotonic()  # when the client last sent anything (heartbeats, HBINT)
+        self.beat_sent = 0.0  # when our last heartbeat went, if unanswered since
         self._dispatch = {
             Op.CONNECT: self._connect, Op.DISCONNECT: self._disconnect, Op.OPEN: self._open,
             Op.CLOSE: self._close, Op.PUT: self._put, Op.PUT1: self._put1, Op.GET: self._get,
@@ -59,6 +62,7 @@ class ClientConnection(asyncio.Protocol):
             Op.MQSC: self._mqsc, Op.STAT: self._stat, Op.CREDIT: self._credit, Op.PING: self._ping,
             Op.SUB: self._sub, Op.SUBRQ: self._subrq, Op.PUBLISH: self._publish,
             Op.OFFSETS: self._offsets, Op.BROWSE_RANGE: self._browse_range, Op.REMOVE_THROUGH: self._remove_through,
+            Op.HEARTBEAT: self._heartbeat,
         }
 
     # -- transport events -----------------------------------------------------------------
@@ -93,6 +97,7 @@ class ClientConnection(asyncio.Protocol):
             asyncio.get_running_loop().call_soon(self._process)  # requests that waited for us
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.gate.beating.discard(self)
         if self.instance is not None:
             self.gate.clients.discard(self.instance)
             self.instance = None
@@ -115,6 +120,7 @@ class ClientConnection(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         self.runtime.busy_poll.touch()
+        self.heard = time.monotonic()
         try:
             self.codec.receive_data(data)
         except native.ProtocolError:
@@ -289,6 +295,8 @@ class ClientConnection(asyncio.Protocol):
                                      self.transport.close, tls=native_tls.status(self.transport))
             self.gate.clients.add(self.instance)
             keep_alive(self.transport, admitted.kaint)
+            if admitted.hbint > 0:
+                self.gate.beating.add(self)
         return {"qmgr": runtime.name, "user": principal.user, "conn_id": conn.conn_id,
                 "maxmsgl": admitted.maxmsgl, "ccsid": int(runtime.core.attrs.get("CCSID", 1208))}
 
@@ -440,6 +448,29 @@ class ClientConnection(asyncio.Protocol):
 
     def _ping(self, req_id: int, args: list[Any]) -> Any:
         return None
+
+    def _heartbeat(self, req_id: int, args: list[Any]) -> Any:
+        return _PENDING  # the answer to our heartbeat: hearing it (data_received) was the point
+
+    # -- heartbeats (server/native/heartbeat.Beating) -------------------------------------------
+    def heartbeat_interval(self) -> int:
+        return self.instance.hbint if self.instance is not None else 0
+
+    def waiting(self) -> bool:
+        return bool(self.session is not None and self.session.waiters)
+
+    def send_heartbeat(self, frame: bytes) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.write(frame)
+
+    def timed_out(self, text: str) -> None:
+        """The client did not answer a heartbeat: end the connection (its waiting get is
+        cancelled and its unit of work backed out, as for any broken connection)."""
+        channel = self.instance.channel if self.instance is not None else ""
+        log.error("AMQ9271E: Channel '%s' timed out: %s (%s)", channel, text, self._peer())
+        self.gate.beating.discard(self)
+        if self.transport is not None:
+            self.transport.abort()  # not close(): a dead peer never takes what is buffered for it
 
 
 class _Pending:

@@ -33,6 +33,7 @@ from mqlite.core.qmgr import QueueManager
 from mqlite.core.security.connauth import Check, identity, password_check
 from mqlite.core.security.principal import Principal
 from mqlite.server.channels.svrconn import ClientChannels
+from mqlite.server.native.heartbeat import Beating
 from mqlite.server.os_identity import os_principal
 from mqlite.server.users_file import UsersFile
 
@@ -77,6 +78,7 @@ class Gate:
         self.users = users
         self.clients = clients
         self.channel_checks: list[ChannelCheck] = []  # CHLAUTH and TLS plug in here
+        self.beating: set[Beating] = set()  # client connections with a heartbeat interval (HBINT)
 
     # -- 1. the channel ---------------------------------------------------------------------------
     def admit(self, hello: Hello) -> Admitted:
