@@ -172,3 +172,32 @@ def test_chckclnt_of_the_matching_record_overrides_the_authinfo(qmgr: QMgr, run_
     assert "no password given where one is required" in error_log(qmgr)
     with connect(qmgr) as qm:  # with a password it passes
         assert qm.get_handle().user == APP.user
+
+
+def test_blocked_channels_are_channel_blocked_events_with_chlev(qmgr: QMgr, run_cli: RunCli) -> None:
+    """IBM's Channel Blocked event (MQRC_CHANNEL_BLOCKED, or _WARNING for WARN(YES)) on
+    SYSTEM.ADMIN.CHANNEL.EVENT while CHLEV is ENABLED or EXCEPTION; none while DISABLED (the default)."""
+    _mqsc(run_cli, qmgr, "SET CHLAUTH(DEV.APP.SVRCONN) TYPE(BLOCKUSER) USERLIST('app')\n")
+    assert refused(qmgr) == C.MQRC_NOT_AUTHORIZED  # CHLEV(DISABLED): no event
+    _mqsc(run_cli, qmgr, "ALTER QMGR CHLEV(EXCEPTION)\n")
+    assert refused(qmgr) == C.MQRC_NOT_AUTHORIZED
+    _mqsc(run_cli, qmgr, "SET CHLAUTH(DEV.APP.SVRCONN) TYPE(BLOCKUSER) ACTION(REMOVEALL)\n"
+                         "SET CHLAUTH('*') TYPE(BLOCKADDR) ADDRLIST('127.0.0.1')\n")
+    assert refused(qmgr) == C.MQRC_NOT_AUTHORIZED
+    _mqsc(run_cli, qmgr, "SET CHLAUTH('*') TYPE(BLOCKADDR) ACTION(REMOVEALL)\n"
+                         "SET CHLAUTH(DEV.APP.SVRCONN) TYPE(BLOCKUSER) USERLIST('app') WARN(YES)\n")
+    with connect(qmgr) as qm:  # WARN(YES): let through, with a warning event
+        qm.ping()
+    printed = run_cli("amqsevt", "-m", qmgr.name, "-q", "SYSTEM.ADMIN.CHANNEL.EVENT", "-w", "1")
+    assert printed.returncode == 0, printed.stderr
+    events = [e for e in printed.stdout.split("**** Message #") if e.strip()]
+    assert len(events) == 3, printed.stdout
+    user, address, warning = events
+    assert "Channel Event [46]" in user and "MQRC_CHANNEL_BLOCKED [2577]" in user
+    assert "MQRQ_CHANNEL_BLOCKED_USERID" in user and "ChannelName                    : DEV.APP.SVRCONN" in user
+    assert "UserIdentifier                 : app" in user and "ConnName                       : 127.0.0.1" in user
+    assert "MQRQ_CHANNEL_BLOCKED_ADDRESS" in address
+    fields = [line.split(":")[0].strip() for line in address.splitlines() if line.startswith("  ")]
+    assert "ChannelName" not in fields and "UserIdentifier" not in fields, address  # blocked before either is known
+    assert "ClientUserIdentifier" in fields  # what the client asserted
+    assert "MQRC_CHANNEL_BLOCKED_WARNING [2578]" in warning and "MQRQ_CHANNEL_BLOCKED_USERID" in warning

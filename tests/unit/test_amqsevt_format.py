@@ -3,9 +3,11 @@ the event data by IBM's name, constants spelled out (spec C R-SEC-13, A-36)."""
 
 from __future__ import annotations
 
+import pytest
+
 from mqlite import cmqc as C
 from mqlite.cli.events import format_event
-from mqlite.core.security.events import Caller, event_message, refusal
+from mqlite.core.security.events import Caller, channel_blocked, event_message, refusal
 
 
 def test_a_subscribe_refusal_prints_every_field_by_name() -> None:  # C:SC-SEC-FRUIT b
@@ -51,3 +53,18 @@ def test_a_command_refusal_names_the_command() -> None:  # C:R-SEC-13, IBM's Not
     fields = {line.split(":", 1)[0].strip(): line.split(":", 1)[1].strip() for line in text.splitlines()[4:]}
     assert fields == {"QMgrName": "QM1", "ReasonQualifier": "MQRQ_CMD_NOT_AUTHORIZED (4)",
                       "Command": "MQCMD_DELETE_Q (12)", "UserIdentifier": "bob"}
+
+
+@pytest.mark.parametrize(("qualifier", "has_channel", "has_user"), [
+    (C.MQRQ_CHANNEL_BLOCKED_ADDRESS, False, False),  # blocked before the channel name is known
+    (C.MQRQ_CHANNEL_BLOCKED_USERID, True, True),
+    (C.MQRQ_CHANNEL_BLOCKED_NOACCESS, True, False),
+])
+def test_channel_blocked_fields(qualifier: int, has_channel: bool, has_user: bool) -> None:  # IBM's Channel Blocked
+    params = dict(channel_blocked("QM1", qualifier, "APP.SVRCONN", "10.1.2.3", "bob", "CN=bob", "bob"))
+    assert params[C.MQCA_Q_MGR_NAME] == "QM1" and params[C.MQIACF_REASON_QUALIFIER] == qualifier
+    assert (C.MQCACH_CHANNEL_NAME in params) is has_channel
+    assert (C.MQCACF_USER_IDENTIFIER in params) is has_user
+    assert params[C.MQCACH_CONNECTION_NAME] == "10.1.2.3" and params[C.MQCACH_SSL_PEER_NAME] == "CN=bob"
+    text = format_event(event_message("QM1", list(params.items()), 0.0, C.MQRC_CHANNEL_BLOCKED, C.MQCMD_CHANNEL_EVENT))
+    assert "Channel Event [46]" in text and "MQRC_CHANNEL_BLOCKED [2577]" in text

@@ -25,7 +25,8 @@ FIELD_NAMES = {
     C.MQCA_TOPIC_NAME: "TopicName", C.MQCA_TOPIC_STRING: "TopicString",
     C.MQCACF_ADMIN_TOPIC_NAMES: "AdminTopicNames", C.MQCACF_SUB_NAME: "SubName",
     C.MQCACF_DESTINATION: "DestQueueName", C.MQCACF_DESTINATION_Q_MGR: "DestQueueManager",
-    C.MQCACH_CONNECTION_NAME: "ConnName",
+    C.MQCACH_CONNECTION_NAME: "ConnName", C.MQCACH_CHANNEL_NAME: "ChannelName",
+    C.MQCACH_SSL_PEER_NAME: "SSLPeerName", C.MQCACH_CLIENT_USER_ID: "ClientUserIdentifier",
 }
 EVENT_TYPES = {
     C.MQCMD_Q_MGR_EVENT: "Queue Manager Event", C.MQCMD_PERFM_EVENT: "Performance Event",

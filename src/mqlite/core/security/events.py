@@ -18,6 +18,7 @@ from mqlite.message import Message, MessageDescriptor, put_date_time
 from mqlite.protocol import pcf
 
 EVENT_QUEUE = "SYSTEM.ADMIN.QMGR.EVENT"
+CHANNEL_EVENT_QUEUE = "SYSTEM.ADMIN.CHANNEL.EVENT"
 _ENCODING_LITTLE = True  # MQENC_NATIVE on Linux x86: reversed (little-endian) integers
 
 
@@ -73,10 +74,27 @@ _OBJECT_NAME_PARAMETER = {
 }
 
 
+def channel_blocked(qmgr_name: str, qualifier: int, channel: str, address: str, user: str = "",
+                    ssl_peer: str = "", client_user: str = "") -> list[tuple[int, pcf.Value]]:
+    """IBM's "Channel Blocked" event data: the channel unless an address block stopped it before
+    its name was known, the user only when a user was blocked, the partner's address always."""
+    params: list[tuple[int, pcf.Value]] = [(C.MQCA_Q_MGR_NAME, qmgr_name), (C.MQIACF_REASON_QUALIFIER, qualifier)]
+    if qualifier != C.MQRQ_CHANNEL_BLOCKED_ADDRESS:
+        params.append((C.MQCACH_CHANNEL_NAME, channel))
+    if qualifier == C.MQRQ_CHANNEL_BLOCKED_USERID:
+        params.append((C.MQCACF_USER_IDENTIFIER, user))
+    params.append((C.MQCACH_CONNECTION_NAME, address))
+    if ssl_peer:
+        params.append((C.MQCACH_SSL_PEER_NAME, ssl_peer))
+    if client_user:
+        params.append((C.MQCACH_CLIENT_USER_ID, client_user))
+    return params
+
+
 def event_message(qmgr_name: str, params: list[tuple[int, pcf.Value]], now: float,
-                  reason: int = C.MQRC_NOT_AUTHORIZED) -> Message:
+                  reason: int = C.MQRC_NOT_AUTHORIZED, command: int = C.MQCMD_Q_MGR_EVENT) -> Message:
     """The event as a message: MQFMT_EVENT, put by the queue manager (MQAT_QMGR)."""
-    body = pcf.encode(pcf.PcfMessage(pcf.MQCFH(Reason=reason), params), little=_ENCODING_LITTLE)
+    body = pcf.encode(pcf.PcfMessage(pcf.MQCFH(Command=command, Reason=reason), params), little=_ENCODING_LITTLE)
     date, time = put_date_time(now)
     md = MessageDescriptor(Format=C.MQFMT_EVENT, Persistence=C.MQPER_NOT_PERSISTENT, Priority=0,
                            PutApplType=C.MQAT_QMGR, PutApplName=qmgr_name[:28], PutDate=date, PutTime=time)
@@ -84,7 +102,8 @@ def event_message(qmgr_name: str, params: list[tuple[int, pcf.Value]], now: floa
 
 
 class AuthorityEvents:
-    """Puts authority events on SYSTEM.ADMIN.QMGR.EVENT while AUTHOREV is ENABLED."""
+    """Puts authority events on SYSTEM.ADMIN.QMGR.EVENT while AUTHOREV is ENABLED, and Channel
+    Blocked events on SYSTEM.ADMIN.CHANNEL.EVENT while CHLEV is ENABLED or EXCEPTION."""
 
     def __init__(self, qmgr_name: str, attrs: dict[str, Any], queues: dict[str, LocalQueue],
                  next_id: Callable[[], bytes], clock: Callable[[], float]) -> None:
@@ -100,14 +119,20 @@ class AuthorityEvents:
         return str(self.attrs.get("AUTHOREV", "DISABLED")) == "ENABLED"
 
     def emit(self, params: list[tuple[int, pcf.Value]]) -> bool:
-        """Put one event; False when events are off or the queue cannot take it."""
-        if not self.enabled:
+        """Put one authority event; False when they are off or the queue cannot take it."""
+        return self.enabled and self._put(EVENT_QUEUE, event_message(self.qmgr_name, params, self.clock()))
+
+    def emit_channel(self, params: list[tuple[int, pcf.Value]], reason: int) -> bool:
+        """Put one Channel Blocked event (MQRC_CHANNEL_BLOCKED or its _WARNING)."""
+        if str(self.attrs.get("CHLEV", "DISABLED")) not in ("ENABLED", "EXCEPTION"):
             return False
-        queue = self.queues.get(EVENT_QUEUE)
+        message = event_message(self.qmgr_name, params, self.clock(), reason, C.MQCMD_CHANNEL_EVENT)
+        return self._put(CHANNEL_EVENT_QUEUE, message)
+
+    def _put(self, queue_name: str, message: Message) -> bool:
+        queue = self.queues.get(queue_name)
         if queue is None or queue.deleted:
             return False
-        now = self.clock()
-        message = event_message(self.qmgr_name, params, now)
         attrs = queue.attrs
         if (attrs.get("PUT") == "DISABLED" or queue.depth >= queue.max_depth
                 or len(message.body) > queue.max_msgl):

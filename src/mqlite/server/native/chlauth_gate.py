@@ -23,6 +23,7 @@ from mqlite import cmqc as C
 from mqlite.core.errors import MQError
 from mqlite.core.qmgr import QueueManager
 from mqlite.core.security.chlauth import Connecting, Decision, active_values, refusal_message
+from mqlite.core.security.events import channel_blocked
 from mqlite.protocol import dn
 
 log = logging.getLogger("mqlite.server")
@@ -79,11 +80,18 @@ def apply(core: QueueManager, hello: HelloLike, admitted: AdmittedLike) -> Decis
     mcauser = str(admitted.attrs.get("MCAUSER") or "").strip()
     conn = Connecting(admitted.channel, hello.address, hello.user or "", sslpeer, sslcerti, mcauser=mcauser)
     decision = core.check_channel(conn)
+
+    def event(qualifier: int, reason: int) -> None:  # IBM's Channel Blocked event, with CHLEV
+        core.authority_events.emit_channel(channel_blocked(
+            core.name, qualifier, conn.channel, conn.address, decision.user, sslpeer, conn.clntuser), reason)
+
     for qualifier, record in decision.warnings:
+        event(qualifier, C.MQRC_CHANNEL_BLOCKED_WARNING)
         log.warning("AMQ9787W: Channel '%s' from '%s' would have been blocked by the %s record of profile '%s' "
                     "(WARN(YES)); the active values of the channel were '%s'.", conn.channel, conn.address,
                     _WHY.get(qualifier, record.type), record.profile, active_values(conn, decision.user))
     if not decision.allowed:
+        event(decision.qualifier, C.MQRC_CHANNEL_BLOCKED)
         log.error("%s", refusal_message(decision, conn))
         raise MQError(C.MQRC_NOT_AUTHORIZED, f"channel {conn.channel} is blocked for this connection "
                                              f"by a channel authentication record ({_WHY[decision.qualifier]})")
