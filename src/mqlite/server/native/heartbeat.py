@@ -20,14 +20,12 @@ as they did for every client before v7. An idle dead client is found by KAINT (T
 from __future__ import annotations
 
 import enum
-import logging
 import time
 from collections.abc import Iterable
 from typing import Protocol
 
 from mqlite.protocol import native
 
-log = logging.getLogger("mqlite.server")
 HEARTBEAT = native.encode_push_heartbeat()
 
 
