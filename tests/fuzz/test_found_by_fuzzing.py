@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import struct
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ from mqlite.cli import dmpfile
 from mqlite.core.errors import MQError
 from mqlite.core.selectors import compile_selector
 from mqlite.message import MessageDescriptor
-from mqlite.protocol import dlh, xqh
+from mqlite.protocol import dlh, pcf, xqh
 from mqlite.protocol.fields import HeaderError
 from mqlite.protocol.mqtt import V311, ConnAck, MqttError, codec
 
@@ -143,3 +144,12 @@ def test_mqtt_311_connack_reserved_code_is_malformed() -> None:
     with pytest.raises(MqttError) as caught:
         codec.decode(0x20, b"\x00\x06", V311)
     assert caught.value.reason == 0x81
+
+
+def test_string_list_of_zero_width_cannot_claim_billions_of_members() -> None:
+    # CI's Hypothesis run (2026-11-25): Count 2**31-1 with StringLength 0 once built a list that size.
+    head = struct.pack("<9i", C.MQCFT_EVENT, 36, 1, C.MQCMD_Q_MGR_EVENT, 1, 1, 0, 0, 1)
+    huge = struct.pack("<6i", C.MQCFT_STRING_LIST, 24, C.MQCACF_ADMIN_TOPIC_NAMES, 1208, 2**31 - 1, 0)
+    with pytest.raises(pcf.PcfError) as caught:
+        pcf.decode(head + huge)
+    assert caught.value.reason == C.MQRCCF_CFSL_COUNT_ERROR

@@ -36,6 +36,11 @@ def test_string_list_members_share_one_width() -> None:  # AdminTopicNames is an
     assert pcf.decode(data).get(C.MQCACF_ADMIN_TOPIC_NAMES) == ["FRUIT", "SYSTEM.BASE.TOPIC"]
 
 
+def test_list_of_empty_strings_round_trips() -> None:
+    message = event((C.MQCACF_ADMIN_TOPIC_NAMES, ["", ""]))
+    assert pcf.decode(pcf.encode(message)).parameters == message.parameters
+
+
 @pytest.mark.parametrize("little", [True, False])
 def test_round_trip_of_every_parameter_type(little: bool) -> None:
     message = event((C.MQCA_Q_MGR_NAME, "QM1"), (C.MQIACF_OPEN_OPTIONS, -1), (7001, b"\x01\x02\x03"),

@@ -106,7 +106,8 @@ def _encode_parameter(order: str, parameter: int, value: Value) -> bytes:
                            len(value.parameters)) + body
     if all(isinstance(v, str) for v in value):
         strings = [str(v).encode("utf-8") for v in value]
-        width = max((len(s) for s in strings), default=0)
+        # at least 1 wide when there are members: decode refuses Count > 0 of width 0 (no DoS)
+        width = max((len(s) for s in strings), default=0) or (1 if strings else 0)
         data = b"".join(s.ljust(width, b" ") for s in strings)  # each member blank padded to one width
         length = _pad4(C.MQCFSL_STRUC_LENGTH_FIXED + len(data))
         head = struct.pack(order + "6i", C.MQCFT_STRING_LIST, length, parameter, UTF8, len(strings), width)
@@ -195,7 +196,9 @@ def _decode_value(kind: int, parameter: int, part: bytes, order: str) -> Value:
         if length < C.MQCFSL_STRUC_LENGTH_FIXED:
             raise PcfError(C.MQRCCF_CFSL_LENGTH_ERROR, f"MQCFSL {parameter}: StrucLength {length}")
         ccsid, count, width = struct.unpack_from(order + "3i", part, 12)
-        if count < 0 or width < 0 or count * width > length - C.MQCFSL_STRUC_LENGTH_FIXED:
+        # max(width, 1): strings of width 0 still cost a list entry each, so a Count of 2**31
+        # with StringLength 0 must not pass as "fits in the structure".
+        if count < 0 or width < 0 or count * max(width, 1) > length - C.MQCFSL_STRUC_LENGTH_FIXED:
             raise PcfError(C.MQRCCF_CFSL_COUNT_ERROR, f"MQCFSL {parameter}: {count} strings of {width}")
         return [_text(part[24 + i * width:24 + (i + 1) * width], ccsid) for i in range(count)]
     if kind in (C.MQCFT_INTEGER_LIST, C.MQCFT_INTEGER64_LIST):
