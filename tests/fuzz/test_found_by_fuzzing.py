@@ -153,3 +153,11 @@ def test_string_list_of_zero_width_cannot_claim_billions_of_members() -> None:
     with pytest.raises(pcf.PcfError) as caught:
         pcf.decode(head + huge)
     assert caught.value.reason == C.MQRCCF_CFSL_COUNT_ERROR
+
+
+@pytest.mark.parametrize("value", [2**33, -(2**40), [1, 2**40]])
+def test_64_bit_values_encode_back_as_64_bit_structures(value: int | list[int]) -> None:
+    # atheris (2026-11-26): an MQCFIN64 above 2**31 decoded to an int the encoder packed as an
+    # MQCFIN, and struct.error escaped
+    message = pcf.PcfMessage(pcf.MQCFH(), [(C.MQIACF_OPEN_OPTIONS, value)])
+    assert pcf.decode(pcf.encode(message)).parameters == [(C.MQIACF_OPEN_OPTIONS, value)]

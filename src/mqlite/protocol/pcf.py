@@ -78,6 +78,9 @@ def little_endian(encoding: int) -> bool:
 
 
 # -- encoding ------------------------------------------------------------------------------------
+_INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
+
+
 def encode(message: PcfMessage, little: bool = True) -> bytes:
     order = "<" if little else ">"
     h = message.header
@@ -90,6 +93,8 @@ def encode(message: PcfMessage, little: bool = True) -> bytes:
 
 def _encode_parameter(order: str, parameter: int, value: Value) -> bytes:
     if isinstance(value, int):
+        if not _INT32_MIN <= value <= _INT32_MAX:  # what an MQCFIN64 held goes back as one
+            return struct.pack(order + "4iq", C.MQCFT_INTEGER64, C.MQCFIN64_STRUC_LENGTH, parameter, 0, value)
         return struct.pack(order + "4i", C.MQCFT_INTEGER, C.MQCFIN_STRUC_LENGTH, parameter, int(value))
     if isinstance(value, str):
         data = value.encode("utf-8")
@@ -113,6 +118,9 @@ def _encode_parameter(order: str, parameter: int, value: Value) -> bytes:
         head = struct.pack(order + "6i", C.MQCFT_STRING_LIST, length, parameter, UTF8, len(strings), width)
         return (head + data).ljust(length, b"\0")
     numbers = [int(v) for v in value]
+    if any(not _INT32_MIN <= n <= _INT32_MAX for n in numbers):
+        return struct.pack(order + f"4i{len(numbers)}q", C.MQCFT_INTEGER64_LIST,
+                           C.MQCFIL_STRUC_LENGTH_FIXED + 8 * len(numbers), parameter, len(numbers), *numbers)
     return struct.pack(order + f"4i{len(numbers)}i", C.MQCFT_INTEGER_LIST,
                        C.MQCFIL_STRUC_LENGTH_FIXED + 4 * len(numbers), parameter, len(numbers), *numbers)
 
