@@ -104,9 +104,10 @@ def test_requests_before_connect_are_hconn_errors(qmgr: object) -> None:
         assert (reply.cc, reply.reason) == (C.MQCC_FAILED, C.MQRC_HCONN_ERROR)
 
 
-def test_oversize_frame_closes_that_connection_only(qmgr: object) -> None:
+@pytest.mark.parametrize("length", [2**30, native.CONVERSATION_FLAG | 2**30])  # plain, a shared conversation's
+def test_oversize_frame_closes_that_connection_only(qmgr: object, length: int) -> None:
     with raw_socket() as s:
-        s.sendall(struct.pack(">I", 2**31))  # announced length far over the limit
+        s.sendall(struct.pack(">I", length))  # announced length far over the limit
         data = b""
         with contextlib.suppress(ConnectionResetError):
             while chunk := s.recv(65536):  # a connection left open would time out here (10 s)

@@ -81,6 +81,8 @@ def test_mcauser_is_the_identity(qmgr: QMgr, run_cli: RunCli) -> None:
 
 
 def test_chstatus_shows_each_connection_and_stop_channel_ends_them(qmgr: QMgr, run_cli: RunCli) -> None:
+    # SHARECNV(1): each connection is an instance of its own (test_sharecnv.py shares them)
+    mqsc(run_cli, qmgr, "ALTER CHANNEL(DEV.APP.SVRCONN) CHLTYPE(SVRCONN) SHARECNV(1)\n")
     first, second = connect(qmgr), connect(qmgr)
     shown = mqsc(run_cli, qmgr, "DISPLAY CHSTATUS(DEV.APP.SVRCONN) ALL\n")
     assert shown.count("CHANNEL(DEV.APP.SVRCONN)") == 2
@@ -105,7 +107,7 @@ def test_chstatus_shows_each_connection_and_stop_channel_ends_them(qmgr: QMgr, r
 
 
 def test_maxinst_and_maxinstc_are_2537(qmgr: QMgr, run_cli: RunCli) -> None:
-    mqsc(run_cli, qmgr, "ALTER CHANNEL(DEV.APP.SVRCONN) CHLTYPE(SVRCONN) MAXINST(2) MAXINSTC(1)\n")
+    mqsc(run_cli, qmgr, "ALTER CHANNEL(DEV.APP.SVRCONN) CHLTYPE(SVRCONN) MAXINST(2) MAXINSTC(1) SHARECNV(1)\n")
     with connect(qmgr):
         assert refused(qmgr) == C.MQRC_CHANNEL_NOT_AVAILABLE  # a second from 127.0.0.1: MAXINSTC(1)
     mqsc(run_cli, qmgr, "ALTER CHANNEL(DEV.APP.SVRCONN) CHLTYPE(SVRCONN) MAXINSTC(5) MAXINST(1)\n")

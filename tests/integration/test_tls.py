@@ -366,3 +366,36 @@ def test_qmgr_sslkeyr_and_certlabl_name_another_repository_and_certificate(pki: 
     pki.mqsc(f"ALTER QMGR SSLKEYR('{elsewhere}') CERTLABL('moved')\nREFRESH SECURITY TYPE(SSL)\n")
     with pki.connect(good, ssl_peer_name="CN=QM1 moved") as qm:
         _round_trip(qm, b"from the repository SSLKEYR names")
+
+
+def test_conversations_share_one_tls_session_full_duplex(pki: Pki) -> None:
+    """SHARECNV over TLS (issue 14 item 2): a second connection is a new conversation on the
+    first one's TLS session (no second handshake), and one thread's waiting get reads for both
+    while the other sends: the TLS layer must allow a reader and a writer at once."""
+    import threading
+
+    from mqlite import cmqc as C
+
+    good = pki.client("good", "CN=app,O=mqlite")
+    with pki.connect(good) as waiter, pki.connect(good) as worker:
+        assert worker.get_handle().conversation == 1
+        got: list[bytes] = []
+
+        def wait_for_one() -> None:
+            gmo = mqlite.GMO(Options=C.MQGMO_WAIT, WaitInterval=20_000)
+            with mqlite.Queue(waiter, "SYSTEM.DEFAULT.LOCAL.QUEUE", C.MQOO_INPUT_SHARED) as q:
+                got.append(q.get(None, mqlite.MD(), gmo))
+
+        thread = threading.Thread(target=wait_for_one)
+        thread.start()
+        pki.mqsc("DEFINE QLOCAL(TLS.BUSY)\n")
+        with mqlite.Queue(worker, "TLS.BUSY", C.MQOO_OUTPUT | C.MQOO_INPUT_SHARED) as busy:
+            for i in range(300):
+                busy.put(b"%d" % i)
+                assert busy.get() == b"%d" % i
+        with mqlite.Queue(worker, "SYSTEM.DEFAULT.LOCAL.QUEUE") as q:
+            q.put(b"for the waiting get")
+        thread.join(20)
+        assert got == [b"for the waiting get"]
+        shown = pki.mqsc("DISPLAY CHSTATUS(TLS.SVRCONN) CURSHCNV\n")
+        assert "CURSHCNV(2)" in shown

@@ -310,3 +310,43 @@ def test_fuzz_well_framed_arrays(items: list[Any], op: int, role: Role) -> None:
         return
     if isinstance(event, Request):
         assert len(event.args) == len(native.REQUEST_SHAPES[event.op])
+
+
+# -- shared conversations (SHARECNV) ---------------------------------------------------------------
+def test_conversation_zero_frames_are_plain() -> None:
+    frame = native.encode_request(native.Op.PING, 1, [])
+    assert native.in_conversation(0, frame) is frame
+
+
+def test_shared_frames_carry_their_conversation_number() -> None:
+    two = native.encode_request(native.Op.PING, 1, []) + native.encode_request(native.Op.COMMIT, 2, [])
+    shared = native.in_conversation(7, two)
+    assert len(shared) == len(two) + 8  # each header grows by the 4-byte number
+    assert int.from_bytes(shared[:4], "big") & native.CONVERSATION_FLAG
+    codec = native.NativeConnection(native.Role.SERVER)
+    codec.receive_data(shared + native.encode_request(native.Op.PING, 3, []))
+    seen = []
+    while (event := codec.next_event()) is not native.NEED_DATA:
+        assert isinstance(event, native.Request)
+        seen.append((codec.conversation, event.op, event.req_id))
+    assert seen == [(7, native.Op.PING, 1), (7, native.Op.COMMIT, 2), (0, native.Op.PING, 3)]
+
+
+def test_a_shared_header_split_across_reads_waits_for_the_rest() -> None:
+    shared = native.in_conversation(3, native.encode_request(native.Op.PING, 1, []))
+    codec = native.NativeConnection(native.Role.SERVER)
+    codec.receive_data(shared[:6])
+    assert codec.next_event() is native.NEED_DATA
+    codec.receive_data(shared[6:])
+    assert codec.next_event() == native.Request(native.Op.PING, 1, []) and codec.conversation == 3
+
+
+@pytest.mark.parametrize("number", [0, 0x8000_0000])
+def test_a_flagged_frame_must_name_a_conversation_above_zero(number: int) -> None:
+    payload = native.encode_request(native.Op.PING, 1, [])[4:]
+    frame = (native.CONVERSATION_FLAG | len(payload)).to_bytes(4, "big") + number.to_bytes(4, "big") + payload
+    codec = native.NativeConnection(native.Role.SERVER)
+    codec.receive_data(frame)
+    with pytest.raises(native.ProtocolError) as error:
+        codec.next_event()
+    assert error.value.fatal and error.value.reason == native.MQRC_UNEXPECTED_ERROR

@@ -1,4 +1,4 @@
-"""The blocking client connection: one socket, pipelined requests, pushes buffered.
+"""The blocking client connection: one conversation on a socket, pipelined requests, pushes buffered.
 
 A synchronous call sends its request and reads frames until its own reply arrives;
 asynchronous puts and credit grants are sent without waiting (the protocol guarantees no
@@ -7,6 +7,9 @@ read-ahead messages go to their handle's buffer, asynchronous-put failures to th
 connection's record. A lock makes one connection safe to share between threads, one call at
 a time, as MQ's own shared connection handles are. ``Connection.run`` carries out the calls of
 ``mqlite.client.mqi`` on the calling thread: no thread or event-loop hop per call.
+
+Connections of one process to the same channel share a socket when the channel allows it
+(SHARECNV, negotiated with the CD's SharingConversations): ``mqlite.client.link``.
 """
 
 from __future__ import annotations
@@ -17,18 +20,20 @@ import threading
 from typing import Any, TypeVar
 
 from mqlite import cmqc
+from mqlite.client import link as link_registry
 from mqlite.client import tls as client_tls
 from mqlite.client.common import Endpoint, Target, appl_name
 from mqlite.client.errors import MQMIError
+from mqlite.client.link import Link
 from mqlite.client.session import Call, Plan, Send, Session, Step, call, checked
+from mqlite.client.tls_stream import TlsStream
 from mqlite.protocol import native
-from mqlite.protocol.native import NEED_DATA, Op, ProtocolError, Push, Reply, Role
+from mqlite.protocol.native import Op, Push, Reply
 
 __all__ = ["Connection", "open_socket"]
 
 T = TypeVar("T")
 
-_RECV_SIZE = 1 << 18
 _DRAIN_EVERY = 64  # asynchronous sends between two non-blocking looks at incoming pushes
 # Asynchronous puts are coalesced: one sendall per burst instead of one per message, so the
 # queue manager also gets them in large reads. A burst goes out when it reaches these sizes,
@@ -66,19 +71,24 @@ class Connection(Session):
     def __init__(self, target: Target, user: str | None = None, password: str | None = None,
                  name: str | None = None, timeout: float | None = 30.0) -> None:
         super().__init__()
-        error: MQMIError | None = None
-        for endpoint in target.endpoints:  # a CONNAME list: the first that answers
-            try:
-                self._sock = open_socket(endpoint, timeout)
-                break
-            except MQMIError as e:
-                error = e
-        else:
-            raise error or MQMIError(cmqc.MQCC_FAILED, cmqc.MQRC_Q_MGR_NOT_AVAILABLE)
-        if target.tls is not None and not target.local:
-            self._sock = client_tls.wrap(self._sock, target.tls, target.channel)
         self.target = target
-        self._codec = native.NativeConnection(Role.CLIENT)
+        shared = None if target.local else link_registry.join(target)
+        if shared is not None:  # a conversation on a socket this process already has (SHARECNV)
+            self._link, self._number = shared
+        else:
+            self._link, self._number = Link(self._open(target, timeout)), 0
+        self._start(target, user, password, name)
+        if self.broken is not None and shared is not None:
+            # The shared socket had died unnoticed (a queue manager restarted under it): start
+            # on a socket of its own.
+            self.broken = None
+            self._link, self._number = Link(self._open(target, timeout)), 0
+            self._start(target, user, password, name)
+        if self.broken is not None:
+            raise self.failure()
+
+    def _start(self, target: Target, user: str | None, password: str | None, name: str | None) -> None:
+        """Connect this conversation: MQMIError for a refusal; ``broken`` set when the socket failed."""
         self._lock = threading.RLock()
         self._pending: list[bytes] = []  # coalesced frames not yet sent
         self._pending_size = 0
@@ -90,9 +100,34 @@ class Connection(Session):
             info = self.call(Op.CONNECT, [target.qmgr, user, password, name or appl_name(), os.getpid(),
                                           target.channel_definition()])
         except MQMIError as e:
-            self._sock.close()
+            link_registry.leave(self._link, self._number)
+            if self.broken is not None and self._number:
+                return  # the caller tries again on a new socket
             raise client_tls.connect_failure(e, None if target.local else target.tls) from None
         self.connected_as(info)
+        if self._number == 0 and not target.local:
+            link_registry.shareable(self._link, target, int(info.get("sharecnv", 0)))
+
+    @staticmethod
+    def _open(target: Target, timeout: float | None) -> socket.socket | TlsStream:
+        error: MQMIError | None = None
+        sock: socket.socket | TlsStream
+        for endpoint in target.endpoints:  # a CONNAME list: the first that answers
+            try:
+                sock = open_socket(endpoint, timeout)
+                break
+            except MQMIError as e:
+                error = e
+        else:
+            raise error or MQMIError(cmqc.MQCC_FAILED, cmqc.MQRC_Q_MGR_NOT_AVAILABLE)
+        if target.tls is not None and not target.local:
+            sock = client_tls.wrap(sock, target.tls, target.channel)
+        return sock
+
+    @property
+    def conversation(self) -> int:
+        """Its number on its socket: 0 for the socket's first, more when it shares one (SHARECNV)."""
+        return self._number
 
     # -- calls ---------------------------------------------------------------------------------
     def run(self, plan: Plan[T]) -> T:
@@ -198,48 +233,36 @@ class Connection(Session):
         if not frame:
             return
         try:
-            self._sock.sendall(frame)
-        except OSError as e:
-            self._lost(str(e), client_tls.broken_reason(e))
+            self._link.send(self._number, frame)
+        except MQMIError as e:
+            self._lost(getattr(e, "text", ""), e.reason)
 
     def _wait_reply(self, req_id: int) -> Reply:
-        codec = self._codec
+        link, number = self._link, self._number
         while True:
             try:
-                event = codec.next_event()
-            except ProtocolError as e:
-                self._lost(f"protocol error from the queue manager: {e}")
-            if event is NEED_DATA:
-                self._receive()
-            elif isinstance(event, Reply):
+                event = link.next_event(number)
+            except MQMIError as e:
+                self._lost(getattr(e, "text", ""), e.reason)
+            if type(event) is Reply:
                 if event.req_id == req_id:
                     return event
                 # a reply to a call abandoned mid-wait (e.g. KeyboardInterrupt): nobody wants it
-            elif isinstance(event, Push) and (answer := self.on_push(event)) is not None:
-                self._send(answer)  # a heartbeat while waiting for a reply (a waiting MQGET)
-
-    def _receive(self) -> None:
-        try:
-            data = self._sock.recv(_RECV_SIZE)
-        except OSError as e:
-            self._lost(str(e), client_tls.broken_reason(e))
-        if not data:
-            self._lost("the queue manager closed the connection")
-        self._codec.receive_data(data)
+            elif isinstance(event, Push):
+                self.on_push(event)
 
     def _drain(self) -> None:
         """Take whatever pushes have arrived, without blocking (keeps the peer's buffers small)."""
-        while client_tls.readable(self._sock):
-            self._receive()
-            while True:
-                try:
-                    event = self._codec.next_event()
-                except ProtocolError as e:
-                    self._lost(f"protocol error from the queue manager: {e}")
-                if event is NEED_DATA:
-                    break
-                if isinstance(event, Push) and (answer := self.on_push(event)) is not None:
-                    self._send(answer)
+        link, number = self._link, self._number
+        while True:
+            try:
+                event = link.next_event(number, block=False)
+            except MQMIError as e:
+                self._lost(getattr(e, "text", ""), e.reason)
+            if event is None:
+                return
+            if isinstance(event, Push):
+                self.on_push(event)
 
     def _lost(self, why: str, reason: int = cmqc.MQRC_CONNECTION_BROKEN) -> Any:
         self.broken = MQMIError(cmqc.MQCC_FAILED, reason, text=why)
@@ -251,10 +274,11 @@ class Connection(Session):
         raise self.failure()
 
     def _close_socket(self) -> None:
-        self._sock.close()  # socket.close() does not raise for an already-broken peer
+        """This conversation ends; the socket with the last of its conversations."""
+        link_registry.leave(self._link, self._number)
 
     def fileno(self) -> int:
-        return self._sock.fileno()
+        return self._link.sock.fileno()
 
     def take_pushes(self) -> None:
         """Process pushes already received, without blocking."""

@@ -21,6 +21,7 @@ from typing import Any
 
 from mqlite import cmqc
 from mqlite.client.errors import MQMIError
+from mqlite.client.tls_stream import TlsStream, handshake
 from mqlite.keyrepo import KeyRepository, KeyRepositoryError, user_label
 from mqlite.protocol import dn
 from mqlite.protocol import tls as cipherspecs
@@ -130,10 +131,10 @@ def check_peer(tls: ssl.SSLSocket | ssl.SSLObject, options: TlsOptions) -> None:
                         text=f"the queue manager's certificate {subject!r} does not match {options.peer_name!r}")
 
 
-def wrap(sock: socket.socket, options: TlsOptions, channel: str) -> ssl.SSLSocket:
+def wrap(sock: socket.socket, options: TlsOptions, channel: str) -> TlsStream:
     """TLS over a connected socket (blocking handshake), checked against the peer name."""
     try:
-        tls = context(options).wrap_socket(sock, server_hostname=server_name(channel))
+        stream = handshake(sock, context(options), server_name(channel))
     except MQMIError:
         sock.close()
         raise
@@ -141,11 +142,11 @@ def wrap(sock: socket.socket, options: TlsOptions, channel: str) -> ssl.SSLSocke
         sock.close()
         raise MQMIError(cmqc.MQCC_FAILED, cmqc.MQRC_SSL_INITIALIZATION_ERROR, text=f"TLS handshake: {error}") from None
     try:
-        check_peer(tls, options)
+        check_peer(stream.tls, options)
     except MQMIError:
-        tls.close()
+        stream.close()
         raise
-    return tls
+    return stream
 
 
 def broken_reason(error: BaseException) -> int:
@@ -165,8 +166,10 @@ def connect_failure(error: MQMIError, tls: TlsOptions | None) -> MQMIError:
                           " its error log says why")
 
 
-def readable(sock: socket.socket) -> bool:
+def readable(sock: socket.socket | TlsStream) -> bool:
     """Input is waiting: bytes TLS has already decrypted, or bytes on the socket."""
-    if isinstance(sock, ssl.SSLSocket) and sock.pending():
-        return True
+    if isinstance(sock, TlsStream):
+        if sock.pending():
+            return True
+        sock = sock.sock
     return bool(select.select([sock], [], [], 0)[0])

@@ -8,6 +8,14 @@ one flat list with one ``msgpack.packb`` call, in the style of nats.py.
 Frame: a 4-byte big-endian unsigned length, then a msgpack array of that length
 (``use_bin_type=True``: ``str`` and ``bytes`` stay apart on the wire).
 
+Shared conversations (a SVRCONN channel's SHARECNV): several connections (Hconns) of one
+client process may share one socket. The socket's first conversation, number 0, uses plain
+frames. Any other conversation's frame sets the top bit of the length (``CONVERSATION_FLAG``)
+and puts its conversation number (1..2**31-1) in the 4 bytes after it, before the payload.
+A peer that does not share reads such a length as an oversize frame and refuses it (2218), so
+nothing can be misread. ``NativeConnection.conversation`` is the number of the event last
+returned.
+
 - request ``[op, req_id, *args]``; ``req_id == 0`` means "no reply on success" and is
   allowed only for PUT and PUT1 (asynchronous put, IBM's MQPMO_ASYNC_RESPONSE) and
   CREDIT (which never has a reply);
@@ -42,7 +50,7 @@ from __future__ import annotations
 import enum
 import struct
 from collections.abc import Callable
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, NoReturn
 
 import msgpack
 
@@ -76,9 +84,13 @@ SENT_AHEAD: Final = "messages were sent ahead: read them first"
 # 100 MB (MQ's largest MAXMSGL) plus room for the descriptor and properties.
 DEFAULT_MAX_FRAME: Final = 104_857_600 + 65536
 HEADER_SIZE: Final = 4
+CONVERSATION_FLAG: Final = 0x8000_0000
+CONVERSATION_HEADER_SIZE: Final = 8  # flagged length and the conversation number
+MAX_CONVERSATION: Final = 0x7FFF_FFFF
 # Compact the receive buffer once this many consumed bytes sit at its front.
 _COMPACT_AT = 65536
 _unpack_length = struct.Struct(">I").unpack_from
+_conversation_header = struct.Struct(">II")
 
 
 class Role(enum.Enum):
@@ -317,6 +329,21 @@ def encode_heartbeat() -> bytes:
     return encode_frame([int(Op.HEARTBEAT), 0])
 
 
+def in_conversation(conversation: int, data: bytes) -> bytes:
+    """``data`` (whole plain frames, one or several back to back) as frames of ``conversation``:
+    unchanged for conversation 0, else each frame's header replaced by the flagged one."""
+    if conversation == 0:
+        return data
+    out = []
+    pos, end = 0, len(data)
+    while pos < end:
+        size = _unpack_length(data, pos)[0]
+        out.append(_conversation_header.pack(CONVERSATION_FLAG | size, conversation))
+        out.append(data[pos + HEADER_SIZE:pos + HEADER_SIZE + size])
+        pos += HEADER_SIZE + size
+    return b"".join(out)
+
+
 # ---------------------------------------------------------------------------
 # Decoding.
 
@@ -390,6 +417,7 @@ class NativeConnection:
         self._buf = bytearray()
         self._pos = 0
         self._broken: ProtocolError | None = None
+        self.conversation = 0  # the conversation of the event last returned (or being decoded)
 
     def receive_data(self, data: bytes) -> None:
         """Buffer bytes read from the transport (``b""`` at end of stream is ignored)."""
@@ -410,19 +438,36 @@ class NativeConnection:
         if len(buf) - pos < HEADER_SIZE:
             return NEED_DATA
         size: int = _unpack_length(buf, pos)[0]
+        header = HEADER_SIZE
+        shared = size & CONVERSATION_FLAG  # a shared conversation's frame: its number follows
+        if shared:
+            size &= MAX_CONVERSATION
         if size > self.max_frame:
-            self._broken = ProtocolError(
-                MQRC_MSG_TOO_BIG_FOR_CHANNEL,
-                f"frame of {size} bytes exceeds the limit of {self.max_frame}", fatal=True)
-            self._buf = bytearray()
-            self._pos = 0
-            raise self._broken
-        end = pos + HEADER_SIZE + size
+            self._break(ProtocolError(MQRC_MSG_TOO_BIG_FOR_CHANNEL,
+                                      f"frame of {size} bytes exceeds the limit of {self.max_frame}", fatal=True))
+        if shared:
+            if len(buf) - pos < CONVERSATION_HEADER_SIZE:
+                return NEED_DATA
+            conversation = _unpack_length(buf, pos + HEADER_SIZE)[0]
+            if not 1 <= conversation <= MAX_CONVERSATION:  # 0 is the plain frames' number
+                self._break(ProtocolError(MQRC_UNEXPECTED_ERROR, f"conversation number {conversation}", fatal=True))
+            self.conversation = conversation
+            header = CONVERSATION_HEADER_SIZE
+        else:
+            self.conversation = 0
+        end = pos + header + size
         if len(buf) < end:
             return NEED_DATA
-        payload = buf[pos + HEADER_SIZE:end]  # one copy, cheaper than a memoryview's bookkeeping
+        payload = buf[pos + header:end]  # one copy, cheaper than a memoryview's bookkeeping
         self._consume(end)  # consumed even when malformed: the next frame is still in step
         return decode_payload(self.role, payload)
+
+    def _break(self, error: ProtocolError) -> NoReturn:
+        """The stream is out of step: drop what is buffered and refuse everything from now on."""
+        self._broken = error
+        self._buf = bytearray()
+        self._pos = 0
+        raise error
 
     def _consume(self, end: int) -> None:
         if end == len(self._buf):

@@ -1,4 +1,5 @@
-"""Client channels (SVRCONN): the running instances, one per TCP connection that named a channel.
+"""Client channels (SVRCONN): the running instances, one per TCP connection that named a channel
+(its conversations share it when the channel's SHARECNV allows: CURSHCNV counts them).
 
 A SVRCONN channel has no listener of its own: clients reach the queue manager's TCP port and
 name it in their connect. Each admitted connection is an :class:`Instance` here, so MAXINST and
@@ -37,14 +38,16 @@ class Instance:
     close: Callable[[], None]  # ends the connection (STOP CHANNEL)
     started: float = field(default_factory=time.time)
     tls: Mapping[str, Any] = field(default_factory=dict)  # SECPROT, SSLPEER, SSLCERTI (server/native/tls)
+    conversations: int = 1  # connected conversations sharing it (CURSHCNV), at most ``sharecnv``
 
     def row(self) -> dict[str, Any]:
         """Its DISPLAY CHSTATUS record, IBM's keywords."""
         date, clock = attributes.date_and_time(self.started)
         return {"CHANNEL": self.channel, "CHLTYPE": "SVRCONN", "CONNAME": self.conname, "CURRENT": True,
                 "STATUS": "RUNNING", "SUBSTATE": "RECEIVE", "MCAUSER": self.user, "RAPPLTAG": self.appl_name,
-                "CURSHCNV": 1 if self.sharecnv else 0, "MAXSHCNV": self.sharecnv, "MAXMSGL": self.maxmsgl,
-                "HBINT": self.hbint, "KAINT": self.kaint, "CHSTADA": date, "CHSTATI": clock, **self.tls}
+                "CURSHCNV": self.conversations if self.sharecnv else 0, "MAXSHCNV": self.sharecnv,
+                "MAXMSGL": self.maxmsgl, "HBINT": self.hbint, "KAINT": self.kaint, "CHSTADA": date,
+                "CHSTATI": clock, **self.tls}
 
 
 class ClientChannels:

@@ -32,7 +32,7 @@ from mqlite.core.errors import MQError
 from mqlite.core.qmgr import QueueManager
 from mqlite.core.security.connauth import Check, identity, password_check
 from mqlite.core.security.principal import Principal
-from mqlite.server.channels.svrconn import ClientChannels
+from mqlite.server.channels.svrconn import ClientChannels, Instance
 from mqlite.server.native.heartbeat import Beating
 from mqlite.server.os_identity import os_principal
 from mqlite.server.users_file import UsersFile
@@ -81,15 +81,20 @@ class Gate:
         self.beating: set[Beating] = set()  # client connections with a heartbeat interval (HBINT)
 
     # -- 1. the channel ---------------------------------------------------------------------------
-    def admit(self, hello: Hello) -> Admitted:
-        """The channel step; raises MQError (2540, 2537, or a plugged-in check's reason)."""
+    def admit(self, hello: Hello, joining: Instance | None = None) -> Admitted:
+        """The channel step; raises MQError (2540, 2537, or a plugged-in check's reason).
+        A conversation ``joining`` a running instance (SHARECNV) must name its channel and does
+        not count again against MAXINST and MAXINSTC; every other check applies to it."""
         qmgr_maxmsgl = int(self.core.attrs.get("MAXMSGL", 4_194_304))
         if hello.local:
             return Admitted(maxmsgl=qmgr_maxmsgl)
         name = str(hello.cd.get("ChannelName") or "")
+        if joining is not None and name != joining.channel:
+            raise MQError(C.MQRC_CHANNEL_NOT_AVAILABLE,
+                          f"a conversation sharing an instance of channel '{joining.channel}' named '{name}'")
         try:
             attrs = self.core.svrconn(name)
-            running, from_address = self.clients.counts(name, hello.address)
+            running, from_address = self.clients.counts(name, hello.address) if joining is None else (0, 0)
             why = svrconn_admission(attrs, running, from_address)
             if why is not None:
                 raise MQError(C.MQRC_CHANNEL_NOT_AVAILABLE, f"channel '{name}': {why}")

@@ -1,0 +1,359 @@
+"""One conversation of a client connection: an Hconn, its requests and its replies.
+
+A socket carries one conversation, or several when its SVRCONN channel shares conversations
+(SHARECNV above 1): ``server.native.connection.ClientConnection`` is the socket (bytes, flow
+control, heartbeats, the channel instance) and hands each request to the conversation whose
+number its frame carries. Everything a request can do wrong ends as a reply with its reason code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from mqlite import cmqc as C
+from mqlite.core.errors import MQError
+from mqlite.core.qmgr import GetResult
+from mqlite.core.security.connauth import Check
+from mqlite.core.security.principal import Principal
+from mqlite.core.waiters import GetRequest
+from mqlite.message import NULL_ID, MessageDescriptor
+from mqlite.protocol import native
+from mqlite.server.channels.svrconn import Instance
+from mqlite.server.native.handshake import Admitted, Gate, Hello
+from mqlite.server.runtime import Round, Session, Sink, encode_get_reply
+
+if TYPE_CHECKING:
+    from mqlite.server.runtime import Runtime
+
+log = logging.getLogger("mqlite.server")
+Op = native.Op
+_MATCH_DEFAULT = C.MQMO_MATCH_MSG_ID | C.MQMO_MATCH_CORREL_ID
+_NO_LIMIT = 1 << 62
+
+
+class _Pending:
+    """Marker: the reply comes later (a waiting MQGET, a password check) or never (CREDIT)."""
+
+
+PENDING = _Pending()
+
+
+class ConversationSink:
+    """A shared conversation's output: its frames, renumbered, onto the socket."""
+
+    __slots__ = ("number", "transport")
+
+    def __init__(self, transport: Sink, number: int) -> None:
+        self.transport = transport
+        self.number = number
+
+    def write(self, data: bytes) -> None:
+        self.transport.write(native.in_conversation(self.number, data))
+
+
+class SocketSide(Protocol):
+    """What a conversation needs of its socket (``server.native.connection.ClientConnection``)."""
+
+    runtime: Runtime
+    gate: Gate
+    login: asyncio.Task[None] | None
+    os_principal: Principal | None
+    local: bool
+    transport: asyncio.Transport | None
+
+    def peer(self) -> str: ...
+    def address(self) -> str: ...
+    def await_login(self, task: asyncio.Task[None]) -> None: ...
+    def sharing_with(self, conversation: Conversation) -> Instance | None: ...
+    def join_instance(self, conversation: Conversation, hello: Hello, admitted: Admitted,
+                      principal: Principal) -> None: ...
+    def leave_instance(self, conversation: Conversation) -> None: ...
+
+
+class Conversation:
+    """The server side of one Hconn on a client connection."""
+
+    def __init__(self, socket: SocketSide, number: int, sink: Sink) -> None:
+        self.socket = socket
+        self.runtime = socket.runtime
+        self.gate = socket.gate
+        self.number = number
+        self.session = Session(sink)
+        self.maxmsgl = 0  # a message longer than this is refused (2010); 0 until connected
+        self.async_put = {"put_success": 0, "put_warning": 0, "put_failure": 0, "reason": 0}
+        self._dispatch: dict[Op, Callable[[int, list[Any]], Any]] = {
+            Op.CONNECT: self._connect, Op.DISCONNECT: self._disconnect, Op.OPEN: self._open,
+            Op.CLOSE: self._close, Op.PUT: self._put, Op.PUT1: self._put1, Op.GET: self._get,
+            Op.COMMIT: self._commit, Op.BACKOUT: self._backout, Op.INQ: self._inq, Op.SET: self._set,
+            Op.MQSC: self._mqsc, Op.STAT: self._stat, Op.CREDIT: self._credit, Op.PING: self._ping,
+            Op.SUB: self._sub, Op.SUBRQ: self._subrq, Op.PUBLISH: self._publish,
+            Op.OFFSETS: self._offsets, Op.BROWSE_RANGE: self._browse_range, Op.REMOVE_THROUGH: self._remove_through,
+            Op.HEARTBEAT: self._heartbeat,
+        }
+
+    @property
+    def connected(self) -> bool:
+        return self.session.conn is not None
+
+    def handle(self, round_: Round, request: native.Request) -> None:
+        op, req_id, args = request
+        session = self.session
+        if op != Op.CONNECT and session.conn is None:
+            if req_id:
+                round_.add(session, native.encode_reply(req_id, 2, C.MQRC_HCONN_ERROR, "not connected"))
+            return
+        try:
+            result = self._dispatch[op](req_id, args)
+        except MQError as error:
+            if error.reason == C.MQRC_NOT_AUTHORIZED and op != Op.CONNECT:  # one error-log line (AMQ8077W)
+                log.warning("%s (%s from %s)", error.text, op.name, self.socket.peer())
+            if req_id:
+                round_.add(session, native.encode_reply(req_id, error.comp, error.reason, error.text or None))
+            elif op in (Op.PUT, Op.PUT1, Op.PUBLISH):
+                self.async_put["put_failure"] += 1
+                self.async_put["reason"] = error.reason
+                hobj = int(args[0]) if op != Op.PUT1 else 0
+                round_.add(session, native.encode_push_error(hobj, error.reason))
+            return
+        except Exception:  # a bug must not take the queue manager down
+            log.exception("AMQ6119E: unexpected error in %s", op.name)
+            if req_id:
+                round_.add(session, native.encode_reply(req_id, 2, C.MQRC_UNEXPECTED_ERROR, "internal error"))
+            return
+        # Messages this request released (read-ahead) go out before its reply, in order.
+        self.runtime.collect(round_)
+        if result is PENDING:
+            return
+        if req_id:
+            if isinstance(result, bytes):
+                round_.add(session, result)
+            else:
+                round_.add(session, native.encode_reply(req_id, 0, 0, result))
+        elif op in (Op.PUT, Op.PUT1, Op.PUBLISH):
+            self.async_put["put_success"] += 1
+
+    def ended(self) -> None:
+        """The socket closed: a waiting get is cancelled and the unit of work backed out, as MQ does."""
+        session = self.session
+        session.closed = True
+        for waiter in session.waiters.values():
+            self.runtime.cancel_waiter(waiter)
+        session.waiters.clear()
+        conn = session.conn
+        if conn is not None and conn.connected:
+            self.runtime.core.disconnect(conn, commit=False)
+            self.runtime.sessions.pop(conn.conn_id, None)
+            self.runtime.finish(Round())
+
+    def _conn(self) -> Any:
+        return self.session.conn
+
+    # -- MQCONN and MQDISC ----------------------------------------------------------------------
+    def _connect(self, req_id: int, args: list[Any]) -> Any:
+        qmgr_name, user, password, appl_name, pid, cd = args
+        runtime, socket = self.runtime, self.socket
+        if qmgr_name not in ("", "*", runtime.name):
+            raise MQError(C.MQRC_Q_MGR_NAME_ERROR, f"this is queue manager {runtime.name}, not {qmgr_name}")
+        if self.session.conn is not None:
+            raise MQError(C.MQRC_ALREADY_CONNECTED, "already connected", comp=1)
+        if runtime.ending:
+            raise MQError(C.MQRC_Q_MGR_STOPPING, "the queue manager is ending")
+        hello = Hello(user, password, appl_name or "", cd, socket.os_principal, socket.address(), socket.transport,
+                      socket.local)
+        admitted = self.gate.admit(hello, joining=socket.sharing_with(self))  # 2540, 2537, CHLAUTH, TLS
+        check = self.gate.check_for(hello, admitted)
+        if check is Check.NONE:
+            try:
+                principal = self.gate.identify(hello, admitted, None)
+            except MQError:
+                check = Check.MISSING
+            else:
+                return self._connected(hello, admitted, principal, pid)
+        self._await_login(req_id, hello, admitted, check, pid)
+        return PENDING
+
+    def _await_login(self, req_id: int, hello: Hello, admitted: Admitted, check: Check, pid: int) -> None:
+        """Check the password off the event loop (a refusal is answered after FAILDLAY); the socket
+        reads nothing more until this CONNECT is answered. A refused conversation stays open, not
+        connected: the client ends it (mqlite's does) or may try again."""
+        socket, session = self.socket, self.session
+
+        async def login() -> None:
+            round_ = Round()
+            try:
+                principal = await self.gate.login(hello, admitted, check)
+                if self.runtime.ending:
+                    raise MQError(C.MQRC_Q_MGR_STOPPING, "the queue manager is ending")
+                reply = native.encode_reply(req_id, 0, 0, self._connected(hello, admitted, principal, pid))
+            except MQError as error:
+                reply = native.encode_reply(req_id, error.comp, error.reason, error.text or None)
+            round_.add(session, reply)
+            self.runtime.finish(round_)
+
+        socket.await_login(asyncio.get_running_loop().create_task(login()))
+
+    def _connected(self, hello: Hello, admitted: Admitted, principal: Principal, pid: int) -> Any:
+        """Connect to core as ``principal``; over TCP the conversation joins its channel instance."""
+        runtime = self.runtime
+        try:
+            conn = runtime.core.connect(principal, hello.appl_name, pid)
+        except MQError as error:
+            if error.reason == C.MQRC_NOT_AUTHORIZED:  # no connect authority (AMQ8077W), logged once
+                log.warning("%s (from %s)", error.text, hello.address or "a local connection")
+            raise
+        self.session.conn = conn
+        runtime.sessions[conn.conn_id] = self.session
+        # A local connection has no channel: core's own limits (2030, 2031) apply to it alone.
+        self.maxmsgl = admitted.maxmsgl if admitted.channel else _NO_LIMIT
+        if admitted.channel:
+            self.socket.join_instance(self, hello, admitted, principal)
+        return {"qmgr": runtime.name, "user": principal.user, "conn_id": conn.conn_id,
+                "maxmsgl": admitted.maxmsgl, "ccsid": int(runtime.core.attrs.get("CCSID", 1208)),
+                "sharecnv": admitted.sharecnv}
+
+    def _disconnect(self, req_id: int, args: list[Any]) -> Any:
+        conn = self._conn()
+        for waiter in self.session.waiters.values():
+            self.runtime.cancel_waiter(waiter)
+        self.session.waiters.clear()
+        self.runtime.core.disconnect(conn, commit=True)
+        self.runtime.sessions.pop(conn.conn_id, None)
+        self.session.conn = None
+        self.socket.leave_instance(self)  # the channel instance ends with its last MQDISC
+        return None
+
+    # -- the MQI --------------------------------------------------------------------------------
+    def _open(self, req_id: int, args: list[Any]) -> Any:
+        od, options = args
+        handle = self.runtime.core.open(self._conn(), od, options)
+        return [handle.hobj, handle.opened_as if handle.created_dynamic else handle.name,
+                self.runtime.name, handle.read_ahead]
+
+    def _close(self, req_id: int, args: list[Any]) -> Any:
+        hobj, options = args
+        self.runtime.core.close(self._conn(), hobj, options)  # waiting MQGETs on it end with 2019
+        return None
+
+    def _too_long(self, body: bytes) -> None:
+        """Longer than the channel's negotiated MAXMSGL: IBM's client refuses it with 2010."""
+        raise MQError(C.MQRC_DATA_LENGTH_ERROR,
+                      f"{len(body)} bytes is more than the channel's MAXMSGL({self.maxmsgl})")
+
+    def _put(self, req_id: int, args: list[Any]) -> Any:
+        hobj, md, options, props, body = args
+        if len(body) > self.maxmsgl:
+            self._too_long(body)
+        conn = self._conn()
+        done = self.runtime.core.put(conn, hobj, MessageDescriptor.from_list(md), options, props, body)
+        return self._put_reply(req_id, conn, done)
+
+    def _publish(self, req_id: int, args: list[Any]) -> Any:
+        hobj, md, options, props, body, pub_level = args
+        if len(body) > self.maxmsgl:
+            self._too_long(body)
+        conn = self._conn()
+        done = self.runtime.core.put(conn, hobj, MessageDescriptor.from_list(md), options, props, body, pub_level)
+        return self._put_reply(req_id, conn, done)
+
+    def _sub(self, req_id: int, args: list[Any]) -> Any:
+        """MQSUB: [Hsub, Hobj returned (0: the caller's own), its queue name, MQSD outputs]."""
+        sd, hobj = args
+        hsub, returned, out = self.runtime.core.subscribe(self._conn(), sd, hobj)
+        return [hsub.hobj, returned.hobj if returned is not None else 0,
+                returned.name if returned is not None else "", out]
+
+    def _subrq(self, req_id: int, args: list[Any]) -> Any:
+        hsub, action = args
+        return self.runtime.core.request_update(self._conn(), hsub, action)
+
+    def _offsets(self, req_id: int, args: list[Any]) -> Any:
+        return list(self.runtime.core.queue_offsets(args[0]))
+
+    def _browse_range(self, req_id: int, args: list[Any]) -> Any:
+        name, after, through, limit = args
+        return [[seq, m.md.to_list(), m.properties, m.body]
+                for seq, m in self.runtime.core.browse_range(name, after, through, limit)]
+
+    def _remove_through(self, req_id: int, args: list[Any]) -> Any:
+        return self.runtime.core.remove_through(args[0], args[1])  # its reply waits for the disk
+
+    def _put1(self, req_id: int, args: list[Any]) -> Any:
+        od, md, options, props, body = args
+        if len(body) > self.maxmsgl:
+            self._too_long(body)
+        conn = self._conn()
+        done = self.runtime.core.put1(conn, od, MessageDescriptor.from_list(md), options, props, body)
+        return self._put_reply(req_id, conn, done)
+
+    def _put_reply(self, req_id: int, conn: Any, done: MessageDescriptor) -> Any:
+        """The completed MQMD, with MQCC_WARNING when the put warned (2049)."""
+        if conn.warning:
+            if not req_id:
+                self.async_put["put_warning"] += 1
+                self.async_put["reason"] = conn.warning
+                return PENDING  # counted, not a success
+            return native.encode_reply(req_id, 1, conn.warning, done.to_list())
+        return done.to_list() if req_id else None
+
+    def _get(self, req_id: int, args: list[Any]) -> Any:
+        hobj, md, gmo, max_length = args
+        match = int(gmo.get("MatchOptions", _MATCH_DEFAULT))
+        msg_id = md[9] if match & C.MQMO_MATCH_MSG_ID and md[9] != NULL_ID else None
+        correl_id = md[10] if match & C.MQMO_MATCH_CORREL_ID and md[10] != NULL_ID else None
+        request = GetRequest(int(gmo.get("Options", 0)), msg_id, correl_id, int(max_length),
+                             int(gmo.get("WaitInterval", 0)))
+        try:
+            result = self.runtime.core.get(self._conn(), hobj, request, (self.session, req_id))
+        except MQError as error:
+            if error.reason == C.MQRC_TRUNCATED_MSG_FAILED:
+                return encode_get_reply(req_id, error)
+            raise
+        if isinstance(result, GetResult):
+            return encode_get_reply(req_id, result)
+        self.session.waiters[req_id] = result
+        return PENDING
+
+    def _commit(self, req_id: int, args: list[Any]) -> Any:
+        self.runtime.core.commit(self._conn())
+        return None
+
+    def _backout(self, req_id: int, args: list[Any]) -> Any:
+        self.runtime.core.backout(self._conn())
+        return None
+
+    def _inq(self, req_id: int, args: list[Any]) -> Any:
+        hobj, selectors = args
+        return self.runtime.core.inquire(self._conn(), hobj, selectors)
+
+    def _set(self, req_id: int, args: list[Any]) -> Any:
+        hobj, values = args
+        self.runtime.core.set(self._conn(), hobj, values)
+        return None
+
+    def _mqsc(self, req_id: int, args: list[Any]) -> Any:
+        from mqlite.mqsc.commands import run_mqsc
+
+        # Each command is checked against the caller's authority; over TCP only administrators.
+        admin = self.runtime.core.admin_for(self._conn().principal, remote=not self.socket.local)
+        result = run_mqsc(admin, args[0])
+        return [result.exit_code, result.lines]
+
+    def _stat(self, req_id: int, args: list[Any]) -> Any:
+        status = dict(self.async_put)
+        for key in self.async_put:
+            self.async_put[key] = 0
+        return status
+
+    def _credit(self, req_id: int, args: list[Any]) -> Any:
+        hobj, count = args
+        self.runtime.core.grant_credit(self._conn(), hobj, count)
+        return PENDING
+
+    def _ping(self, req_id: int, args: list[Any]) -> Any:
+        return None
+
+    def _heartbeat(self, req_id: int, args: list[Any]) -> Any:
+        return PENDING  # the answer to our heartbeat: hearing it (data_received) was the point
