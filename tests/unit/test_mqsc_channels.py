@@ -49,7 +49,7 @@ def test_refusals_have_reasons() -> None:
     qm = make_qmgr()
     result = run_mqsc(qm, "\n".join([
         "DEFINE CHANNEL(A) PORT(1)",  # no CHLTYPE
-        "DEFINE CHANNEL(TO.QM2) CHLTYPE(SDR)",  # not served yet
+        "DEFINE CHANNEL(TO.QM2) CHLTYPE(CLUSSDR)",  # not served yet (clusters)
         "DEFINE CHANNEL(NAME.LONGER.THAN.20.CHARS) CHLTYPE(MQTT)",
         "DEFINE CHANNEL(B) CHLTYPE(MQTT) PORT(70000)",
         "DEFINE CHANNEL(B) CHLTYPE(MQTT) USECLTID(MAYBE)",
@@ -88,7 +88,7 @@ def test_display_filters_on_chltype_and_like_copies() -> None:
     assert execute(qm, "DEFINE CHANNEL(COPY) LIKE(BASE) PORT(2001)") == ["AMQ8014I: WebSphere MQ channel created."]
     assert qm.channels["COPY"]["MCAUSER"] == "app" and qm.channels["COPY"]["PORT"] == 2001
     assert len([line for line in execute(qm, "DISPLAY CHANNEL(*) CHLTYPE(MQTT)") if "CHANNEL(" in line]) == 2
-    assert execute(qm, "DISPLAY CHANNEL(*) CHLTYPE(SDR)") == ["AMQ8147E: WebSphere MQ object * not found."]
+    assert execute(qm, "DISPLAY CHANNEL(*) CHLTYPE(CLUSSDR)") == ["AMQ8147E: WebSphere MQ object * not found."]
 
 
 def test_definitions_survive_a_restart(tmp_path: Path) -> None:

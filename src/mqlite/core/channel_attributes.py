@@ -44,19 +44,50 @@ CHANNEL: Final[tuple[Attr, ...]] = (
     _s("SSLKEYR", "", None, 256),
     _s("SSLKEYP", "", None, 256),
     _s("JAASCFG", "", None, 256),
+    # Message channels (SDR, SVR, RCVR, RQSTR): IBM's attributes and defaults.
+    _s("CONNAME", "", 3506, 264),
+    _s("XMITQ", "", 3505, 48),
+    _i("BATCHSZ", 50, 1502, 1, 9999),
+    _i("BATCHINT", 0, 1564, 0, 999_999_999),
+    _i("BATCHLIM", 5000, 1624, 0, 999_999),
+    _i("BATCHHB", 0, 1567, 0, 999_999_999),
+    _i("DISCINT", 6000, 1503, 0, 999_999),
+    _i("SHORTRTY", 10, 1505, 0, 999_999_999),
+    _i("SHORTTMR", 60, 1504, 0, 999_999_999),
+    _i("LONGRTY", 999_999_999, 1507, 0, 999_999_999),
+    _i("LONGTMR", 1200, 1506, 0, 999_999_999),
+    _i("SEQWRAP", 999_999_999, 1509, 100, 999_999_999),
+    _e("NPMSPEED", "FAST", "NORMAL=1 FAST=2", 1562),
+    _e("PUTAUT", "DEF", "DEF=1 CTX=2 ONLYMCA=3 ALTMCA=4", 1508),
+    _e("CONVERT", "NO", "NO=0 YES=1", 1515),
+    _e("USEDLQ", "YES", "NO=1 YES=2"),
 )
 
 _COMMON = ("CHLTYPE", "TRPTYPE", "DESCR", "MCAUSER", "MAXINST", "SSLCIPH", "SSLCAUTH")
+# What every message channel has; the sending end's batching and retry attributes; the
+# receiving end's (IBM's lists per CHLTYPE).
+_MESSAGE = ("CHLTYPE", "TRPTYPE", "DESCR", "MCAUSER", "HBINT", "KAINT", "MAXMSGL", "SEQWRAP", "NPMSPEED",
+            "SSLCIPH", "SSLPEER", "CERTLABL", "BATCHSZ")
+_SENDING = ("CONNAME", "XMITQ", "BATCHINT", "BATCHLIM", "BATCHHB", "DISCINT", "SHORTRTY", "SHORTTMR",
+            "LONGRTY", "LONGTMR", "LOCLADDR", "CONVERT")
+_RECEIVING = ("PUTAUT", "USEDLQ", "SSLCAUTH")
 TYPE_ATTRIBUTES: Final[Mapping[str, frozenset[str]]] = {
     "MQTT": frozenset({*_COMMON, "PORT", "LOCLADDR", "BACKLOG", "PROTOCOL", "USECLTID", "CHCKCLNT",
                        "SSLKEYR", "SSLKEYP", "JAASCFG"}),
     "SVRCONN": frozenset({*_COMMON, "MAXINSTC", "SHARECNV", "HBINT", "KAINT", "MAXMSGL", "SSLPEER",
                           "CERTLABL"}),
+    "SDR": frozenset({*_MESSAGE, *_SENDING}),
+    "SVR": frozenset({*_MESSAGE, *_SENDING, "SSLCAUTH"}),
+    "RCVR": frozenset({*_MESSAGE, *_RECEIVING}),
+    "RQSTR": frozenset({*_MESSAGE, *_RECEIVING, "CONNAME", "LOCLADDR"}),
 }
+_REQUIRED = {"SSLCAUTH": "REQUIRED"}  # IBM's default wherever a channel has SSLCAUTH
 TYPE_DEFAULTS: Final[Mapping[str, Mapping[str, Any]]] = {
     "MQTT": {},
-    "SVRCONN": {"SSLCAUTH": "REQUIRED"},  # IBM's default for a SVRCONN channel
+    "SVRCONN": _REQUIRED,
+    "SDR": {}, "SVR": _REQUIRED, "RCVR": _REQUIRED, "RQSTR": _REQUIRED,
 }
+MESSAGE_TYPES: Final = ("SDR", "SVR", "RCVR", "RQSTR")
 
 # AUTHINFO objects: connection authentication (AUTHTYPE(IDPWOS), passwords of the users file).
 # The catalogue's defaults are those of mqlite's SYSTEM.DEFAULT.AUTHINFO.IDPWOS, as a DEFINE

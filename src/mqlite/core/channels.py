@@ -6,11 +6,14 @@ channel agent does what a running channel *does* (a listener, its connections). 
 reached through :class:`ChannelAgent`, so the core stays free of sockets and tests of the core
 run without one.
 
-Telemetry (MQTT) channels and client channels (SVRCONN) exist; the message channel types come
-with channels between queue managers, and DEFINE refuses them until then. A SVRCONN channel is
-not started or listened on: a TCP client names it in its connect, and every connection through
-it is one instance of the channel (CHSTATUS shows each; STOP CHANNEL ends them all and, with
-STATUS(STOPPED), refuses new ones until START CHANNEL).
+Telemetry (MQTT) channels, client channels (SVRCONN) and message channels (SDR, SVR, RCVR,
+RQSTR) exist. A SVRCONN channel is not started or listened on: a TCP client names it in its
+connect, and every connection through it is one instance of the channel (CHSTATUS shows each;
+STOP CHANNEL ends them all and, with STATUS(STOPPED), refuses new ones until START CHANNEL). A
+receiving message channel (RCVR) is the same: its partner starts it by connecting, STOP CHANNEL
+ends it and refuses the partner until START CHANNEL. A sending one (SDR, SVR) starts when
+messages arrive on its transmission queue (as IBM's triggered channels do) or at START CHANNEL,
+and STOP CHANNEL stops it until START CHANNEL.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import Any, Protocol
 
 from mqlite import cmqc as C
 from mqlite.core import attributes
-from mqlite.core.channel_attributes import TYPE_ATTRIBUTES, TYPE_DEFAULTS
+from mqlite.core.channel_attributes import MESSAGE_TYPES, TYPE_ATTRIBUTES, TYPE_DEFAULTS
 from mqlite.core.errors import MQError
 from mqlite.core.outbox import Outbox
 from mqlite.protocol import dn
@@ -28,7 +31,9 @@ from mqlite.protocol import tls as cipherspecs
 
 NAME_LENGTH = 20  # MQ_CHANNEL_NAME_LENGTH
 PROTOCOLS = ("MQTTV3", "MQTTV311", "MQTTV5", "HTTP")  # HTTP: MQTT over WebSocket
-SERVED_TYPES = ("MQTT", "SVRCONN")
+SERVED_TYPES = ("MQTT", "SVRCONN", *MESSAGE_TYPES)
+# Channels their partner starts: START/STOP only let it in or keep it out (STOPPED_KEY).
+PARTNER_STARTED = ("SVRCONN", "RCVR", "RQSTR")
 RUNNING_KEY = "_RUNNING"  # persisted beside the attributes; DISPLAY never shows "_" keys
 STOPPED_KEY = "_STOPPED"  # a SVRCONN channel stopped with STATUS(STOPPED): no new instances
 
@@ -39,6 +44,10 @@ SYSTEM_CHANNELS: dict[str, dict[str, Any]] = {
     "SYSTEM.AUTO.SVRCONN": {"CHLTYPE": "SVRCONN", "DESCR": "Auto-defined by"},
     "DEV.APP.SVRCONN": {"CHLTYPE": "SVRCONN", "DESCR": "Client channel for applications"},
     "DEV.ADMIN.SVRCONN": {"CHLTYPE": "SVRCONN", "DESCR": "Client channel for administrators"},
+    "SYSTEM.DEF.SENDER": {"CHLTYPE": "SDR"},
+    "SYSTEM.DEF.SERVER": {"CHLTYPE": "SVR"},
+    "SYSTEM.DEF.RECEIVER": {"CHLTYPE": "RCVR"},
+    "SYSTEM.DEF.REQUESTER": {"CHLTYPE": "RQSTR"},
 }
 
 
@@ -82,9 +91,13 @@ class Channels:
                 self.define_channel(name, dict(attrs))
 
     def restored(self) -> None:
-        """A queue manager created before client channels existed gets the system ones."""
+        """A queue manager created before client channels existed gets the system ones (and one
+        created before message channels existed, IBM's SYSTEM.DEF ones of those types)."""
         if not any(attrs["CHLTYPE"] == "SVRCONN" for attrs in self.channels.values()):
             self.bootstrap()
+        for name, attrs in SYSTEM_CHANNELS.items():
+            if name.startswith("SYSTEM.DEF.") and name not in self.channels:
+                self.define_channel(name, dict(attrs))
 
     def define_channel(self, name: str, attrs: dict[str, Any], like: str | None = None,
                        replace: bool = False) -> None:
@@ -128,6 +141,34 @@ class Channels:
         current.update(changed)
         self.outbox.tx.put_record("object", f"CHANNEL/{name}", current)
 
+    def receiver(self, name: str, partner_type: str) -> Mapping[str, Any]:
+        """The receiving channel a partner queue manager names: 2540 when none of that name and a
+        matching type (IBM's AMQ9520E/AMQ9547E), 2537 when it is stopped."""
+        attrs = self.channels.get(name)
+        wanted = {"SDR": ("RCVR", "RQSTR"), "SVR": ("RCVR", "RQSTR")}.get(partner_type, ())
+        if attrs is None:
+            raise MQError(C.MQRC_UNKNOWN_CHANNEL_NAME, f"AMQ9520E: Channel '{name}' is not defined remotely")
+        if attrs["CHLTYPE"] not in wanted:
+            raise MQError(C.MQRC_UNKNOWN_CHANNEL_NAME, f"AMQ9547E: Type of remote channel '{name}' is "
+                          f"{attrs['CHLTYPE']}, not suitable for a {partner_type} channel")
+        if attrs.get(STOPPED_KEY):
+            raise MQError(C.MQRC_CHANNEL_NOT_AVAILABLE, f"AMQ9558E: channel '{name}' is stopped")
+        return attrs
+
+    def message_channel(self, name: str) -> Mapping[str, Any] | None:
+        """A message channel's attributes (None if there is none of that name and type)."""
+        attrs = self.channels.get(name)
+        return attrs if attrs is not None and attrs["CHLTYPE"] in MESSAGE_TYPES else None
+
+    def stopped(self, name: str) -> bool:
+        attrs = self.channels.get(name)
+        return bool(attrs is not None and attrs.get(STOPPED_KEY))
+
+    def senders_of(self, xmitq: str) -> list[str]:
+        """The sending channels (SDR, SVR) that serve transmission queue ``xmitq``."""
+        return [name for name, attrs in sorted(self.channels.items())
+                if attrs["CHLTYPE"] in ("SDR", "SVR") and attrs.get("XMITQ") == xmitq]
+
     def svrconn(self, name: str) -> Mapping[str, Any]:
         """The SVRCONN channel a TCP client names: 2540 when there is none of that name (IBM's
         AMQ9520E/AMQ9519E on the server), 2537 when it is stopped."""
@@ -162,9 +203,15 @@ class Channels:
     def start_channel(self, name: str, chltype: str | None = None) -> None:
         attrs = self._channel(name)
         _same_type(attrs, chltype)
-        if attrs["CHLTYPE"] == "SVRCONN":  # no listener: START lets instances in again
+        if attrs["CHLTYPE"] in PARTNER_STARTED:  # no listener of its own: START lets the partner in again
             if attrs.pop(STOPPED_KEY, None):
                 self.outbox.tx.put_record("object", f"CHANNEL/{name}", attrs)
+            return
+        if attrs["CHLTYPE"] in MESSAGE_TYPES:
+            if attrs.pop(STOPPED_KEY, None):
+                self.outbox.tx.put_record("object", f"CHANNEL/{name}", attrs)
+            _check_sending(name, attrs)
+            self._agent().start(name, attrs)
             return
         agent = self._agent()
         if not agent.running(name):
@@ -179,7 +226,7 @@ class Channels:
         attrs = self._channel(name)
         _same_type(attrs, chltype)
         agent = self._agent()
-        if attrs["CHLTYPE"] == "SVRCONN":
+        if attrs["CHLTYPE"] in (*PARTNER_STARTED, *MESSAGE_TYPES):
             stopped = (status or "STOPPED").upper()
             if stopped not in ("STOPPED", "INACTIVE"):
                 raise MQError(C.MQRCCF_PARM_VALUE_ERROR, f"STATUS({status}) must be STOPPED or INACTIVE")
@@ -210,6 +257,10 @@ class Channels:
         for name, attrs in sorted(self.channels.items()):
             if not attributes.generic_match(generic, name) or chltype not in (None, attrs["CHLTYPE"]):
                 continue
+            if attrs["CHLTYPE"] in MESSAGE_TYPES:  # the agent's status of the channel, if it has one
+                if agent is not None:
+                    rows.extend(agent.client_rows(name, client_pattern or "*"))
+                continue
             if attrs["CHLTYPE"] == "SVRCONN":  # a row per instance (connection)
                 if agent is not None:
                     rows.extend(agent.client_rows(name, client_pattern or "*"))
@@ -235,6 +286,14 @@ class Channels:
         if bool(attrs.get(RUNNING_KEY)) != running:
             attrs[RUNNING_KEY] = running
             self.outbox.tx.put_record("object", f"CHANNEL/{name}", attrs)
+
+
+def _check_sending(name: str, attrs: Mapping[str, Any]) -> None:
+    """A sending channel needs somewhere to send from and to before it can start."""
+    if attrs["CHLTYPE"] in ("SDR", "SVR") and not str(attrs.get("XMITQ") or "").strip():
+        raise MQError(C.MQRCCF_XMIT_Q_NAME_ERROR, f"channel {name} has no XMITQ")
+    if attrs["CHLTYPE"] in ("SDR", "RQSTR") and not str(attrs.get("CONNAME") or "").strip():
+        raise MQError(C.MQRCCF_CONN_NAME_ERROR, f"channel {name} has no CONNAME")
 
 
 def _same_type(attrs: Mapping[str, Any], chltype: str | None) -> None:

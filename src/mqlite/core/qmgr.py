@@ -21,7 +21,9 @@ and are built here in dependency order:
 - ``channels.Channels``: channel definitions and START/STOP through the server's agent;
 - ``authinfo.AuthInfos``: AUTHINFO objects and the connection authentication in force;
 - ``admin.Admin``: DEFINE/ALTER/DELETE/DISPLAY routed to the owner of each object type;
-- ``mqi.Connections``: MQCONN/MQDISC, MQOPEN/MQCLOSE, MQPUT routing, MQINQ/MQSET.
+- ``mqi.Connections``: MQCONN/MQDISC, MQOPEN/MQCLOSE, MQPUT routing, MQINQ/MQSET;
+- ``dist.transfer.ChannelTransfer`` (``transfer``): message channels' sync records and the
+  receiving end's puts (the channel agents use the MQI like any program for the rest).
 
 Clusters and distributed publish/subscribe plug in as one more service, ``core/dist``, built
 after ``objects`` and ``pubsub`` (it reads and adds definitions and proxy subscriptions) and
@@ -44,6 +46,7 @@ from mqlite.core.admin_checks import CheckedAdmin
 from mqlite.core.authinfo import AuthInfos
 from mqlite.core.channels import ChannelAgent, Channels
 from mqlite.core.dedupe import DuplicateWindow
+from mqlite.core.dist.transfer import ChannelTransfer
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection, Effects, GetResult, Handle, TruncatedError
 from mqlite.core.mqget import Gets
@@ -111,6 +114,7 @@ class QueueManager:
         self.admin = admin = Admin(objects, pubsub_admin, subscriptions, channels, authinfos, connections)
         self.mqi = mqi = Connections(objects, waiting, puts, syncpoint, publisher, subscriber, delivery, admin.alter,
                                      connections, security)
+        self.transfer = ChannelTransfer(name, objects.attrs, objects.queues, mqi, syncpoint, outbox)
 
         # The state the server, MQSC and tests read, shared with the services (never replaced).
         self.attrs: dict[str, Any] = objects.attrs

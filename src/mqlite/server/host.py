@@ -17,6 +17,7 @@ from mqlite import paths
 from mqlite.core.dedupe import DuplicateWindow
 from mqlite.core.errors import MQError
 from mqlite.server import exits, qm_ini
+from mqlite.server.channels.mca import MessageChannels
 from mqlite.server.channels.svrconn import ChannelAgents, ClientChannels
 from mqlite.server.channels.telemetry import DEFAULT_CHANNEL, MqttChannels
 from mqlite.server.native import chlauth_gate, heartbeat
@@ -48,6 +49,7 @@ class QueueManagerHost:
         self.bind = bind
         self.mqtt_port = mqtt_port  # the MQTT listener (None: qm.json's "mqtt_port", if any)
         self.channels: MqttChannels | None = None
+        self.message_channels: MessageChannels | None = None
         self.runtime: Runtime | None = None
         self.gate: Gate | None = None  # the native connect handshake
         self.store: Store | None = None
@@ -109,7 +111,9 @@ class QueueManagerHost:
         assert self.gate is not None
         self.channels = MqttChannels(runtime, self.bind, self.users)
         self.channels.on_change = self._write_listeners
-        core.channel_agent = ChannelAgents(core.channels, self.gate.clients, self.channels)
+        self.message_channels = MessageChannels(runtime, self.gate.groups_of)
+        runtime.channel_acceptor = self.message_channels.accept  # a channel HELLO on the native port
+        core.channel_agent = ChannelAgents(core.channels, self.gate.clients, self.channels, self.message_channels)
         if self.mqtt_port is None:
             configured = paths.read_config(self.name).get("mqtt_port")
             self.mqtt_port = int(configured) if isinstance(configured, int) else None
@@ -172,6 +176,8 @@ class QueueManagerHost:
             server.close()
         if self.channels is not None:
             self.channels.close_listeners()
+        if self.message_channels is not None:
+            self.message_channels.close_all()
         self._listening = False
         with contextlib.suppress(FileNotFoundError):
             paths.listeners_path(self.name).unlink()

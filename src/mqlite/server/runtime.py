@@ -17,6 +17,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol, cast
 
+from mqlite.core.dist.transfer import SYNC_KIND
 from mqlite.core.errors import MQError
 from mqlite.core.qmgr import GetResult, QueueManager
 from mqlite.core.security.chlauth_service import STORE_KIND as CHLAUTH_KIND
@@ -139,6 +140,8 @@ class Runtime:
         self.reading_paused = False
         self.on_fatal: Callable[[], None] | None = None  # set by the host: end immediately
         self.tick_hooks: list[Callable[[float], None]] = []  # run every tick (MQTT session expiry)
+        # Takes over a native-port connection whose first frame is a message channel's HELLO.
+        self.channel_acceptor: Callable[[asyncio.Transport, bytes], None] | None = None
         self.busy_poll = BusyPoll(loop, window_from_env(), self._poll_paused)
         self.rounds_out = 0  # rounds that released output or changed persistent state
         self._rounds_seen = 0
@@ -171,6 +174,7 @@ class Runtime:
         core.restore_pubsub(self.store.load_records("sub"), self.store.load_records("retained"))
         core.restore_security(self.store.load_records(AUTHREC_KIND).values())
         core.restore_chlauth(self.store.load_records(CHLAUTH_KIND).values())
+        core.transfer.restore(self.store.load_records(SYNC_KIND))
         count = 0
         orphans: list[tuple[str, int]] = []
         for row in self.store.scan_index():

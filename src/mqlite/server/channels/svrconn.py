@@ -7,7 +7,7 @@ MAXINSTC can be counted, DISPLAY CHSTATUS can show each (CONNAME, MCAUSER, CURSH
 STOP CHANNEL can end them (the client sees 2009, MQRC_CONNECTION_BROKEN).
 
 :class:`ChannelAgents` is what core sees as its one channel agent: it sends each call to the
-SVRCONN instances or to the MQTT channels by the channel's type.
+SVRCONN instances, the message channel agents (``mca``) or the MQTT channels by the channel's type.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from typing import Any, Protocol
 from mqlite.core import attributes
 
 log = logging.getLogger("mqlite.server")
+_MESSAGE_TYPES = ("SDR", "SVR", "RCVR", "RQSTR")
 
 
 @dataclass(eq=False)
@@ -100,10 +101,18 @@ class ChannelAgents:
     """core's channel agent (``core.channels.ChannelAgent``): SVRCONN channels' instances here,
     every other type to ``other`` (the MQTT channels)."""
 
-    def __init__(self, definitions: Mapping[str, Mapping[str, Any]], clients: ClientChannels, other: _Agent) -> None:
+    def __init__(self, definitions: Mapping[str, Mapping[str, Any]], clients: ClientChannels, other: _Agent,
+                 message: _Agent | None = None) -> None:
         self.definitions = definitions
         self.clients = clients
         self.other = other
+        self.message = message  # the message channel agents (SDR, SVR, RCVR, RQSTR)
+
+    def _for(self, name: str) -> _Agent:
+        attrs = self.definitions.get(name)
+        if self.message is not None and attrs is not None and attrs.get("CHLTYPE") in _MESSAGE_TYPES:
+            return self.message
+        return self.other
 
     def _svrconn(self, name: str) -> bool:
         attrs = self.definitions.get(name)
@@ -111,18 +120,18 @@ class ChannelAgents:
 
     def start(self, name: str, attrs: Mapping[str, Any]) -> None:
         if not self._svrconn(name):
-            self.other.start(name, attrs)
+            self._for(name).start(name, attrs)
 
     def stop(self, name: str, client_id: str | None = None) -> int:
-        return self.clients.stop(name, client_id) if self._svrconn(name) else self.other.stop(name, client_id)
+        return self.clients.stop(name, client_id) if self._svrconn(name) else self._for(name).stop(name, client_id)
 
     def running(self, name: str) -> bool:
-        return self.clients.connections(name) > 0 if self._svrconn(name) else self.other.running(name)
+        return self.clients.connections(name) > 0 if self._svrconn(name) else self._for(name).running(name)
 
     def connections(self, name: str) -> int:
-        return self.clients.connections(name) if self._svrconn(name) else self.other.connections(name)
+        return self.clients.connections(name) if self._svrconn(name) else self._for(name).connections(name)
 
     def client_rows(self, name: str, client_pattern: str) -> list[dict[str, Any]]:
         if self._svrconn(name):
             return self.clients.client_rows(name, client_pattern)
-        return self.other.client_rows(name, client_pattern)
+        return self._for(name).client_rows(name, client_pattern)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, cast
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
 from mqlite.core.security.principal import Principal
+from mqlite.protocol import channel as channel_wire
 from mqlite.protocol import native
 from mqlite.server.channels.svrconn import Instance
 from mqlite.server.native import tls as native_tls
@@ -54,6 +55,7 @@ class ClientConnection(asyncio.Protocol):
         self.writing_paused = False
         self.heard = time.monotonic()  # when the client last sent anything (heartbeats, HBINT)
         self.beat_sent = 0.0  # when our last heartbeat went, if unanswered since
+        self._opening: bytes | None = b""  # the first bytes, until they tell a client from a channel
 
     # -- transport events -----------------------------------------------------------------
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -103,6 +105,19 @@ class ClientConnection(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         self.runtime.busy_poll.touch()
         self.heard = time.monotonic()
+        if self._opening is not None:  # one listener for clients and message channels
+            data = self._opening + data
+            if len(data) < 6 and _may_open_a_channel(data):
+                self._opening = data
+                return
+            self._opening = None
+            acceptor = self.runtime.channel_acceptor
+            if acceptor is not None and not self.local and channel_wire.is_channel_start(data):
+                transport = self.transport
+                assert transport is not None
+                self.connection_lost(None)  # no longer a client connection (tracked, read-paused...)
+                acceptor(transport, data)
+                return
         try:
             self.codec.receive_data(data)
         except native.ProtocolError:
@@ -288,3 +303,11 @@ class ClientConnection(asyncio.Protocol):
         self.gate.beating.discard(self)
         if self.transport is not None:
             self.transport.abort()  # not close(): a dead peer never takes what is buffered for it
+
+
+def _may_open_a_channel(start: bytes) -> bool:
+    """Whether the first bytes (fewer than a HELLO needs to be told apart) could still begin a
+    message channel's HELLO: a short frame that is a msgpack array. Anything else is a client's."""
+    if len(start) >= 4 and int.from_bytes(start[:4], "big") > 65536:
+        return False
+    return len(start) < 5 or 0x90 <= start[4] <= 0x9F

@@ -1,0 +1,541 @@
+"""The message channel protocol: one sender/receiver channel connection, without any I/O.
+
+Sans-IO in the style of h11: bytes go in with ``receive_data``, events come out of
+``next_event``; events go in with ``send`` and bytes come out. No sockets, no clock: the
+channel agent above owns the socket, the timers (HBINT, retries) and the sync state.
+
+Framing is the native protocol's (``mqlite.protocol.native``): a 4-byte big-endian length,
+then a msgpack array (``use_bin_type=True``: ``str`` and ``bytes`` stay apart). The first
+item is the frame kind, 100..127, so that a listener shared with the native client
+protocol (kinds 0..67) tells a channel from a client by its first frame (``is_channel_start``).
+
+The conversation (SENDER is the end that sends the messages, RECEIVER the one that commits them)::
+
+    SENDER                                RECEIVER
+    HELLO(fields)             ->                            the sender's offer
+                              <-  ACCEPT(fields) | REFUSE   negotiated values (``negotiate``)
+    STATUS(seq, indoubt)      ->                            the sender's sync state
+                              <-  STATUS_REPLY(seq, luwid)  the receiver's last committed batch
+    MSG(seq, ...) x n         ->                            one batch, seq +1 each (wrapping)
+    END_BATCH(seq, luwid)     ->
+                              <-  CONFIRM(seq, luwid)       the batch is committed
+    HEARTBEAT                 ->                            only between batches
+                              <-  HEARTBEAT_ACK
+    CLOSE(reason, text)      <->  CLOSE(reason, text)       either side, any time: the end
+
+Both ends track the same shared state from the frames of both directions: ``TRANSITIONS``
+maps (role of the frame's sender, state, kind) to the next state, and is the only place
+where states change. A heartbeat is a question and an answer: the sender waits for
+HEARTBEAT_ACK (state ``HEARTBEAT_ACK``) before it starts a batch, so the answer can never
+cross a MSG on the wire.
+
+Sequence numbers: the connection does not decide where a batch starts (the agent compares
+the first MSG with its sync state, using ``next_seq``); it checks that each later MSG of a
+batch is the previous one's ``next_seq``, that END_BATCH names the batch's last MSG, that a
+batch has at most the negotiated BATCHSZ messages, and that CONFIRM names the open batch.
+
+HELLO keys this version does not know are dropped (a later ``version`` may add some). Once
+CLOSED, stop reading: a frame after it (even the peer's own CLOSE, crossing ours) is an error.
+
+Errors are ``ProtocolError(reason, text)`` with IBM reason codes. Bad input from the peer is
+fatal (``fatal=True``): the connection is broken, its state becomes CLOSED, and every later
+call raises the same error. The receiver never trusts the sender (and the sender checks the
+receiver's answers too):
+
+- ``MQRC_MSG_TOO_BIG_FOR_CHANNEL`` (2218): a length prefix above ``max_frame``, raised as
+  soon as the 4 prefix bytes are seen;
+- ``MQRC_UNEXPECTED_ERROR`` (2195): a frame that is not msgpack, not an array, of unknown
+  kind or wrong shape ("malformed ..."), a frame not allowed in the current state, or a
+  sequence error (text starting ``AMQ9526E: Message sequence number error``).
+
+Sending what this end may not send now raises ``LocalProtocolError`` (same reasons, not
+fatal) and changes nothing.
+"""
+
+from __future__ import annotations
+
+import enum
+import struct
+from collections.abc import Callable, Mapping
+from typing import Any, Final, NoReturn
+
+import msgpack
+
+from mqlite import cmqc as C
+from mqlite.protocol.channel_events import (
+    Accept,
+    Close,
+    Confirm,
+    EndBatch,
+    Event,
+    Heartbeat,
+    HeartbeatAck,
+    Hello,
+    Kind,
+    Msg,
+    Refuse,
+    Status,
+    StatusReply,
+)
+
+__all__ = [
+    "NEED_DATA",
+    "TRANSITIONS",
+    "Accept",
+    "ChannelConnection",
+    "Close",
+    "Confirm",
+    "EndBatch",
+    "Event",
+    "Heartbeat",
+    "HeartbeatAck",
+    "Hello",
+    "Kind",
+    "LocalProtocolError",
+    "Msg",
+    "ProtocolError",
+    "Refuse",
+    "Role",
+    "State",
+    "Status",
+    "StatusReply",
+    "is_channel_start",
+    "negotiate",
+    "next_seq",
+]
+
+# 100 MB (MQ's largest MAXMSGL) plus room for the descriptor and properties, as in native.py.
+DEFAULT_MAX_FRAME: Final = 104_857_600 + 65536
+HEADER_SIZE: Final = 4
+MAX_CHANNEL_NAME: Final = 20
+MAX_QMGR_NAME: Final = 48
+CHANNEL_TYPES: Final = frozenset({"SDR", "SVR", "RQSTR", "RCVR", "CLUSSDR", "CLUSRCVR"})
+NPM_SPEEDS: Final = frozenset({"FAST", "NORMAL"})
+# The values a HELLO may leave out (IBM's channel attribute defaults).
+HELLO_DEFAULTS: Final[Mapping[str, Any]] = {
+    "batchsz": 50, "maxmsgl": 4_194_304, "hbint": 300, "npmspeed": "FAST", "seqwrap": 999_999_999, "version": 1,
+}
+SEQUENCE_ERROR: Final = "AMQ9526E: Message sequence number error"
+# Compact the receive buffer once this many consumed bytes sit at its front.
+_COMPACT_AT = 65536
+_unpack_length = struct.Struct(">I").unpack_from
+# One Packer for the module: msgpack.packb builds a new one per call (see native.py).
+_pack = msgpack.Packer(use_bin_type=True).pack
+
+
+class Role(enum.Enum):
+    """Which end of the channel this object speaks for (also: who sent a frame)."""
+
+    SENDER = "sender"
+    RECEIVER = "receiver"
+
+
+class State(enum.Enum):
+    """The connection's shared state; each waiting state is named after the frame it waits for."""
+
+    HELLO = "hello"  # nothing yet
+    ACCEPTING = "accepting"  # HELLO seen, waiting for ACCEPT or REFUSE
+    STATUS = "status"  # accepted, waiting for STATUS
+    STATUS_REPLY = "status_reply"  # STATUS seen, waiting for STATUS_REPLY
+    RUNNING = "running"  # no batch open
+    IN_BATCH = "in_batch"  # at least one MSG of the batch seen, END_BATCH not yet
+    CONFIRMING = "confirming"  # END_BATCH seen, waiting for CONFIRM
+    HEARTBEAT_ACK = "heartbeat_ack"  # HEARTBEAT seen, waiting for HEARTBEAT_ACK
+    CLOSED = "closed"  # after REFUSE or CLOSE (or a fatal error)
+
+
+_S, _R = Role.SENDER, Role.RECEIVER
+# (who sent the frame, state, kind) -> next state. Anything not here is a protocol error.
+TRANSITIONS: Final[Mapping[tuple[Role, State, Kind], State]] = {
+    (_S, State.HELLO, Kind.HELLO): State.ACCEPTING,
+    (_R, State.ACCEPTING, Kind.ACCEPT): State.STATUS,
+    (_R, State.ACCEPTING, Kind.REFUSE): State.CLOSED,
+    (_S, State.STATUS, Kind.STATUS): State.STATUS_REPLY,
+    (_R, State.STATUS_REPLY, Kind.STATUS_REPLY): State.RUNNING,
+    (_S, State.RUNNING, Kind.MSG): State.IN_BATCH,
+    (_S, State.IN_BATCH, Kind.MSG): State.IN_BATCH,
+    (_S, State.IN_BATCH, Kind.END_BATCH): State.CONFIRMING,
+    (_R, State.CONFIRMING, Kind.CONFIRM): State.RUNNING,
+    (_S, State.RUNNING, Kind.HEARTBEAT): State.HEARTBEAT_ACK,
+    (_R, State.HEARTBEAT_ACK, Kind.HEARTBEAT_ACK): State.RUNNING,
+    # Either side may end the connection at any time before it is over.
+    **{(role, state, Kind.CLOSE): State.CLOSED for role in Role for state in State if state is not State.CLOSED},
+}
+
+
+class ProtocolError(Exception):
+    """Bad input. ``fatal`` means the connection is broken: close the socket."""
+
+    def __init__(self, reason: int, text: str, *, fatal: bool = False) -> None:
+        super().__init__(reason, text)
+        self.reason = reason
+        self.text = text
+        self.fatal = fatal
+
+    def __str__(self) -> str:
+        return f"{self.text} (reason {self.reason})"
+
+
+class LocalProtocolError(ProtocolError):
+    """This end tried to send what it may not send now; nothing was sent or changed."""
+
+
+class _Bad(Exception):
+    """A rule broken (the text says which); the caller decides whether it is local or fatal."""
+
+
+class _NeedData:
+    """Sentinel type: no complete frame buffered yet."""
+
+    _instance: _NeedData | None = None
+
+    def __new__(cls) -> _NeedData:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "NEED_DATA"
+
+
+NEED_DATA: Final = _NeedData()
+
+
+
+# ---------------------------------------------------------------------------
+# Pure helpers.
+
+
+def is_channel_start(data: bytes) -> bool:
+    """Whether ``data`` begins with a HELLO frame: length, msgpack fixarray header, fixint 100."""
+    return len(data) >= 6 and 0x90 <= data[4] <= 0x9F and data[5] == Kind.HELLO
+
+
+def next_seq(seq: int, seqwrap: int) -> int:
+    """The sequence number after ``seq`` (0 <= seq <= seqwrap): after ``seqwrap`` comes 1."""
+    return 1 if seq >= seqwrap else seq + 1
+
+
+def negotiate(hello_fields: Mapping[str, Any], local_attrs: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The values a receiver answers a HELLO with (IBM's rules), or None: SEQWRAP differs, refuse.
+
+    ``local_attrs`` are the receiving channel's batchsz, maxmsgl, hbint, npmspeed and seqwrap
+    (missing ones take ``HELLO_DEFAULTS``). Lower batchsz and maxmsgl (maxmsgl 0: the other
+    end's), higher hbint, FAST only if both are FAST, equal seqwrap. The caller adds ``"qmgr"``.
+    """
+    def both(name: str) -> tuple[Any, Any]:
+        return hello_fields.get(name, HELLO_DEFAULTS[name]), local_attrs.get(name, HELLO_DEFAULTS[name])
+
+    theirs, ours = both("seqwrap")
+    if theirs != ours:
+        return None
+    offered, allowed = both("maxmsgl")
+    return {
+        "batchsz": min(both("batchsz")),
+        "maxmsgl": min(offered, allowed) if offered and allowed else offered or allowed,  # 0: the other end's
+        "hbint": max(both("hbint")),
+        "npmspeed": "FAST" if both("npmspeed") == ("FAST", "FAST") else "NORMAL",
+        "seqwrap": ours,
+    }
+
+
+def encode_frame(items: list[Any]) -> bytes:
+    """One frame: length prefix and the msgpack array of ``items`` (no checks: see ``send``)."""
+    payload: bytes = _pack(items)
+    return len(payload).to_bytes(4, "big") + payload
+
+
+# ---------------------------------------------------------------------------
+# Decoding: a frame's array to its event, checking every shape.
+
+_Check = Callable[[Any], bool]
+
+
+def _is_int(lo: int, hi: int | None = None) -> _Check:
+    return lambda v: type(v) is int and lo <= v and (hi is None or v <= hi)  # bool is not an int here
+
+
+def _is_name(longest: int) -> _Check:
+    return lambda v: type(v) is str and 1 <= len(v) <= longest
+
+
+def _is_luwid(v: Any) -> bool:
+    return type(v) is bytes and 8 <= len(v) <= 16
+
+
+def _is_indoubt(v: Any) -> bool:
+    return v is None or (type(v) is dict and v.keys() == {"luwid", "seq"}
+                         and _is_luwid(v["luwid"]) and type(v["seq"]) is int and v["seq"] >= 1)
+
+
+_MISSING: Final = object()
+_Spec = Mapping[str, tuple[_Check, str]]
+_HELLO_SPEC: Final[_Spec] = {
+    "channel": (_is_name(MAX_CHANNEL_NAME), f"a str of 1..{MAX_CHANNEL_NAME} characters"),
+    "type": (lambda v: type(v) is str and v in CHANNEL_TYPES, "one of " + ", ".join(sorted(CHANNEL_TYPES))),
+    "qmgr": (_is_name(MAX_QMGR_NAME), f"a str of 1..{MAX_QMGR_NAME} characters"),
+    "batchsz": (_is_int(1, 9999), "an int in 1..9999"),
+    "maxmsgl": (_is_int(0), "an int >= 0"),
+    "hbint": (_is_int(0, 999_999), "an int in 0..999999"),
+    "npmspeed": (lambda v: type(v) is str and v in NPM_SPEEDS, "FAST or NORMAL"),
+    "seqwrap": (_is_int(100, 999_999_999), "an int in 100..999999999"),
+    "version": (_is_int(1), "an int >= 1"),
+}
+_ACCEPT_SPEC: Final[_Spec] = {k: _HELLO_SPEC[k] for k in ("qmgr", "batchsz", "maxmsgl", "hbint", "npmspeed", "seqwrap")}
+_STATUS_SPEC: Final[_Spec] = {
+    "seq": (_is_int(0), "an int >= 0"),
+    "indoubt": (_is_indoubt, "None or {'luwid': bytes of 8..16, 'seq': int >= 1}"),
+}
+_STATUS_REPLY_SPEC: Final[_Spec] = {
+    "seq": (_is_int(0), "an int >= 0"),
+    "luwid": (lambda v: v is None or _is_luwid(v), "None or bytes of 8..16"),
+}
+_NO_DEFAULTS: Final[Mapping[str, Any]] = {}
+
+
+def _fields(kind: Kind, raw: Any, spec: _Spec, defaults: Mapping[str, Any]) -> dict[str, Any]:
+    """The checked fields of a map; unknown keys are dropped (a later version may add some)."""
+    if type(raw) is not dict or any(type(k) is not str for k in raw):
+        raise _Bad(f"malformed {kind.name}: fields must be a map with str keys")
+    out: dict[str, Any] = {}
+    for name, (ok, wanted) in spec.items():
+        value = raw.get(name, defaults.get(name, _MISSING))
+        if value is _MISSING:
+            raise _Bad(f"malformed {kind.name}: field {name!r} is missing")
+        if not ok(value):
+            raise _Bad(f"malformed {kind.name}: field {name!r} must be {wanted}, not {value!r:.40}")
+        out[name] = value
+    return out
+
+
+def _arity(items: list[Any], n: int) -> None:
+    if len(items) != n:
+        raise _Bad(f"malformed {Kind(items[0]).name}: {len(items)} items, not {n}")
+
+
+def _reason_text(items: list[Any], lowest: int) -> tuple[int, str]:
+    _arity(items, 3)
+    if type(items[1]) is not int or items[1] < lowest or type(items[2]) is not str:
+        raise _Bad(f"malformed {Kind(items[0]).name}: needs a reason (int >= {lowest}) and a text (str)")
+    return items[1], items[2]
+
+
+def _seq_luwid(items: list[Any]) -> tuple[int, bytes]:
+    _arity(items, 3)
+    if type(items[1]) is not int or items[1] < 1 or not _is_luwid(items[2]):
+        raise _Bad(f"malformed {Kind(items[0]).name}: needs a seq (int >= 1) and a luwid (bytes of 8..16)")
+    return items[1], items[2]
+
+
+def _decode_msg(items: list[Any]) -> Msg:
+    _arity(items, 6)
+    _, seq, persistent, md, props, body = items
+    if type(seq) is not int or seq < 1:
+        raise _Bad("malformed MSG: seq must be an int >= 1")
+    if type(persistent) is not bool or type(md) is not list or type(body) is not bytes:
+        raise _Bad("malformed MSG: needs persistent (bool), md (array) and body (bytes)")
+    if type(props) is not dict or any(type(k) is not str for k in props):
+        raise _Bad("malformed MSG: props must be a map with str keys")
+    return Msg(seq, persistent, md, props, body)
+
+
+def _map(items: list[Any], spec: _Spec, defaults: Mapping[str, Any]) -> dict[str, Any]:
+    """The checked fields of a ``[kind, {fields}]`` frame."""
+    _arity(items, 2)
+    return _fields(Kind(items[0]), items[1], spec, defaults)
+
+
+def _alone(items: list[Any], event: Event) -> Event:
+    """A frame that is its kind alone (HEARTBEAT, HEARTBEAT_ACK)."""
+    _arity(items, 1)
+    return event
+
+
+_HEARTBEAT: Final = Heartbeat()
+_HEARTBEAT_ACK: Final = HeartbeatAck()
+_DECODERS: Final[Mapping[int, Callable[[list[Any]], Event]]] = {
+    Kind.HELLO: lambda i: Hello(_map(i, _HELLO_SPEC, HELLO_DEFAULTS)),
+    Kind.ACCEPT: lambda i: Accept(_map(i, _ACCEPT_SPEC, _NO_DEFAULTS)),
+    Kind.REFUSE: lambda i: Refuse(*_reason_text(i, 1)),
+    Kind.STATUS: lambda i: Status(**_map(i, _STATUS_SPEC, {"indoubt": None})),
+    Kind.STATUS_REPLY: lambda i: StatusReply(**_map(i, _STATUS_REPLY_SPEC, {"luwid": None})),
+    Kind.MSG: _decode_msg,
+    Kind.END_BATCH: lambda i: EndBatch(*_seq_luwid(i)),
+    Kind.CONFIRM: lambda i: Confirm(*_seq_luwid(i)),
+    Kind.HEARTBEAT: lambda i: _alone(i, _HEARTBEAT),
+    Kind.HEARTBEAT_ACK: lambda i: _alone(i, _HEARTBEAT_ACK),
+    Kind.CLOSE: lambda i: Close(*_reason_text(i, 0)),
+}
+
+
+def _from_items(items: Any) -> Event:
+    if type(items) is not list or not items or type(items[0]) is not int:
+        raise _Bad("malformed frame: not an array starting with a kind")
+    decode = _DECODERS.get(items[0])
+    if decode is None:
+        raise _Bad(f"malformed frame: unknown kind {items[0]}")
+    return decode(items)
+
+
+def _decode(payload: bytes) -> Event:
+    try:
+        items = msgpack.unpackb(payload, use_list=True, raw=False, strict_map_key=False)
+    except Exception as e:  # msgpack raises many types (ValueError, StackError, ExtraData...)
+        raise _Bad(f"malformed frame: undecodable ({type(e).__name__})") from None
+    return _from_items(items)
+
+
+def _check_accept(hello: Mapping[str, Any], accept: Mapping[str, Any]) -> None:
+    """An ACCEPT must be one that ``negotiate`` could have computed from the HELLO."""
+    offered = hello["maxmsgl"]
+    problems = [
+        accept["seqwrap"] != hello["seqwrap"] and "seqwrap differs",
+        accept["batchsz"] > hello["batchsz"] and "batchsz above the offer",
+        offered != 0 and accept["maxmsgl"] > offered and "maxmsgl above the offer",
+        accept["hbint"] < hello["hbint"] and "hbint below the offer",
+        accept["npmspeed"] == "FAST" and hello["npmspeed"] != "FAST" and "npmspeed FAST not offered",
+    ]
+    if any(problems):
+        raise _Bad("ACCEPT breaks the negotiation rules: " + ", ".join(p for p in problems if p))
+
+
+# ---------------------------------------------------------------------------
+# The connection.
+
+
+class ChannelConnection:
+    """One end of a message channel connection: a byte buffer, the state and the batch rules."""
+
+    def __init__(self, role: Role, max_frame: int = DEFAULT_MAX_FRAME) -> None:
+        self.role = role
+        self.peer = Role.RECEIVER if role is Role.SENDER else Role.SENDER
+        self.max_frame = max_frame
+        self.state = State.HELLO
+        self.hello: dict[str, Any] | None = None  # the HELLO's fields (sent or received)
+        self.negotiated: dict[str, Any] | None = None  # the ACCEPT's fields
+        self.error: ProtocolError | None = None  # the fatal error that broke the connection
+        self._batch_size = 0  # MSGs in the open batch
+        self._last_seq = 0  # seq of the open batch's last MSG
+        self._unconfirmed: tuple[int, bytes] | None = None  # (seq, luwid) of the END_BATCH awaiting CONFIRM
+        self._buf = bytearray()
+        self._pos = 0
+
+    @property
+    def seqwrap(self) -> int:
+        return int((self.negotiated or HELLO_DEFAULTS)["seqwrap"])
+
+    @property
+    def batchsz(self) -> int:
+        return int((self.negotiated or HELLO_DEFAULTS)["batchsz"])
+
+    @property
+    def buffered(self) -> int:
+        """Bytes received and not yet turned into events."""
+        return len(self._buf) - self._pos
+
+    def receive_data(self, data: bytes) -> None:
+        """Buffer bytes read from the transport (``b""`` at end of stream is ignored)."""
+        if self.error is not None:
+            raise self.error
+        self._buf += data
+
+    def next_event(self) -> Event | _NeedData:
+        """The next complete frame from the peer as an event, or ``NEED_DATA``."""
+        if self.error is not None:
+            raise self.error
+        buf, pos = self._buf, self._pos
+        if len(buf) - pos < HEADER_SIZE:
+            return NEED_DATA
+        size: int = _unpack_length(buf, pos)[0]
+        if size > self.max_frame:  # before buffering it: a bad prefix must not make us wait for 4 GB
+            self._break(C.MQRC_MSG_TOO_BIG_FOR_CHANNEL, f"frame of {size} bytes exceeds the limit of {self.max_frame}")
+        end = pos + HEADER_SIZE + size
+        if len(buf) < end:
+            return NEED_DATA
+        payload = bytes(buf[pos + HEADER_SIZE:end])
+        self._consume(end)
+        try:
+            event = _decode(payload)
+            self._advance(self.peer, event)
+        except _Bad as e:
+            self._break(C.MQRC_UNEXPECTED_ERROR, str(e))
+        return event
+
+    def send(self, event: Event) -> bytes:
+        """The frame of ``event``, if this end may send it now; the state moves on."""
+        if self.error is not None:
+            raise self.error
+        try:
+            checked = _from_items(event.as_list())  # the same shape rules as for received frames
+            try:
+                data = encode_frame(checked.as_list())
+            except (TypeError, ValueError, OverflowError) as e:  # e.g. a set in md, an int above 2**64
+                raise _Bad(f"cannot encode {checked.kind.name}: {e}") from None
+            if len(data) - HEADER_SIZE > self.max_frame:
+                raise LocalProtocolError(C.MQRC_MSG_TOO_BIG_FOR_CHANNEL,
+                                         f"frame of {len(data) - HEADER_SIZE} bytes exceeds {self.max_frame}")
+            self._advance(self.role, checked)  # last: it changes the state only if every check passed
+        except _Bad as e:
+            raise LocalProtocolError(C.MQRC_UNEXPECTED_ERROR, str(e)) from None
+        return data
+
+    def _advance(self, by: Role, event: Event) -> None:
+        """Check ``event`` sent by ``by`` against the table and the batch rules, then apply it.
+
+        Raises ``_Bad`` having changed nothing.
+        """
+        new = TRANSITIONS.get((by, self.state, event.kind))
+        if new is None:
+            raise _Bad(f"unexpected {event.kind.name} from the {by.value} in state {self.state.name}")
+        hello, negotiated, seqwrap = self.hello, self.negotiated, self.seqwrap
+        batch_size, last_seq, unconfirmed = self._batch_size, self._last_seq, self._unconfirmed
+        if isinstance(event, Hello):
+            hello = event.fields
+        elif isinstance(event, Accept):
+            assert hello is not None  # ACCEPTING comes only after HELLO
+            _check_accept(hello, event.fields)
+            negotiated = event.fields
+        elif isinstance(event, Status):
+            if event.seq > seqwrap or (event.indoubt is not None and event.indoubt["seq"] > seqwrap):
+                raise _Bad(f"{SEQUENCE_ERROR}: STATUS seq above SEQWRAP {seqwrap}")
+        elif isinstance(event, StatusReply):
+            if event.seq > seqwrap:
+                raise _Bad(f"{SEQUENCE_ERROR}: STATUS_REPLY seq {event.seq} above SEQWRAP {seqwrap}")
+        elif isinstance(event, Msg):
+            if event.seq > seqwrap:
+                raise _Bad(f"{SEQUENCE_ERROR}: MSG seq {event.seq} above SEQWRAP {seqwrap}")
+            if self.state is State.IN_BATCH and event.seq != next_seq(last_seq, seqwrap):
+                raise _Bad(f"{SEQUENCE_ERROR}: MSG seq {event.seq} after {last_seq}, "
+                           f"expected {next_seq(last_seq, seqwrap)}")
+            if batch_size >= self.batchsz:
+                raise _Bad(f"batch longer than the negotiated BATCHSZ {self.batchsz}")
+            batch_size, last_seq = batch_size + 1, event.seq
+        elif isinstance(event, EndBatch):
+            if event.seq != last_seq:
+                raise _Bad(f"{SEQUENCE_ERROR}: END_BATCH seq {event.seq}, the batch's last MSG is {last_seq}")
+            batch_size, unconfirmed = 0, (event.seq, event.luwid)
+        elif isinstance(event, Confirm):
+            if (event.seq, event.luwid) != unconfirmed:
+                raise _Bad(f"CONFIRM of seq {event.seq} does not match the open batch's END_BATCH {unconfirmed}")
+            unconfirmed = None
+        # Every check passed: apply.
+        self.state, self.hello, self.negotiated = new, hello, negotiated
+        self._batch_size, self._last_seq, self._unconfirmed = batch_size, last_seq, unconfirmed
+
+    def _break(self, reason: int, text: str) -> NoReturn:
+        """The peer broke the protocol: drop what is buffered and refuse everything from now on."""
+        self.error = ProtocolError(reason, text, fatal=True)
+        self.state = State.CLOSED
+        self._buf = bytearray()
+        self._pos = 0
+        raise self.error
+
+    def _consume(self, end: int) -> None:
+        if end == len(self._buf):
+            self._buf.clear()
+            self._pos = 0
+        elif end >= _COMPACT_AT:
+            del self._buf[:end]
+            self._pos = 0
+        else:
+            self._pos = end

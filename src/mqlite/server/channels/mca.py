@@ -1,0 +1,120 @@
+"""Message channel agents (MCAs): the asyncio shell that moves messages between queue managers.
+
+The rules are elsewhere and pure: the wire protocol and its state table in
+``protocol.channel``, sequence numbers, in-doubt resolution, batch ends and retries in
+``core.dist.channel``, the sync records and the receiving end's puts in ``core.dist.transfer``.
+This package owns sockets, tasks and timers: a sending channel is a task (``sender``), a
+receiving one the protocol of a connection on the queue manager's one port (``receiver``), and
+``MessageChannels`` here is what core sees as their channel agent: it starts and stops them,
+shows their status, and starts a sending channel when its transmission queue has messages.
+
+Every write that promises something (END_BATCH, CONFIRM) goes through a ``Round`` of the
+runtime, so it leaves only after the store has made what it promises durable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from mqlite import cmqc as C
+from mqlite.core.security.principal import Principal
+from mqlite.server.channels.agent_base import MCA_USER
+from mqlite.server.channels.message_status import ChannelStatus
+from mqlite.server.channels.receiver import ReceiverAgent
+from mqlite.server.channels.sender import SenderAgent
+
+if TYPE_CHECKING:
+    from mqlite.server.runtime import Runtime
+
+log = logging.getLogger("mqlite.server")
+
+
+class MessageChannels:
+    """The queue manager's message channel agents; core's channel agent for SDR, SVR, RCVR, RQSTR."""
+
+    def __init__(self, runtime: Runtime, groups_of: Callable[[str], frozenset[str]]) -> None:
+        self.runtime = runtime
+        self.core = runtime.core
+        self.groups_of = groups_of
+        self.senders: dict[str, SenderAgent] = {}
+        self.receivers: dict[str, set[ReceiverAgent]] = {}
+        self.finished: dict[str, ChannelStatus] = {}  # the last status of senders that stopped or retried
+        runtime.tick_hooks.append(self._trigger)
+
+    def principal_for(self, attrs: Any) -> Principal:
+        user = str(attrs.get("MCAUSER") or "").strip()
+        return Principal(user, self.groups_of(user)) if user else MCA_USER
+
+    # -- core's ChannelAgent -----------------------------------------------------------------
+    def start(self, name: str, attrs: Any) -> None:
+        if attrs["CHLTYPE"] not in ("SDR", "SVR"):
+            return  # receivers are started by their partner
+        agent = self.senders.get(name)
+        if agent is not None and not agent.done:
+            return
+        self.finished.pop(name, None)
+        self.senders[name] = SenderAgent(self.runtime, name, self.finished.__setitem__)
+
+    def stop(self, name: str, client_id: str | None = None) -> int:
+        ended = 0
+        agent = self.senders.pop(name, None)
+        if agent is not None and not agent.done:
+            agent.cancel()
+            ended += 1
+        self.finished.pop(name, None)
+        for receiver in list(self.receivers.get(name, ())):
+            receiver.end(0, f"AMQ9528I: User requested closure of channel '{name}'")
+            ended += 1
+        return ended
+
+    def running(self, name: str) -> bool:
+        agent = self.senders.get(name)
+        return (agent is not None and not agent.done) or bool(self.receivers.get(name))
+
+    def connections(self, name: str) -> int:
+        return int(self.running(name))
+
+    def client_rows(self, name: str, client_pattern: str) -> list[dict[str, Any]]:
+        rows = []
+        agent = self.senders.get(name)
+        status = agent.status if agent is not None and not agent.done else self.finished.get(name)
+        if status is not None:
+            queue = self.core.queues.get(status.xmitq)
+            status.xqmsgsa = queue.depth if queue is not None else 0
+            rows.append(status.row())
+        rows.extend(receiver.status.row() for receiver in self.receivers.get(name, ()))
+        return rows
+
+    # -- triggering ------------------------------------------------------------------------------
+    def _trigger(self, now: float) -> None:
+        """A sending channel whose transmission queue has messages starts (IBM's triggered
+        channel), unless it is stopped or already running or retrying."""
+        core = self.core
+        for name, attrs in list(core.channels.items()):
+            if attrs["CHLTYPE"] not in ("SDR", "SVR") or attrs.get("_STOPPED") or not attrs.get("CONNAME"):
+                continue
+            agent = self.senders.get(name)
+            if agent is not None and not agent.done:
+                continue
+            queue = core.queues.get(str(attrs.get("XMITQ") or ""))
+            if queue is not None and queue.depth - queue.locked > 0:
+                self.start(name, attrs)
+
+    # -- receivers ---------------------------------------------------------------------------------
+    def accept(self, transport: asyncio.Transport, first: bytes) -> None:
+        """A connection on the queue manager's port that opened with a channel HELLO."""
+        receiver = ReceiverAgent(self.runtime, transport, self.principal_for, self.receivers)
+        transport.set_protocol(receiver)
+        receiver.data_received(first)
+
+    def close_all(self) -> None:
+        for name in list(self.senders):
+            agent = self.senders.pop(name)
+            if not agent.done:
+                agent.cancel()
+        for receivers in list(self.receivers.values()):
+            for receiver in list(receivers):
+                receiver.end(C.MQRC_Q_MGR_STOPPING, "AMQ9510E: the queue manager is ending")

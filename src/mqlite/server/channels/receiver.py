@@ -1,0 +1,186 @@
+"""A receiving message channel (RCVR, RQSTR): the protocol of a connection on the queue manager's
+port whose first frame is a channel HELLO. Each batch's messages are put in one unit of work with
+the receiver's sync record (``core.dist.transfer``), and CONFIRM goes out once that is durable."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from mqlite import cmqc as C
+from mqlite.core.dist.transfer import receiver_key
+from mqlite.core.errors import MQError
+from mqlite.core.security.principal import Principal
+from mqlite.message import MessageDescriptor
+from mqlite.protocol import channel as wire
+from mqlite.server.channels.agent_base import AgentSession, ChannelFailed
+from mqlite.server.channels.message_status import ChannelStatus
+from mqlite.server.runtime import Round
+
+if TYPE_CHECKING:
+    from mqlite.server.runtime import Runtime
+
+log = logging.getLogger("mqlite.server")
+
+
+class ReceiverAgent(asyncio.Protocol):
+    """The receiving end of one channel connection (RCVR or RQSTR)."""
+
+    def __init__(self, runtime: Runtime, transport: asyncio.Transport, principal_for: Callable[[Any], Principal],
+                 running: dict[str, set[ReceiverAgent]]) -> None:
+        self.runtime = runtime
+        self.core = runtime.core
+        self.principal_for = principal_for
+        self.running = running  # the receivers running now, by channel (CHSTATUS, STOP CHANNEL)
+        self.transport = transport
+        self.wire = wire.ChannelConnection(wire.Role.RECEIVER)
+        self.session = AgentSession(transport.write)
+        self.name = ""
+        self.attrs: Any = None
+        self.conn: Any = None
+        peer = transport.get_extra_info("peername")
+        self.status = ChannelStatus("", "RCVR", conname=str(peer[0]) if isinstance(peer, tuple) else "")
+        self.closed = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:  # set_protocol does not call it
+        pass
+
+    def data_received(self, data: bytes) -> None:
+        if self.closed:
+            return
+        self.status.bytes_received += len(data)
+        try:
+            self.wire.receive_data(data)
+            while (event := self.wire.next_event()) is not wire.NEED_DATA:
+                assert not isinstance(event, wire._NeedData)
+                self._handle(event)
+                if self.closed:
+                    return
+        except wire.ProtocolError as error:
+            log.error("AMQ9504E: protocol error on channel '%s' from %s: %s", self.name or "?",
+                      self.status.conname, error.text)
+            self.end(error.reason, f"AMQ9504E: {error.text}", send=False)
+        except ChannelFailed as error:
+            log.error("AMQ9999E: Channel '%s' from %s ended: %s", self.name, self.status.conname, error.text)
+            self.end(error.reason, error.text)
+
+    def _handle(self, event: wire.Event) -> None:
+        if isinstance(event, wire.Hello):
+            self._hello(event.fields)
+        elif isinstance(event, wire.Status):
+            state = self.core.transfer.state(receiver_key(self.name))
+            self._write(wire.StatusReply(state.seq, state.luwid))
+            self.status.status, self.status.last_seq = "RUNNING", state.seq
+        elif isinstance(event, wire.Msg):
+            self._message(event)
+        elif isinstance(event, wire.EndBatch):
+            self._end_batch(event)
+        elif isinstance(event, wire.Heartbeat):
+            self._write(wire.HeartbeatAck())
+        elif isinstance(event, wire.Close):
+            log.info("AMQ9001I: Channel '%s' ended by its partner: %s", self.name, event.text)
+            self.end(0, "", send=False)
+
+    def _hello(self, fields: dict[str, Any]) -> None:
+        name, partner_type = str(fields["channel"]), str(fields["type"])
+        try:
+            attrs = self.core.channel_service.receiver(name, partner_type)
+        except MQError as error:
+            log.error("%s (from %s, queue manager %s)", error.text, self.status.conname, fields.get("qmgr"))
+            self._refuse(error.reason, error.text)
+            return
+        if str(attrs.get("SSLCIPH") or "").strip():
+            self._refuse(C.MQRC_SSL_INITIALIZATION_ERROR,
+                         f"AMQ9639E: channel '{name}' needs TLS (SSLCIPH), not yet served on message channels")
+            return
+        negotiated = wire.negotiate(fields, {"batchsz": int(attrs.get("BATCHSZ", 50)),
+                                             "maxmsgl": int(attrs.get("MAXMSGL", 4194304)),
+                                             "hbint": int(attrs.get("HBINT", 300)),
+                                             "npmspeed": str(attrs.get("NPMSPEED", "FAST")),
+                                             "seqwrap": int(attrs.get("SEQWRAP", 999_999_999))})
+        if negotiated is None:
+            self._refuse(C.MQRC_CHANNEL_NOT_AVAILABLE, f"AMQ9546E: SEQWRAP of channel '{name}' differs at the two ends")
+            return
+        try:
+            self.conn = self.core.connect(self.principal_for(attrs), "runmqchl " + name, os.getpid())
+        except MQError as error:
+            self._refuse(error.reason, f"channel '{name}': {error.text}")
+            return
+        self.name, self.attrs = name, attrs
+        self.status.channel, self.status.chltype = name, str(attrs["CHLTYPE"])
+        self.status.rqmname = str(fields["qmgr"])
+        self.status.status = "STARTING"
+        self.running.setdefault(name, set()).add(self)
+        self._write(wire.Accept({**negotiated, "qmgr": self.runtime.name}))
+        self.runtime.finish(Round())
+
+    def _message(self, msg: wire.Msg) -> None:
+        key = receiver_key(self.name)
+        state = self.core.transfer.state(key)
+        if self.status.cur_msgs == 0 and msg.seq != wire.next_seq(state.seq, self.wire.seqwrap):
+            raise ChannelFailed(f"AMQ9526E: Message sequence number error for channel '{self.name}': sent {msg.seq}, "
+                                f"expected {wire.next_seq(state.seq, self.wire.seqwrap)}", C.MQRC_UNEXPECTED_ERROR)
+        fast = self.wire.negotiated is not None and self.wire.negotiated.get("npmspeed") == "FAST"
+        in_unit = msg.persistent or not fast
+        try:
+            self.core.transfer.deliver(self.conn, MessageDescriptor.from_list(msg.md), msg.props, msg.body, in_unit,
+                                       str(self.attrs.get("PUTAUT", "DEF")), self.attrs.get("USEDLQ", "YES") == "YES")
+        except MQError as error:
+            self.core.backout(self.conn)
+            self.runtime.finish(Round())
+            raise ChannelFailed(error.text or f"reason {error.reason}", error.reason) from None
+        self.status.cur_msgs += 1
+        self.status.cur_seq = msg.seq
+        self.status.last_message = time.time()
+
+    def _end_batch(self, end: wire.EndBatch) -> None:
+        """Commit the batch with the sync record; CONFIRM once it is durable."""
+        self.core.transfer.commit_batch(self.conn, receiver_key(self.name), end.seq, end.luwid)
+        round_ = Round()
+        round_.add(self.session, self.wire.send(wire.Confirm(end.seq, end.luwid)))
+        self.runtime.finish(round_)
+        self.status.msgs += self.status.cur_msgs
+        self.status.batches += 1
+        self.status.cur_msgs = 0
+        self.status.last_seq = end.seq
+        self.status.status = "RUNNING"
+
+    def _write(self, event: wire.Event) -> None:
+        self.transport.write(self.wire.send(event))
+
+    def _refuse(self, reason: int, text: str) -> None:
+        with contextlib.suppress(wire.ProtocolError):
+            self.transport.write(self.wire.send(wire.Refuse(reason, text)))
+        self.closed = True
+        self.transport.close()
+
+    def end(self, reason: int, text: str, send: bool = True) -> None:
+        if self.closed:
+            return
+        if send:
+            with contextlib.suppress(wire.ProtocolError):
+                self.transport.write(self.wire.send(wire.Close(reason, text)))
+        self.closed = True
+        self.transport.close()
+        self._finish()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        self._finish()
+
+    def _finish(self) -> None:
+        """The connection ended: a batch not yet ended is backed out (the sender sends it again)."""
+        receivers = self.running.get(self.name)
+        if receivers is not None:
+            receivers.discard(self)
+            if not receivers:
+                del self.running[self.name]
+        conn, self.conn = self.conn, None
+        if conn is not None and conn.connected:
+            self.core.disconnect(conn, commit=False)
+            self.runtime.finish(Round())

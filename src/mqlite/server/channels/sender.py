@@ -1,0 +1,326 @@
+"""A sending message channel (SDR, SVR): the task that moves its transmission queue to the partner.
+
+Connect, HELLO, STATUS (a batch left in doubt is resolved by the partner's last LUWID), then
+batches: each batch's messages are got in one unit of work; END_BATCH goes out only once the
+batch's in-doubt record is durable; the CONFIRM commits the batch off the transmission queue. A
+failure retries on the short, then the long timer (RETRYING) and STOPS when the retries are
+spent; DISCINT seconds with nothing to send end it (INACTIVE).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from mqlite import cmqc as C
+from mqlite.core.dist.channel import (
+    InDoubt,
+    Resolution,
+    SyncState,
+    batch_complete,
+    disconnect_due,
+    new_luwid,
+    resolve,
+    retry_delay,
+    sequence_error,
+)
+from mqlite.core.dist.transfer import sender_key
+from mqlite.core.errors import MQError
+from mqlite.core.handles import GetResult
+from mqlite.core.waiters import GetRequest
+from mqlite.protocol import channel as wire
+from mqlite.server.channels.agent_base import FINAL, MCA_USER, AgentSession, ChannelFailed, failure, parse_conname
+from mqlite.server.channels.message_status import ChannelStatus
+from mqlite.server.runtime import Round
+
+if TYPE_CHECKING:
+    from mqlite.server.runtime import Runtime
+
+log = logging.getLogger("mqlite.server")
+_GET_OPTIONS = C.MQGMO_SYNCPOINT_IF_PERSISTENT | C.MQGMO_FAIL_IF_QUIESCING
+_CONNECT_TIMEOUT = 20.0
+
+
+class SenderAgent:
+    """One running sending channel: its task, its core connection and its status."""
+
+    def __init__(self, runtime: Runtime, name: str, on_end: Callable[[str, ChannelStatus], None]) -> None:
+        self.runtime = runtime
+        self.core = runtime.core
+        self.on_end = on_end
+        self.name = name
+        attrs = self.core.channels[name]
+        self.status = ChannelStatus(name, str(attrs["CHLTYPE"]), conname=str(attrs.get("CONNAME", "")),
+                                    xmitq=str(attrs.get("XMITQ", "")))
+        self.done = False
+        self._conn: Any = None
+        self._hobj = 0
+        self._writer: asyncio.StreamWriter | None = None
+        self._wire: wire.ChannelConnection | None = None
+        self._session = AgentSession(self._write)
+        self._luw_counter = 0
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    def cancel(self) -> None:
+        self._task.cancel()
+
+    # -- the channel's life --------------------------------------------------------------------------
+    async def _run(self) -> None:
+        attrs = self.core.channels[self.name]
+        failures = 0
+        try:
+            while True:
+                try:
+                    await self._session_once(attrs)
+                    self.status.status = "INACTIVE"
+                    log.info("AMQ9001I: Channel '%s' ended normally", self.name)
+                    return
+                except (TimeoutError, OSError, EOFError, wire.ProtocolError, MQError, ChannelFailed) as error:
+                    failed = failure(error)
+                    self._abandon_connection()
+                    failures += 1
+                    delay = None if failed.stop else retry_delay(failures, int(attrs.get("SHORTRTY", 10)),
+                                                                  int(attrs.get("SHORTTMR", 60)),
+                                                                  int(attrs.get("LONGRTY", 999_999_999)),
+                                                                  int(attrs.get("LONGTMR", 1200)))
+                    self.status.error = failed.text
+                    if delay is None:
+                        self.status.status = "STOPPED"
+                        log.error("AMQ9999E: Channel '%s' ended abnormally and is STOPPED: %s", self.name, failed.text)
+                        return
+                    self.status.status = "RETRYING"
+                    log.error("AMQ9999E: Channel '%s' ended abnormally: %s; retrying in %.0f s", self.name,
+                              failed.text, delay)
+                    await asyncio.sleep(delay)
+        except asyncio.CancelledError:
+            self.status.status = "STOPPED"
+            await self._close_quietly(0, "channel stopped")
+            raise
+        finally:
+            self.done = True
+            self._abandon_connection(disconnect=True)
+            self.on_end(self.name, self.status)
+
+    async def _session_once(self, attrs: Any) -> None:
+        host, port = parse_conname(str(attrs.get("CONNAME", "")))
+        self.status.status, self.status.substate = "BINDING", "NETBIND"
+        if str(attrs.get("SSLCIPH") or "").strip():
+            raise ChannelFailed(f"SSLCIPH({attrs['SSLCIPH']}) on a message channel is not supported yet",
+                                C.MQRC_SSL_INITIALIZATION_ERROR, stop=True)
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), _CONNECT_TIMEOUT)
+        self._writer = writer
+        self._wire = wire.ChannelConnection(wire.Role.SENDER)
+        self.status.conname = f"{host}({port})"
+        hello = {"channel": self.name, "type": attrs["CHLTYPE"], "qmgr": self.runtime.name,
+                 "batchsz": int(attrs.get("BATCHSZ", 50)), "maxmsgl": int(attrs.get("MAXMSGL", 4194304)),
+                 "hbint": int(attrs.get("HBINT", 300)), "npmspeed": str(attrs.get("NPMSPEED", "FAST")),
+                 "seqwrap": int(attrs.get("SEQWRAP", 999_999_999))}
+        self._send(wire.Hello(hello))
+        accepted = await self._expect(reader, wire.Accept)
+        negotiated = accepted.fields
+        self.status.rqmname = str(negotiated.get("qmgr", ""))
+        key = sender_key(self.name)
+        state = self.core.transfer.state(key)
+        doubt = state.indoubt
+        self._send(wire.Status(state.seq, None if doubt is None else {"luwid": doubt.luwid, "seq": doubt.seq}))
+        reply = await self._expect(reader, wire.StatusReply)
+        mismatch = sequence_error(state, reply.seq, reply.luwid)
+        if mismatch is not None:
+            raise ChannelFailed(mismatch, C.MQRC_UNEXPECTED_ERROR, stop=True)
+        self._resolve(state, reply.luwid)
+        self.status.status, self.status.substate = "RUNNING", "MQGET"
+        self.status.retries_left = (int(attrs.get("SHORTRTY", 10)), int(attrs.get("LONGRTY", 999_999_999)))
+        self._open_xmitq(attrs)
+        await self._batches(reader, attrs, negotiated)
+
+    def _resolve(self, state: SyncState, partner_luwid: bytes | None) -> None:
+        """A batch left in doubt: kept (removed from the transmission queue) or sent again."""
+        key = sender_key(self.name)
+        doubt = state.indoubt
+        outcome = resolve(doubt, partner_luwid)
+        if outcome is Resolution.NONE or doubt is None:
+            return
+        held = self._conn is not None and bool(self._conn.uow)
+        if outcome is Resolution.COMMIT:
+            if held:
+                self.core.commit(self._conn)
+            else:  # after a restart: the batch is back on the queue; it went, so remove it
+                self.core.transfer.remove_entries(self.status.xmitq, doubt.entries)
+            self.core.transfer.save(key, state.committed(doubt.seq, doubt.luwid))
+            self.status.last_seq = doubt.seq
+        else:
+            if held:
+                self.core.backout(self._conn)
+            self.core.transfer.save(key, SyncState(state.seq, state.luwid))
+        log.info("AMQ9530I: Channel '%s': batch in doubt (sequence %d) %s", self.name, doubt.seq,
+                 "committed" if outcome is Resolution.COMMIT else "backed out")
+        self.status.indoubt = False
+        self.runtime.finish(Round())
+
+    def _open_xmitq(self, attrs: Any) -> None:
+        if self._conn is None:
+            self._conn = self.core.connect(MCA_USER, "runmqchl " + self.name, os.getpid())
+        if not self._hobj:
+            handle = self.core.open(self._conn, {"ObjectName": str(attrs.get("XMITQ", ""))},
+                                    C.MQOO_INPUT_SHARED | C.MQOO_FAIL_IF_QUIESCING)
+            self._hobj = handle.hobj
+        self.runtime.finish(Round())
+
+    async def _batches(self, reader: asyncio.StreamReader, attrs: Any, negotiated: dict[str, Any]) -> None:
+        key = sender_key(self.name)
+        batchsz = int(negotiated.get("batchsz", 50))
+        seqwrap = int(negotiated.get("seqwrap", 999_999_999))
+        hbint = int(negotiated.get("hbint", 300))
+        discint = int(attrs.get("DISCINT", 6000))
+        batchlim = int(attrs.get("BATCHLIM", 5000))
+        batchint = int(attrs.get("BATCHINT", 0))
+        idle_since = time.monotonic()
+        while True:
+            # The first message of a batch: wait for it (heartbeats while idle, DISCINT ends).
+            wait_for = min(x for x in (hbint or 3600, discint or 3600, 3600))
+            first = await self._get(wait_for)
+            if first is None:
+                idle = time.monotonic() - idle_since
+                if disconnect_due(idle, discint):
+                    await self._close_quietly(0, "DISCINT")
+                    return
+                self._send(wire.Heartbeat())
+                await self._expect(reader, wire.HeartbeatAck)
+                continue
+            state = self.core.transfer.state(key)
+            seq = state.seq
+            count = size = 0
+            began = time.monotonic()
+            message: GetResult | None = first
+            while message is not None:
+                seq = wire.next_seq(seq, seqwrap)
+                md = message.message.md
+                body = message.body
+                self._send(wire.Msg(seq, md.Persistence == C.MQPER_PERSISTENT, md.to_list(),
+                                    dict(message.message.properties), body))
+                count += 1
+                size += len(body)
+                self.status.cur_seq, self.status.cur_msgs = seq, count
+                self.status.bytes_sent += len(body)
+                if batch_complete(count, size, batchsz, batchlim, False, 0.0, batchint):
+                    break
+                message = await self._get(0)
+                if message is None and batchint and time.monotonic() - began < batchint / 1000:
+                    message = await self._get(batchint / 1000 - (time.monotonic() - began))
+            await self._end_batch(reader, key, state, seq)
+            self.status.msgs += count
+            self.status.batches += 1
+            self.status.last_message = time.time()
+            self.status.cur_msgs = 0
+            idle_since = time.monotonic()
+
+    async def _end_batch(self, reader: asyncio.StreamReader, key: str, state: SyncState, seq: int) -> None:
+        """END_BATCH once the batch's in-doubt record is durable; then the CONFIRM commits it."""
+        self._luw_counter += 1
+        luwid = new_luwid(self._luw_counter)
+        assert self._wire is not None
+        self.core.transfer.save(key, state.in_doubt(InDoubt(luwid, seq, self.core.transfer.held_entries(self._conn))))
+        self.status.indoubt = True
+        round_ = Round()
+        round_.add(self._session, self._wire.send(wire.EndBatch(seq, luwid)))
+        self.runtime.finish(round_)
+        self.status.substate = "ENDBATCH"
+        confirm = await self._expect(reader, wire.Confirm)
+        if (confirm.seq, confirm.luwid) != (seq, luwid):
+            raise ChannelFailed(f"CONFIRM of {confirm.seq} for END_BATCH of {seq}", C.MQRC_UNEXPECTED_ERROR)
+        self.core.commit(self._conn)
+        self.core.transfer.save(key, self.core.transfer.state(key).committed(seq, luwid))
+        self.runtime.finish(Round())
+        self.status.indoubt = False
+        self.status.last_seq = seq
+        self.status.substate = "MQGET"
+
+    async def _get(self, wait_seconds: float) -> GetResult | None:
+        """The next message of the transmission queue in the channel's unit of work, waiting up to
+        ``wait_seconds`` for one (None when none came)."""
+        wait_ms = int(wait_seconds * 1000)
+        options = _GET_OPTIONS | (C.MQGMO_WAIT if wait_ms > 0 else 0)
+        request = GetRequest(options, None, None, -1, wait_ms)
+        future: asyncio.Future[GetResult | MQError] = asyncio.get_running_loop().create_future()
+
+        def completed(result: GetResult | MQError) -> None:
+            if not future.done():
+                future.set_result(result)
+
+        self._session.on_complete = completed
+        try:
+            result = self.core.get(self._conn, self._hobj, request, (self._session, 1))
+        except MQError as error:
+            if error.reason == C.MQRC_NO_MSG_AVAILABLE:
+                return None
+            raise
+        finally:
+            self.runtime.finish(Round())
+        if isinstance(result, GetResult):
+            return result
+        self._session.waiters[1] = result
+        try:
+            outcome = await future
+        except asyncio.CancelledError:
+            self.runtime.cancel_waiter(result)
+            self._session.waiters.clear()
+            raise
+        if isinstance(outcome, MQError):
+            if outcome.reason == C.MQRC_NO_MSG_AVAILABLE:
+                return None
+            raise outcome
+        return outcome
+
+    # -- bytes ------------------------------------------------------------------------------------
+    def _write(self, data: bytes) -> None:
+        if self._writer is not None and not self._writer.is_closing():
+            self._writer.write(data)
+
+    def _send(self, event: wire.Event) -> None:
+        assert self._wire is not None
+        self._write(self._wire.send(event))
+
+    async def _expect(self, reader: asyncio.StreamReader, kind: type[Any]) -> Any:
+        """The partner's next frame, which must be ``kind`` (a REFUSE or CLOSE ends the channel)."""
+        assert self._wire is not None
+        while True:
+            event = self._wire.next_event()
+            if event is wire.NEED_DATA:
+                data = await reader.read(65536)
+                if not data:
+                    raise EOFError("the partner closed the connection")
+                self.status.bytes_received += len(data)
+                self._wire.receive_data(data)
+                continue
+            if isinstance(event, wire.Refuse | wire.Close):
+                raise ChannelFailed(f"the partner ended the channel: {event.text} (reason {event.reason})",
+                                    event.reason, stop=isinstance(event, wire.Refuse) and event.reason in FINAL)
+            if isinstance(event, kind):
+                return event
+            raise ChannelFailed(f"unexpected {type(event).__name__} from the partner", C.MQRC_UNEXPECTED_ERROR)
+
+    async def _close_quietly(self, reason: int, text: str) -> None:
+        writer, channel = self._writer, self._wire
+        if writer is None or channel is None or writer.is_closing():
+            return
+        with contextlib.suppress(wire.ProtocolError, OSError):
+            writer.write(channel.send(wire.Close(reason, text)))
+            await asyncio.wait_for(writer.drain(), 2)
+        writer.close()
+
+    def _abandon_connection(self, disconnect: bool = False) -> None:
+        """The socket is gone; the unit of work stays held (its batch may be in doubt) unless the
+        agent is ending, when it is backed out and the channel's connection to core closed."""
+        if self._writer is not None:
+            self._writer.close()
+        self._writer, self._wire = None, None
+        if disconnect and self._conn is not None:
+            with contextlib.suppress(MQError):
+                self.core.disconnect(self._conn, commit=False)  # an in-doubt batch stays recorded
+            self._conn, self._hobj = None, 0
+            self.runtime.finish(Round())

@@ -1,0 +1,107 @@
+"""Queue managers linked by message channels (issue 15): a sender on QM1 moves what lands on its
+transmission queue to a receiver on QM2, over TCP on QM2's one port, with assured delivery
+(B:R-CHN-1, B:R-CHN-4, B:R-CHN-5). Real queue manager processes on loopback."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import mqlite.client as mqlite
+from helpers.qmgrs import QMgr
+from helpers.waiting import wait_until
+from mqlite import cmqc as C
+from mqlite import paths
+from mqlite.protocol import dlh
+
+RunCli = Callable[..., Any]
+
+
+def mqsc(run_cli: RunCli, qmgr: QMgr, text: str, ok: bool = True) -> str:
+    result = run_cli("runmqsc", qmgr.name, input=text)
+    if ok:
+        assert result.returncode == 0, result.stdout
+    return str(result.stdout)
+
+
+def link(run_cli: RunCli, qm1: QMgr, qm2: QMgr, **sender: Any) -> None:
+    """QM1 -> QM2: transmission queue QM2 on QM1, sender QM1.TO.QM2, receiver of that name on QM2,
+    a remote queue definition on QM1 for QM2's APP.IN."""
+    extra = " ".join(f"{k}({v})" for k, v in sender.items())
+    mqsc(run_cli, qm1, f"DEFINE QLOCAL(QM2) USAGE(XMITQ)\n"
+                       f"DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('127.0.0.1({qm2.port})') XMITQ(QM2) {extra}\n"
+                       f"DEFINE QREMOTE(TO.APP.IN) RNAME(APP.IN) RQMNAME({qm2.name}) XMITQ(QM2)\n")
+    mqsc(run_cli, qm2, "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR)\nDEFINE QLOCAL(APP.IN)\n")
+
+
+def depth(run_cli: RunCli, qmgr: QMgr, queue: str) -> int:
+    shown = mqsc(run_cli, qmgr, f"DISPLAY QLOCAL({queue}) CURDEPTH\n")
+    return int(re.search(r"CURDEPTH\((\d+)\)", shown)[1])  # type: ignore[index]
+
+
+def test_a_message_crosses_a_channel_exactly_once(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
+    qm1, qm2 = qmgr_factory("QM1"), qmgr_factory("QM2")
+    link(run_cli, qm1, qm2)
+    with mqlite.connect("QM1") as q1:
+        queue = mqlite.Queue(q1, "TO.APP.IN")
+        for i in range(20):
+            md = mqlite.MD(Persistence=C.MQPER_PERSISTENT if i % 2 else C.MQPER_NOT_PERSISTENT)
+            queue.put(b"message %d" % i, md)
+    # The sender starts by itself when its transmission queue has messages (a triggered channel).
+    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 20, "all 20 messages on QM2", timeout=30)
+    assert depth(run_cli, qm1, "QM2") == 0
+    with mqlite.connect("QM2") as q2:
+        got = [mqlite.Queue(q2, "APP.IN").get() for _ in range(20)]
+    assert got == [b"message %d" % i for i in range(20)]  # in order (B:R-CHN-4)
+    shown = mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) ALL\n")
+    for item in ("STATUS(RUNNING)", "MSGS(20)", "CURSEQNO(20)", "LSTSEQNO(20)", "INDOUBT(NO)", "XMITQ(QM2)",
+                 f"RQMNAME({qm2.name})"):
+        assert item in shown, (item, shown)
+    received = mqsc(run_cli, qm2, "DISPLAY CHSTATUS(QM1.TO.QM2) ALL\n")
+    assert "CHLTYPE(RCVR)" in received and "MSGS(20)" in received and "RQMNAME(QM1)" in received
+
+
+def test_an_unknown_destination_goes_to_the_dead_letter_queue(qmgr_factory: Callable[..., QMgr],
+                                                              run_cli: RunCli) -> None:
+    qm1, qm2 = qmgr_factory("QM1"), qmgr_factory("QM2")
+    link(run_cli, qm1, qm2)
+    mqsc(run_cli, qm1, f"DEFINE QREMOTE(TO.NOWHERE) RNAME(NO.SUCH.Q) RQMNAME({qm2.name}) XMITQ(QM2)\n")
+    mqsc(run_cli, qm2, "DEFINE QLOCAL(DLQ)\nALTER QMGR DEADQ(DLQ)\n")
+    with mqlite.connect("QM1") as q1:
+        mqlite.Queue(q1, "TO.NOWHERE").put(b"lost?", mqlite.MD(Persistence=C.MQPER_PERSISTENT))
+        mqlite.Queue(q1, "TO.APP.IN").put(b"after it", mqlite.MD(Persistence=C.MQPER_PERSISTENT))
+    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 1, "the good one arrives", timeout=30)
+    assert depth(run_cli, qm2, "DLQ") == 1  # the channel kept running
+    with mqlite.connect("QM2") as q2:
+        header, body = dlh.decode(mqlite.Queue(q2, "DLQ").get())
+    assert (header.reason, header.dest_q_name, body) == (C.MQRC_UNKNOWN_OBJECT_NAME, "NO.SUCH.Q", b"lost?")
+
+
+def test_a_sender_without_a_partner_retries(qmgr_factory: Callable[..., QMgr], run_cli: RunCli,
+                                            refused_port: int) -> None:
+    qm1 = qmgr_factory("QM1")
+    mqsc(run_cli, qm1, f"DEFINE QLOCAL(QM2) USAGE(XMITQ)\n"
+                       f"DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('127.0.0.1({refused_port})') XMITQ(QM2) "
+                       "SHORTRTY(3) SHORTTMR(1)\n"
+                       "START CHANNEL(QM1.TO.QM2)\n")
+    wait_until(lambda: "STATUS(RETRYING)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2)\n", ok=False),
+               "RETRYING", timeout=20)
+    log = paths.error_log_path(qm1.name).read_text()
+    assert "Channel 'QM1.TO.QM2' ended abnormally" in log
+    mqsc(run_cli, qm1, "STOP CHANNEL(QM1.TO.QM2)\n")
+    assert "STATUS(STOPPED)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2)\n", ok=False)
+
+
+def test_an_unknown_receiver_refuses_the_sender(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
+    qm1, qm2 = qmgr_factory("QM1"), qmgr_factory("QM2")
+    mqsc(run_cli, qm1, f"DEFINE QLOCAL(QM2) USAGE(XMITQ)\n"
+                       f"DEFINE CHANNEL(NOT.THERE) CHLTYPE(SDR) CONNAME('127.0.0.1({qm2.port})') XMITQ(QM2)\n"
+                       "START CHANNEL(NOT.THERE)\n")
+    wait_until(lambda: "AMQ9520E" in paths.error_log_path(qm2.name).read_text(), "QM2 logs the refusal")
+    wait_until(lambda: "STATUS(STOPPED)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(NOT.THERE)\n", ok=False),
+               "the sender stops: retrying cannot help", timeout=20)
+    with mqlite.connect("QM2") as q2:  # and QM2 serves on
+        q2.inquire(C.MQCA_Q_MGR_NAME)
