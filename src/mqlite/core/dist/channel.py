@@ -1,0 +1,134 @@
+"""A message channel's decisions: sequence numbers, in-doubt batches, batch ends, retries, idling.
+
+Pure functions and small value types over a channel's sync state, the record each end keeps in
+the store (kind ``chsync``) and changes in the same store transaction as the batch it describes:
+
+- the **receiver** commits a batch's puts together with (last sequence number, the batch's
+  LUWID), so after any crash its record tells exactly which batch it has;
+- the **sender** records the batch it is about to end as *in doubt* (its LUWID, last sequence
+  number and the transmission queue entries it holds) before it sends END_BATCH, and replaces
+  that with the new committed state in the same transaction that removes the batch from the
+  transmission queue once the receiver confirms.
+
+A batch left in doubt (the connection cut, or either queue manager killed, between END_BATCH and
+its confirmation) is resolved when the channel next starts: the receiver's LUWID says whether it
+committed that batch (``resolve``). Committed: the sender removes the batch; not: it sends the
+messages again. So a persistent message is on the transmission queue or at its destination,
+never both and never neither (B:R-CHN-4).
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+import struct
+from dataclasses import dataclass
+from typing import Any
+
+SEQWRAP_DEFAULT = 999_999_999
+
+
+def next_seq(seq: int, seqwrap: int = SEQWRAP_DEFAULT) -> int:
+    """The sequence number after ``seq``: 1 after SEQWRAP (IBM's message sequence numbers)."""
+    return 1 if seq >= seqwrap else seq + 1
+
+
+def new_luwid(counter: int) -> bytes:
+    """A batch's logical unit of work id: 8 random bytes of this process and a counter."""
+    return _PROCESS_ID + struct.pack(">Q", counter)
+
+
+_PROCESS_ID = os.urandom(8)
+
+
+@dataclass(frozen=True)
+class InDoubt:
+    """The sender's batch between END_BATCH and CONFIRM."""
+
+    luwid: bytes
+    seq: int  # the batch's last sequence number
+    entries: tuple[int, ...] = ()  # the transmission queue's sequence numbers of its persistent messages
+
+
+@dataclass(frozen=True)
+class SyncState:
+    """One end's record of a channel: the last batch committed, and the sender's batch in doubt."""
+
+    seq: int = 0
+    luwid: bytes | None = None
+    indoubt: InDoubt | None = None
+
+    def to_record(self) -> dict[str, Any]:
+        doubt = self.indoubt
+        return {"seq": self.seq, "luwid": self.luwid,
+                "indoubt": None if doubt is None else [doubt.luwid, doubt.seq, list(doubt.entries)]}
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> SyncState:
+        doubt = record.get("indoubt")
+        return cls(int(record.get("seq", 0)), record.get("luwid"),
+                   None if doubt is None else InDoubt(bytes(doubt[0]), int(doubt[1]), tuple(int(e) for e in doubt[2])))
+
+    def committed(self, seq: int, luwid: bytes) -> SyncState:
+        """After a batch ending at ``seq`` committed (nothing in doubt any more)."""
+        return SyncState(seq, luwid, None)
+
+    def in_doubt(self, doubt: InDoubt) -> SyncState:
+        return SyncState(self.seq, self.luwid, doubt)
+
+
+class Resolution(enum.Enum):
+    NONE = "none"  # nothing was in doubt
+    COMMIT = "commit"  # the receiver has the batch: remove it from the transmission queue
+    BACKOUT = "backout"  # the receiver does not: the messages go again
+
+
+def resolve(indoubt: InDoubt | None, partner_luwid: bytes | None) -> Resolution:
+    """What becomes of the sender's batch in doubt, given the LUWID the receiver last committed."""
+    if indoubt is None:
+        return Resolution.NONE
+    return Resolution.COMMIT if partner_luwid == indoubt.luwid else Resolution.BACKOUT
+
+
+def sequence_error(sender: SyncState, receiver_seq: int, receiver_luwid: bytes | None) -> str | None:
+    """At channel start: None when the two ends agree on the last batch, else the AMQ9526E text.
+    They agree when the receiver's last batch is the sender's last committed one, or the one in
+    doubt (then the receiver's sequence number is that batch's last). A mismatch (a queue manager
+    recreated, a RESET CHANNEL on one end only) needs RESET CHANNEL SEQNUM, as with IBM."""
+    doubt = sender.indoubt
+    expected = doubt.seq if doubt is not None and receiver_luwid == doubt.luwid else sender.seq
+    if receiver_seq == expected:
+        return None
+    return (f"AMQ9526E: Message sequence number error: the sending end's last sequence number is {expected}, "
+            f"the receiving end's {receiver_seq}; RESET CHANNEL SEQNUM makes them agree")
+
+
+def first_seq_ok(last_committed: int, first: int, seqwrap: int = SEQWRAP_DEFAULT) -> bool:
+    """The receiver's check of a batch's first message against its own committed state."""
+    return first == next_seq(last_committed, seqwrap)
+
+
+def batch_complete(count: int, size: int, batchsz: int, batchlim_kb: int, queue_empty: bool,
+                   waited: float, batchint_ms: int) -> bool:
+    """Whether the sender ends its batch now: BATCHSZ messages, BATCHLIM kilobytes (0: no limit),
+    or the transmission queue is empty and the batch has waited BATCHINT for more."""
+    if count >= batchsz:
+        return True
+    if batchlim_kb > 0 and size >= batchlim_kb * 1024:
+        return True
+    return queue_empty and waited * 1000 >= batchint_ms
+
+
+def retry_delay(failures: int, shortrty: int, shorttmr: int, longrty: int, longtmr: int) -> float | None:
+    """Seconds before the next attempt after ``failures`` failed ones (RETRYING), or None when the
+    retries are spent (the channel STOPS): SHORTRTY attempts SHORTTMR apart, then LONGRTY LONGTMR apart."""
+    if failures <= shortrty:
+        return float(shorttmr)
+    if failures <= shortrty + longrty:
+        return float(longtmr)
+    return None
+
+
+def disconnect_due(idle_seconds: float, discint: int) -> bool:
+    """A sender whose transmission queue has been empty for DISCINT seconds ends (INACTIVE); 0: never."""
+    return discint > 0 and idle_seconds >= discint

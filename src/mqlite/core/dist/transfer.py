@@ -1,0 +1,152 @@
+"""What message channel agents ask of their queue manager, beside the MQI they use like any program.
+
+- Each end's **sync record** (``SyncState``, store kind ``chsync``, key ``S/<channel>`` for a
+  sender, ``R/<channel>`` for a receiver), written in the same store transaction as the batch it
+  describes, so a crash never separates a batch from its record (``core.dist.channel``).
+- The **sender's** batch in doubt after a restart: its unit of work went with the process, so its
+  messages are back on the transmission queue; if the receiver has them, they are removed by
+  their sequence numbers on that queue (``remove_entries``).
+- The **receiver's** put of each arriving message: the transmission header (MQXQH) names the
+  destination queue and queue manager and carries the original MQMD; the message goes there in
+  the batch's unit of work with all its context (IBM's MCAs pass it), under the channel's
+  MCAUSER, or with PUTAUT(CTX) under the message's own user (alternate user authority). A
+  destination that is missing, full or put-inhibited sends the message to the dead-letter queue
+  behind an MQDLH naming the reason, in the same unit of work (USEDLQ(YES)); with no dead-letter
+  queue the batch fails and is backed out, as IBM's channel then stops (AMQ9544E).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from mqlite import cmqc as C
+from mqlite.core import dead_letter
+from mqlite.core.dist.channel import SyncState
+from mqlite.core.errors import MQError
+from mqlite.core.handles import Connection
+from mqlite.core.mqi import Connections
+from mqlite.core.outbox import Outbox
+from mqlite.core.queues import AVAILABLE, LocalQueue
+from mqlite.core.syncpoint import Syncpoint
+from mqlite.message import Message, MessageDescriptor
+from mqlite.protocol import xqh
+from mqlite.protocol.fields import HeaderError
+
+log = logging.getLogger("mqlite.server")
+
+SYNC_KIND = "chsync"
+_PASS_CONTEXT = C.MQPMO_SET_ALL_CONTEXT
+
+
+def sender_key(channel: str) -> str:
+    return f"S/{channel}"
+
+
+def receiver_key(channel: str) -> str:
+    return f"R/{channel}"
+
+
+class ChannelTransfer:
+    """Sync records and the receiving end's puts."""
+
+    def __init__(self, qmgr_name: str, qmgr_attrs: dict[str, Any], queues: dict[str, LocalQueue],
+                 mqi: Connections, syncpoint: Syncpoint, outbox: Outbox) -> None:
+        self.qmgr_name = qmgr_name
+        self.qmgr_attrs = qmgr_attrs
+        self.queues = queues
+        self.mqi = mqi
+        self.syncpoint = syncpoint
+        self.outbox = outbox
+        self.sync: dict[str, SyncState] = {}
+
+    # -- sync records -----------------------------------------------------------------------
+    def restore(self, records: Mapping[str, dict[str, Any]]) -> None:
+        for key, record in records.items():
+            self.sync[key] = SyncState.from_record(record)
+
+    def state(self, key: str) -> SyncState:
+        return self.sync.get(key) or SyncState()
+
+    def save(self, key: str, state: SyncState) -> None:
+        """Record ``state``; it goes to the store with whatever else this call changed."""
+        self.sync[key] = state
+        self.outbox.tx.put_record(SYNC_KIND, key, state.to_record())
+
+    def forget(self, key: str) -> None:
+        if self.sync.pop(key, None) is not None:
+            self.outbox.tx.delete_record(SYNC_KIND, key)
+
+    # -- the sending end ---------------------------------------------------------------------
+    @staticmethod
+    def held_entries(conn: Connection) -> tuple[int, ...]:
+        """The transmission queue sequence numbers of the persistent messages ``conn`` has got in
+        its unit of work (the batch a sender is about to end)."""
+        return tuple(entry.seq for _, entry in conn.uow.gets if entry.persistent)
+
+    def remove_entries(self, queue_name: str, seqs: tuple[int, ...]) -> int:
+        """Remove the available messages of ``seqs`` from a queue (a batch in doubt at a restart that
+        the receiver has); how many were still there."""
+        queue = self.queues.get(queue_name)
+        if queue is None or not seqs:
+            return 0
+        wanted = set(seqs)
+        found = [entry for level in queue.levels for entry in level.entries
+                 if entry.seq in wanted and entry.state == AVAILABLE]
+        for entry in found:
+            if entry.persistent:
+                self.outbox.tx.delete_message(queue.name, entry.seq)
+            queue.remove(entry)
+        return len(found)
+
+    # -- the receiving end ----------------------------------------------------------------------
+    def deliver(self, conn: Connection, md: MessageDescriptor, properties: dict[str, Any], body: bytes,
+                in_unit: bool, putaut: str = "DEF", usedlq: bool = True) -> str:
+        """Put one arriving transmission-queue message where its header says; returns where it went
+        (``QUEUE@QMGR``, or ``DLQ:<reason>``). MQError when it can go nowhere (the batch must fail)."""
+        sync_option = C.MQPMO_SYNCPOINT if in_unit else C.MQPMO_NO_SYNCPOINT
+        try:
+            header, data = xqh.unwrap(body)
+        except HeaderError as error:  # not a transmission-queue message: nothing names its destination
+            self._dead_letter(conn, Message(md, body, properties), error.reason, "", "", sync_option, usedlq)
+            return f"DLQ:{error.reason}"
+        target_qmgr = header.remote_q_mgr_name
+        od: dict[str, Any] = {"ObjectName": header.remote_q_name,
+                              "ObjectQMgrName": "" if target_qmgr in ("", self.qmgr_name) else target_qmgr}
+        options = _PASS_CONTEXT | sync_option
+        if putaut == "CTX":  # the message's own user must be allowed to put there
+            od["AlternateUserId"] = header.md.UserIdentifier
+            options |= C.MQPMO_ALTERNATE_USER_AUTHORITY
+        try:
+            self.mqi.put1(conn, od, header.md, options, properties, data)
+        except MQError as error:
+            if error.reason in _FATAL_TO_BATCH:
+                raise
+            self._dead_letter(conn, Message(header.md, data, properties), error.reason, header.remote_q_name,
+                              target_qmgr, sync_option, usedlq)
+            return f"DLQ:{error.reason}"
+        return f"{header.remote_q_name}@{target_qmgr or self.qmgr_name}"
+
+    def _dead_letter(self, conn: Connection, message: Message, reason: int, dest_q: str, dest_qmgr: str,
+                     sync_option: int, usedlq: bool) -> None:
+        deadq = str(self.qmgr_attrs.get("DEADQ", "")).strip()
+        if not usedlq or not deadq:
+            raise MQError(reason, f"AMQ9544E: message for {dest_q}@{dest_qmgr} not put (reason {reason}) and "
+                                  f"{'USEDLQ(NO)' if deadq else 'no dead-letter queue (DEADQ)'}")
+        wrapped = dead_letter.wrap(message, reason, dest_q, dest_qmgr or self.qmgr_name, self.syncpoint.clock())
+        self.mqi.put1(conn, {"ObjectName": deadq}, wrapped.md, _PASS_CONTEXT | sync_option, wrapped.properties,
+                      wrapped.body)
+        log.warning("AMQ9599W: message for %s@%s put on the dead-letter queue %s (reason %d)", dest_q,
+                    dest_qmgr or self.qmgr_name, deadq, reason)
+
+    def commit_batch(self, conn: Connection, key: str, seq: int, luwid: bytes) -> None:
+        """The receiver's batch, final: its puts and its sync record in one store transaction."""
+        self.syncpoint.commit(conn)
+        self.save(key, self.state(key).committed(seq, luwid))
+
+
+# A put failure that is about the channel, not the message: the batch fails rather than the
+# message going to the dead-letter queue.
+_FATAL_TO_BATCH = frozenset({C.MQRC_Q_MGR_QUIESCING, C.MQRC_Q_MGR_STOPPING, C.MQRC_SYNCPOINT_LIMIT_REACHED,
+                             C.MQRC_HCONN_ERROR})
