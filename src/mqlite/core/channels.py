@@ -230,7 +230,10 @@ class Channels:
             stopped = (status or "STOPPED").upper()
             if stopped not in ("STOPPED", "INACTIVE"):
                 raise MQError(C.MQRCCF_PARM_VALUE_ERROR, f"STATUS({status}) must be STOPPED or INACTIVE")
-            if not agent.stop(name, client_id) and not attrs.get(STOPPED_KEY):
+            ended = agent.stop(name, client_id)
+            # An inactive sending channel may be stopped (then it is not triggered until START).
+            inactive_sender = attrs["CHLTYPE"] in ("SDR", "SVR") and stopped == "STOPPED"
+            if not ended and not attrs.get(STOPPED_KEY) and not inactive_sender:
                 raise MQError(C.MQRCCF_CHANNEL_NOT_ACTIVE, f"channel {name} is not active")
             if stopped == "STOPPED" and client_id is None and not attrs.get(STOPPED_KEY):
                 attrs[STOPPED_KEY] = True

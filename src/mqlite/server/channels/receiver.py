@@ -111,6 +111,10 @@ class ReceiverAgent(asyncio.Protocol):
         except MQError as error:
             self._refuse(error.reason, f"channel '{name}': {error.text}")
             return
+        for older in list(self.running.get(name, ())):  # the partner came back: its old connection is dead
+            log.warning("AMQ9514W: Channel '%s' is in use by an earlier connection from %s: ending that one",
+                        name, older.status.conname)
+            older.end(C.MQRC_CONNECTION_BROKEN, "AMQ9514E: a new instance of the channel started")
         self.name, self.attrs = name, attrs
         self.status.channel, self.status.chltype = name, str(attrs["CHLTYPE"])
         self.status.rqmname = str(fields["qmgr"])

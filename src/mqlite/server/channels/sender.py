@@ -36,6 +36,8 @@ from mqlite.core.waiters import GetRequest
 from mqlite.protocol import channel as wire
 from mqlite.server.channels.agent_base import FINAL, MCA_USER, AgentSession, ChannelFailed, failure, parse_conname
 from mqlite.server.channels.message_status import ChannelStatus
+from mqlite.server.native.handshake import keep_alive
+from mqlite.server.native.heartbeat import receive_timeout
 from mqlite.server.runtime import Round
 
 if TYPE_CHECKING:
@@ -64,6 +66,7 @@ class SenderAgent:
         self._wire: wire.ChannelConnection | None = None
         self._session = AgentSession(self._write)
         self._luw_counter = 0
+        self._receive_timeout = receive_timeout(int(attrs.get("HBINT", 300)) or 300)
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     def cancel(self) -> None:
@@ -114,6 +117,7 @@ class SenderAgent:
                                 C.MQRC_SSL_INITIALIZATION_ERROR, stop=True)
         reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), _CONNECT_TIMEOUT)
         self._writer = writer
+        keep_alive(writer.transport, int(attrs.get("HBINT", 300)) + 60)  # KAINT(AUTO)
         self._wire = wire.ChannelConnection(wire.Role.SENDER)
         self.status.conname = f"{host}({port})"
         hello = {"channel": self.name, "type": attrs["CHLTYPE"], "qmgr": self.runtime.name,
@@ -123,6 +127,7 @@ class SenderAgent:
         self._send(wire.Hello(hello))
         accepted = await self._expect(reader, wire.Accept)
         negotiated = accepted.fields
+        self._receive_timeout = receive_timeout(int(negotiated.get("hbint", 300)) or 300)
         self.status.rqmname = str(negotiated.get("qmgr", ""))
         key = sender_key(self.name)
         state = self.core.transfer.state(key)
@@ -291,7 +296,8 @@ class SenderAgent:
         while True:
             event = self._wire.next_event()
             if event is wire.NEED_DATA:
-                data = await reader.read(65536)
+                # A partner silent for the receive timeout is gone (a network that died without a reset).
+                data = await asyncio.wait_for(reader.read(65536), self._receive_timeout)
                 if not data:
                     raise EOFError("the partner closed the connection")
                 self.status.bytes_received += len(data)

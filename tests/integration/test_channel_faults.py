@@ -1,0 +1,124 @@
+"""Assured delivery under faults (issue 15 item 3, B:R-CHN-4, B:SC-76, B:SC-77): persistent messages
+cross a channel exactly once, in order, while the network between the queue managers is cut and
+while either queue manager is killed with SIGKILL in the middle of a batch.
+
+QM1's sender reaches QM2 through a TCP relay of the tests' own (``helpers.relay``), which cuts
+every connection at once when told and follows QM2 to its new port after a restart.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+import mqlite.client as mqlite
+from helpers.qmgrs import QMgr, server_pids
+from helpers.relay import Relay
+from helpers.waiting import wait_until
+from mqlite import cmqc as C
+
+RunCli = Callable[..., Any]
+PERSISTENT = mqlite.MD(Persistence=C.MQPER_PERSISTENT)
+
+
+def mqsc(run_cli: RunCli, qmgr: QMgr, text: str) -> str:
+    result = run_cli("runmqsc", qmgr.name, input=text)
+    assert result.returncode == 0, result.stdout
+    return str(result.stdout)
+
+
+@pytest.fixture
+def linked(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> Iterator[tuple[QMgr, QMgr, Relay]]:
+    qm1, qm2 = qmgr_factory("QM1"), qmgr_factory("QM2")
+    assert qm2.port is not None
+    relay = Relay(("127.0.0.1", qm2.port))
+    mqsc(run_cli, qm1, f"DEFINE QLOCAL(QM2) USAGE(XMITQ) MAXDEPTH(100000)\n"
+                       f"DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('127.0.0.1({relay.port})') XMITQ(QM2) "
+                       "BATCHSZ(50) SHORTRTY(1000) SHORTTMR(1)\n"
+                       "DEFINE QREMOTE(TO.APP.IN) RNAME(APP.IN) RQMNAME(QM2) XMITQ(QM2)\n")
+    mqsc(run_cli, qm2, "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR)\nDEFINE QLOCAL(APP.IN) MAXDEPTH(100000)\n")
+    try:
+        yield qm1, qm2, relay
+    finally:
+        relay.close()
+
+
+def put_numbered(qmgr: str, first: int, count: int) -> None:
+    with mqlite.connect(qmgr) as qm, mqlite.Queue(qm, "TO.APP.IN") as queue:
+        for n in range(first, first + count):
+            queue.put(b"%06d" % n, PERSISTENT)
+
+
+def drain(qmgr: str) -> list[int]:
+    got = []
+    with mqlite.connect(qmgr) as qm, mqlite.Queue(qm, "APP.IN", C.MQOO_INPUT_SHARED) as queue:
+        while True:
+            try:
+                got.append(int(queue.get(None, mqlite.MD(), mqlite.GMO(Options=C.MQGMO_NO_WAIT))))
+            except mqlite.MQMIError as error:
+                assert error.reason == C.MQRC_NO_MSG_AVAILABLE
+                return got
+
+
+def depth(run_cli: RunCli, qmgr: QMgr, queue: str) -> int:
+    shown = run_cli("runmqsc", qmgr.name, input=f"DISPLAY QLOCAL({queue}) CURDEPTH\n").stdout
+    match = re.search(r"CURDEPTH\((\d+)\)", shown)
+    return int(match[1]) if match else -1
+
+
+def settle(run_cli: RunCli, qm1: QMgr, qm2: QMgr, total: int, timeout: float = 120) -> None:
+    wait_until(lambda: depth(run_cli, qm2, "APP.IN") >= total and depth(run_cli, qm1, "QM2") == 0,
+               f"all {total} messages across", timeout=timeout, interval=0.25)
+
+
+def test_network_cuts_lose_and_duplicate_nothing(linked: tuple[QMgr, QMgr, Relay], run_cli: RunCli) -> None:
+    qm1, qm2, relay = linked
+    total = 3000
+    stop = threading.Event()
+
+    def cutter() -> None:  # cut the network every 0.3 s while the messages move
+        while not stop.wait(0.3):
+            relay.cut()
+
+    thread = threading.Thread(target=cutter, daemon=True)
+    thread.start()
+    try:
+        put_numbered("QM1", 0, total)
+        wait_until(lambda: depth(run_cli, qm2, "APP.IN") >= total // 2, "half across", timeout=120, interval=0.25)
+    finally:
+        stop.set()
+        thread.join()
+    settle(run_cli, qm1, qm2, total)
+    assert relay.cuts >= 2 and relay.connections >= 2  # the channel really was cut and came back
+    got = drain("QM2")
+    assert sorted(got) == list(range(total))  # nothing lost, nothing twice
+    assert got == list(range(total))  # and in order
+
+
+@pytest.mark.parametrize("victim", ["QM1", "QM2"])
+def test_kill_9_in_the_middle_loses_and_duplicates_nothing(linked: tuple[QMgr, QMgr, Relay], run_cli: RunCli,
+                                                            victim: str) -> None:
+    qm1, qm2, relay = linked
+    total = 3000
+    mqsc(run_cli, qm1, "STOP CHANNEL(QM1.TO.QM2)\n")
+    put_numbered("QM1", 0, total)
+    mqsc(run_cli, qm1, "START CHANNEL(QM1.TO.QM2)\n")
+    wait_until(lambda: depth(run_cli, qm2, "APP.IN") >= 500, "a good part across", timeout=60, interval=0.05)
+    os.kill(server_pids(qm1.home)[victim], signal.SIGKILL)  # in the middle of a batch, most likely
+    time.sleep(0.5)
+    started = run_cli("strmqm", victim)
+    assert started.returncode == 0, started.stdout + started.stderr
+    if victim == "QM2":
+        assert qm2.port is not None
+        relay.target = ("127.0.0.1", qm2.port)  # QM2 came back on a new port
+    settle(run_cli, qm1, qm2, total)
+    got = drain("QM2")
+    assert sorted(got) == list(range(total))  # nothing lost, nothing twice
+    assert got == list(range(total))
