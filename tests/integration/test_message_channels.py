@@ -8,8 +8,6 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-import pytest
-
 import mqlite.client as mqlite
 from helpers.qmgrs import QMgr
 from helpers.waiting import wait_until

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mqlite.core.dist.channel import (
+    SEQWRAP_DEFAULT,
     InDoubt,
     Resolution,
     SyncState,
@@ -23,7 +24,7 @@ A, B = b"A" * 16, b"B" * 16
 
 def test_sequence_numbers_wrap_at_seqwrap() -> None:
     assert [next_seq(s, 100) for s in (1, 99, 100)] == [2, 100, 1]
-    assert next_seq(999_999_999) == 1
+    assert next_seq(999_999_999, SEQWRAP_DEFAULT) == 1
 
 
 def test_luwids_differ() -> None:

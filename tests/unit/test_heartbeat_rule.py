@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from mqlite.client.session import Session
+from mqlite.core.dist.channel import receive_timeout
 from mqlite.protocol import native
-from mqlite.server.native.heartbeat import Beat, decide, receive_timeout
+from mqlite.server.native.heartbeat import Beat, decide
 
 
 @pytest.mark.parametrize(("hbint", "timeout"), [(1, 2), (30, 60), (59, 118), (60, 120), (300, 360)])

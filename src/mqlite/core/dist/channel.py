@@ -25,12 +25,12 @@ import struct
 from dataclasses import dataclass
 from typing import Any
 
+from mqlite.protocol.channel import next_seq
+
+__all__ = ["InDoubt", "Resolution", "SyncState", "batch_complete", "disconnect_due", "first_seq_ok",
+           "new_luwid", "next_seq", "receive_timeout", "resolve", "retry_delay", "sequence_error"]
+
 SEQWRAP_DEFAULT = 999_999_999
-
-
-def next_seq(seq: int, seqwrap: int = SEQWRAP_DEFAULT) -> int:
-    """The sequence number after ``seq``: 1 after SEQWRAP (IBM's message sequence numbers)."""
-    return 1 if seq >= seqwrap else seq + 1
 
 
 def new_luwid(counter: int) -> bytes:
@@ -132,3 +132,7 @@ def retry_delay(failures: int, shortrty: int, shorttmr: int, longrty: int, longt
 def disconnect_due(idle_seconds: float, discint: int) -> bool:
     """A sender whose transmission queue has been empty for DISCINT seconds ends (INACTIVE); 0: never."""
     return discint > 0 and idle_seconds >= discint
+
+def receive_timeout(hbint: float) -> float:
+    """How long IBM waits for the other end after a heartbeat: 2 x HBINT below 60 s, else HBINT + 60."""
+    return 2 * hbint if hbint < 60 else hbint + 60

@@ -25,6 +25,7 @@ from mqlite.core.dist.channel import (
     batch_complete,
     disconnect_due,
     new_luwid,
+    receive_timeout,
     resolve,
     retry_delay,
     sequence_error,
@@ -36,9 +37,8 @@ from mqlite.core.waiters import GetRequest
 from mqlite.protocol import channel as wire
 from mqlite.server.channels.agent_base import FINAL, MCA_USER, AgentSession, ChannelFailed, failure, parse_conname
 from mqlite.server.channels.message_status import ChannelStatus
-from mqlite.server.native.handshake import keep_alive
-from mqlite.server.native.heartbeat import receive_timeout
 from mqlite.server.runtime import Round
+from mqlite.server.tcp import keep_alive
 
 if TYPE_CHECKING:
     from mqlite.server.runtime import Runtime

@@ -26,9 +26,10 @@ from mqlite.protocol import native
 from mqlite.server.channels.svrconn import Instance
 from mqlite.server.native import tls as native_tls
 from mqlite.server.native.conversation import Conversation, ConversationSink
-from mqlite.server.native.handshake import Admitted, Gate, Hello, keep_alive
+from mqlite.server.native.handshake import Admitted, Gate, Hello
 from mqlite.server.os_identity import peer_principal
 from mqlite.server.runtime import Round, Session
+from mqlite.server.tcp import keep_alive
 
 if TYPE_CHECKING:
     from mqlite.server.runtime import Runtime

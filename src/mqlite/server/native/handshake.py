@@ -19,9 +19,7 @@ Steps, in IBM's order, for one CONNECT:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import socket
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -204,14 +202,3 @@ def negotiate(attrs: Mapping[str, Any], cd: Mapping[str, Any], qmgr_maxmsgl: int
     kaint = (hbint + 60 if hbint else 0) if kaint_attr == "AUTO" else int(kaint_attr)
     sharecnv = max(0, min(int(attrs.get("SHARECNV", 10)), int(cd.get("SharingConversations", 10))))
     return min(limits), hbint, kaint, sharecnv
-
-
-def keep_alive(transport: asyncio.BaseTransport, seconds: int) -> None:
-    """KAINT as TCP keepalive: probes after ``seconds`` idle (0: none)."""
-    sock = transport.get_extra_info("socket")
-    if sock is None or sock.family not in (socket.AF_INET, socket.AF_INET6):
-        return
-    with contextlib.suppress(OSError):
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1 if seconds else 0)
-        if seconds and hasattr(socket, "TCP_KEEPIDLE"):
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, seconds)

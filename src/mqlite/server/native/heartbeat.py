@@ -24,6 +24,7 @@ import time
 from collections.abc import Iterable
 from typing import Protocol
 
+from mqlite.core.dist.channel import receive_timeout
 from mqlite.protocol import native
 
 HEARTBEAT = native.encode_push_heartbeat()
@@ -35,9 +36,6 @@ class Beat(enum.Enum):
     TIMED_OUT = "timed out"  # the heartbeat went unanswered: end the connection
 
 
-def receive_timeout(hbint: float) -> float:
-    """How long IBM waits for the other end after a heartbeat: 2 x HBINT below 60 s, else HBINT + 60."""
-    return 2 * hbint if hbint < 60 else hbint + 60
 
 
 def decide(now: float, heard: float, sent: float, hbint: float, waiting: bool) -> Beat:
