@@ -1,7 +1,9 @@
-"""`make demo`: create and start a real queue manager, script it with MQSC, and move messages.
+"""`make demo`: create and start real queue managers, script them with MQSC, and move messages.
 
-Everything runs for real: a queue manager process on a Unix socket and a loopback TCP port,
-its SQLite store in a temporary MQLITE_HOME, the `mqlite` command line and the Python client.
+Everything runs for real: queue manager processes on Unix sockets and loopback TCP ports, their
+SQLite stores in a temporary MQLITE_HOME, the `mqlite` command line and the Python client. The
+last part links three queue managers with message channels: a payment put on DEMO.QM crosses
+DEMO.QM2 to DEMO.QM3, once and once only.
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ def free_port() -> int:
 def run(*args: str, stdin: str | None = None) -> str:
     console.print(f"[bold cyan]$ mqlite {' '.join(args)}[/]" + (" <<EOF" if stdin else ""))
     if stdin:
-        console.print(f"[dim]{stdin.rstrip()}\nEOF[/]")
+        lines = stdin.rstrip().splitlines()
+        shown = lines if len(lines) <= 6 else [*lines[:3], f"... ({len(lines) - 4} more lines)", lines[-1]]
+        console.print("[dim]" + "\n".join(shown) + "\nEOF[/]", highlight=False)
     done = subprocess.run([MQLITE, *args], input=stdin, capture_output=True, text=True, check=False)
     out = (done.stdout + done.stderr).rstrip()
     if out:
@@ -67,6 +71,53 @@ def pubsub() -> None:
     run("sub", "-m", "DEMO.QM", "price/#", "--durable", "DESK1", "-w", "0.5")
     run("runmqsc", "DEMO.QM", stdin="DISPLAY SBSTATUS(*) SUBTYPE(ALL)\n"
                                      "DISPLAY TPSTATUS('price/#') RETAINED\n")
+
+
+def wait_for_depth(qmgr: str, queue: str, want: int, timeout: float = 30.0) -> int:
+    deadline = time.monotonic() + timeout
+    while True:
+        done = subprocess.run([MQLITE, "runmqsc", qmgr], input=f"DISPLAY QLOCAL({queue}) CURDEPTH\n",
+                              capture_output=True, text=True, check=False)
+        depth = int(done.stdout.split("CURDEPTH(")[1].split(")")[0]) if "CURDEPTH(" in done.stdout else -1
+        if depth >= want or time.monotonic() > deadline:
+            return depth
+
+
+def network(port1: int) -> None:
+    """Three queue managers in a line: DEMO.QM -> DEMO.QM2 -> DEMO.QM3, by sender/receiver channels."""
+    port2, port3 = free_port(), free_port()
+    console.print(Panel(f"DEMO.QM ({port1}) --DEMO.TO.QM2--> DEMO.QM2 ({port2}) --QM2.TO.QM3--> DEMO.QM3 ({port3})",
+                        title="queue managers linked by channels"))
+    for name, port in (("DEMO.QM2", port2), ("DEMO.QM3", port3)):
+        run("crtmqm", "-p", str(port), "-q", name)
+        run("strmqm", name)
+    run("runmqsc", "DEMO.QM", stdin=(
+        "DEFINE QLOCAL(DEMO.QM2) USAGE(XMITQ) DESCR('to DEMO.QM2')\n"
+        f"DEFINE CHANNEL(DEMO.TO.QM2) CHLTYPE(SDR) CONNAME('127.0.0.1({port2})') XMITQ(DEMO.QM2)\n"
+        "DEFINE QREMOTE(PAYMENTS) RNAME(APP.PAYMENTS) RQMNAME(DEMO.QM3) XMITQ(DEMO.QM2)\n"
+        "DEFINE QREMOTE(DEMO.QM3) RNAME(' ') RQMNAME(DEMO.QM3) XMITQ(DEMO.QM2) DESCR('DEMO.QM3 is through DEMO.QM2')\n"
+    ))
+    run("runmqsc", "DEMO.QM2", stdin=(
+        "DEFINE CHANNEL(DEMO.TO.QM2) CHLTYPE(RCVR)\n"
+        "DEFINE QLOCAL(DEMO.QM3) USAGE(XMITQ) DESCR('to DEMO.QM3: messages for it pass through')\n"
+        f"DEFINE CHANNEL(QM2.TO.QM3) CHLTYPE(SDR) CONNAME('127.0.0.1({port3})') XMITQ(DEMO.QM3)\n"
+    ))
+    run("runmqsc", "DEMO.QM3", stdin="DEFINE CHANNEL(QM2.TO.QM3) CHLTYPE(RCVR)\nDEFINE QLOCAL(APP.PAYMENTS)\n")
+    payments = "".join(f"payment {i}: {i * 10} EUR\n" for i in range(1, 101))
+    run("put", "-m", "DEMO.QM", "PAYMENTS", "--persistent", stdin=payments)
+    run("put", "-m", "DEMO.QM", "APP.PAYMENTS", "-t", "DEMO.QM3", "--persistent", stdin="named by queue manager\n")
+    console.print("[bold cyan]>>> the senders start by themselves when their transmission queues fill[/]")
+    depth = wait_for_depth("DEMO.QM3", "APP.PAYMENTS", 101)
+    console.print(f"APP.PAYMENTS on DEMO.QM3 holds {depth} messages")
+    for name, channel in (("DEMO.QM", "DEMO.TO.QM2"), ("DEMO.QM2", "*"), ("DEMO.QM3", "QM2.TO.QM3")):
+        run("runmqsc", name, stdin=f"DISPLAY CHSTATUS({channel}) CHLTYPE STATUS MSGS LSTSEQNO RQMNAME\n")
+    import mqlite
+
+    with mqlite.connect("DEMO.QM3") as qm, mqlite.Queue(qm, "APP.PAYMENTS") as queue:
+        first = [queue.get().decode() for _ in range(3)]
+    console.print(f"the first three on DEMO.QM3, in the order they were put on DEMO.QM: {first}")
+    for name in ("DEMO.QM3", "DEMO.QM2"):
+        run("endmqm", name)
 
 
 def main() -> None:
@@ -123,6 +174,7 @@ def main() -> None:
         console.print(f"{count:,} gets under syncpoint, committed every 100: {count / get_seconds:,.0f}/s")
         run("runmqsc", "DEMO.QM", stdin="DISPLAY QSTATUS(APP.ORDERS) CURDEPTH IPPROCS OPPROCS\n")
         pubsub()
+        network(port)
         run("dspmq")
     finally:
         run("endmqm", "DEMO.QM")

@@ -62,6 +62,21 @@ def test_a_message_crosses_a_channel_exactly_once(qmgr_factory: Callable[..., QM
     assert "CHLTYPE(RCVR)" in received and "MSGS(20)" in received and "RQMNAME(QM1)" in received
 
 
+def test_the_cli_puts_to_a_queue_of_another_queue_manager(qmgr_factory: Callable[..., QMgr],
+                                                          run_cli: RunCli) -> None:
+    """``mqlite put -t QMGR`` names the target queue manager (amqsput's TargetQMgrName), and a
+    queue-manager alias on QM1 leads to QM3 through QM2's channel (B:R-CHN-3)."""
+    qm1, qm2 = qmgr_factory("QM1"), qmgr_factory("QM2")
+    link(run_cli, qm1, qm2)
+    put = run_cli("put", "-m", "QM1", "APP.IN", "-t", "QM2", "--persistent", input="named\nby qmgr\n")
+    assert put.returncode == 0, put.stderr
+    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 2, "both across", timeout=30)
+    got = run_cli("get", "-m", "QM2", "APP.IN", "-w", "0")
+    assert got.stdout.splitlines() == ["named", "by qmgr"]
+    refused = run_cli("put", "-m", "QM1", "APP.IN", "-t", "NOWHERE", input="x\n")
+    assert "MQRC_UNKNOWN_REMOTE_Q_MGR (2087)" in refused.stdout + refused.stderr
+
+
 def test_an_unknown_destination_goes_to_the_dead_letter_queue(qmgr_factory: Callable[..., QMgr],
                                                               run_cli: RunCli) -> None:
     qm1, qm2 = qmgr_factory("QM1"), qmgr_factory("QM2")

@@ -317,6 +317,15 @@ def test_object_qmgr_name_routes_through_the_xmitq_of_that_name(mq: Any) -> None
     assert (header.remote_q_name, header.remote_q_mgr_name, body) == ("ANY.Q", "QM2", b"direct")
 
 
+def test_a_queue_manager_alias_names_the_way_to_a_further_one(mq: Any) -> None:  # B:R-CHN-3 (2)
+    mq.define("QM2", USAGE="XMITQ")
+    mq.define("QM3", "QREMOTE", RNAME="", RQMNAME="QM3", XMITQ="QM2")  # QM3 is reached through QM2
+    h = mq.open("FAR.Q", C.MQOO_OUTPUT, ObjectQMgrName="QM3")
+    mq.put(h, b"two hops")
+    header, body = xqh.unwrap(mq.get(mq.open("QM2", C.MQOO_INPUT_SHARED)).body)
+    assert (header.remote_q_name, header.remote_q_mgr_name, body) == ("FAR.Q", "QM3", b"two hops")
+
+
 def test_default_xmitq_is_used_when_no_queue_is_named_after_the_qmgr(mq: Any) -> None:
     mq.define("DEFAULT.XQ", USAGE="XMITQ")
     mq.qm.alter("QMGR", "", {"DEFXMITQ": "DEFAULT.XQ"})

@@ -20,15 +20,20 @@ MQRC_NO_MSG_AVAILABLE = 2033
 
 @click.command()
 @connection_options
+@click.option("-t", "--target-qmgr", default="", metavar="QMGR",
+              help="The queue manager QUEUE is on, when another (amqsput's TargetQMgrName): the message goes "
+                   "through the transmission queue that leads there.")
+@click.option("--persistent/--not-persistent", default=None,
+              help="Persistence of the messages (default: the queue's DEFPSIST).")
 @click.argument("queue")
-def put(queue: str, **options: Any) -> None:
+def put(queue: str, target_qmgr: str, persistent: bool | None, **options: Any) -> None:
     """Put each line of stdin on QUEUE as one message (Format MQSTR), like amqsput."""
     target = target_from_options(options)
     with connect(target) as qm:
-        q = queues.open_queue(qm, queue, output=True)
+        q = queues.open_queue(qm, queue, output=True, target_qmgr=target_qmgr)
         try:
             for line in sys.stdin.buffer:
-                queues.put_text(q, _strip_eol(line))
+                queues.put_text(q, _strip_eol(line), persistent)
         finally:
             queues.close(q)
 

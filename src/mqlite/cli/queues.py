@@ -20,7 +20,8 @@ MQRC_NO_MSG_AVAILABLE = 2033
 
 
 def open_queue(qm: QueueManager, name: str, *, output: bool = False, input: bool = False,
-               browse: bool = False, inquire: bool = False, set_all_context: bool = False) -> Queue:
+               browse: bool = False, inquire: bool = False, set_all_context: bool = False,
+               target_qmgr: str = "") -> Queue:
     """Open ``name`` with just the options asked for (and fail-if-quiescing, as samples do)."""
     from mqlite import cmqc
     from mqlite.client import public as mqlite
@@ -36,6 +37,8 @@ def open_queue(qm: QueueManager, name: str, *, output: bool = False, input: bool
         options |= cmqc.MQOO_INQUIRE
     if set_all_context:
         options |= cmqc.MQOO_SET_ALL_CONTEXT
+    if target_qmgr:  # a queue of another queue manager, reached through a transmission queue
+        return mqlite.Queue(qm, mqlite.OD(ObjectName=name.encode(), ObjectQMgrName=target_qmgr.encode()), options)
     return mqlite.Queue(qm, name, options)
 
 
@@ -43,12 +46,14 @@ def close(q: Queue) -> None:
     q.close()
 
 
-def put_text(q: Queue, body: bytes) -> None:
-    """Put one text line as amqsput does: Format MQSTR, other fields defaulted."""
+def put_text(q: Queue, body: bytes, persistent: bool | None = None) -> None:
+    """Put one text line as amqsput does: Format MQSTR, other fields defaulted (persistence
+    as the queue's DEFPSIST unless ``persistent`` says)."""
     from mqlite import cmqc
     from mqlite.client import public as mqlite
 
-    q.put(body, mqlite.MD(Format=cmqc.MQFMT_STRING))
+    persistence = cmqc.MQPER_PERSISTENCE_AS_Q_DEF if persistent is None else int(persistent)
+    q.put(body, mqlite.MD(Format=cmqc.MQFMT_STRING, Persistence=persistence))
 
 
 def put_message(q: Queue, message: Message, *, set_all_context: bool = False,

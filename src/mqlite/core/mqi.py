@@ -183,6 +183,11 @@ class Connections:
         if options & ~(C.MQOO_OUTPUT | C.MQOO_INQUIRE | C.MQOO_FAIL_IF_QUIESCING | _CONTEXT_OPEN_OPTIONS):
             raise MQError(C.MQRC_OPTION_NOT_VALID_FOR_TYPE, "a remote queue opens for output")
         target_qmgr = rqmname or self.name
+        if not xmitq:  # a queue-manager alias (QREMOTE of the target's name, blank RNAME) says the way (B:R-CHN-3)
+            alias = self.qdefs.get(target_qmgr)
+            if alias is not None and alias[0] == "QREMOTE" and not str(alias[1].get("RNAME") or "").strip():
+                target_qmgr = str(alias[1].get("RQMNAME") or "").strip() or target_qmgr
+                xmitq = str(alias[1].get("XMITQ") or "").strip()
         xmitq_name = xmitq or target_qmgr
         definition = self.qdefs.get(xmitq_name)
         if definition is None and not xmitq:
