@@ -118,3 +118,63 @@ def test_an_unknown_receiver_refuses_the_sender(qmgr_factory: Callable[..., QMgr
                "the sender stops: retrying cannot help", timeout=20)
     with mqlite.connect("QM2") as q2:  # and QM2 serves on
         q2.inquire(C.MQCA_Q_MGR_NAME)
+
+
+def test_sequence_numbers_must_agree_and_reset_channel_makes_them(qmgr_factory: Callable[..., QMgr],
+                                                                  run_cli: RunCli) -> None:
+    """A receiver reset on its own is AMQ9526E at the next start (the channel stops); RESET CHANNEL
+    on the sender is told to the receiver, and both go on from the new number."""
+    qm1, qm2 = qmgr_factory("QM1"), qmgr_factory("QM2")
+    link(run_cli, qm1, qm2)
+    run_cli("put", "-m", "QM1", "TO.APP.IN", "--persistent", input="one\ntwo\n")
+    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 2, "two across", timeout=30)
+    mqsc(run_cli, qm1, "STOP CHANNEL(QM1.TO.QM2)\n")
+    wait_until(lambda: "RUNNING" not in mqsc(run_cli, qm2, "DISPLAY CHSTATUS(*)\n", ok=False), "the receiver ends")
+    assert "AMQ8023I" in mqsc(run_cli, qm2, "RESET CHANNEL(QM1.TO.QM2) SEQNUM(50)\n")
+    mqsc(run_cli, qm1, "START CHANNEL(QM1.TO.QM2)\n")
+    wait_until(lambda: "STATUS(STOPPED)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2)\n", ok=False),
+               "the sender stops on the mismatch", timeout=20)
+    assert "AMQ9526E" in paths.error_log_path(qm1.name).read_text()
+    assert "AMQ8023I" in mqsc(run_cli, qm1, "RESET CHANNEL(QM1.TO.QM2) SEQNUM(50)\n")
+    run_cli("put", "-m", "QM1", "TO.APP.IN", "--persistent", input="three\n")
+    mqsc(run_cli, qm1, "START CHANNEL(QM1.TO.QM2)\n")
+    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 3, "the third across", timeout=30)
+    assert "CURSEQNO(50)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) CURSEQNO\n")
+    assert "LSTSEQNO(50)" in mqsc(run_cli, qm2, "DISPLAY CHSTATUS(QM1.TO.QM2) LSTSEQNO\n")
+    refused = mqsc(run_cli, qm1, "RESET CHANNEL(QM1.TO.QM2)\n", ok=False)
+    assert "MQRCCF_CHANNEL_IN_USE (4031)" in refused  # not while it runs
+
+
+def test_a_partner_that_sends_garbage_is_cut_off_and_nothing_is_lost(qmgr_factory: Callable[..., QMgr],
+                                                                     run_cli: RunCli) -> None:
+    """A hostile 'sender': a proper HELLO, then a MSG out of sequence, then bytes that are no frame:
+    each is refused with an AMQ9526E/AMQ9504E log line, QM2 keeps serving and keeps nothing."""
+    import socket
+
+    from mqlite.protocol import channel as wire
+
+    qm1, qm2 = qmgr_factory("QM1"), qmgr_factory("QM2")
+    link(run_cli, qm1, qm2)
+    assert qm2.port is not None
+    for bad in ("sequence", "garbage"):
+        sender = wire.ChannelConnection(wire.Role.SENDER)
+        with socket.create_connection(("127.0.0.1", qm2.port), timeout=10) as sock:
+            sock.sendall(sender.send(wire.Hello({"channel": "QM1.TO.QM2", "type": "SDR", "qmgr": "EVIL"})))
+            data = sock.recv(65536)
+            sender.receive_data(data)
+            assert isinstance(sender.next_event(), wire.Accept)
+            sock.sendall(sender.send(wire.Status(0, None)))
+            sender.receive_data(sock.recv(65536))
+            assert isinstance(sender.next_event(), wire.StatusReply)
+            if bad == "sequence":  # the receiver expects 1
+                sock.sendall(sender.send(wire.Msg(7, True, [], {}, b"out of order")))
+            else:
+                sock.sendall(b"\x00\x00\x00\x05\xc1\xc1\xc1\xc1\xc1")
+            rest = b""
+            while chunk := sock.recv(65536):
+                rest += chunk
+    log = paths.error_log_path(qm2.name).read_text()
+    assert "AMQ9526E" in log and "AMQ9504E" in log
+    assert depth(run_cli, qm2, "APP.IN") == 0
+    run_cli("put", "-m", "QM1", "TO.APP.IN", "--persistent", input="the real one\n")
+    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 1, "the real sender still gets through", timeout=30)

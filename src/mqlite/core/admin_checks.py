@@ -72,6 +72,10 @@ class Unchecked(Protocol):
     def channel_status(self, generic: str, chltype: str | None = None,
                        client_pattern: str | None = None) -> list[dict[str, Any]]: ...
 
+    def reset_channel(self, name: str, chltype: str | None = None, seqnum: int = 1) -> None: ...
+
+    def resolve_channel(self, name: str, action: str, chltype: str | None = None) -> None: ...
+
     def set_chlauth(self, profile: str, attrs: Mapping[str, Any]) -> None: ...
 
     def chlauth_rows(self, profile: str, kind: str = "ALL", match: str = "GENERIC") -> list[dict[str, Any]]: ...
@@ -255,6 +259,16 @@ class CheckedAdmin:
         self._command = C.MQCMD_STOP_CHANNEL
         self._require(C.MQOT_CHANNEL, name, C.MQZAO_CONTROL)
         self.qm.stop_channel(name, chltype, client_id, status)
+
+    def reset_channel(self, name: str, chltype: str | None = None, seqnum: int = 1) -> None:
+        self._command = C.MQCMD_RESET_CHANNEL
+        self._require(C.MQOT_CHANNEL, name, C.MQZAO_CONTROL_EXTENDED)  # IBM: +ctrlx
+        self.qm.reset_channel(name, chltype, seqnum)
+
+    def resolve_channel(self, name: str, action: str, chltype: str | None = None) -> None:
+        self._command = C.MQCMD_RESOLVE_CHANNEL
+        self._require(C.MQOT_CHANNEL, name, C.MQZAO_CONTROL_EXTENDED)
+        self.qm.resolve_channel(name, action, chltype)
 
     def channel_status(self, generic: str, chltype: str | None = None,
                        client_pattern: str | None = None) -> list[dict[str, Any]]:

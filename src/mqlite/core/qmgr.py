@@ -248,6 +248,33 @@ class QueueManager:
                           f"queue manager {self.name} remotely: remote administration is for administrators")
         return CheckedAdmin(principal, self.security, self, on_refused=self.access.command_refused)
 
+    def reset_channel(self, name: str, chltype: str | None = None, seqnum: int = 1) -> None:
+        """RESET CHANNEL SEQNUM(n) of a message channel that is not running: a sender tells its
+        partner the new number at its next start."""
+        attrs = self._message_channel_at_rest(name, chltype)
+        self.transfer.reset(name, attrs["CHLTYPE"] in ("SDR", "SVR"), seqnum, int(attrs.get("SEQWRAP", 999_999_999)))
+
+    def resolve_channel(self, name: str, action: str, chltype: str | None = None) -> None:
+        """RESOLVE CHANNEL ACTION(COMMIT|BACKOUT): settle a stopped sender's batch in doubt by hand."""
+        attrs = self._message_channel_at_rest(name, chltype)
+        if attrs["CHLTYPE"] not in ("SDR", "SVR"):
+            raise MQError(C.MQRCCF_CHANNEL_TYPE_ERROR, f"RESOLVE CHANNEL is for sending channels; {name} is "
+                          f"{attrs['CHLTYPE']}")
+        if action.upper() not in ("COMMIT", "BACKOUT"):
+            raise MQError(C.MQRCCF_ACTION_VALUE_ERROR, f"ACTION({action}) must be COMMIT or BACKOUT")
+        self.transfer.resolve_by_command(name, str(attrs.get("XMITQ", "")), action.upper() == "COMMIT")
+
+    def _message_channel_at_rest(self, name: str, chltype: str | None) -> dict[str, Any]:
+        attrs = self.channels.get(name)
+        if attrs is None:
+            raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"channel {name} not found")
+        if attrs["CHLTYPE"] not in ("SDR", "SVR", "RCVR", "RQSTR") or chltype not in (None, attrs["CHLTYPE"]):
+            raise MQError(C.MQRCCF_CHANNEL_TYPE_ERROR, f"channel {name} is of type {attrs['CHLTYPE']}")
+        agent = self.channel_agent
+        if agent is not None and agent.running(name):
+            raise MQError(C.MQRCCF_CHANNEL_IN_USE, f"channel {name} is running: stop it first")
+        return attrs
+
     def bootstrap(self) -> None:
         """First start: the system objects and IBM's default channel authentication records."""
         self.admin.bootstrap()

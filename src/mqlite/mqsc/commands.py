@@ -79,6 +79,10 @@ class ChannelAdmin(Protocol):
     def channel_status(self, generic: str, chltype: str | None = None,
                        client_pattern: str | None = None) -> list[dict[str, Any]]: ...
 
+    def reset_channel(self, name: str, chltype: str | None = None, seqnum: int = 1) -> None: ...
+
+    def resolve_channel(self, name: str, action: str, chltype: str | None = None) -> None: ...
+
 
 class Status(enum.Enum):
     """How one command ended, as runmqsc counts it."""
@@ -247,6 +251,19 @@ def _dispatch(admin: AdminAPI, cmd: Command) -> list[str]:
             # CLIENTID names an MQTT client; CONNAME the address of SVRCONN instances to end.
             client = cmd.options.get("CLIENTID") or cmd.options.get("CONNAME")
             channels.stop_channel(name, chltype, client, cmd.options.get("STATUS"))
+    elif verb == "RESET" and objtype == "CHANNEL":
+        _no_attributes(cmd)
+        seqnum = cmd.options.get("SEQNUM", "1")
+        if not str(seqnum).isdigit():
+            raise cmd.error("SEQNUM must be a number", "SEQNUM")
+        _channel_admin(admin, cmd).reset_channel(name, cmd.options.get("CHLTYPE"), int(seqnum))
+        return ["AMQ8023I: WebSphere MQ channel reset."]
+    elif verb == "RESOLVE" and objtype == "CHANNEL":
+        _no_attributes(cmd)
+        if "ACTION" not in cmd.options:
+            raise cmd.error("RESOLVE CHANNEL needs ACTION(COMMIT) or ACTION(BACKOUT)", "RESOLVE")
+        _channel_admin(admin, cmd).resolve_channel(name, cmd.options["ACTION"], cmd.options.get("CHLTYPE"))
+        return ["AMQ8024I: WebSphere MQ channel resolved."]
     elif verb == "REFRESH" and objtype == "SECURITY":
         _no_attributes(cmd)
         return _refresh_security(admin, cmd)

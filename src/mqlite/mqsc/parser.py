@@ -79,6 +79,8 @@ OPTIONS: dict[str, dict[str, bool]] = {
     "START": {"CHLTYPE": True, **_COMMON},
     "STOP": {"MODE": True, "STATUS": True, "CHLTYPE": True, "CLIENTID": True, "CONNAME": True, **_COMMON},
     "REFRESH": {"TYPE": True, **_COMMON},
+    "RESET": {"SEQNUM": True, "CHLTYPE": True, **_COMMON},
+    "RESOLVE": {"ACTION": True, "CHLTYPE": True, **_COMMON},
 }
 _EXCLUSIVE = (("REPLACE", "NOREPLACE"), ("PURGE", "NOPURGE"))
 # DISPLAY options that, written bare, ask for the attribute of that name (DISPLAY CHANNEL(X) CHLTYPE).

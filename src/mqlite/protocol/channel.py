@@ -285,6 +285,7 @@ _ACCEPT_SPEC: Final[_Spec] = {k: _HELLO_SPEC[k] for k in ("qmgr", "batchsz", "ma
 _STATUS_SPEC: Final[_Spec] = {
     "seq": (_is_int(0), "an int >= 0"),
     "indoubt": (_is_indoubt, "None or {'luwid': bytes of 8..16, 'seq': int >= 1}"),
+    "reset": (lambda v: type(v) is bool, "a bool"),
 }
 _STATUS_REPLY_SPEC: Final[_Spec] = {
     "seq": (_is_int(0), "an int >= 0"),
@@ -357,7 +358,7 @@ _DECODERS: Final[Mapping[int, Callable[[list[Any]], Event]]] = {
     Kind.HELLO: lambda i: Hello(_map(i, _HELLO_SPEC, HELLO_DEFAULTS)),
     Kind.ACCEPT: lambda i: Accept(_map(i, _ACCEPT_SPEC, _NO_DEFAULTS)),
     Kind.REFUSE: lambda i: Refuse(*_reason_text(i, 1)),
-    Kind.STATUS: lambda i: Status(**_map(i, _STATUS_SPEC, {"indoubt": None})),
+    Kind.STATUS: lambda i: Status(**_map(i, _STATUS_SPEC, {"indoubt": None, "reset": False})),
     Kind.STATUS_REPLY: lambda i: StatusReply(**_map(i, _STATUS_REPLY_SPEC, {"luwid": None})),
     Kind.MSG: _decode_msg,
     Kind.END_BATCH: lambda i: EndBatch(*_seq_luwid(i)),

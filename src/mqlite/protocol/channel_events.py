@@ -75,9 +75,10 @@ class Status(_Frame):
     kind: ClassVar[Kind] = Kind.STATUS
     seq: int
     indoubt: dict[str, Any] | None
+    reset: bool = False  # RESET CHANNEL on the sending end: the receiving end takes ``seq`` as its own
 
     def as_list(self) -> list[Any]:
-        return [Kind.STATUS.value, {"seq": self.seq, "indoubt": self.indoubt}]
+        return [Kind.STATUS.value, {"seq": self.seq, "indoubt": self.indoubt, "reset": self.reset}]
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ from typing import Any
 from mqlite.protocol.channel import next_seq
 
 __all__ = ["InDoubt", "Resolution", "SyncState", "batch_complete", "disconnect_due", "first_seq_ok",
-           "new_luwid", "next_seq", "receive_timeout", "resolve", "retry_delay", "sequence_error"]
+           "new_luwid", "next_seq", "receive_timeout", "reset_to", "resolve", "retry_delay", "sequence_error"]
 
 SEQWRAP_DEFAULT = 999_999_999
 
@@ -57,24 +57,34 @@ class SyncState:
     seq: int = 0
     luwid: bytes | None = None
     indoubt: InDoubt | None = None
+    reset: bool = False  # a sender's RESET CHANNEL, told to the receiver at the next start
 
     def to_record(self) -> dict[str, Any]:
         doubt = self.indoubt
-        return {"seq": self.seq, "luwid": self.luwid,
+        return {"seq": self.seq, "luwid": self.luwid, "reset": self.reset,
                 "indoubt": None if doubt is None else [doubt.luwid, doubt.seq, list(doubt.entries)]}
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> SyncState:
         doubt = record.get("indoubt")
         return cls(int(record.get("seq", 0)), record.get("luwid"),
-                   None if doubt is None else InDoubt(bytes(doubt[0]), int(doubt[1]), tuple(int(e) for e in doubt[2])))
+                   None if doubt is None else InDoubt(bytes(doubt[0]), int(doubt[1]), tuple(int(e) for e in doubt[2])),
+                   bool(record.get("reset", False)))
 
     def committed(self, seq: int, luwid: bytes) -> SyncState:
         """After a batch ending at ``seq`` committed (nothing in doubt any more)."""
         return SyncState(seq, luwid, None)
 
     def in_doubt(self, doubt: InDoubt) -> SyncState:
-        return SyncState(self.seq, self.luwid, doubt)
+        return SyncState(self.seq, self.luwid, doubt, self.reset)
+
+
+def reset_to(seqnum: int, seqwrap: int = SEQWRAP_DEFAULT, sending: bool = True) -> SyncState:
+    """RESET CHANNEL SEQNUM(n): the next message is number ``n`` (the last is n - 1, wrapping);
+    a sending end tells its partner at the next start."""
+    if not 1 <= seqnum <= seqwrap:
+        raise ValueError(f"SEQNUM({seqnum}) must be 1 to SEQWRAP({seqwrap})")
+    return SyncState(seqnum - 1 if seqnum > 1 else 0, None, None, reset=sending)
 
 
 class Resolution(enum.Enum):
@@ -97,6 +107,8 @@ def sequence_error(sender: SyncState, receiver_seq: int, receiver_luwid: bytes |
     recreated, a RESET CHANNEL on one end only) needs RESET CHANNEL SEQNUM, as with IBM."""
     doubt = sender.indoubt
     expected = doubt.seq if doubt is not None and receiver_luwid == doubt.luwid else sender.seq
+    if sender.reset and doubt is None:
+        expected = sender.seq  # the receiver took the sender's number (RESET CHANNEL)
     if receiver_seq == expected:
         return None
     return (f"AMQ9526E: Message sequence number error: the sending end's last sequence number is {expected}, "

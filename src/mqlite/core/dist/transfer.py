@@ -23,7 +23,7 @@ from typing import Any
 
 from mqlite import cmqc as C
 from mqlite.core import dead_letter
-from mqlite.core.dist.channel import SyncState
+from mqlite.core.dist.channel import SyncState, reset_to
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection
 from mqlite.core.mqi import Connections
@@ -77,6 +77,42 @@ class ChannelTransfer:
     def forget(self, key: str) -> None:
         if self.sync.pop(key, None) is not None:
             self.outbox.tx.delete_record(SYNC_KIND, key)
+
+    # -- RESET CHANNEL, RESOLVE CHANNEL (the channel not running) ----------------------------------
+    def reset(self, channel: str, sending: bool, seqnum: int, seqwrap: int) -> None:
+        """RESET CHANNEL SEQNUM: 4025 while a batch is in doubt (RESOLVE CHANNEL first)."""
+        key = sender_key(channel) if sending else receiver_key(channel)
+        if self.state(key).indoubt is not None:
+            raise MQError(C.MQRCCF_CHANNEL_INDOUBT, f"channel {channel} has a batch in doubt: RESOLVE CHANNEL first")
+        try:
+            self.save(key, reset_to(seqnum, seqwrap, sending))
+        except ValueError as error:
+            raise MQError(C.MQRCCF_SEQ_NUMBER_WRAP_ERROR, str(error)) from None
+
+    def resolve_by_command(self, channel: str, xmitq: str, commit: bool) -> int:
+        """RESOLVE CHANNEL ACTION(COMMIT|BACKOUT) of a sender's batch in doubt: COMMIT removes it
+        from the transmission queue (the partner has it), BACKOUT leaves it to be sent again; how
+        many messages it held. 3053 when nothing is in doubt."""
+        key = sender_key(channel)
+        state = self.state(key)
+        doubt = state.indoubt
+        if doubt is None:
+            raise MQError(C.MQRCCF_INDOUBT_VALUE_ERROR, f"channel {channel} has no batch in doubt")
+        if commit:
+            self.remove_entries(xmitq, doubt.entries)
+            self.save(key, state.committed(doubt.seq, doubt.luwid))
+        else:
+            self.save(key, SyncState(state.seq, state.luwid, None, state.reset))
+        log.warning("AMQ9531I: Channel '%s': batch in doubt (sequence %d) %s by RESOLVE CHANNEL", channel, doubt.seq,
+                    "committed" if commit else "backed out")
+        return len(doubt.entries)
+
+    def receiver_status(self, channel: str, sender_seq: int, reset: bool) -> SyncState:
+        """What a receiver answers STATUS with; a sender's RESET CHANNEL is taken here."""
+        key = receiver_key(channel)
+        if reset:
+            self.save(key, SyncState(sender_seq, None))
+        return self.state(key)
 
     # -- the sending end ---------------------------------------------------------------------
     @staticmethod

@@ -73,8 +73,12 @@ class ReceiverAgent(asyncio.Protocol):
         if isinstance(event, wire.Hello):
             self._hello(event.fields)
         elif isinstance(event, wire.Status):
-            state = self.core.transfer.state(receiver_key(self.name))
-            self._write(wire.StatusReply(state.seq, state.luwid))
+            state = self.core.transfer.receiver_status(self.name, event.seq, event.reset)
+            if event.reset:
+                log.info("AMQ9537I: Channel '%s' reset to sequence number %d by its partner", self.name, event.seq)
+            round_ = Round()  # the reply goes once a reset it reports is durable
+            round_.add(self.session, self.wire.send(wire.StatusReply(state.seq, state.luwid)))
+            self.runtime.finish(round_)
             self.status.status, self.status.last_seq = "RUNNING", state.seq
         elif isinstance(event, wire.Msg):
             self._message(event)

@@ -132,11 +132,16 @@ class SenderAgent:
         key = sender_key(self.name)
         state = self.core.transfer.state(key)
         doubt = state.indoubt
-        self._send(wire.Status(state.seq, None if doubt is None else {"luwid": doubt.luwid, "seq": doubt.seq}))
+        self._send(wire.Status(state.seq, None if doubt is None else {"luwid": doubt.luwid, "seq": doubt.seq},
+                               state.reset))
         reply = await self._expect(reader, wire.StatusReply)
         mismatch = sequence_error(state, reply.seq, reply.luwid)
         if mismatch is not None:
             raise ChannelFailed(mismatch, C.MQRC_UNEXPECTED_ERROR, stop=True)
+        if state.reset:  # the partner took the new number
+            state = SyncState(state.seq, state.luwid, state.indoubt)
+            self.core.transfer.save(key, state)
+            self.runtime.finish(Round())
         self._resolve(state, reply.luwid)
         self.status.status, self.status.substate = "RUNNING", "MQGET"
         self.status.retries_left = (int(attrs.get("SHORTRTY", 10)), int(attrs.get("LONGRTY", 999_999_999)))
