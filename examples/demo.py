@@ -99,10 +99,12 @@ def network(port1: int) -> None:
     ))
     run("runmqsc", "DEMO.QM2", stdin=(
         "DEFINE CHANNEL(DEMO.TO.QM2) CHLTYPE(RCVR)\n"
+        "SET CHLAUTH(DEMO.TO.QM2) TYPE(QMGRMAP) QMNAME(DEMO.QM) USERSRC(CHANNEL) DESCR('DEMO.QM may send')\n"
         "DEFINE QLOCAL(DEMO.QM3) USAGE(XMITQ) DESCR('to DEMO.QM3: messages for it pass through')\n"
         f"DEFINE CHANNEL(QM2.TO.QM3) CHLTYPE(SDR) CONNAME('127.0.0.1({port3})') XMITQ(DEMO.QM3)\n"
     ))
-    run("runmqsc", "DEMO.QM3", stdin="DEFINE CHANNEL(QM2.TO.QM3) CHLTYPE(RCVR)\nDEFINE QLOCAL(APP.PAYMENTS)\n")
+    run("runmqsc", "DEMO.QM3", stdin="DEFINE CHANNEL(QM2.TO.QM3) CHLTYPE(RCVR)\nDEFINE QLOCAL(APP.PAYMENTS)\n"
+                                      "SET CHLAUTH(QM2.TO.QM3) TYPE(QMGRMAP) QMNAME(DEMO.QM2) USERSRC(CHANNEL)\n")
     payments = "".join(f"payment {i}: {i * 10} EUR\n" for i in range(1, 101))
     run("put", "-m", "DEMO.QM", "PAYMENTS", "--persistent", stdin=payments)
     run("put", "-m", "DEMO.QM", "APP.PAYMENTS", "-t", "DEMO.QM3", "--persistent", stdin="named by queue manager\n")

@@ -43,7 +43,8 @@ def linked(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> Iterator[tuple
                        f"DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('127.0.0.1({relay.port})') XMITQ(QM2) "
                        "BATCHSZ(50) SHORTRTY(1000) SHORTTMR(1)\n"
                        "DEFINE QREMOTE(TO.APP.IN) RNAME(APP.IN) RQMNAME(QM2) XMITQ(QM2)\n")
-    mqsc(run_cli, qm2, "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR)\nDEFINE QLOCAL(APP.IN) MAXDEPTH(100000)\n")
+    mqsc(run_cli, qm2, "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR)\nDEFINE QLOCAL(APP.IN) MAXDEPTH(100000)\n"
+                       "SET CHLAUTH(QM1.TO.QM2) TYPE(QMGRMAP) QMNAME(QM1) USERSRC(CHANNEL)\n")
     try:
         yield qm1, qm2, relay
     finally:

@@ -32,7 +32,9 @@ def link(run_cli: RunCli, qm1: QMgr, qm2: QMgr, **sender: Any) -> None:
     mqsc(run_cli, qm1, f"DEFINE QLOCAL(QM2) USAGE(XMITQ)\n"
                        f"DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('127.0.0.1({qm2.port})') XMITQ(QM2) {extra}\n"
                        f"DEFINE QREMOTE(TO.APP.IN) RNAME(APP.IN) RQMNAME({qm2.name}) XMITQ(QM2)\n")
-    mqsc(run_cli, qm2, "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR)\nDEFINE QLOCAL(APP.IN)\n")
+    mqsc(run_cli, qm2, "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR)\nDEFINE QLOCAL(APP.IN)\n"
+                       # secure by default: the partner must be named (its channel runs as QM2 itself)
+                       "SET CHLAUTH(QM1.TO.QM2) TYPE(QMGRMAP) QMNAME(QM1) USERSRC(CHANNEL)\n")
 
 
 def depth(run_cli: RunCli, qmgr: QMgr, queue: str) -> int:
@@ -159,7 +161,7 @@ def test_a_partner_that_sends_garbage_is_cut_off_and_nothing_is_lost(qmgr_factor
     for bad in ("sequence", "garbage"):
         sender = wire.ChannelConnection(wire.Role.SENDER)
         with socket.create_connection(("127.0.0.1", qm2.port), timeout=10) as sock:
-            sock.sendall(sender.send(wire.Hello({"channel": "QM1.TO.QM2", "type": "SDR", "qmgr": "EVIL"})))
+            sock.sendall(sender.send(wire.Hello({"channel": "QM1.TO.QM2", "type": "SDR", "qmgr": "QM1"})))
             data = sock.recv(65536)
             sender.receive_data(data)
             assert isinstance(sender.next_event(), wire.Accept)
@@ -178,3 +180,42 @@ def test_a_partner_that_sends_garbage_is_cut_off_and_nothing_is_lost(qmgr_factor
     assert depth(run_cli, qm2, "APP.IN") == 0
     run_cli("put", "-m", "QM1", "TO.APP.IN", "--persistent", input="the real one\n")
     wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 1, "the real sender still gets through", timeout=30)
+
+
+def test_who_may_be_a_receivers_partner(qmgr_factory: Callable[..., QMgr], run_cli: RunCli,
+                                        mqlite_home: Any) -> None:
+    """Secure by default (issue 15 item 5): a receiver with a blank MCAUSER admits only a partner a
+    CHLAUTH mapping names; QMGRMAP USERSRC(NOACCESS) refuses one; MCAUSER makes its puts run as
+    an ordinary user, whose authority then decides (a refused put goes to the dead-letter queue)."""
+    from helpers.credentials import Credentials, add_user
+
+    qm1, qm2 = qmgr_factory("QM1"), qmgr_factory("QM2")
+    link(run_cli, qm1, qm2)
+    mqsc(run_cli, qm2, "SET CHLAUTH(QM1.TO.QM2) TYPE(QMGRMAP) QMNAME(QM1) ACTION(REMOVE)\n")
+    run_cli("put", "-m", "QM1", "TO.APP.IN", "--persistent", input="first\n")
+    wait_until(lambda: "AMQ9777E" in paths.error_log_path(qm2.name).read_text(), "QM2 refuses the unnamed partner")
+    assert "2035" in paths.error_log_path(qm1.name).read_text()  # the sender hears why
+    mqsc(run_cli, qm2, "SET CHLAUTH(QM1.TO.QM2) TYPE(QMGRMAP) QMNAME(QM1) USERSRC(NOACCESS)\n")
+    mqsc(run_cli, qm1, "STOP CHANNEL(QM1.TO.QM2)\nSTART CHANNEL(QM1.TO.QM2)\n")
+    wait_until(lambda: paths.error_log_path(qm2.name).read_text().count("AMQ9777E") >= 2, "NOACCESS refuses too")
+    assert depth(run_cli, qm2, "APP.IN") == 0
+    # An MCAUSER with put authority on APP.* only: APP.IN gets its message, OTHER.Q's goes to the DLQ.
+    add_user(mqlite_home, "QM2", Credentials("qm1mca", "unused-pass-1", "mqpartner"))
+    mqsc(run_cli, qm2, "SET CHLAUTH(QM1.TO.QM2) TYPE(QMGRMAP) QMNAME(QM1) ACTION(REMOVE)\n"
+                       "ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) MCAUSER('qm1mca')\n"
+                       "SET AUTHREC OBJTYPE(QMGR) GROUP('mqpartner') AUTHADD(CONNECT)\n"
+                       "SET AUTHREC PROFILE('APP.**') OBJTYPE(QUEUE) GROUP('mqpartner') AUTHADD(PUT, SETALL)\n"
+                       "DEFINE QLOCAL(OTHER.Q)\nDEFINE QLOCAL(DLQ)\nALTER QMGR DEADQ(DLQ)\n"
+                       "SET AUTHREC PROFILE('DLQ') OBJTYPE(QUEUE) GROUP('mqpartner') AUTHADD(PUT, SETALL)\n")
+    mqsc(run_cli, qm1, f"DEFINE QREMOTE(TO.OTHER) RNAME(OTHER.Q) RQMNAME({qm2.name}) XMITQ(QM2)\n"
+                       "STOP CHANNEL(QM1.TO.QM2)\nSTART CHANNEL(QM1.TO.QM2)\n")
+    run_cli("put", "-m", "QM1", "TO.OTHER", "--persistent", input="not allowed there\n")
+    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 1 and depth(run_cli, qm2, "DLQ") == 1,
+               "APP.IN gets its message, the other one is dead-lettered", timeout=30)
+    with mqlite.connect("QM2") as q2:
+        header, body = dlh.decode(mqlite.Queue(q2, "DLQ").get())
+        assert (header.reason, body) == (C.MQRC_NOT_AUTHORIZED, b"not allowed there")
+        md = mqlite.MD()
+        mqlite.Queue(q2, "APP.IN").get(None, md)
+        assert md.UserIdentifier.strip() != b"qm1mca"  # the message keeps its own context (passed by the MCA)
+    assert depth(run_cli, qm2, "OTHER.Q") == 0

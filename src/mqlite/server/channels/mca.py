@@ -20,8 +20,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from mqlite import cmqc as C
-from mqlite.core.security.principal import Principal
-from mqlite.server.channels.agent_base import MCA_USER
 from mqlite.server.channels.message_status import ChannelStatus
 from mqlite.server.channels.receiver import ReceiverAgent
 from mqlite.server.channels.sender import SenderAgent
@@ -43,10 +41,6 @@ class MessageChannels:
         self.receivers: dict[str, set[ReceiverAgent]] = {}
         self.finished: dict[str, ChannelStatus] = {}  # the last status of senders that stopped or retried
         runtime.tick_hooks.append(self._trigger)
-
-    def principal_for(self, attrs: Any) -> Principal:
-        user = str(attrs.get("MCAUSER") or "").strip()
-        return Principal(user, self.groups_of(user)) if user else MCA_USER
 
     # -- core's ChannelAgent -----------------------------------------------------------------
     def start(self, name: str, attrs: Any) -> None:
@@ -106,7 +100,7 @@ class MessageChannels:
     # -- receivers ---------------------------------------------------------------------------------
     def accept(self, transport: asyncio.Transport, first: bytes) -> None:
         """A connection on the queue manager's port that opened with a channel HELLO."""
-        receiver = ReceiverAgent(self.runtime, transport, self.principal_for, self.receivers)
+        receiver = ReceiverAgent(self.runtime, transport, self.groups_of, self.receivers)
         transport.set_protocol(receiver)
         receiver.data_received(first)
 

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 from mqlite import cmqc as C
 from mqlite.core.dist.transfer import receiver_key
 from mqlite.core.errors import MQError
-from mqlite.core.security.principal import Principal
 from mqlite.message import MessageDescriptor
 from mqlite.protocol import channel as wire
+from mqlite.server.channels.admission import admit_partner
 from mqlite.server.channels.agent_base import AgentSession, ChannelFailed
 from mqlite.server.channels.message_status import ChannelStatus
 from mqlite.server.runtime import Round
@@ -31,11 +31,11 @@ log = logging.getLogger("mqlite.server")
 class ReceiverAgent(asyncio.Protocol):
     """The receiving end of one channel connection (RCVR or RQSTR)."""
 
-    def __init__(self, runtime: Runtime, transport: asyncio.Transport, principal_for: Callable[[Any], Principal],
+    def __init__(self, runtime: Runtime, transport: asyncio.Transport, groups_of: Callable[[str], frozenset[str]],
                  running: dict[str, set[ReceiverAgent]]) -> None:
         self.runtime = runtime
         self.core = runtime.core
-        self.principal_for = principal_for
+        self.groups_of = groups_of
         self.running = running  # the receivers running now, by channel (CHSTATUS, STOP CHANNEL)
         self.transport = transport
         self.wire = wire.ChannelConnection(wire.Role.RECEIVER)
@@ -111,7 +111,8 @@ class ReceiverAgent(asyncio.Protocol):
             self._refuse(C.MQRC_CHANNEL_NOT_AVAILABLE, f"AMQ9546E: SEQWRAP of channel '{name}' differs at the two ends")
             return
         try:
-            self.conn = self.core.connect(self.principal_for(attrs), "runmqchl " + name, os.getpid())
+            principal = admit_partner(self.core, name, attrs, self.status.conname, str(fields["qmgr"]), self.groups_of)
+            self.conn = self.core.connect(principal, "runmqchl " + name, os.getpid())
         except MQError as error:
             self._refuse(error.reason, f"channel '{name}': {error.text}")
             return
