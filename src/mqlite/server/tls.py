@@ -84,6 +84,22 @@ class ServerTls:
             self._contexts[label] = context
         return context
 
+    def client_context(self, cipher: str, label: str = "") -> ssl.SSLContext:
+        """The context a sending message channel connects with: the queue manager's certificate
+        (the channel's CERTLABL, else the queue manager's) for the partner's SSLCAUTH, the
+        repository's signers to check the partner's, and the channel's CipherSpec. The partner's
+        name is checked by SSLPEER, as IBM does, not by host name."""
+        if self._repository is None:
+            self._repository = KeyRepository.read(self.repository_path)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        context.minimum_version = ssl.TLSVersion.TLSv1_2
+        context.check_hostname = False
+        self._repository.load_personal(context, label or self.label)
+        self._repository.load_signers(context)
+        context.verify_mode = ssl.CERT_REQUIRED
+        apply_cipher(context, cipher)
+        return context
+
     def _server_name(self, connection: ssl.SSLObject | ssl.SSLSocket, name: str | None,
                      context: ssl.SSLContext) -> int | None:
         """The client named its channel (SNI): present that channel's CERTLABL if it has one."""

@@ -26,6 +26,7 @@ from mqlite.server.channels.sender import SenderAgent
 
 if TYPE_CHECKING:
     from mqlite.server.runtime import Runtime
+    from mqlite.server.tls import ServerTls
 
 log = logging.getLogger("mqlite.server")
 
@@ -33,8 +34,10 @@ log = logging.getLogger("mqlite.server")
 class MessageChannels:
     """The queue manager's message channel agents; core's channel agent for SDR, SVR, RCVR, RQSTR."""
 
-    def __init__(self, runtime: Runtime, groups_of: Callable[[str], frozenset[str]]) -> None:
+    def __init__(self, runtime: Runtime, groups_of: Callable[[str], frozenset[str]],
+                 tls: ServerTls | None = None) -> None:
         self.runtime = runtime
+        self.tls = tls  # the key repository senders present their certificate from
         self.core = runtime.core
         self.groups_of = groups_of
         self.senders: dict[str, SenderAgent] = {}
@@ -50,7 +53,7 @@ class MessageChannels:
         if agent is not None and not agent.done:
             return
         self.finished.pop(name, None)
-        self.senders[name] = SenderAgent(self.runtime, name, self.finished.__setitem__)
+        self.senders[name] = SenderAgent(self.runtime, name, self.finished.__setitem__, self.tls)
 
     def stop(self, name: str, client_id: str | None = None) -> int:
         ended = 0

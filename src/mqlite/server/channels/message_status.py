@@ -33,6 +33,7 @@ class ChannelStatus:
     retries_left: tuple[int, int] = (0, 0)  # SHORTRTS, LONGRTS
     error: str = ""  # why it is RETRYING or STOPPED, for the error log and tests
     xqmsgsa: int = 0  # messages available on the transmission queue (filled in by the agent)
+    tls: dict[str, str] = field(default_factory=dict)  # SECPROT, SSLPEER, SSLCERTI (server.tls_rules.status)
 
     def row(self) -> dict[str, Any]:
         date, clock = attributes.date_and_time(self.started)
@@ -44,6 +45,7 @@ class ChannelStatus:
             "RQMNAME": self.rqmname, "CHSTADA": date, "CHSTATI": clock,
             "SHORTRTS": self.retries_left[0], "LONGRTS": self.retries_left[1],
         }
+        row.update(self.tls)
         if self.last_message:
             row["LSTMSGDA"], row["LSTMSGTI"] = attributes.date_and_time(self.last_message)
         if self.chltype in ("SDR", "SVR"):

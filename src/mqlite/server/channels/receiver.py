@@ -17,6 +17,7 @@ from mqlite.core.dist.transfer import receiver_key
 from mqlite.core.errors import MQError
 from mqlite.message import MessageDescriptor
 from mqlite.protocol import channel as wire
+from mqlite.server import tls_rules
 from mqlite.server.channels.admission import admit_partner
 from mqlite.server.channels.agent_base import AgentSession, ChannelFailed
 from mqlite.server.channels.message_status import ChannelStatus
@@ -98,10 +99,13 @@ class ReceiverAgent(asyncio.Protocol):
             log.error("%s (from %s, queue manager %s)", error.text, self.status.conname, fields.get("qmgr"))
             self._refuse(error.reason, error.text)
             return
-        if str(attrs.get("SSLCIPH") or "").strip():
-            self._refuse(C.MQRC_SSL_INITIALIZATION_ERROR,
-                         f"AMQ9639E: channel '{name}' needs TLS (SSLCIPH), not yet served on message channels")
+        try:  # SSLCIPH both ways, SSLCAUTH, SSLPEER: as for a client channel
+            tls_rules.check_channel(self.transport, name, attrs, self.status.conname)
+        except MQError as error:
+            self._refuse(error.reason, error.text)
             return
+        sslpeer, sslcerti = tls_rules.peer_certificate(self.transport)
+        self.status.tls = tls_rules.status(self.transport)
         negotiated = wire.negotiate(fields, {"batchsz": int(attrs.get("BATCHSZ", 50)),
                                              "maxmsgl": int(attrs.get("MAXMSGL", 4194304)),
                                              "hbint": int(attrs.get("HBINT", 300)),
@@ -111,7 +115,8 @@ class ReceiverAgent(asyncio.Protocol):
             self._refuse(C.MQRC_CHANNEL_NOT_AVAILABLE, f"AMQ9546E: SEQWRAP of channel '{name}' differs at the two ends")
             return
         try:
-            principal = admit_partner(self.core, name, attrs, self.status.conname, str(fields["qmgr"]), self.groups_of)
+            principal = admit_partner(self.core, name, attrs, self.status.conname, str(fields["qmgr"]), self.groups_of,
+                                      sslpeer, sslcerti)
             self.conn = self.core.connect(principal, "runmqchl " + name, os.getpid())
         except MQError as error:
             self._refuse(error.reason, f"channel '{name}': {error.text}")

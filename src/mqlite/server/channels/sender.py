@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import ssl
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -34,7 +35,11 @@ from mqlite.core.dist.transfer import sender_key
 from mqlite.core.errors import MQError
 from mqlite.core.handles import GetResult
 from mqlite.core.waiters import GetRequest
+from mqlite.keyrepo import KeyRepositoryError
 from mqlite.protocol import channel as wire
+from mqlite.protocol import dn
+from mqlite.protocol import tls as cipherspecs
+from mqlite.server import tls_rules
 from mqlite.server.channels.agent_base import FINAL, MCA_USER, AgentSession, ChannelFailed, failure, parse_conname
 from mqlite.server.channels.message_status import ChannelStatus
 from mqlite.server.runtime import Round
@@ -42,6 +47,7 @@ from mqlite.server.tcp import keep_alive
 
 if TYPE_CHECKING:
     from mqlite.server.runtime import Runtime
+    from mqlite.server.tls import ServerTls
 
 log = logging.getLogger("mqlite.server")
 _GET_OPTIONS = C.MQGMO_SYNCPOINT_IF_PERSISTENT | C.MQGMO_FAIL_IF_QUIESCING
@@ -51,8 +57,10 @@ _CONNECT_TIMEOUT = 20.0
 class SenderAgent:
     """One running sending channel: its task, its core connection and its status."""
 
-    def __init__(self, runtime: Runtime, name: str, on_end: Callable[[str, ChannelStatus], None]) -> None:
+    def __init__(self, runtime: Runtime, name: str, on_end: Callable[[str, ChannelStatus], None],
+                 tls: ServerTls | None = None) -> None:
         self.runtime = runtime
+        self.tls = tls
         self.core = runtime.core
         self.on_end = on_end
         self.name = name
@@ -112,11 +120,14 @@ class SenderAgent:
     async def _session_once(self, attrs: Any) -> None:
         host, port = parse_conname(str(attrs.get("CONNAME", "")))
         self.status.status, self.status.substate = "BINDING", "NETBIND"
-        if str(attrs.get("SSLCIPH") or "").strip():
-            raise ChannelFailed(f"SSLCIPH({attrs['SSLCIPH']}) on a message channel is not supported yet",
-                                C.MQRC_SSL_INITIALIZATION_ERROR, stop=True)
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), _CONNECT_TIMEOUT)
+        cipher = str(attrs.get("SSLCIPH") or "").strip()
+        context = self._tls_context(cipher, str(attrs.get("CERTLABL") or "")) if cipher else None
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(
+            host, port, ssl=context, server_hostname=cipherspecs.sni_for_channel(self.name) if context else None),
+            _CONNECT_TIMEOUT)
         self._writer = writer
+        if context is not None:
+            self._check_partner_certificate(writer, attrs)
         keep_alive(writer.transport, int(attrs.get("HBINT", 300)) + 60)  # KAINT(AUTO)
         self._wire = wire.ChannelConnection(wire.Role.SENDER)
         self.status.conname = f"{host}({port})"
@@ -147,6 +158,28 @@ class SenderAgent:
         self.status.retries_left = (int(attrs.get("SHORTRTY", 10)), int(attrs.get("LONGRTY", 999_999_999)))
         self._open_xmitq(attrs)
         await self._batches(reader, attrs, negotiated)
+
+    def _tls_context(self, cipher: str, label: str) -> ssl.SSLContext:
+        if self.tls is None:
+            raise ChannelFailed("no TLS key repository in this process", C.MQRC_SSL_INITIALIZATION_ERROR, stop=True)
+        try:
+            return self.tls.client_context(cipher, label)
+        except (KeyRepositoryError, ssl.SSLError, ValueError) as error:
+            raise ChannelFailed(f"AMQ9635E: channel '{self.name}': TLS: {error}", C.MQRC_SSL_INITIALIZATION_ERROR,
+                                stop=True) from None
+
+    def _check_partner_certificate(self, writer: asyncio.StreamWriter, attrs: Any) -> None:
+        """The sending end's SSLPEER filters the partner queue manager's certificate."""
+        subject, _ = tls_rules.peer_certificate(writer.transport)
+        wanted = str(attrs.get("SSLPEER") or "")
+        try:
+            accepted = dn.matches(wanted, subject)
+        except dn.DNError:
+            accepted = False
+        if not accepted:
+            raise ChannelFailed(f"AMQ9636E: the partner's certificate {subject!r} does not match SSLPEER({wanted}) "
+                                f"of channel '{self.name}'", C.MQRC_SSL_PEER_NAME_MISMATCH, stop=True)
+        self.status.tls = tls_rules.status(writer.transport)
 
     def _resolve(self, state: SyncState, partner_luwid: bytes | None) -> None:
         """A batch left in doubt: kept (removed from the transmission queue) or sent again."""

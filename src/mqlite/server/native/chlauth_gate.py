@@ -24,7 +24,7 @@ from mqlite.core.errors import MQError
 from mqlite.core.qmgr import QueueManager
 from mqlite.core.security.chlauth import Connecting, Decision, active_values, refusal_message
 from mqlite.core.security.events import channel_blocked
-from mqlite.protocol import dn
+from mqlite.server.tls_rules import peer_certificate
 
 log = logging.getLogger("mqlite.server")
 
@@ -53,15 +53,6 @@ class AdmittedLike(Protocol):
     chckclnt: str | None
 
 
-def peer_certificate(transport: Any) -> tuple[str, str]:
-    """The client certificate's subject and issuer in IBM's display form ("" when none)."""
-    tls = transport.get_extra_info("ssl_object") if transport is not None else None
-    certificate = tls.getpeercert() if tls is not None else None
-    if not certificate:
-        return "", ""
-    names: dict[str, Any] = dict(certificate)
-    return (dn.format_dn(dn.from_certificate(names.get("subject", ()))),
-            dn.format_dn(dn.from_certificate(names.get("issuer", ()))))
 
 
 def chlauth_check(core: QueueManager) -> Callable[[HelloLike, AdmittedLike], None]:

@@ -23,8 +23,8 @@ from mqlite.core.errors import MQError
 from mqlite.core.security.principal import Principal
 from mqlite.protocol import channel as channel_wire
 from mqlite.protocol import native
+from mqlite.server import tls_rules
 from mqlite.server.channels.svrconn import Instance
-from mqlite.server.native import tls as native_tls
 from mqlite.server.native.conversation import Conversation, ConversationSink
 from mqlite.server.native.handshake import Admitted, Gate, Hello
 from mqlite.server.os_identity import peer_principal
@@ -268,7 +268,7 @@ class ClientConnection(asyncio.Protocol):
             return
         self.instance = Instance(admitted.channel, hello.address, principal.user, hello.appl_name,
                                  admitted.maxmsgl, admitted.hbint, admitted.kaint, admitted.sharecnv,
-                                 self.transport.close, tls=native_tls.status(self.transport))
+                                 self.transport.close, tls=tls_rules.status(self.transport))
         self.gate.clients.add(self.instance)
         keep_alive(self.transport, admitted.kaint)
         if admitted.hbint > 0:
