@@ -13,6 +13,7 @@ from mqlite.core.authinfo import AuthInfos
 from mqlite.core.channels import Channels
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection
+from mqlite.core.listeners import Listeners
 from mqlite.core.objects import ObjectDefinitions
 from mqlite.core.pubsub.admin import PubSubAdmin
 from mqlite.core.pubsub.registry import Subscriptions
@@ -23,8 +24,10 @@ class Admin:
     """The admin API MQSC drives (``mqsc.commands.AdminAPI``)."""
 
     def __init__(self, objects: ObjectDefinitions, pubsub: PubSubAdmin, subscriptions: Subscriptions,
-                 channels: Channels, authinfos: AuthInfos, connections: dict[str, Connection]) -> None:
+                 channels: Channels, authinfos: AuthInfos, connections: dict[str, Connection],
+                 listeners: Listeners) -> None:
         self.objects = objects
+        self.listeners = listeners
         self.authinfos = authinfos
         self.pubsub = pubsub
         self.subscriptions = subscriptions
@@ -52,6 +55,8 @@ class Admin:
                 self.channels.restore(name, attrs)
             elif qtype == "AUTHINFO":
                 self.authinfos.restore(name, attrs)
+            elif qtype == "LISTENER":
+                self.listeners.restore(name, attrs)
             else:
                 self.objects.restore_queue(qtype, name, attrs)
         self.channels.restored()
@@ -70,6 +75,8 @@ class Admin:
             return self.channels.define_channel(name, attrs, like, replace)
         if objtype == "AUTHINFO":
             return self.authinfos.define(name, attrs, like, replace)
+        if objtype == "LISTENER":
+            return self.listeners.define(name, attrs, like, replace)
         return self.objects.define_queue(objtype, name, attrs, like, replace)
 
     def alter(self, objtype: str, name: str, attrs: dict[str, Any]) -> None:
@@ -84,6 +91,8 @@ class Admin:
             return self.channels.alter_channel(name, attrs)
         if objtype == "AUTHINFO":
             return self.authinfos.alter(name, attrs)
+        if objtype == "LISTENER":
+            return self.listeners.alter(name, attrs)
         return self.objects.alter_queue(objtype, name, attrs)
 
     def delete(self, objtype: str, name: str, purge: bool = False) -> None:
@@ -96,6 +105,8 @@ class Admin:
             return self.channels.delete_channel(name)
         if objtype == "AUTHINFO":
             return self.authinfos.delete(name)
+        if objtype == "LISTENER":
+            return self.listeners.delete(name)
         if name in self.subscriptions.managed_queues:  # spec A R-MGD-6: the queue manager owns it
             raise MQError(C.MQRC_OBJECT_IN_USE, f"queue {name} is the managed queue of a subscription")
         return self.objects.delete_queue(objtype, name, purge)
@@ -113,6 +124,8 @@ class Admin:
             return self.channels.channel_rows(generic)
         if objtype == "AUTHINFO":
             return self.authinfos.rows(generic)
+        if objtype == "LISTENER":
+            return self.listeners.rows(generic)
         return self.objects.queue_rows(objtype, generic)
 
     def queue_status(self, generic: str, status_type: str) -> list[dict[str, Any]]:

@@ -74,6 +74,12 @@ class Unchecked(Protocol):
 
     def reset_channel(self, name: str, chltype: str | None = None, seqnum: int = 1) -> None: ...
 
+    def start_listener(self, name: str) -> None: ...
+
+    def stop_listener(self, name: str) -> None: ...
+
+    def listener_status(self, generic: str) -> list[dict[str, Any]]: ...
+
     def resolve_channel(self, name: str, action: str, chltype: str | None = None) -> None: ...
 
     def set_chlauth(self, profile: str, attrs: Mapping[str, Any]) -> None: ...
@@ -259,6 +265,20 @@ class CheckedAdmin:
         self._command = C.MQCMD_STOP_CHANNEL
         self._require(C.MQOT_CHANNEL, name, C.MQZAO_CONTROL)
         self.qm.stop_channel(name, chltype, client_id, status)
+
+    def start_listener(self, name: str) -> None:
+        self._command = C.MQCMD_START_CHANNEL_LISTENER
+        self._require(C.MQOT_LISTENER, name, C.MQZAO_CONTROL)
+        self.qm.start_listener(name)
+
+    def stop_listener(self, name: str) -> None:
+        self._command = C.MQCMD_STOP_CHANNEL_LISTENER
+        self._require(C.MQOT_LISTENER, name, C.MQZAO_CONTROL)
+        self.qm.stop_listener(name)
+
+    def listener_status(self, generic: str) -> list[dict[str, Any]]:
+        self._command = C.MQCMD_INQUIRE_LISTENER_STATUS
+        return self._visible(C.MQOT_LISTENER, self.qm.listener_status(generic), "LISTENER", generic)
 
     def reset_channel(self, name: str, chltype: str | None = None, seqnum: int = 1) -> None:
         self._command = C.MQCMD_RESET_CHANNEL

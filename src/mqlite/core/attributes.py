@@ -34,7 +34,7 @@ from mqlite.core.attribute_spec import enum_attr as _e
 from mqlite.core.attribute_spec import flag_attr as _f
 from mqlite.core.attribute_spec import int_attr as _i
 from mqlite.core.attribute_spec import str_attr as _s
-from mqlite.core.channel_attributes import AUTHINFO, CHANNEL
+from mqlite.core.channel_attributes import AUTHINFO, CHANNEL, LISTENER
 from mqlite.core.errors import MQError
 
 # Reason codes used here (IBM numbers; cmqc.py is the public home of the full set).
@@ -251,6 +251,7 @@ _TABLE: dict[str, tuple[Attr, ...]] = {
             *_CREATED, *_ALT),
     "CHANNEL": (*_identity(_s("CHANNEL", "", 3501, 20), None), *CHANNEL, *_ALT),
     "AUTHINFO": (*_identity(_s("AUTHINFO", "", 2045), None), *AUTHINFO, *_ALT),
+    "LISTENER": (*_identity(_s("LISTENER", "", 3554), None), *LISTENER, *_ALT),
 }
 
 #: Object types with a catalogue. "QUEUE" (any queue type, for DISPLAY QUEUE) is accepted too.

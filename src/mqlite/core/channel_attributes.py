@@ -102,3 +102,13 @@ AUTHINFO: Final[tuple[Attr, ...]] = (
     _i("FAILDLAY", 1, 259, 0, 60),
     _e("ADOPTCTX", "YES", "NO=0 YES=1", 260),
 )
+
+# LISTENER objects (TRPTYPE(TCP) only): IBM's attributes and defaults; PORT(0) lets the system pick.
+LISTENER: Final[tuple[Attr, ...]] = (
+    _e("TRPTYPE", "TCP", "LU62=1 TCP=2 NETBIOS=3 SPX=4", 1501),
+    _s("DESCR", "", 2113, 64),
+    _i("PORT", 1414, 1485, 0, 65535),
+    _s("IPADDR", "", 2127, 48),
+    _i("BACKLOG", 0, 1418, 0, 999_999_999),
+    _e("CONTROL", "MANUAL", "MANUAL=0 QMGR=1 STARTONLY=2", 1406),
+)

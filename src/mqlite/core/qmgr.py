@@ -20,6 +20,7 @@ and are built here in dependency order:
   (copies, publish exit), ``publish.Publisher``, ``subscribe.Subscriber``, ``admin.PubSubAdmin``;
 - ``channels.Channels``: channel definitions and START/STOP through the server's agent;
 - ``authinfo.AuthInfos``: AUTHINFO objects and the connection authentication in force;
+- ``listeners.Listeners``: LISTENER objects and START/STOP LISTENER through the server's agent;
 - ``admin.Admin``: DEFINE/ALTER/DELETE/DISPLAY routed to the owner of each object type;
 - ``mqi.Connections``: MQCONN/MQDISC, MQOPEN/MQCLOSE, MQPUT routing, MQINQ/MQSET;
 - ``dist.transfer.ChannelTransfer`` (``transfer``): message channels' sync records and the
@@ -49,6 +50,7 @@ from mqlite.core.dedupe import DuplicateWindow
 from mqlite.core.dist.transfer import ChannelTransfer
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection, Effects, GetResult, Handle, TruncatedError
+from mqlite.core.listeners import ListenerAgent, Listeners
 from mqlite.core.mqget import Gets
 from mqlite.core.mqi import Connections
 from mqlite.core.mqput import Puts
@@ -111,7 +113,8 @@ class QueueManager:
         self.authinfos = authinfos = AuthInfos(objects.attrs, clock, outbox)
         connections: dict[str, Connection] = {}
         self.pubsub_admin = pubsub_admin = PubSubAdmin(objects, subscriptions, subscriber, delivery, connections)
-        self.admin = admin = Admin(objects, pubsub_admin, subscriptions, channels, authinfos, connections)
+        self.listener_service = listeners = Listeners(clock, outbox)
+        self.admin = admin = Admin(objects, pubsub_admin, subscriptions, channels, authinfos, connections, listeners)
         self.mqi = mqi = Connections(objects, waiting, puts, syncpoint, publisher, subscriber, delivery, admin.alter,
                                      connections, security)
         self.transfer = ChannelTransfer(name, objects.attrs, objects.queues, mqi, syncpoint, outbox)
@@ -178,6 +181,10 @@ class QueueManager:
         self.delete_sub = pubsub_admin.delete_sub
         self.define_sub = pubsub_admin.define_sub
         self.alter_sub = pubsub_admin.alter_sub
+        self.start_listener = listeners.start
+        self.stop_listener = listeners.stop
+        self.listener_status = listeners.status_rows
+        self.listeners_to_start = listeners.to_start
         self.start_channel = channels.start_channel
         self.stop_channel = channels.stop_channel
         self.channel_status = channels.channel_status
@@ -226,6 +233,15 @@ class QueueManager:
     @channel_agent.setter
     def channel_agent(self, agent: ChannelAgent | None) -> None:
         self.channel_service.agent = agent
+
+    @property
+    def listener_agent(self) -> ListenerAgent | None:
+        """What opens the listeners' ports: the server's, or None (START LISTENER then fails)."""
+        return self.listener_service.agent
+
+    @listener_agent.setter
+    def listener_agent(self, agent: ListenerAgent | None) -> None:
+        self.listener_service.agent = agent
 
     @property
     def publish_exit(self) -> PublishExit | None:

@@ -84,6 +84,17 @@ class ChannelAdmin(Protocol):
     def resolve_channel(self, name: str, action: str, chltype: str | None = None) -> None: ...
 
 
+@runtime_checkable
+class ListenerAdmin(Protocol):
+    """What START/STOP LISTENER and DISPLAY LSSTATUS need (``mqlite.core.listeners``)."""
+
+    def start_listener(self, name: str) -> None: ...
+
+    def stop_listener(self, name: str) -> None: ...
+
+    def listener_status(self, generic: str) -> list[dict[str, Any]]: ...
+
+
 class Status(enum.Enum):
     """How one command ended, as runmqsc counts it."""
 
@@ -251,6 +262,13 @@ def _dispatch(admin: AdminAPI, cmd: Command) -> list[str]:
             # CLIENTID names an MQTT client; CONNAME the address of SVRCONN instances to end.
             client = cmd.options.get("CLIENTID") or cmd.options.get("CONNAME")
             channels.stop_channel(name, chltype, client, cmd.options.get("STATUS"))
+    elif verb in ("START", "STOP") and objtype == "LISTENER":
+        _no_attributes(cmd)
+        listeners = _listener_admin(admin, cmd)
+        if verb == "START":
+            listeners.start_listener(name)
+        else:
+            listeners.stop_listener(name)
     elif verb == "RESET" and objtype == "CHANNEL":
         _no_attributes(cmd)
         seqnum = cmd.options.get("SEQNUM", "1")
@@ -301,6 +319,12 @@ def _refresh_security(admin: AdminAPI, cmd: Command) -> list[str]:
     if kind == "SSL":
         admin.refresh_ssl()
     return ["AMQ8560I: WebSphere MQ security cache refreshed."]
+
+
+def _listener_admin(admin: AdminAPI, cmd: Command) -> ListenerAdmin:
+    if not isinstance(admin, ListenerAdmin):
+        raise MQError(cmqc.MQRC_FUNCTION_NOT_SUPPORTED, f"{cmd.verb} {cmd.objtype} is not supported here")
+    return admin
 
 
 def _channel_admin(admin: AdminAPI, cmd: Command) -> ChannelAdmin:
@@ -358,6 +382,12 @@ def _display(admin: AdminAPI, cmd: Command) -> list[str]:
         rows = admin.queue_status(name, status_type)
         if not rows and status_type == "HANDLE":
             return []
+    elif objtype == "LSSTATUS":
+        identity = ("LISTENER",)
+        keys = _requested(cmd, lambda kw: kw)
+        where_key = where.keyword if where else ""
+        rows = _listener_admin(admin, cmd).listener_status(name or "*")
+        show_all_default = False
     elif objtype == "CHSTATUS":
         identity, keys, rows = _channel_status(admin, cmd, name)
         where_key = where.keyword if where else ""

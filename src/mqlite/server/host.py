@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING
 from mqlite import paths
 from mqlite.core.dedupe import DuplicateWindow
 from mqlite.core.errors import MQError
+from mqlite.core.listeners import SYSTEM_LISTENER
 from mqlite.server import exits, qm_ini
 from mqlite.server.channels.mca import MessageChannels
 from mqlite.server.channels.svrconn import ChannelAgents, ClientChannels
 from mqlite.server.channels.telemetry import DEFAULT_CHANNEL, MqttChannels
+from mqlite.server.listeners import ServerListeners
 from mqlite.server.native import chlauth_gate, heartbeat
 from mqlite.server.native import tls as native_tls
 from mqlite.server.native.connection import ClientConnection
@@ -50,6 +52,7 @@ class QueueManagerHost:
         self.mqtt_port = mqtt_port  # the MQTT listener (None: qm.json's "mqtt_port", if any)
         self.channels: MqttChannels | None = None
         self.message_channels: MessageChannels | None = None
+        self.listeners: ServerListeners | None = None
         self.runtime: Runtime | None = None
         self.gate: Gate | None = None  # the native connect handshake
         self.store: Store | None = None
@@ -85,11 +88,7 @@ class QueueManagerHost:
         core = self.runtime.core
         self.tls = ServerTls(self.name, core.attrs, core.channels.get)
         core.refresh_ssl = self.tls.refresh
-        if self.port is not None:  # plain and TLS on one port: the first byte tells them apart
-            listener = NativeListener(self._protocol, self.tls)
-            self.port = listener.listen(self.bind, self.port)
-            self._servers.append(listener)
-            log.info("AMQ9209I: listening on TCP port %d", self.port)
+        self._start_listeners(self.runtime)
         self._start_channels(self.runtime)
         self._write_listeners()
         # The Unix socket last: strmqm reports "started" once it accepts, so everything else is up.
@@ -103,6 +102,26 @@ class QueueManagerHost:
             # decision, not the file's (the queue manager's data files stay private).
             os.chmod(address, 0o666)
         log.info("AMQ8003I: queue manager %s started", self.name)
+
+    def _start_listeners(self, runtime: Runtime) -> None:
+        """The LISTENER objects that start with the queue manager; ``crtmqm -p``'s port is
+        SYSTEM.LISTENER.TCP.1 (defined at the first start, CONTROL(QMGR), as IBM's crtmqm does).
+        Plain and TLS share each port: the first byte tells them apart."""
+        core = runtime.core
+        assert self.tls is not None
+        self.listeners = ServerListeners(self._protocol, self.tls, self.bind, self._write_listeners)
+        core.listener_agent = self.listeners
+        if self.port is not None and SYSTEM_LISTENER not in core.listener_service.listeners:
+            core.define("LISTENER", SYSTEM_LISTENER, {"TRPTYPE": "TCP", "PORT": self.port, "CONTROL": "QMGR",
+                                                      "DESCR": "crtmqm -p"})
+        for name in core.listeners_to_start():
+            try:
+                core.start_listener(name)
+            except MQError as error:
+                if name == SYSTEM_LISTENER:
+                    raise OSError(error.text) from None  # strmqm reports the queue manager's own port
+        runtime.finish(Round())
+        self.port = self.listeners.port_of(SYSTEM_LISTENER)
 
     def _start_channels(self, runtime: Runtime) -> None:
         """Attach the channel agent and start the channels left running, and the MQTT port of
@@ -150,7 +169,9 @@ class QueueManagerHost:
         if not self._listening:
             return
         channels = self.channels.running_ports() if self.channels is not None else {}
-        paths.write_listeners(self.name, {"tcp": self.port, "channels": channels})
+        listeners = self.listeners.ports() if self.listeners is not None else {}
+        self.port = listeners.get(SYSTEM_LISTENER)
+        paths.write_listeners(self.name, {"tcp": self.port, "channels": channels, "listeners": listeners})
 
     def _mqtt_connections(self) -> list[MqttConnection]:
         return self.channels.all_connections() if self.channels is not None else []
@@ -174,6 +195,8 @@ class QueueManagerHost:
         log.info("AMQ8004I: queue manager %s ending (%s)", self.name, "immediate" if immediate else "controlled")
         for server in self._servers:
             server.close()
+        if self.listeners is not None:
+            self.listeners.close_all()
         if self.channels is not None:
             self.channels.close_listeners()
         if self.message_channels is not None:
