@@ -219,3 +219,34 @@ def test_who_may_be_a_receivers_partner(qmgr_factory: Callable[..., QMgr], run_c
         mqlite.Queue(q2, "APP.IN").get(None, md)
         assert md.UserIdentifier.strip() != b"qm1mca"  # the message keeps its own context (passed by the MCA)
     assert depth(run_cli, qm2, "OTHER.Q") == 0
+
+
+def test_putaut_ctx_puts_with_the_messages_own_user(qmgr_factory: Callable[..., QMgr], run_cli: RunCli,
+                                                   mqlite_home: Any) -> None:
+    """PUTAUT(CTX) (B:R-DSEC / issue 15 item 5): each message is put with its own UserIdentifier's
+    authority (the MCAUSER needs +altusr); a user without +put there sends it to the DLQ (2035)."""
+    from helpers.credentials import Credentials, add_user
+
+    qm1, qm2 = qmgr_factory("QM1"), qmgr_factory("QM2")
+    link(run_cli, qm1, qm2)
+    add_user(mqlite_home, "QM2", Credentials("qm1mca", "unused-pass-1", "mqpartner"))
+    add_user(mqlite_home, "QM2", Credentials("alice", "unused-pass-2", "payers"))
+    mqsc(run_cli, qm2, "ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) MCAUSER('qm1mca') PUTAUT(CTX)\n"
+                       "DEFINE QLOCAL(DLQ)\nALTER QMGR DEADQ(DLQ)\n"
+                       "SET AUTHREC OBJTYPE(QMGR) GROUP('mqpartner') AUTHADD(CONNECT, ALTUSR, SETALL)\n"
+                       "SET AUTHREC PROFILE('**') OBJTYPE(QUEUE) GROUP('mqpartner') AUTHADD(PUT, SETALL)\n"
+                       # every check of the put is the message's user's (IBM's alternate user authority)
+                       "SET AUTHREC PROFILE('APP.IN') OBJTYPE(QUEUE) GROUP('payers') AUTHADD(PUT, SETALL)\n")
+    with mqlite.connect("QM1") as q1:
+        queue = mqlite.Queue(q1, "TO.APP.IN", C.MQOO_OUTPUT | C.MQOO_SET_IDENTITY_CONTEXT)
+        for user in (b"alice", b"mallory"):
+            queue.put(b"from " + user, mqlite.MD(UserIdentifier=user, Persistence=C.MQPER_PERSISTENT),
+                      mqlite.PMO(Options=C.MQPMO_SET_IDENTITY_CONTEXT))
+    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 1 and depth(run_cli, qm2, "DLQ") == 1,
+               "alice's arrives, mallory's is dead-lettered", timeout=30)
+    with mqlite.connect("QM2") as q2:
+        md = mqlite.MD()
+        assert mqlite.Queue(q2, "APP.IN").get(None, md) == b"from alice"
+        assert md.UserIdentifier.strip() == b"alice"  # the context came through
+        header, body = dlh.decode(mqlite.Queue(q2, "DLQ").get())
+        assert (header.reason, body) == (C.MQRC_NOT_AUTHORIZED, b"from mallory")
