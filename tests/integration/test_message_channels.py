@@ -8,6 +8,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 import mqlite.client as mqlite
 from helpers.qmgrs import QMgr
 from helpers.waiting import wait_until
@@ -250,3 +252,27 @@ def test_putaut_ctx_puts_with_the_messages_own_user(qmgr_factory: Callable[..., 
         assert md.UserIdentifier.strip() == b"alice"  # the context came through
         header, body = dlh.decode(mqlite.Queue(q2, "DLQ").get())
         assert (header.reason, body) == (C.MQRC_NOT_AUTHORIZED, b"from mallory")
+
+
+@pytest.mark.parametrize("callback", [False, True])
+def test_a_requester_starts_its_server(qmgr_factory: Callable[..., QMgr], run_cli: RunCli, callback: bool) -> None:
+    """RQSTR and SVR (issue 15 item 2): START CHANNEL on QM2's requester asks QM1's server to send.
+    A server without CONNAME sends on the requester's connection; one with a CONNAME ends it and
+    calls back, connecting to the requester as a sender (IBM's callback)."""
+    qm1, qm2 = qmgr_factory("QM1"), qmgr_factory("QM2")
+    conname = f" CONNAME('127.0.0.1({qm2.port})')" if callback else ""
+    mqsc(run_cli, qm1, "DEFINE QLOCAL(QM2) USAGE(XMITQ)\n"
+                       f"DEFINE CHANNEL(QM1.SVR) CHLTYPE(SVR) XMITQ(QM2){conname}\n"
+                       "DEFINE QREMOTE(TO.APP.IN) RNAME(APP.IN) RQMNAME(QM2) XMITQ(QM2)\n"
+                       "SET CHLAUTH(QM1.SVR) TYPE(QMGRMAP) QMNAME(QM2) USERSRC(CHANNEL)\n")
+    mqsc(run_cli, qm2, f"DEFINE CHANNEL(QM1.SVR) CHLTYPE(RQSTR) CONNAME('127.0.0.1({qm1.port})')\n"
+                       "DEFINE QLOCAL(APP.IN)\n"
+                       "SET CHLAUTH(QM1.SVR) TYPE(QMGRMAP) QMNAME(QM1) USERSRC(CHANNEL)\n")
+    assert "AMQ8018I" in mqsc(run_cli, qm2, "START CHANNEL(QM1.SVR)\n")
+    # Nothing waits on QM1's transmission queue yet: the server runs because it was asked to.
+    wait_until(lambda: "STATUS(RUNNING)" in mqsc(run_cli, qm2, "DISPLAY CHSTATUS(QM1.SVR)\n", ok=False),
+               "the requester's channel runs", timeout=20)
+    assert "CHLTYPE(RQSTR)" in mqsc(run_cli, qm2, "DISPLAY CHSTATUS(QM1.SVR)\n")
+    run_cli("put", "-m", "QM1", "TO.APP.IN", "--persistent", input="requested\nand sent\n")
+    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 2, "the server sends to the requester", timeout=30)
+    assert ("calls back its requester" in paths.error_log_path(qm1.name).read_text()) is callback

@@ -223,7 +223,10 @@ def test_either_end_may_close_in_any_state_before_closed(state: State, by: Role)
     assert conns[S].state is conns[R].state is State.CLOSED
 
 
-ILLEGAL = [(by, state, kind) for by in Role for state in State for kind in Kind if (by, state, kind) not in TRANSITIONS]
+# The conversation's frames (REQUEST comes before a conversation, outside this table).
+CONVERSATION_KINDS = [kind for kind in Kind if kind is not Kind.REQUEST]
+ILLEGAL = [(by, state, kind) for by in Role for state in State for kind in CONVERSATION_KINDS
+           if (by, state, kind) not in TRANSITIONS]
 
 
 def _illegal_id(case: tuple[Role, State, Kind]) -> str:
@@ -258,7 +261,7 @@ def test_receiving_an_illegal_frame_is_fatal(case: tuple[Role, State, Kind]) -> 
 # Framing.
 
 
-@pytest.mark.parametrize("kind", list(Kind), ids=lambda k: k.name)
+@pytest.mark.parametrize("kind", CONVERSATION_KINDS, ids=lambda k: k.name)
 def test_every_frame_decodes_when_split_at_every_byte(kind: Kind) -> None:
     by, state = next((by, state) for (by, state, k) in TRANSITIONS if k is kind and state in PREFIX)
     event = SAMPLES[kind]
@@ -579,3 +582,22 @@ def test_after_a_fatal_error_every_call_raises_the_same_error(data: bytes) -> No
         with pytest.raises(ProtocolError) as again:
             call()
         assert again.value is error
+
+
+def test_a_requesters_request_frame() -> None:
+    """RQSTR to SVR: the REQUEST frame comes before the conversation and opens the connection."""
+    from mqlite.protocol.channel import decode_request, encode_request
+
+    data = encode_request("QM1.SVR", "QM2")
+    assert is_channel_start(data)
+    assert decode_request(data[:3]) is None and decode_request(data[:-1]) is None
+    assert decode_request(data + b"rest") == ({"channel": "QM1.SVR", "qmgr": "QM2"}, len(data))
+    for bad in (encode_frame([111, {"channel": 5, "qmgr": "QM2"}]), encode_frame([111]),
+                (10_000).to_bytes(4, "big") + b"x"):
+        with pytest.raises(ProtocolError) as caught:
+            decode_request(bad)
+        assert caught.value.fatal
+    receiver = ChannelConnection(Role.RECEIVER)  # inside a conversation it is no frame at all
+    receiver.receive_data(data)
+    with pytest.raises(ProtocolError):
+        receiver.next_event()

@@ -206,6 +206,9 @@ class Channels:
         if attrs["CHLTYPE"] in PARTNER_STARTED:  # no listener of its own: START lets the partner in again
             if attrs.pop(STOPPED_KEY, None):
                 self.outbox.tx.put_record("object", f"CHANNEL/{name}", attrs)
+            if attrs["CHLTYPE"] == "RQSTR":  # and a requester asks its server to start sending
+                _check_sending(name, attrs)
+                self._agent().start(name, attrs)
             return
         if attrs["CHLTYPE"] in MESSAGE_TYPES:
             if attrs.pop(STOPPED_KEY, None):

@@ -207,8 +207,35 @@ NEED_DATA: Final = _NeedData()
 
 
 def is_channel_start(data: bytes) -> bool:
-    """Whether ``data`` begins with a HELLO frame: length, msgpack fixarray header, fixint 100."""
-    return len(data) >= 6 and 0x90 <= data[4] <= 0x9F and data[5] == Kind.HELLO
+    """Whether ``data`` begins with a HELLO (or a requester's REQUEST) frame: length, msgpack
+    fixarray header, fixint 100 (111)."""
+    return len(data) >= 6 and 0x90 <= data[4] <= 0x9F and data[5] in (Kind.HELLO, Kind.REQUEST)
+
+
+def encode_request(channel: str, qmgr: str) -> bytes:
+    """A requester's first frame: "channel, start sending to me" (RQSTR to SVR). The conversation
+    that follows is the usual one, the server sending HELLO as the sender."""
+    return encode_frame([Kind.REQUEST.value, {"channel": channel, "qmgr": qmgr}])
+
+
+def decode_request(data: bytes) -> tuple[dict[str, str], int] | None:
+    """A REQUEST frame at the start of ``data``: its fields and its length, None when more bytes
+    are needed; ``ProtocolError`` (fatal) when it is not one."""
+    if len(data) < HEADER_SIZE:
+        return None
+    size = _unpack_length(data, 0)[0]
+    if size > 4096:
+        raise ProtocolError(C.MQRC_UNEXPECTED_ERROR, f"REQUEST frame of {size} bytes", fatal=True)
+    if len(data) < HEADER_SIZE + size:
+        return None
+    try:
+        items = msgpack.unpackb(data[HEADER_SIZE:HEADER_SIZE + size], use_list=True, raw=False)
+        fields = _fields(Kind.REQUEST, items[1], _REQUEST_SPEC, _NO_DEFAULTS)
+        if len(items) != 2 or items[0] != Kind.REQUEST:
+            raise _Bad("malformed REQUEST")
+    except (_Bad, ValueError, TypeError, IndexError, msgpack.UnpackException) as e:
+        raise ProtocolError(C.MQRC_UNEXPECTED_ERROR, f"malformed REQUEST: {e}", fatal=True) from None
+    return fields, HEADER_SIZE + size
 
 
 def next_seq(seq: int, seqwrap: int) -> int:
@@ -292,6 +319,7 @@ _STATUS_REPLY_SPEC: Final[_Spec] = {
     "luwid": (lambda v: v is None or _is_luwid(v), "None or bytes of 8..16"),
 }
 _NO_DEFAULTS: Final[Mapping[str, Any]] = {}
+_REQUEST_SPEC: Final[_Spec] = {k: _HELLO_SPEC[k] for k in ("channel", "qmgr")}
 
 
 def _fields(kind: Kind, raw: Any, spec: _Spec, defaults: Mapping[str, Any]) -> dict[str, Any]:

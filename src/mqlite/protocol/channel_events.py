@@ -25,6 +25,7 @@ class Kind(enum.IntEnum):
     HEARTBEAT = 108
     HEARTBEAT_ACK = 109
     CLOSE = 110
+    REQUEST = 111  # a requester (RQSTR) asks a server (SVR) to send: before, and outside, the conversation
 
 
 

@@ -15,11 +15,16 @@ runtime, so it leaves only after the store has made what it promises durable.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from mqlite import cmqc as C
+from mqlite.core.errors import MQError
+from mqlite.protocol import channel as wire
+from mqlite.server.channels.admission import admit_partner
+from mqlite.server.channels.agent_base import parse_conname
 from mqlite.server.channels.message_status import ChannelStatus
 from mqlite.server.channels.receiver import ReceiverAgent
 from mqlite.server.channels.sender import SenderAgent
@@ -47,6 +52,9 @@ class MessageChannels:
 
     # -- core's ChannelAgent -----------------------------------------------------------------
     def start(self, name: str, attrs: Any) -> None:
+        if attrs["CHLTYPE"] == "RQSTR":
+            asyncio.get_running_loop().create_task(self._request(name, attrs))
+            return
         if attrs["CHLTYPE"] not in ("SDR", "SVR"):
             return  # receivers are started by their partner
         agent = self.senders.get(name)
@@ -102,10 +110,70 @@ class MessageChannels:
 
     # -- receivers ---------------------------------------------------------------------------------
     def accept(self, transport: asyncio.Transport, first: bytes) -> None:
-        """A connection on the queue manager's port that opened with a channel HELLO."""
+        """A connection on the queue manager's port that opened with a channel HELLO (a sender's)
+        or REQUEST (a requester's)."""
+        if first[5] == wire.Kind.REQUEST:
+            self._requested(transport, first)
+            return
         receiver = ReceiverAgent(self.runtime, transport, self.groups_of, self.receivers)
         transport.set_protocol(receiver)
         receiver.data_received(first)
+
+    # -- requester and server (RQSTR, SVR) ----------------------------------------------------------
+    async def _request(self, name: str, attrs: Any) -> None:
+        """START CHANNEL of a requester: connect to its server's CONNAME and ask it to send; the
+        conversation that follows has this end receiving (or, with a server that calls back, the
+        server ends this connection and connects to us as a sender)."""
+        host, port = parse_conname(str(attrs.get("CONNAME", "")))
+        loop = asyncio.get_running_loop()
+        try:
+            transport, _ = await asyncio.wait_for(loop.create_connection(
+                lambda: ReceiverAgent(self.runtime, None, self.groups_of, self.receivers), host, port), 20)
+        except (OSError, TimeoutError) as error:
+            log.error("AMQ9202E: Requester channel '%s' could not reach %s(%d): %s", name, host, port, error)
+            return
+        transport.write(wire.encode_request(name, self.runtime.name))
+        log.info("AMQ9002I: Requester channel '%s' asked %s(%d) to start sending", name, host, port)
+
+    def _requested(self, transport: asyncio.Transport, first: bytes) -> None:
+        """A requester asks server channel NAME to send: on this connection (SVR without CONNAME),
+        or by calling back to its CONNAME (SVR or SDR with one). Its partner is admitted as a
+        receiving channel's would be (CHLAUTH; mqlite's rule that a mapping must name it)."""
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) else ""
+        try:
+            decoded = wire.decode_request(first)
+            if decoded is None:
+                raise wire.ProtocolError(C.MQRC_UNEXPECTED_ERROR, "REQUEST frame cut short", fatal=True)
+            fields, used = decoded
+            name = fields["channel"]
+            attrs = self.core.channels.get(name)
+            if attrs is None or attrs["CHLTYPE"] not in ("SVR", "SDR") or attrs.get("_STOPPED"):
+                raise MQError(C.MQRC_UNKNOWN_CHANNEL_NAME if attrs is None else C.MQRC_CHANNEL_NOT_AVAILABLE,
+                              f"AMQ9520E: channel '{name}' is not a server channel that may be started here")
+            admit_partner(self.core, name, attrs, address, fields["qmgr"], self.groups_of)
+            if self.running(name):
+                raise MQError(C.MQRC_CHANNEL_NOT_AVAILABLE, f"AMQ9514E: channel '{name}' is in use")
+        except (wire.ProtocolError, MQError) as error:
+            log.error("AMQ9999E: a request from %s refused: %s", address, getattr(error, "text", error))
+            with contextlib.suppress(OSError):
+                transport.write(wire.encode_frame([wire.Kind.REFUSE.value, error.reason, str(error.text)[:200]]))
+            transport.close()
+            return
+        self.finished.pop(name, None)
+        if str(attrs.get("CONNAME") or "").strip():  # callback: end this connection, connect as its sender
+            transport.close()
+            log.info("AMQ9002I: Channel '%s' calls back its requester at its CONNAME", name)
+            self.start(name, attrs)
+            return
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader()
+        protocol = asyncio.StreamReaderProtocol(reader)
+        transport.set_protocol(protocol)
+        protocol.connection_made(transport)
+        reader.feed_data(first[used:])
+        writer = asyncio.StreamWriter(transport, protocol, reader, loop)
+        self.senders[name] = SenderAgent(self.runtime, name, self.finished.__setitem__, self.tls, (reader, writer))
 
     def close_all(self) -> None:
         for name in list(self.senders):

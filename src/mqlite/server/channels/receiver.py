@@ -10,7 +10,7 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from mqlite import cmqc as C
 from mqlite.core.dist.transfer import receiver_key
@@ -32,24 +32,26 @@ log = logging.getLogger("mqlite.server")
 class ReceiverAgent(asyncio.Protocol):
     """The receiving end of one channel connection (RCVR or RQSTR)."""
 
-    def __init__(self, runtime: Runtime, transport: asyncio.Transport, groups_of: Callable[[str], frozenset[str]],
-                 running: dict[str, set[ReceiverAgent]]) -> None:
+    def __init__(self, runtime: Runtime, transport: asyncio.Transport | None,
+                 groups_of: Callable[[str], frozenset[str]], running: dict[str, set[ReceiverAgent]]) -> None:
         self.runtime = runtime
         self.core = runtime.core
         self.groups_of = groups_of
         self.running = running  # the receivers running now, by channel (CHSTATUS, STOP CHANNEL)
-        self.transport = transport
         self.wire = wire.ChannelConnection(wire.Role.RECEIVER)
-        self.session = AgentSession(transport.write)
         self.name = ""
         self.attrs: Any = None
         self.conn: Any = None
-        peer = transport.get_extra_info("peername")
-        self.status = ChannelStatus("", "RCVR", conname=str(peer[0]) if isinstance(peer, tuple) else "")
+        self.status = ChannelStatus("", "RCVR")
         self.closed = False
+        if transport is not None:  # a connection the listener accepted (set_protocol calls nothing)
+            self.connection_made(transport)
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:  # set_protocol does not call it
-        pass
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)
+        self.session = AgentSession(self.transport.write)
+        peer = transport.get_extra_info("peername")
+        self.status.conname = str(peer[0]) if isinstance(peer, tuple) else ""
 
     def data_received(self, data: bytes) -> None:
         if self.closed:

@@ -58,8 +58,11 @@ class SenderAgent:
     """One running sending channel: its task, its core connection and its status."""
 
     def __init__(self, runtime: Runtime, name: str, on_end: Callable[[str, ChannelStatus], None],
-                 tls: ServerTls | None = None) -> None:
+                 tls: ServerTls | None = None,
+                 accepted: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None) -> None:
         self.runtime = runtime
+        # A server channel (SVR) a requester connected to: it sends on that connection, once.
+        self.accepted = accepted
         self.tls = tls
         self.core = runtime.core
         self.on_end = on_end
@@ -95,10 +98,10 @@ class SenderAgent:
                     failed = failure(error)
                     self._abandon_connection()
                     failures += 1
-                    delay = None if failed.stop else retry_delay(failures, int(attrs.get("SHORTRTY", 10)),
-                                                                  int(attrs.get("SHORTTMR", 60)),
-                                                                  int(attrs.get("LONGRTY", 999_999_999)),
-                                                                  int(attrs.get("LONGTMR", 1200)))
+                    retries = (int(attrs.get("SHORTRTY", 10)), int(attrs.get("SHORTTMR", 60)),
+                               int(attrs.get("LONGRTY", 999_999_999)), int(attrs.get("LONGTMR", 1200)))
+                    # a requester's connection is the requester's to retry
+                    delay = None if failed.stop or self.accepted else retry_delay(failures, *retries)
                     self.status.error = failed.text
                     if delay is None:
                         self.status.status = "STOPPED"
@@ -118,19 +121,26 @@ class SenderAgent:
             self.on_end(self.name, self.status)
 
     async def _session_once(self, attrs: Any) -> None:
-        host, port = parse_conname(str(attrs.get("CONNAME", "")))
         self.status.status, self.status.substate = "BINDING", "NETBIND"
-        cipher = str(attrs.get("SSLCIPH") or "").strip()
-        context = self._tls_context(cipher, str(attrs.get("CERTLABL") or "")) if cipher else None
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(
-            host, port, ssl=context, server_hostname=cipherspecs.sni_for_channel(self.name) if context else None),
-            _CONNECT_TIMEOUT)
-        self._writer = writer
-        if context is not None:
-            self._check_partner_certificate(writer, attrs)
+        if self.accepted is not None:  # the requester's connection
+            reader, writer = self.accepted
+            self._writer = writer
+            peer = writer.get_extra_info("peername")
+            self.status.conname = str(peer[0]) if isinstance(peer, tuple) else ""
+            self.status.tls = tls_rules.status(writer.transport)
+        else:
+            host, port = parse_conname(str(attrs.get("CONNAME", "")))
+            cipher = str(attrs.get("SSLCIPH") or "").strip()
+            context = self._tls_context(cipher, str(attrs.get("CERTLABL") or "")) if cipher else None
+            reader, writer = await asyncio.wait_for(asyncio.open_connection(
+                host, port, ssl=context,
+                server_hostname=cipherspecs.sni_for_channel(self.name) if context else None), _CONNECT_TIMEOUT)
+            self._writer = writer
+            if context is not None:
+                self._check_partner_certificate(writer, attrs)
+            self.status.conname = f"{host}({port})"
         keep_alive(writer.transport, int(attrs.get("HBINT", 300)) + 60)  # KAINT(AUTO)
         self._wire = wire.ChannelConnection(wire.Role.SENDER)
-        self.status.conname = f"{host}({port})"
         hello = {"channel": self.name, "type": attrs["CHLTYPE"], "qmgr": self.runtime.name,
                  "batchsz": int(attrs.get("BATCHSZ", 50)), "maxmsgl": int(attrs.get("MAXMSGL", 4194304)),
                  "hbint": int(attrs.get("HBINT", 300)), "npmspeed": str(attrs.get("NPMSPEED", "FAST")),
