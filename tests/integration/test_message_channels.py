@@ -122,6 +122,11 @@ def test_an_unknown_receiver_refuses_the_sender(qmgr_factory: Callable[..., QMgr
                "the sender stops: retrying cannot help", timeout=20)
     with mqlite.connect("QM2") as q2:  # and QM2 serves on
         q2.inquire(C.MQCA_Q_MGR_NAME)
+    # A sender whose partner of that name is a sender too: IBM's AMQ9547E, and the channel stops.
+    mqsc(run_cli, qm2, "DEFINE QLOCAL(XQ) USAGE(XMITQ)\n"
+                       "DEFINE CHANNEL(NOT.THERE) CHLTYPE(SDR) CONNAME('127.0.0.1(1)') XMITQ(XQ)\n")
+    mqsc(run_cli, qm1, "START CHANNEL(NOT.THERE)\n")
+    wait_until(lambda: "AMQ9547E" in paths.error_log_path(qm2.name).read_text(), "QM2 logs the type mismatch")
 
 
 def test_sequence_numbers_must_agree_and_reset_channel_makes_them(qmgr_factory: Callable[..., QMgr],
