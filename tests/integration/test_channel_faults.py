@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import random
-import re
 import signal
 import threading
 import time
@@ -20,6 +19,7 @@ from typing import Any
 import pytest
 
 import mqlite.client as mqlite
+from helpers.mqsc import depth, mqsc
 from helpers.qmgrs import QMgr, server_pids
 from helpers.relay import Relay
 from helpers.waiting import wait_until
@@ -29,10 +29,6 @@ RunCli = Callable[..., Any]
 PERSISTENT = mqlite.MD(Persistence=C.MQPER_PERSISTENT)
 
 
-def mqsc(run_cli: RunCli, qmgr: QMgr, text: str) -> str:
-    result = run_cli("runmqsc", qmgr.name, input=text)
-    assert result.returncode == 0, result.stdout
-    return str(result.stdout)
 
 
 @pytest.fixture
@@ -72,10 +68,6 @@ def drain(qmgr: str) -> list[int]:
                 return got
 
 
-def depth(run_cli: RunCli, qmgr: QMgr, queue: str) -> int:
-    shown = run_cli("runmqsc", qmgr.name, input=f"DISPLAY QLOCAL({queue}) CURDEPTH\n").stdout
-    match = re.search(r"CURDEPTH\((\d+)\)", shown)
-    return int(match[1]) if match else -1
 
 
 def settle(run_cli: RunCli, qm1: QMgr, qm2: QMgr, total: int, timeout: float = 120) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from helpers.mqsc import depth, mqsc
 from helpers.qmgrs import QMgr
 from helpers.waiting import wait_until
 from mqlite import paths
@@ -21,16 +22,8 @@ RunCli = Callable[..., Any]
 CIPHER = "ANY_TLS12_OR_HIGHER"
 
 
-def mqsc(run_cli: RunCli, qmgr: QMgr, text: str, ok: bool = True) -> str:
-    result = run_cli("runmqsc", qmgr.name, input=text)
-    if ok:
-        assert result.returncode == 0, result.stdout
-    return str(result.stdout)
 
 
-def depth(run_cli: RunCli, qmgr: QMgr, queue: str) -> int:
-    match = re.search(r"CURDEPTH\((\d+)\)", mqsc(run_cli, qmgr, f"DISPLAY QLOCAL({queue}) CURDEPTH\n", ok=False))
-    return int(match[1]) if match else -1
 
 
 @pytest.fixture

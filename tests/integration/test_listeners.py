@@ -11,17 +11,13 @@ from typing import Any
 
 import mqlite.client as mqlite
 from helpers.credentials import APP
+from helpers.mqsc import mqsc
 from helpers.qmgrs import QMgr
 from mqlite import paths
 
 RunCli = Callable[..., Any]
 
 
-def mqsc(run_cli: RunCli, qmgr: QMgr, text: str, ok: bool = True) -> str:
-    result = run_cli("runmqsc", qmgr.name, input=text)
-    if ok:
-        assert result.returncode == 0, result.stdout
-    return str(result.stdout)
 
 
 def free_port() -> int:

@@ -17,6 +17,7 @@ import pytest
 
 import mqlite.client as mqlite
 from helpers.credentials import APP, Credentials, add_user
+from helpers.mqsc import mqsc
 from helpers.qmgrs import QMgr
 from mqlite import cmqc as C
 from mqlite.protocol import native
@@ -39,10 +40,6 @@ def conversation(qm: mqlite.QueueManager) -> int:
     return int(qm.get_handle().conversation)
 
 
-def mqsc(run_cli: RunCli, qmgr: QMgr, text: str) -> str:
-    result = run_cli("runmqsc", qmgr.name, input=text)
-    assert result.returncode == 0, result.stdout
-    return str(result.stdout)
 
 
 def instances(run_cli: RunCli, qmgr: QMgr) -> list[int]:

@@ -77,6 +77,8 @@ from mqlite.protocol.channel_events import (
     Status,
     StatusReply,
 )
+from mqlite.protocol.native import NEED_DATA
+from mqlite.protocol.native import NeedData as _NeedData  # one "no whole frame yet" sentinel for both
 
 __all__ = [
     "NEED_DATA",
@@ -184,21 +186,6 @@ class _Bad(Exception):
     """A rule broken (the text says which); the caller decides whether it is local or fatal."""
 
 
-class _NeedData:
-    """Sentinel type: no complete frame buffered yet."""
-
-    _instance: _NeedData | None = None
-
-    def __new__(cls) -> _NeedData:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "NEED_DATA"
-
-
-NEED_DATA: Final = _NeedData()
 
 
 

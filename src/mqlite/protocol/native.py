@@ -176,6 +176,7 @@ class _NeedData:
 
 
 NEED_DATA: Final = _NeedData()
+NeedData = _NeedData  # its type, for the other sans-IO protocols that share the sentinel
 Event = Request | Reply | Push | _NeedData
 
 

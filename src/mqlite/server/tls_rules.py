@@ -28,6 +28,14 @@ def peer_certificate(transport: Any) -> tuple[str, str]:
             dn.format_dn(dn.from_certificate(names.get("issuer", ()))))
 
 
+def peer_matches(peer_filter: str, subject: str) -> bool:
+    """Whether a certificate's subject passes an SSLPEER filter (an invalid filter passes nothing)."""
+    try:
+        return dn.matches(peer_filter, subject)
+    except dn.DNError:
+        return False
+
+
 def check_channel(transport: Any, channel: str, attrs: Mapping[str, Any], peer: str) -> None:
     """Whether this connection may use ``channel`` as far as TLS goes; raises MQError (with one
     error-log line) when not. ``transport`` is the connection's asyncio transport."""
@@ -54,11 +62,7 @@ def check_channel(transport: Any, channel: str, attrs: Mapping[str, Any], peer: 
                     C.MQRC_NOT_AUTHORIZED)
         return
     peer_filter = str(attrs.get("SSLPEER") or "")
-    try:
-        accepted = dn.matches(peer_filter, subject)
-    except dn.DNError:
-        accepted = False
-    if not accepted:
+    if not peer_matches(peer_filter, subject):
         _refuse("AMQ9636E", f"the distinguished name {subject!r} of {peer} does not match "
                             f"SSLPEER({peer_filter}) of channel {channel}", C.MQRC_NOT_AUTHORIZED)
 

@@ -17,6 +17,7 @@ from mqlite.core.dist.transfer import receiver_key
 from mqlite.core.errors import MQError
 from mqlite.message import MessageDescriptor
 from mqlite.protocol import channel as wire
+from mqlite.protocol.native import NeedData
 from mqlite.server import tls_rules
 from mqlite.server.channels.admission import admit_partner
 from mqlite.server.channels.agent_base import AgentSession, ChannelFailed
@@ -60,7 +61,7 @@ class ReceiverAgent(asyncio.Protocol):
         try:
             self.wire.receive_data(data)
             while (event := self.wire.next_event()) is not wire.NEED_DATA:
-                assert not isinstance(event, wire._NeedData)
+                assert not isinstance(event, NeedData)
                 self._handle(event)
                 if self.closed:
                     return

@@ -37,7 +37,6 @@ from mqlite.core.handles import GetResult
 from mqlite.core.waiters import GetRequest
 from mqlite.keyrepo import KeyRepositoryError
 from mqlite.protocol import channel as wire
-from mqlite.protocol import dn
 from mqlite.protocol import tls as cipherspecs
 from mqlite.server import tls_rules
 from mqlite.server.channels.agent_base import FINAL, MCA_USER, AgentSession, ChannelFailed, failure, parse_conname
@@ -182,11 +181,7 @@ class SenderAgent:
         """The sending end's SSLPEER filters the partner queue manager's certificate."""
         subject, _ = tls_rules.peer_certificate(writer.transport)
         wanted = str(attrs.get("SSLPEER") or "")
-        try:
-            accepted = dn.matches(wanted, subject)
-        except dn.DNError:
-            accepted = False
-        if not accepted:
+        if not tls_rules.peer_matches(wanted, subject):
             raise ChannelFailed(f"AMQ9636E: the partner's certificate {subject!r} does not match SSLPEER({wanted}) "
                                 f"of channel '{self.name}'", C.MQRC_SSL_PEER_NAME_MISMATCH, stop=True)
         self.status.tls = tls_rules.status(writer.transport)
