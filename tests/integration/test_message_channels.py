@@ -273,3 +273,27 @@ def test_a_requester_starts_its_server(qmgr_factory: Callable[..., QMgr], run_cl
     run_cli("put", "-m", "QM1", "TO.APP.IN", "--persistent", input="requested\nand sent\n")
     wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 2, "the server sends to the requester", timeout=30)
     assert ("calls back its requester" in paths.error_log_path(qm1.name).read_text()) is callback
+
+
+def test_a_message_with_a_malformed_descriptor_ends_the_channel_not_the_queue_manager(
+        qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
+    import socket
+
+    from mqlite.protocol import channel as wire
+
+    qm1, qm2 = qmgr_factory("QM1"), qmgr_factory("QM2")
+    link(run_cli, qm1, qm2)
+    assert qm2.port is not None
+    sender = wire.ChannelConnection(wire.Role.SENDER)
+    with socket.create_connection(("127.0.0.1", qm2.port), timeout=10) as sock:
+        for event, answer in ((wire.Hello({"channel": "QM1.TO.QM2", "type": "SDR", "qmgr": "QM1"}), wire.Accept),
+                              (wire.Status(0, None), wire.StatusReply)):
+            sock.sendall(sender.send(event))
+            sender.receive_data(sock.recv(65536))
+            assert isinstance(sender.next_event(), answer)
+        sock.sendall(sender.send(wire.Msg(1, True, ["not", "an", "MQMD"], {}, b"x")))
+        while sock.recv(65536):
+            pass
+    assert "AMQ9504E" in paths.error_log_path(qm2.name).read_text()
+    run_cli("put", "-m", "QM1", "TO.APP.IN", "--persistent", input="still served\n")
+    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 1, "the real sender gets through", timeout=30)

@@ -72,6 +72,10 @@ class ReceiverAgent(asyncio.Protocol):
         except ChannelFailed as error:
             log.error("AMQ9999E: Channel '%s' from %s ended: %s", self.name, self.status.conname, error.text)
             self.end(error.reason, error.text)
+        except Exception as error:  # a partner's input must never take the queue manager down
+            log.exception("AMQ9504E: Channel '%s' from %s: unexpected input (%s: %s)", self.name or "?",
+                          self.status.conname, type(error).__name__, error)
+            self.end(C.MQRC_UNEXPECTED_ERROR, "AMQ9504E: unexpected input")
 
     def _handle(self, event: wire.Event) -> None:
         if isinstance(event, wire.Hello):

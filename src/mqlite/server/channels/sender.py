@@ -93,7 +93,10 @@ class SenderAgent:
                     self.status.status = "INACTIVE"
                     log.info("AMQ9001I: Channel '%s' ended normally", self.name)
                     return
-                except (TimeoutError, OSError, EOFError, wire.ProtocolError, MQError, ChannelFailed) as error:
+                except Exception as error:  # whatever went wrong, the channel retries or stops
+                    if not isinstance(error, (TimeoutError, OSError, EOFError, wire.ProtocolError, MQError,
+                                              ChannelFailed)):
+                        log.exception("AMQ6119E: Channel '%s': unexpected error", self.name)
                     failed = failure(error)
                     self._abandon_connection()
                     failures += 1
