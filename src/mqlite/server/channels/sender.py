@@ -49,7 +49,10 @@ if TYPE_CHECKING:
     from mqlite.server.tls import ServerTls
 
 log = logging.getLogger("mqlite.server")
-_GET_OPTIONS = C.MQGMO_SYNCPOINT_IF_PERSISTENT | C.MQGMO_FAIL_IF_QUIESCING
+# NPMSPEED(FAST): non-persistent messages leave the transmission queue at once (lost if the
+# channel fails with them, as IBM has it); NORMAL: every message is in the batch's unit of work.
+_GET_FAST = C.MQGMO_SYNCPOINT_IF_PERSISTENT | C.MQGMO_FAIL_IF_QUIESCING
+_GET_NORMAL = C.MQGMO_SYNCPOINT | C.MQGMO_FAIL_IF_QUIESCING
 _CONNECT_TIMEOUT = 20.0
 
 
@@ -76,6 +79,7 @@ class SenderAgent:
         self._wire: wire.ChannelConnection | None = None
         self._session = AgentSession(self._write)
         self._luw_counter = 0
+        self._get_options = _GET_FAST
         self._receive_timeout = receive_timeout(int(attrs.get("HBINT", 300)) or 300)
         self._task = asyncio.get_running_loop().create_task(self._run())
 
@@ -168,6 +172,7 @@ class SenderAgent:
         self._resolve(state, reply.luwid)
         self.status.status, self.status.substate = "RUNNING", "MQGET"
         self.status.retries_left = (int(attrs.get("SHORTRTY", 10)), int(attrs.get("LONGRTY", 999_999_999)))
+        self._get_options = _GET_FAST if negotiated.get("npmspeed") == "FAST" else _GET_NORMAL
         self._open_xmitq(attrs)
         await self._batches(reader, attrs, negotiated)
 
@@ -295,7 +300,7 @@ class SenderAgent:
         """The next message of the transmission queue in the channel's unit of work, waiting up to
         ``wait_seconds`` for one (None when none came)."""
         wait_ms = int(wait_seconds * 1000)
-        options = _GET_OPTIONS | (C.MQGMO_WAIT if wait_ms > 0 else 0)
+        options = self._get_options | (C.MQGMO_WAIT if wait_ms > 0 else 0)
         request = GetRequest(options, None, None, -1, wait_ms)
         future: asyncio.Future[GetResult | MQError] = asyncio.get_running_loop().create_future()
 
