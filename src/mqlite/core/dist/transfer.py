@@ -60,6 +60,7 @@ class ChannelTransfer:
         self.syncpoint = syncpoint
         self.outbox = outbox
         self.sync: dict[str, SyncState] = {}
+        self._handles: dict[str, dict[tuple[str, str, str], int]] = {}  # receivers' open destinations
 
     # -- sync records -----------------------------------------------------------------------
     def restore(self, records: Mapping[str, dict[str, Any]]) -> None:
@@ -150,12 +151,10 @@ class ChannelTransfer:
         target_qmgr = header.remote_q_mgr_name
         od: dict[str, Any] = {"ObjectName": header.remote_q_name,
                               "ObjectQMgrName": "" if target_qmgr in ("", self.qmgr_name) else target_qmgr}
-        options = _PASS_CONTEXT | sync_option
         if putaut == "CTX":  # the message's own user must be allowed to put there
             od["AlternateUserId"] = header.md.UserIdentifier
-            options |= C.MQPMO_ALTERNATE_USER_AUTHORITY
         try:
-            self.mqi.put1(conn, od, header.md, options, properties, data)
+            self._put(conn, od, header.md, _PASS_CONTEXT | sync_option, properties, data)
         except MQError as error:
             if error.reason in _FATAL_TO_BATCH:
                 raise
@@ -163,6 +162,42 @@ class ChannelTransfer:
                               target_qmgr, sync_option, usedlq)
             return f"DLQ:{error.reason}"
         return f"{header.remote_q_name}@{target_qmgr or self.qmgr_name}"
+
+    def _put(self, conn: Connection, od: dict[str, Any], md: MessageDescriptor, options: int,
+             properties: dict[str, Any], data: bytes) -> None:
+        """MQPUT to the destination through a handle kept open for the channel's connection (as
+        IBM's MCAs keep theirs): the open's name resolution and authority check once per
+        destination, not per message. A handle gone stale (its queue deleted) is opened again."""
+        key = (od["ObjectName"], od["ObjectQMgrName"], od.get("AlternateUserId", ""))
+        handles = self._handles.setdefault(conn.conn_id, {})
+        for attempt in (1, 2):
+            hobj = handles.get(key)
+            if hobj is None:
+                if len(handles) >= _MAX_OPEN_HANDLES:
+                    self.forget_connection(conn, close=True)
+                    handles = self._handles.setdefault(conn.conn_id, {})
+                open_options = C.MQOO_OUTPUT | C.MQOO_SET_ALL_CONTEXT
+                if "AlternateUserId" in od:
+                    open_options |= C.MQOO_ALTERNATE_USER_AUTHORITY
+                hobj = self.mqi.open(conn, od, open_options).hobj
+                handles[key] = hobj
+            try:
+                self.mqi.put(conn, hobj, md, options, properties, data)
+                return
+            except MQError as error:
+                if attempt == 2 or error.reason not in (C.MQRC_Q_DELETED, C.MQRC_HOBJ_ERROR):
+                    raise
+                handles.pop(key, None)
+
+    def forget_connection(self, conn: Connection, close: bool = False) -> None:
+        """The channel's connection ends (its handles go with it), or its cache is full."""
+        handles = self._handles.pop(conn.conn_id, {})
+        if close:
+            for hobj in handles.values():
+                try:
+                    self.mqi.close(conn, hobj, 0)
+                except MQError:
+                    pass
 
     def _dead_letter(self, conn: Connection, message: Message, reason: int, dest_q: str, dest_qmgr: str,
                      sync_option: int, usedlq: bool) -> None:
@@ -181,6 +216,8 @@ class ChannelTransfer:
         self.syncpoint.commit(conn)
         self.save(key, self.state(key).committed(seq, luwid))
 
+
+_MAX_OPEN_HANDLES = 256  # destinations a receiving channel keeps open at once
 
 # A put failure that is about the channel, not the message: the batch fails rather than the
 # message going to the dead-letter queue.

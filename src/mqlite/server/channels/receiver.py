@@ -204,6 +204,8 @@ class ReceiverAgent(asyncio.Protocol):
             if not receivers:
                 del self.running[self.name]
         conn, self.conn = self.conn, None
+        if conn is not None:
+            self.core.transfer.forget_connection(conn)
         if conn is not None and conn.connected:
             self.core.disconnect(conn, commit=False)
             self.runtime.finish(Round())

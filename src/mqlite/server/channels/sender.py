@@ -54,6 +54,7 @@ log = logging.getLogger("mqlite.server")
 _GET_FAST = C.MQGMO_SYNCPOINT_IF_PERSISTENT | C.MQGMO_FAIL_IF_QUIESCING
 _GET_NORMAL = C.MQGMO_SYNCPOINT | C.MQGMO_FAIL_IF_QUIESCING
 _CONNECT_TIMEOUT = 20.0
+_WRITE_CHUNK = 65536
 
 
 class SenderAgent:
@@ -80,6 +81,8 @@ class SenderAgent:
         self._session = AgentSession(self._write)
         self._luw_counter = 0
         self._get_options = _GET_FAST
+        self._out: list[bytes] = []  # MSG frames not yet written
+        self._out_size = 0
         self._receive_timeout = receive_timeout(int(attrs.get("HBINT", 300)) or 300)
         self._task = asyncio.get_running_loop().create_task(self._run())
 
@@ -257,8 +260,9 @@ class SenderAgent:
                 seq = wire.next_seq(seq, seqwrap)
                 md = message.message.md
                 body = message.body
-                self._send(wire.Msg(seq, md.Persistence == C.MQPER_PERSISTENT, md.to_list(),
-                                    dict(message.message.properties), body))
+                assert self._wire is not None
+                self._queue_frame(self._wire.send(wire.Msg(seq, md.Persistence == C.MQPER_PERSISTENT, md.to_list(),
+                                                           dict(message.message.properties), body)))
                 count += 1
                 size += len(body)
                 self.status.cur_seq, self.status.cur_msgs = seq, count
@@ -267,6 +271,7 @@ class SenderAgent:
                     break
                 message = await self._get(0)
                 if message is None and batchint and time.monotonic() - began < batchint / 1000:
+                    self._flush()  # what is ready goes now: FAST messages are put on arrival
                     message = await self._get(batchint / 1000 - (time.monotonic() - began))
             await self._end_batch(reader, key, state, seq)
             self.status.msgs += count
@@ -283,6 +288,7 @@ class SenderAgent:
         self.core.transfer.save(key, state.in_doubt(InDoubt(luwid, seq, self.core.transfer.held_entries(self._conn))))
         self.status.indoubt = True
         round_ = Round()
+        self._flush()  # the batch's messages, then its end
         round_.add(self._session, self._wire.send(wire.EndBatch(seq, luwid)))
         self.runtime.finish(round_)
         self.status.substate = "ENDBATCH"
@@ -336,6 +342,19 @@ class SenderAgent:
     def _write(self, data: bytes) -> None:
         if self._writer is not None and not self._writer.is_closing():
             self._writer.write(data)
+
+    def _queue_frame(self, frame: bytes) -> None:
+        """A batch's MSG frames go out together (one system call per 64 KB, not per message)."""
+        self._out.append(frame)
+        self._out_size += len(frame)
+        if self._out_size >= _WRITE_CHUNK:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._out:
+            self._write(b"".join(self._out))
+            self._out.clear()
+            self._out_size = 0
 
     def _send(self, event: wire.Event) -> None:
         assert self._wire is not None
