@@ -165,9 +165,9 @@ class ChannelTransfer:
 
     def _put(self, conn: Connection, od: dict[str, Any], md: MessageDescriptor, options: int,
              properties: dict[str, Any], data: bytes) -> None:
-        """MQPUT to the destination through a handle kept open for the channel's connection (as
-        IBM's MCAs keep theirs): the open's name resolution and authority check once per
-        destination, not per message. A handle gone stale (its queue deleted) is opened again."""
+        """MQPUT to the destination through a handle kept open for the batch (as IBM's MCAs keep
+        theirs): the open's name resolution and authority check once per destination and batch,
+        not per message. A handle gone stale (its queue deleted) is opened again."""
         key = (od["ObjectName"], od["ObjectQMgrName"], od.get("AlternateUserId", ""))
         handles = self._handles.setdefault(conn.conn_id, {})
         for attempt in (1, 2):
@@ -215,6 +215,9 @@ class ChannelTransfer:
         """The receiver's batch, final: its puts and its sync record in one store transaction."""
         self.syncpoint.commit(conn)
         self.save(key, self.state(key).committed(seq, luwid))
+        # The destinations stay open for one batch only: an idle channel holds no queue open
+        # (CLEAR QLOCAL and DELETE QLOCAL would find it in use).
+        self.forget_connection(conn, close=True)
 
 
 _MAX_OPEN_HANDLES = 256  # destinations a receiving channel keeps open at once
