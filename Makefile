@@ -38,6 +38,8 @@ bench: install tools
 	$(BIN)/python bench/mqtt.py --plot docs/mqtt.svg
 	$(BIN)/python bench/timing.py
 	$(BIN)/python bench/security.py
+	$(BIN)/python bench/sharecnv.py
+	$(BIN)/python bench/channels.py --plot docs/channels.svg
 
 lint: install
 	$(BIN)/ruff check src tests bench examples
