@@ -55,8 +55,8 @@ class MessageChannels:
         if attrs["CHLTYPE"] == "RQSTR":
             asyncio.get_running_loop().create_task(self._request(name, attrs))
             return
-        if attrs["CHLTYPE"] not in ("SDR", "SVR"):
-            return  # receivers are started by their partner
+        if attrs["CHLTYPE"] not in ("SDR", "SVR") or not str(attrs.get("CONNAME") or "").strip():
+            return  # receivers are started by their partner, a server without CONNAME by its requester
         agent = self.senders.get(name)
         if agent is not None and not agent.done:
             return
