@@ -265,6 +265,9 @@ def test_a_requester_starts_its_server(qmgr_factory: Callable[..., QMgr], run_cl
     mqsc(run_cli, qm2, f"DEFINE CHANNEL(QM1.SVR) CHLTYPE(RQSTR) CONNAME('127.0.0.1({qm1.port})')\n"
                        "DEFINE QLOCAL(APP.IN)\n"
                        "SET CHLAUTH(QM1.SVR) TYPE(QMGRMAP) QMNAME(QM1) USERSRC(CHANNEL)\n")
+    if not callback:  # a server without CONNAME started by hand waits for its requester
+        mqsc(run_cli, qm1, "START CHANNEL(QM1.SVR)\n")
+        assert "AMQ8420I" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.SVR)\n", ok=False)
     assert "AMQ8018I" in mqsc(run_cli, qm2, "START CHANNEL(QM1.SVR)\n")
     # Nothing waits on QM1's transmission queue yet: the server runs because it was asked to.
     wait_until(lambda: "STATUS(RUNNING)" in mqsc(run_cli, qm2, "DISPLAY CHSTATUS(QM1.SVR)\n", ok=False),
