@@ -57,17 +57,19 @@ def put_numbered(qmgr: str, first: int, count: int) -> None:
         queue.put(b"%06d" % (first + count - 1), PERSISTENT)
 
 
-def drain(qmgr: str) -> list[int]:
+def drain(qmgr: str, expected: int) -> list[int]:
+    """Everything on APP.IN: waiting for ``expected`` messages (CURDEPTH counts a batch the
+    receiver has not committed yet, so the last ones may still be coming), then making sure
+    nothing more comes."""
     got = []
     with mqlite.connect(qmgr) as qm, mqlite.Queue(qm, "APP.IN", C.MQOO_INPUT_SHARED) as queue:
         while True:
+            wait = 30_000 if len(got) < expected else 1_000
             try:
-                got.append(int(queue.get(None, mqlite.MD(), mqlite.GMO(Options=C.MQGMO_NO_WAIT))))
+                got.append(int(queue.get(None, mqlite.MD(), mqlite.GMO(Options=C.MQGMO_WAIT, WaitInterval=wait))))
             except mqlite.MQMIError as error:
                 assert error.reason == C.MQRC_NO_MSG_AVAILABLE
                 return got
-
-
 
 
 def settle(run_cli: RunCli, qm1: QMgr, qm2: QMgr, total: int, timeout: float = 120) -> None:
@@ -91,7 +93,7 @@ def test_network_cuts_lose_and_duplicate_nothing(linked: tuple[QMgr, QMgr, Relay
     thread.join()
     settle(run_cli, qm1, qm2, total, timeout=240)
     assert relay.cuts >= 2 and relay.connections >= 2  # the channel really was cut and came back
-    got = drain("QM2")
+    got = drain("QM2", total)
     assert sorted(got) == list(range(total))  # nothing lost, nothing twice
     assert got == list(range(total))  # and in order
 
@@ -113,7 +115,7 @@ def test_kill_9_in_the_middle_loses_and_duplicates_nothing(linked: tuple[QMgr, Q
         assert qm2.port is not None
         relay.target = ("127.0.0.1", qm2.port)  # QM2 came back on a new port
     settle(run_cli, qm1, qm2, total)
-    got = drain("QM2")
+    got = drain("QM2", total)
     assert sorted(got) == list(range(total))  # nothing lost, nothing twice
     assert got == list(range(total))
 
@@ -138,8 +140,10 @@ def test_npmspeed_fast_delivers_before_the_batch_ends_and_normal_keeps_it_in_the
                        "START CHANNEL(QM1.TO.QM2)\n")
     run_cli("put", "-m", "QM1", "TO.APP.IN", "--not-persistent", input="fast\n")
     assert get_within("QM2", 3.0) == b"fast"  # before the 4 s batch interval ran out
-    mqsc(run_cli, qm1, "STOP CHANNEL(QM1.TO.QM2)\nALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) NPMSPEED(NORMAL)\n"
-                       "START CHANNEL(QM1.TO.QM2)\n")
+    mqsc(run_cli, qm1, "STOP CHANNEL(QM1.TO.QM2)\n")  # MODE(QUIESCE): it ends once its batch has
+    wait_until(lambda: "STATUS(STOPPED)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2)\n", ok=False),
+               "the channel stopped", timeout=20)
+    mqsc(run_cli, qm1, "ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) NPMSPEED(NORMAL)\nSTART CHANNEL(QM1.TO.QM2)\n")
     run_cli("put", "-m", "QM1", "TO.APP.IN", "--not-persistent", input="normal\n")
     wait_until(lambda: "CURMSGS(1)" in mqsc(run_cli, qm2, "DISPLAY CHSTATUS(QM1.TO.QM2) CURMSGS\n", ok=False),
                "the receiver holds it in the open batch", timeout=20)
@@ -147,3 +151,25 @@ def test_npmspeed_fast_delivers_before_the_batch_ends_and_normal_keeps_it_in_the
     relay.cut()  # the batch breaks off: the receiver backs it out, the sender sends it again
     assert get_within("QM2", 15.0) == b"normal"
     assert get_within("QM2", 1.0) is None  # once
+
+
+def test_stop_channel_quiesce_ends_the_batch_first_and_force_leaves_it_in_doubt(
+        linked: tuple[QMgr, QMgr, Relay], run_cli: RunCli) -> None:
+    """STOP CHANNEL MODE(QUIESCE), the default, lets the batch in flight end (BATCHINT keeps it open
+    here): nothing is in doubt after; MODE(FORCE) ends the channel at once, its batch in doubt or
+    backed out, and the next start settles it. Either way every message arrives once."""
+    qm1, qm2, _relay = linked
+    mqsc(run_cli, qm1, "STOP CHANNEL(QM1.TO.QM2)\nALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) BATCHINT(3000) "
+                       "NPMSPEED(NORMAL)\nSTART CHANNEL(QM1.TO.QM2)\n")
+    for mode, body in (("QUIESCE", "first"), ("FORCE", "second")):
+        run_cli("put", "-m", "QM1", "TO.APP.IN", "--persistent", input=f"{body}\n")
+        wait_until(lambda: "CURMSGS(1)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) CURMSGS\n", ok=False),
+                   "a batch is open", timeout=20)
+        assert "AMQ8019I" in mqsc(run_cli, qm1, f"STOP CHANNEL(QM1.TO.QM2) MODE({mode})\n")
+        wait_until(lambda: "STATUS(STOPPED)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2)\n", ok=False),
+                   f"MODE({mode}) stopped it", timeout=20)
+        if mode == "QUIESCE":  # the batch ended before the channel did
+            assert depth(run_cli, qm2, "APP.IN") == 1 and depth(run_cli, qm1, "QM2") == 0
+        mqsc(run_cli, qm1, "START CHANNEL(QM1.TO.QM2)\n")
+    settle(run_cli, qm1, qm2, 2)
+    assert [get_within("QM2", 10.0), get_within("QM2", 10.0), get_within("QM2", 1.0)] == [b"first", b"second", None]

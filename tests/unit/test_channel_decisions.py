@@ -27,8 +27,11 @@ def test_sequence_numbers_wrap_at_seqwrap() -> None:
     assert next_seq(999_999_999, SEQWRAP_DEFAULT) == 1
 
 
-def test_luwids_differ() -> None:
-    assert new_luwid(1) != new_luwid(2) and len(new_luwid(1)) == 16
+def test_luwids_never_repeat_in_a_process() -> None:
+    # A channel stopped and started again once reused its first LUWID, so the partner's last
+    # committed batch looked like the new one in doubt and the new one was lost (B:R-CHN-4).
+    ids = {new_luwid() for _ in range(1000)}
+    assert len(ids) == 1000 and all(len(i) == 16 for i in ids)
 
 
 @pytest.mark.parametrize(("indoubt", "partner", "outcome"), [

@@ -67,7 +67,7 @@ class Unchecked(Protocol):
     def start_channel(self, name: str, chltype: str | None = None) -> None: ...
 
     def stop_channel(self, name: str, chltype: str | None = None, client_id: str | None = None,
-                     status: str | None = None) -> None: ...
+                     status: str | None = None, mode: str | None = None) -> None: ...
 
     def channel_status(self, generic: str, chltype: str | None = None,
                        client_pattern: str | None = None) -> list[dict[str, Any]]: ...
@@ -261,10 +261,10 @@ class CheckedAdmin:
         self.qm.start_channel(name, chltype)
 
     def stop_channel(self, name: str, chltype: str | None = None, client_id: str | None = None,
-                     status: str | None = None) -> None:
+                     status: str | None = None, mode: str | None = None) -> None:
         self._command = C.MQCMD_STOP_CHANNEL
         self._require(C.MQOT_CHANNEL, name, C.MQZAO_CONTROL)
-        self.qm.stop_channel(name, chltype, client_id, status)
+        self.qm.stop_channel(name, chltype, client_id, status, mode)
 
     def start_listener(self, name: str) -> None:
         self._command = C.MQCMD_START_CHANNEL_LISTENER

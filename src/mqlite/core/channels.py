@@ -57,8 +57,9 @@ class ChannelAgent(Protocol):
     def start(self, name: str, attrs: Mapping[str, Any]) -> None:
         """Start serving ``name`` (raise MQError when it cannot, e.g. its port is taken)."""
 
-    def stop(self, name: str, client_id: str | None = None) -> int:
-        """Stop ``name``, or end one client's connection: how many connections ended."""
+    def stop(self, name: str, client_id: str | None = None, mode: str = "QUIESCE") -> int:
+        """Stop ``name``, or end one client's connection: how many connections ended. MODE(QUIESCE)
+        lets a message channel end its batch first; FORCE and TERMINATE end it at once."""
 
     def running(self, name: str) -> bool: ...
 
@@ -222,7 +223,7 @@ class Channels:
         self._set_running(name, attrs, True)
 
     def stop_channel(self, name: str, chltype: str | None = None, client_id: str | None = None,
-                     status: str | None = None) -> None:
+                     status: str | None = None, mode: str | None = None) -> None:
         """STOP CHANNEL: the listener and all its clients, or (CLIENTID) one client only. A
         SVRCONN channel's instances all end; STATUS(STOPPED), the default, also refuses new ones
         (2537) until START CHANNEL, STATUS(INACTIVE) does not."""
@@ -233,7 +234,10 @@ class Channels:
             stopped = (status or "STOPPED").upper()
             if stopped not in ("STOPPED", "INACTIVE"):
                 raise MQError(C.MQRCCF_PARM_VALUE_ERROR, f"STATUS({status}) must be STOPPED or INACTIVE")
-            ended = agent.stop(name, client_id)
+            mode = (mode or "QUIESCE").upper()
+            if mode not in ("QUIESCE", "FORCE", "TERMINATE"):
+                raise MQError(C.MQRCCF_MODE_VALUE_ERROR, f"MODE({mode}) must be QUIESCE, FORCE or TERMINATE")
+            ended = agent.stop(name, client_id, mode)
             # An inactive sending channel may be stopped (then it is not triggered until START).
             inactive_sender = attrs["CHLTYPE"] in ("SDR", "SVR") and stopped == "STOPPED"
             if not ended and not attrs.get(STOPPED_KEY) and not inactive_sender:

@@ -74,7 +74,7 @@ class ChannelAdmin(Protocol):
     def start_channel(self, name: str, chltype: str | None = None) -> None: ...
 
     def stop_channel(self, name: str, chltype: str | None = None, client_id: str | None = None,
-                     status: str | None = None) -> None: ...
+                     status: str | None = None, mode: str | None = None) -> None: ...
 
     def channel_status(self, generic: str, chltype: str | None = None,
                        client_pattern: str | None = None) -> list[dict[str, Any]]: ...
@@ -261,7 +261,7 @@ def _dispatch(admin: AdminAPI, cmd: Command) -> list[str]:
         else:
             # CLIENTID names an MQTT client; CONNAME the address of SVRCONN instances to end.
             client = cmd.options.get("CLIENTID") or cmd.options.get("CONNAME")
-            channels.stop_channel(name, chltype, client, cmd.options.get("STATUS"))
+            channels.stop_channel(name, chltype, client, cmd.options.get("STATUS"), cmd.options.get("MODE"))
     elif verb in ("START", "STOP") and objtype == "LISTENER":
         _no_attributes(cmd)
         listeners = _listener_admin(admin, cmd)

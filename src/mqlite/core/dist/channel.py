@@ -20,6 +20,7 @@ never both and never neither (B:R-CHN-4).
 from __future__ import annotations
 
 import enum
+import itertools
 import os
 import struct
 from dataclasses import dataclass
@@ -33,12 +34,16 @@ __all__ = ["InDoubt", "Resolution", "SyncState", "batch_complete", "disconnect_d
 SEQWRAP_DEFAULT = 999_999_999
 
 
-def new_luwid(counter: int) -> bytes:
-    """A batch's logical unit of work id: 8 random bytes of this process and a counter."""
-    return _PROCESS_ID + struct.pack(">Q", counter)
+def new_luwid() -> bytes:
+    """A batch's logical unit of work id, unique for good: 8 random bytes drawn when this process
+    started and a counter of the whole process (never one per channel run: a channel stopped and
+    started again would reuse its first ids, and a partner that committed an earlier batch with
+    the same id would be taken to have the new one)."""
+    return _PROCESS_ID + struct.pack(">Q", next(_LUW_COUNTER))
 
 
 _PROCESS_ID = os.urandom(8)
+_LUW_COUNTER = itertools.count(1)
 
 
 @dataclass(frozen=True)

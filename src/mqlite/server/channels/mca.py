@@ -59,15 +59,19 @@ class MessageChannels:
             return  # receivers are started by their partner, a server without CONNAME by its requester
         agent = self.senders.get(name)
         if agent is not None and not agent.done:
+            agent.quiescing = False  # START after STOP MODE(QUIESCE): it runs on
             return
         self.finished.pop(name, None)
         self.senders[name] = SenderAgent(self.runtime, name, self.finished.__setitem__, self.tls)
 
-    def stop(self, name: str, client_id: str | None = None) -> int:
+    def stop(self, name: str, client_id: str | None = None, mode: str = "QUIESCE") -> int:
         ended = 0
-        agent = self.senders.pop(name, None)
+        agent = self.senders.get(name)
         if agent is not None and not agent.done:
-            agent.cancel()
+            # QUIESCE: a batch in flight ends first, the agent staying (a START meanwhile lets it run on)
+            if mode != "QUIESCE" or agent.quiesce():
+                agent.cancel()
+                del self.senders[name]
             ended += 1
         self.finished.pop(name, None)
         for receiver in list(self.receivers.get(name, ())):
@@ -103,6 +107,9 @@ class MessageChannels:
                 continue
             agent = self.senders.get(name)
             if agent is not None and not agent.done:
+                continue
+            ended = self.finished.get(name)
+            if ended is not None and ended.status == "STOPPED":  # stopped itself: START CHANNEL, as at IBM
                 continue
             queue = core.queues.get(str(attrs.get("XMITQ") or ""))
             if queue is not None and queue.depth - queue.locked > 0:

@@ -79,8 +79,8 @@ class SenderAgent:
         self._writer: asyncio.StreamWriter | None = None
         self._wire: wire.ChannelConnection | None = None
         self._session = AgentSession(self._write)
-        self._luw_counter = 0
         self._get_options = _GET_FAST
+        self.quiescing = False
         self._out: list[bytes] = []  # MSG frames not yet written
         self._out_size = 0
         self._receive_timeout = receive_timeout(int(attrs.get("HBINT", 300)) or 300)
@@ -88,6 +88,15 @@ class SenderAgent:
 
     def cancel(self) -> None:
         self._task.cancel()
+
+    def quiesce(self) -> bool:
+        """STOP CHANNEL MODE(QUIESCE): end after the batch in flight; True when there was none and
+        it ended at once (as FORCE would)."""
+        self.quiescing = True
+        if self.status.cur_msgs == 0 and not self.status.indoubt:
+            self._task.cancel()
+            return True
+        return False
 
     # -- the channel's life --------------------------------------------------------------------------
     async def _run(self) -> None:
@@ -97,7 +106,7 @@ class SenderAgent:
             while True:
                 try:
                     await self._session_once(attrs)
-                    self.status.status = "INACTIVE"
+                    self.status.status = "STOPPED" if self.quiescing else "INACTIVE"
                     log.info("AMQ9001I: Channel '%s' ended normally", self.name)
                     return
                 except Exception as error:  # whatever went wrong, the channel retries or stops
@@ -150,6 +159,9 @@ class SenderAgent:
             self.status.conname = f"{host}({port})"
         keep_alive(writer.transport, int(attrs.get("HBINT", 300)) + 60)  # KAINT(AUTO)
         self._wire = wire.ChannelConnection(wire.Role.SENDER)
+        # Output that waits for the disk (END_BATCH) belongs to this connection: released after
+        # the connection broke, it must go nowhere, never onto the next connection.
+        self._session = AgentSession(_writer_of(writer))
         hello = {"channel": self.name, "type": attrs["CHLTYPE"], "qmgr": self.runtime.name,
                  "batchsz": int(attrs.get("BATCHSZ", 50)), "maxmsgl": int(attrs.get("MAXMSGL", 4194304)),
                  "hbint": int(attrs.get("HBINT", 300)), "npmspeed": str(attrs.get("NPMSPEED", "FAST")),
@@ -274,6 +286,9 @@ class SenderAgent:
                     self._flush()  # what is ready goes now: FAST messages are put on arrival
                     message = await self._get(batchint / 1000 - (time.monotonic() - began))
             await self._end_batch(reader, key, state, seq)
+            if self.quiescing:
+                await self._close_quietly(0, "STOP CHANNEL MODE(QUIESCE)")
+                return
             self.status.msgs += count
             self.status.batches += 1
             self.status.last_message = time.time()
@@ -282,8 +297,7 @@ class SenderAgent:
 
     async def _end_batch(self, reader: asyncio.StreamReader, key: str, state: SyncState, seq: int) -> None:
         """END_BATCH once the batch's in-doubt record is durable; then the CONFIRM commits it."""
-        self._luw_counter += 1
-        luwid = new_luwid(self._luw_counter)
+        luwid = new_luwid()
         assert self._wire is not None
         self.core.transfer.save(key, state.in_doubt(InDoubt(luwid, seq, self.core.transfer.held_entries(self._conn))))
         self.status.indoubt = True
@@ -400,3 +414,11 @@ class SenderAgent:
                 self.core.disconnect(self._conn, commit=False)  # an in-doubt batch stays recorded
             self._conn, self._hobj = None, 0
             self.runtime.finish(Round())
+
+
+def _writer_of(writer: asyncio.StreamWriter) -> Callable[[bytes], None]:
+    def write(data: bytes) -> None:
+        if not writer.is_closing():
+            writer.write(data)
+
+    return write

@@ -73,7 +73,7 @@ class ClientChannels:
         return len(running), sum(1 for i in running if i.conname == conname)
 
     # -- ChannelAgent, for SVRCONN channels ----------------------------------------------------
-    def stop(self, name: str, client_id: str | None = None) -> int:
+    def stop(self, name: str, client_id: str | None = None, mode: str = "QUIESCE") -> int:
         ended = [i for i in self.instances.get(name, ()) if client_id is None or i.conname == client_id]
         for instance in ended:
             instance.close()
@@ -91,7 +91,7 @@ class ClientChannels:
 
 class _Agent(Protocol):
     def start(self, name: str, attrs: Mapping[str, Any]) -> None: ...
-    def stop(self, name: str, client_id: str | None = None) -> int: ...
+    def stop(self, name: str, client_id: str | None = None, mode: str = "QUIESCE") -> int: ...
     def running(self, name: str) -> bool: ...
     def connections(self, name: str) -> int: ...
     def client_rows(self, name: str, client_pattern: str) -> list[dict[str, Any]]: ...
@@ -122,8 +122,10 @@ class ChannelAgents:
         if not self._svrconn(name):
             self._for(name).start(name, attrs)
 
-    def stop(self, name: str, client_id: str | None = None) -> int:
-        return self.clients.stop(name, client_id) if self._svrconn(name) else self._for(name).stop(name, client_id)
+    def stop(self, name: str, client_id: str | None = None, mode: str = "QUIESCE") -> int:
+        if self._svrconn(name):
+            return self.clients.stop(name, client_id)
+        return self._for(name).stop(name, client_id, mode)
 
     def running(self, name: str) -> bool:
         return self.clients.connections(name) > 0 if self._svrconn(name) else self._for(name).running(name)

@@ -220,7 +220,7 @@ class MqttChannels:
         if self.on_change is not None:
             self.on_change()
 
-    def stop(self, name: str, client_id: str | None = None) -> int:
+    def stop(self, name: str, client_id: str | None = None, mode: str = "QUIESCE") -> int:
         channel = self.running_channels.get(name)
         if channel is None:
             return 0
