@@ -374,25 +374,27 @@ def test_live_fuzz_native_and_mqtt(fuzz_qmgr: tuple[int, int], mqlite_home: Path
                 assert isinstance(answer[-1], Disconnect) and answer[-1].reason == o.expected.mqtt_error, answer
 
     # One AMQ9504E line per malformed input (per bad frame on the native port), with its reason,
-    # naming the connection it came from.
-    def logged() -> dict[int, list[str]]:
+    # naming the connection it came from. Native reasons are decimal, MQTT ones hexadecimal: kept
+    # apart, as the system may give a native and an MQTT connection the same local port in turn.
+    def logged(mqtt: bool) -> dict[int, list[str]]:
         by_port: dict[int, list[str]] = {}
         for line in log_lines(mqlite_home)[log_before:]:
             m = re.search(r"AMQ9504E: .*\('127\.0\.0\.1', (\d+)\).*\(reason (0x[0-9A-F]+|\d+)\)", line)
-            if m:
+            if m and m.group(2).startswith("0x") == mqtt:
                 by_port.setdefault(int(m.group(1)), []).append(m.group(2))
         return by_port
 
     def reasons_logged() -> bool:
-        by_port = logged()
-        return all(len(by_port.get(o.local_port, [])) == len(o.expected.errors) for o in native_outcomes) and all(
-            len(by_port.get(o.local_port, [])) == (o.expected.mqtt_error is not None) for o in mqtt_outcomes)
+        native_ports, mqtt_ports = logged(False), logged(True)
+        return all(len(native_ports.get(o.local_port, [])) == len(o.expected.errors) for o in native_outcomes) and all(
+            len(mqtt_ports.get(o.local_port, [])) == (o.expected.mqtt_error is not None) for o in mqtt_outcomes)
 
     with contextlib.suppress(AssertionError):  # on a timeout the assertions below name the inputs
         wait_until(reasons_logged, "each malformed input has its one AMQ9504E line", timeout=20)
-    by_port = logged()
+    by_port = logged(False)
     for o in native_outcomes:
         assert by_port.get(o.local_port, []) == [str(reason) for _, reason in o.expected.errors], (o, by_port)
+    by_port = logged(True)
     for o in mqtt_outcomes:
         if o.expected.mqtt_error is not None:
             assert by_port.get(o.local_port) == [f"0x{o.expected.mqtt_error:02X}"], (o, mqtt_answer(o.received))
