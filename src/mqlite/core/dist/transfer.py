@@ -75,10 +75,6 @@ class ChannelTransfer:
         self.sync[key] = state
         self.outbox.tx.put_record(SYNC_KIND, key, state.to_record())
 
-    def forget(self, key: str) -> None:
-        if self.sync.pop(key, None) is not None:
-            self.outbox.tx.delete_record(SYNC_KIND, key)
-
     # -- RESET CHANNEL, RESOLVE CHANNEL (the channel not running) ----------------------------------
     def reset(self, channel: str, sending: bool, seqnum: int, seqwrap: int) -> None:
         """RESET CHANNEL SEQNUM: 4025 while a batch is in doubt (RESOLVE CHANNEL first)."""

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from mqlite import cmqc as C
+from mqlite.core.dist.channel import first_seq_ok
 from mqlite.core.dist.transfer import receiver_key
 from mqlite.core.errors import MQError
 from mqlite.message import MessageDescriptor
@@ -143,7 +144,7 @@ class ReceiverAgent(asyncio.Protocol):
     def _message(self, msg: wire.Msg) -> None:
         key = receiver_key(self.name)
         state = self.core.transfer.state(key)
-        if self.status.cur_msgs == 0 and msg.seq != wire.next_seq(state.seq, self.wire.seqwrap):
+        if self.status.cur_msgs == 0 and not first_seq_ok(state.seq, msg.seq, self.wire.seqwrap):
             raise ChannelFailed(f"AMQ9526E: Message sequence number error for channel '{self.name}': sent {msg.seq}, "
                                 f"expected {wire.next_seq(state.seq, self.wire.seqwrap)}", C.MQRC_UNEXPECTED_ERROR)
         fast = self.wire.negotiated is not None and self.wire.negotiated.get("npmspeed") == "FAST"
