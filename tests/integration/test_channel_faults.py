@@ -120,6 +120,42 @@ def test_kill_9_in_the_middle_loses_and_duplicates_nothing(linked: tuple[QMgr, Q
     assert got == list(range(total))
 
 
+@pytest.mark.parametrize("victim", ["QM1", "QM2"])
+def test_two_batches_in_doubt_are_settled_by_the_receivers_last_batch(linked: tuple[QMgr, QMgr, Relay],
+                                                                     run_cli: RunCli, victim: str) -> None:
+    """PIPELINE 2: the sender ends a second batch before the first is confirmed. QM2 is frozen
+    (SIGSTOP) with both batches in its socket, then one side is killed: QM1 (QM2 thaws, commits
+    both; QM1's restart finds both in doubt and removes them) or QM2 (it had neither; QM1 backs
+    out both and sends them again). Every message arrives once, in order (B:R-CHN-4)."""
+    qm1, qm2, relay = linked
+    mqsc(run_cli, qm1, "START CHANNEL(QM1.TO.QM2)\n")
+    put_numbered("QM1", 0, 1)
+    settle(run_cli, qm1, qm2, 1)
+    pids = server_pids(qm1.home)
+    os.kill(pids["QM2"], signal.SIGSTOP)
+    try:
+        put_numbered("QM1", 1, 100)  # two batches of 50
+        wait_until(lambda: "CURSEQNO(101)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) CURSEQNO INDOUBT\n",
+                                                   ok=False), "both batches ended, unconfirmed", timeout=20)
+        status = mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) INDOUBT LSTSEQNO\n")
+        assert "INDOUBT(YES)" in status and "LSTSEQNO(1)" in status
+        os.kill(pids[victim], signal.SIGKILL)
+    finally:
+        os.kill(pids["QM2"], signal.SIGCONT)
+    time.sleep(0.5)
+    started = run_cli("strmqm", victim)
+    assert started.returncode == 0, started.stdout + started.stderr
+    if victim == "QM2":
+        assert qm2.port is not None
+        relay.target = ("127.0.0.1", qm2.port)
+    settle(run_cli, qm1, qm2, 101)
+    got = drain("QM2", 101)
+    assert got == list(range(101))
+    log = (qm1.home / "qmgrs" / "QM1" / "AMQERR01.LOG").read_text()
+    outcome = "committed" if victim == "QM1" else "backed out"
+    assert f"(sequence 51) {outcome}" in log and f"(sequence 101) {outcome}" in log
+
+
 def get_within(qmgr: str, seconds: float) -> bytes | None:
     with mqlite.connect(qmgr) as qm, mqlite.Queue(qm, "APP.IN", C.MQOO_INPUT_SHARED) as queue:
         try:

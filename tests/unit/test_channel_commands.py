@@ -41,9 +41,9 @@ def xmitq_seqs(qm: QueueManager) -> list[int]:
 def test_reset_channel_sets_the_next_number_and_is_told_to_the_partner() -> None:
     qm = linked()
     assert execute(qm, "RESET CHANNEL(TO.QM2) SEQNUM(100)") == ["AMQ8023I: WebSphere MQ channel reset."]
-    assert qm.transfer.state(sender_key("TO.QM2")) == SyncState(99, None, None, reset=True)
+    assert qm.transfer.state(sender_key("TO.QM2")) == SyncState(99, None, (), reset=True)
     assert execute(qm, "RESET CHANNEL(FROM.QM2)") == ["AMQ8023I: WebSphere MQ channel reset."]
-    assert qm.transfer.state(receiver_key("FROM.QM2")) == SyncState(0, None, None, reset=False)
+    assert qm.transfer.state(receiver_key("FROM.QM2")) == SyncState(0, None, (), reset=False)
     # the receiving end takes a sender's reset at the next STATUS
     assert qm.transfer.receiver_status("FROM.QM2", 99, reset=True).seq == 99
     assert "MQRCCF_SEQ_NUMBER_WRAP_ERROR (3043)" in "".join(execute(qm, "RESET CHANNEL(TO.QM2) SEQNUM(1000000000)"))

@@ -7,7 +7,6 @@ import pytest
 from mqlite.core.dist.channel import (
     SEQWRAP_DEFAULT,
     InDoubt,
-    Resolution,
     SyncState,
     batch_complete,
     disconnect_due,
@@ -19,7 +18,7 @@ from mqlite.core.dist.channel import (
     sequence_error,
 )
 
-A, B = b"A" * 16, b"B" * 16
+A, B, C = b"A" * 16, b"B" * 16, b"C" * 16
 
 
 def test_sequence_numbers_wrap_at_seqwrap() -> None:
@@ -34,28 +33,44 @@ def test_luwids_never_repeat_in_a_process() -> None:
     assert len(ids) == 1000 and all(len(i) == 16 for i in ids)
 
 
-@pytest.mark.parametrize(("indoubt", "partner", "outcome"), [
-    (None, A, Resolution.NONE),
-    (InDoubt(A, 10, (1, 2)), A, Resolution.COMMIT),  # the receiver committed the batch: remove it (B:R-CHN-4)
-    (InDoubt(A, 10, (1, 2)), B, Resolution.BACKOUT),  # it did not: the messages go again
-    (InDoubt(A, 10, (1, 2)), None, Resolution.BACKOUT),
+@pytest.mark.parametrize(("indoubt", "partner", "have"), [
+    ((), A, 0),  # nothing was in doubt
+    ((InDoubt(A, 10, (1, 2)),), A, 1),  # the receiver committed the batch: remove it (B:R-CHN-4)
+    ((InDoubt(A, 10, (1, 2)),), B, 0),  # it did not: the messages go again
+    ((InDoubt(A, 10, (1, 2)),), None, 0),
+    # PIPELINE 2: the receiver commits in order, so its LUWID says how many of the two it has
+    ((InDoubt(A, 10, (1,)), InDoubt(B, 20, (2,))), C, 0),
+    ((InDoubt(A, 10, (1,)), InDoubt(B, 20, (2,))), A, 1),
+    ((InDoubt(A, 10, (1,)), InDoubt(B, 20, (2,))), B, 2),
 ])
-def test_an_in_doubt_batch_is_resolved_by_the_receivers_luwid(indoubt: InDoubt | None, partner: bytes | None,
-                                                                 outcome: Resolution) -> None:
-    assert resolve(indoubt, partner) is outcome
+def test_batches_in_doubt_are_resolved_by_the_receivers_luwid(indoubt: tuple[InDoubt, ...], partner: bytes | None,
+                                                              have: int) -> None:
+    assert resolve(indoubt, partner) == have
 
 
 def test_sync_state_survives_its_record() -> None:
     state = SyncState(7, A).in_doubt(InDoubt(B, 9, (40, 41)))
     assert SyncState.from_record(state.to_record()) == state
-    assert state.committed(9, B) == SyncState(9, B, None)
+    assert state.committed(9, B) == SyncState(9, B)
     assert SyncState.from_record({}) == SyncState()
+    two = state.in_doubt(InDoubt(C, 12, (42,)))
+    assert SyncState.from_record(two.to_record()) == two
+    assert two.committed(9, B) == SyncState(9, B, (InDoubt(C, 12, (42,)),))  # the first confirmed, the second not yet
+    assert two.backed_out() == SyncState(7, A)
+
+
+def test_a_record_of_one_batch_in_doubt_from_before_pipelining_still_reads() -> None:
+    record = {"seq": 7, "luwid": A, "reset": False, "indoubt": [B, 9, [40, 41]]}
+    assert SyncState.from_record(record) == SyncState(7, A, (InDoubt(B, 9, (40, 41)),))
 
 
 @pytest.mark.parametrize(("sender", "receiver_seq", "receiver_luwid", "agree"), [
     (SyncState(10, A), 10, A, True),
-    (SyncState(10, A, InDoubt(B, 15)), 15, B, True),  # the receiver committed the batch in doubt
-    (SyncState(10, A, InDoubt(B, 15)), 10, A, True),  # it did not
+    (SyncState(10, A, (InDoubt(B, 15),)), 15, B, True),  # the receiver committed the batch in doubt
+    (SyncState(10, A, (InDoubt(B, 15),)), 10, A, True),  # it did not
+    (SyncState(10, A, (InDoubt(B, 15), InDoubt(C, 20))), 15, B, True),  # it has the first of two
+    (SyncState(10, A, (InDoubt(B, 15), InDoubt(C, 20))), 20, C, True),  # both
+    (SyncState(10, A, (InDoubt(B, 15), InDoubt(C, 20))), 20, B, False),  # numbers that do not fit the LUWID
     (SyncState(10, A), 3, B, False),  # AMQ9526E until RESET CHANNEL
     (SyncState(0), 0, None, True),  # a new channel
 ])

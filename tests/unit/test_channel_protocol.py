@@ -46,9 +46,10 @@ from mqlite.protocol.channel import (
 S, R = Role.SENDER, Role.RECEIVER
 LUW1 = b"LUW-0001"
 LUW2 = b"LUW-0002-ABCDEF"
-HELLO_FIELDS: dict[str, Any] = {"channel": "QM1.TO.QM2", "type": "SDR", "qmgr": "QM1"}
+LUW3 = b"LUW-0003"
+HELLO_FIELDS: dict[str, Any] = {"channel": "QM1.TO.QM2", "type": "SDR", "qmgr": "QM1", "pipeline": 2}
 HELLO = Hello(HELLO_FIELDS)
-ACCEPT = Accept({"qmgr": "QM2", **(negotiate(HELLO_FIELDS, {}) or {})})
+ACCEPT = Accept({"qmgr": "QM2", **(negotiate(HELLO_FIELDS, {"pipeline": 2}) or {})})
 HANDSHAKE: list[tuple[Role, Event]] = [(S, HELLO), (R, ACCEPT), (S, Status(0, None)), (R, StatusReply(0, None))]
 
 
@@ -65,6 +66,8 @@ PREFIX: dict[State, list[tuple[Role, Event]]] = {
     State.RUNNING: HANDSHAKE,
     State.IN_BATCH: [*HANDSHAKE, (S, msg(1))],
     State.CONFIRMING: [*HANDSHAKE, (S, msg(1)), (S, EndBatch(1, LUW1))],
+    State.IN_BATCH_CONFIRMING: [*HANDSHAKE, (S, msg(1)), (S, EndBatch(1, LUW1)), (S, msg(2))],
+    State.CONFIRMING_TWO: [*HANDSHAKE, (S, msg(1)), (S, EndBatch(1, LUW1)), (S, msg(2)), (S, EndBatch(2, LUW2))],
     State.HEARTBEAT_ACK: [*HANDSHAKE, (S, Heartbeat())],
     State.CLOSED: [(S, Close(0, "bye"))],
 }
@@ -141,6 +144,11 @@ def test_transition_table_is_the_specified_one() -> None:
         (S, State.IN_BATCH, Kind.MSG): State.IN_BATCH,
         (S, State.IN_BATCH, Kind.END_BATCH): State.CONFIRMING,
         (R, State.CONFIRMING, Kind.CONFIRM): State.RUNNING,
+        (S, State.CONFIRMING, Kind.MSG): State.IN_BATCH_CONFIRMING,
+        (S, State.IN_BATCH_CONFIRMING, Kind.MSG): State.IN_BATCH_CONFIRMING,
+        (S, State.IN_BATCH_CONFIRMING, Kind.END_BATCH): State.CONFIRMING_TWO,
+        (R, State.IN_BATCH_CONFIRMING, Kind.CONFIRM): State.IN_BATCH,
+        (R, State.CONFIRMING_TWO, Kind.CONFIRM): State.CONFIRMING,
         (S, State.RUNNING, Kind.HEARTBEAT): State.HEARTBEAT_ACK,
         (R, State.HEARTBEAT_ACK, Kind.HEARTBEAT_ACK): State.RUNNING,
     }
@@ -424,12 +432,68 @@ def test_confirm_must_name_the_open_batch(confirm: Confirm) -> None:
         conns[S].next_event()
 
 
+PIPELINED: list[tuple[Role, Event, State]] = [
+    (S, msg(1), State.IN_BATCH),
+    (S, EndBatch(1, LUW1), State.CONFIRMING),
+    (S, msg(2), State.IN_BATCH_CONFIRMING),  # the next batch before the last one's CONFIRM
+    (R, Confirm(1, LUW1), State.IN_BATCH),
+    (S, msg(3), State.IN_BATCH),
+    (S, EndBatch(3, LUW2), State.CONFIRMING),
+    (S, msg(4), State.IN_BATCH_CONFIRMING),
+    (S, EndBatch(4, LUW3), State.CONFIRMING_TWO),  # two batches await CONFIRM: no third
+    (R, Confirm(3, LUW2), State.CONFIRMING),
+    (R, Confirm(4, LUW3), State.RUNNING),
+]
+
+
+def test_with_pipeline_2_the_next_batch_goes_before_the_last_ones_confirm() -> None:
+    """Two batches may await CONFIRM (IBM's PipeLineLength=2); they are confirmed in order."""
+    conns = connections(HANDSHAKE)
+    assert conns[S].pipeline == conns[R].pipeline == 2
+    for by, event, state in PIPELINED:
+        transfer(conns, by, event)
+        assert conns[S].state is conns[R].state is state
+
+
+def test_with_pipeline_1_a_msg_before_the_confirm_is_refused() -> None:
+    conns = running({}, {"pipeline": 1})  # the receiver allows one batch at a time
+    assert conns[S].pipeline == 1
+    transfer(conns, S, msg(1))
+    transfer(conns, S, EndBatch(1, LUW1))
+    with pytest.raises(LocalProtocolError, match="PIPELINE 1"):
+        conns[S].send(msg(2))
+    conns[R].receive_data(encode_frame(msg(2).as_list()))
+    with pytest.raises(ProtocolError, match="PIPELINE 1") as e:
+        conns[R].next_event()
+    assert e.value.fatal
+
+
+def test_a_batch_sent_before_the_last_ones_confirm_continues_its_numbers() -> None:
+    conns = connections(PREFIX[State.CONFIRMING])  # batch 1 ended, awaiting CONFIRM
+    conns[R].receive_data(encode_frame(msg(5).as_list()))
+    with pytest.raises(ProtocolError, match=r"^AMQ9526E.*expected 2"):
+        conns[R].next_event()
+
+
+def test_confirms_come_in_the_order_of_the_batches() -> None:
+    conns = connections(PREFIX[State.CONFIRMING_TWO])  # END_BATCH(1, LUW1) then END_BATCH(2, LUW2)
+    with pytest.raises(LocalProtocolError, match="does not match the oldest"):
+        conns[R].send(Confirm(2, LUW2))
+    conns[S].receive_data(encode_frame(Confirm(2, LUW2).as_list()))
+    with pytest.raises(ProtocolError, match="does not match the oldest"):
+        conns[S].next_event()
+
+
 # ---------------------------------------------------------------------------
 # Negotiation.
 
 
 @pytest.mark.parametrize(("offer", "local", "expected"), [
-    ({}, {}, {"batchsz": 50, "maxmsgl": 4_194_304, "hbint": 300, "npmspeed": "FAST", "seqwrap": 999_999_999}),
+    ({}, {}, {"batchsz": 50, "maxmsgl": 4_194_304, "hbint": 300, "npmspeed": "FAST", "seqwrap": 999_999_999,
+              "pipeline": 1}),
+    ({"pipeline": 2}, {"pipeline": 2}, {"pipeline": 2}),
+    ({"pipeline": 2}, {}, {"pipeline": 1}),  # a receiver that does not pipeline (or predates it)
+    ({"pipeline": 1}, {"pipeline": 2}, {"pipeline": 1}),
     ({"batchsz": 50}, {"batchsz": 10}, {"batchsz": 10}),
     ({"batchsz": 10}, {"batchsz": 50}, {"batchsz": 10}),
     ({"maxmsgl": 1000}, {"maxmsgl": 2000}, {"maxmsgl": 1000}),
@@ -471,6 +535,20 @@ def test_accept_that_breaks_the_negotiation_rules_is_refused(change: dict[str, A
     with pytest.raises(ProtocolError, match=problem) as e:
         conns[S].next_event()
     assert e.value.fatal
+
+
+def test_accept_of_pipeline_2_when_1_was_offered_is_refused() -> None:
+    conns = connections([(S, Hello({**HELLO_FIELDS, "pipeline": 1}))])
+    with pytest.raises(LocalProtocolError, match="pipeline above the offer"):
+        conns[R].send(ACCEPT)
+
+
+def test_an_accept_without_pipeline_means_one_batch_at_a_time() -> None:
+    conns = connections(PREFIX[State.ACCEPTING])
+    fields = {k: v for k, v in ACCEPT.fields.items() if k != "pipeline"}
+    conns[S].receive_data(frame([int(Kind.ACCEPT), fields]))
+    assert isinstance(conns[S].next_event(), Accept)
+    assert conns[S].pipeline == 1
 
 
 def test_accept_of_fast_when_normal_was_offered_is_refused() -> None:

@@ -19,6 +19,8 @@ The conversation (SENDER is the end that sends the messages, RECEIVER the one th
     MSG(seq, ...) x n         ->                            one batch, seq +1 each (wrapping)
     END_BATCH(seq, luwid)     ->
                               <-  CONFIRM(seq, luwid)       the batch is committed
+    (with PIPELINE 2, the next batch's MSGs and END_BATCH may go before that CONFIRM:
+     at most two batches await CONFIRM, confirmed in order)
     HEARTBEAT                 ->                            only between batches
                               <-  HEARTBEAT_ACK
     CLOSE(reason, text)      <->  CLOSE(reason, text)       either side, any time: the end
@@ -31,8 +33,14 @@ cross a MSG on the wire.
 
 Sequence numbers: the connection does not decide where a batch starts (the agent compares
 the first MSG with its sync state, using ``next_seq``); it checks that each later MSG of a
-batch is the previous one's ``next_seq``, that END_BATCH names the batch's last MSG, that a
-batch has at most the negotiated BATCHSZ messages, and that CONFIRM names the open batch.
+batch is the previous one's ``next_seq`` (and the first MSG of a batch sent before the last
+one's CONFIRM, the last one's ``next_seq``), that END_BATCH names the batch's last MSG, that a
+batch has at most the negotiated BATCHSZ messages, and that CONFIRM names the oldest batch ended.
+
+PIPELINE (IBM's qm.ini ``CHANNELS: PipeLineLength``, 1 or 2, the lower of the two ends; a
+HELLO or ACCEPT without it means 1): how many ended batches may await CONFIRM at once. With 2
+the sender moves the next batch while the receiver commits the last, so neither waits for the
+other's disk.
 
 HELLO keys this version does not know are dropped (a later ``version`` may add some). Once
 CLOSED, stop reading: a frame after it (even the peer's own CLOSE, crossing ours) is an error.
@@ -116,7 +124,9 @@ NPM_SPEEDS: Final = frozenset({"FAST", "NORMAL"})
 # The values a HELLO may leave out (IBM's channel attribute defaults).
 HELLO_DEFAULTS: Final[Mapping[str, Any]] = {
     "batchsz": 50, "maxmsgl": 4_194_304, "hbint": 300, "npmspeed": "FAST", "seqwrap": 999_999_999, "version": 1,
+    "pipeline": 1,
 }
+MAX_PIPELINE: Final = 2
 SEQUENCE_ERROR: Final = "AMQ9526E: Message sequence number error"
 # Compact the receive buffer once this many consumed bytes sit at its front.
 _COMPACT_AT = 65536
@@ -142,6 +152,8 @@ class State(enum.Enum):
     RUNNING = "running"  # no batch open
     IN_BATCH = "in_batch"  # at least one MSG of the batch seen, END_BATCH not yet
     CONFIRMING = "confirming"  # END_BATCH seen, waiting for CONFIRM
+    IN_BATCH_CONFIRMING = "in_batch_confirming"  # PIPELINE 2: a batch open, the one before it awaits CONFIRM
+    CONFIRMING_TWO = "confirming_two"  # PIPELINE 2: two batches ended, both await CONFIRM
     HEARTBEAT_ACK = "heartbeat_ack"  # HEARTBEAT seen, waiting for HEARTBEAT_ACK
     CLOSED = "closed"  # after REFUSE or CLOSE (or a fatal error)
 
@@ -158,6 +170,12 @@ TRANSITIONS: Final[Mapping[tuple[Role, State, Kind], State]] = {
     (_S, State.IN_BATCH, Kind.MSG): State.IN_BATCH,
     (_S, State.IN_BATCH, Kind.END_BATCH): State.CONFIRMING,
     (_R, State.CONFIRMING, Kind.CONFIRM): State.RUNNING,
+    # PIPELINE 2 only (``_advance`` refuses these otherwise): the next batch before the CONFIRM.
+    (_S, State.CONFIRMING, Kind.MSG): State.IN_BATCH_CONFIRMING,
+    (_S, State.IN_BATCH_CONFIRMING, Kind.MSG): State.IN_BATCH_CONFIRMING,
+    (_S, State.IN_BATCH_CONFIRMING, Kind.END_BATCH): State.CONFIRMING_TWO,
+    (_R, State.IN_BATCH_CONFIRMING, Kind.CONFIRM): State.IN_BATCH,
+    (_R, State.CONFIRMING_TWO, Kind.CONFIRM): State.CONFIRMING,
     (_S, State.RUNNING, Kind.HEARTBEAT): State.HEARTBEAT_ACK,
     (_R, State.HEARTBEAT_ACK, Kind.HEARTBEAT_ACK): State.RUNNING,
     # Either side may end the connection at any time before it is over.
@@ -234,8 +252,9 @@ def negotiate(hello_fields: Mapping[str, Any], local_attrs: Mapping[str, Any]) -
     """The values a receiver answers a HELLO with (IBM's rules), or None: SEQWRAP differs, refuse.
 
     ``local_attrs`` are the receiving channel's batchsz, maxmsgl, hbint, npmspeed and seqwrap
-    (missing ones take ``HELLO_DEFAULTS``). Lower batchsz and maxmsgl (maxmsgl 0: the other
-    end's), higher hbint, FAST only if both are FAST, equal seqwrap. The caller adds ``"qmgr"``.
+    and pipeline (missing ones take ``HELLO_DEFAULTS``). Lower batchsz, maxmsgl (0: the other
+    end's) and pipeline, higher hbint, FAST only if both are FAST, equal seqwrap. The caller adds
+    ``"qmgr"``.
     """
     def both(name: str) -> tuple[Any, Any]:
         return hello_fields.get(name, HELLO_DEFAULTS[name]), local_attrs.get(name, HELLO_DEFAULTS[name])
@@ -250,6 +269,7 @@ def negotiate(hello_fields: Mapping[str, Any], local_attrs: Mapping[str, Any]) -
         "hbint": max(both("hbint")),
         "npmspeed": "FAST" if both("npmspeed") == ("FAST", "FAST") else "NORMAL",
         "seqwrap": ours,
+        "pipeline": min(both("pipeline")),
     }
 
 
@@ -294,8 +314,11 @@ _HELLO_SPEC: Final[_Spec] = {
     "npmspeed": (lambda v: type(v) is str and v in NPM_SPEEDS, "FAST or NORMAL"),
     "seqwrap": (_is_int(100, 999_999_999), "an int in 100..999999999"),
     "version": (_is_int(1), "an int >= 1"),
+    "pipeline": (_is_int(1, MAX_PIPELINE), f"an int in 1..{MAX_PIPELINE}"),
 }
-_ACCEPT_SPEC: Final[_Spec] = {k: _HELLO_SPEC[k] for k in ("qmgr", "batchsz", "maxmsgl", "hbint", "npmspeed", "seqwrap")}
+_ACCEPT_SPEC: Final[_Spec] = {k: _HELLO_SPEC[k] for k in ("qmgr", "batchsz", "maxmsgl", "hbint", "npmspeed", "seqwrap",
+                                                           "pipeline")}
+_ACCEPT_DEFAULTS: Final[Mapping[str, Any]] = {"pipeline": 1}
 _STATUS_SPEC: Final[_Spec] = {
     "seq": (_is_int(0), "an int >= 0"),
     "indoubt": (_is_indoubt, "None or {'luwid': bytes of 8..16, 'seq': int >= 1}"),
@@ -371,7 +394,7 @@ _HEARTBEAT: Final = Heartbeat()
 _HEARTBEAT_ACK: Final = HeartbeatAck()
 _DECODERS: Final[Mapping[int, Callable[[list[Any]], Event]]] = {
     Kind.HELLO: lambda i: Hello(_map(i, _HELLO_SPEC, HELLO_DEFAULTS)),
-    Kind.ACCEPT: lambda i: Accept(_map(i, _ACCEPT_SPEC, _NO_DEFAULTS)),
+    Kind.ACCEPT: lambda i: Accept(_map(i, _ACCEPT_SPEC, _ACCEPT_DEFAULTS)),
     Kind.REFUSE: lambda i: Refuse(*_reason_text(i, 1)),
     Kind.STATUS: lambda i: Status(**_map(i, _STATUS_SPEC, {"indoubt": None, "reset": False})),
     Kind.STATUS_REPLY: lambda i: StatusReply(**_map(i, _STATUS_REPLY_SPEC, {"luwid": None})),
@@ -410,6 +433,7 @@ def _check_accept(hello: Mapping[str, Any], accept: Mapping[str, Any]) -> None:
         offered != 0 and accept["maxmsgl"] > offered and "maxmsgl above the offer",
         accept["hbint"] < hello["hbint"] and "hbint below the offer",
         accept["npmspeed"] == "FAST" and hello["npmspeed"] != "FAST" and "npmspeed FAST not offered",
+        accept["pipeline"] > hello["pipeline"] and "pipeline above the offer",
     ]
     if any(problems):
         raise _Bad("ACCEPT breaks the negotiation rules: " + ", ".join(p for p in problems if p))
@@ -432,13 +456,17 @@ class ChannelConnection:
         self.error: ProtocolError | None = None  # the fatal error that broke the connection
         self._batch_size = 0  # MSGs in the open batch
         self._last_seq = 0  # seq of the open batch's last MSG
-        self._unconfirmed: tuple[int, bytes] | None = None  # (seq, luwid) of the END_BATCH awaiting CONFIRM
+        self._unconfirmed: tuple[tuple[int, bytes], ...] = ()  # (seq, luwid) of each END_BATCH awaiting CONFIRM
         self._buf = bytearray()
         self._pos = 0
 
     @property
     def seqwrap(self) -> int:
         return int((self.negotiated or HELLO_DEFAULTS)["seqwrap"])
+
+    @property
+    def pipeline(self) -> int:
+        return int((self.negotiated or HELLO_DEFAULTS).get("pipeline", 1))
 
     @property
     def batchsz(self) -> int:
@@ -520,7 +548,9 @@ class ChannelConnection:
         elif isinstance(event, Msg):
             if event.seq > seqwrap:
                 raise _Bad(f"{SEQUENCE_ERROR}: MSG seq {event.seq} above SEQWRAP {seqwrap}")
-            if self.state is State.IN_BATCH and event.seq != next_seq(last_seq, seqwrap):
+            if self.state is State.CONFIRMING and self.pipeline < 2:
+                raise _Bad(f"MSG before the CONFIRM of the last batch (PIPELINE {self.pipeline})")
+            if self.state is not State.RUNNING and event.seq != next_seq(last_seq, seqwrap):
                 raise _Bad(f"{SEQUENCE_ERROR}: MSG seq {event.seq} after {last_seq}, "
                            f"expected {next_seq(last_seq, seqwrap)}")
             if batch_size >= self.batchsz:
@@ -529,11 +559,12 @@ class ChannelConnection:
         elif isinstance(event, EndBatch):
             if event.seq != last_seq:
                 raise _Bad(f"{SEQUENCE_ERROR}: END_BATCH seq {event.seq}, the batch's last MSG is {last_seq}")
-            batch_size, unconfirmed = 0, (event.seq, event.luwid)
+            batch_size, unconfirmed = 0, (*unconfirmed, (event.seq, event.luwid))
         elif isinstance(event, Confirm):
-            if (event.seq, event.luwid) != unconfirmed:
-                raise _Bad(f"CONFIRM of seq {event.seq} does not match the open batch's END_BATCH {unconfirmed}")
-            unconfirmed = None
+            if not unconfirmed or (event.seq, event.luwid) != unconfirmed[0]:
+                raise _Bad(f"CONFIRM of seq {event.seq} does not match the oldest END_BATCH awaiting one "
+                           f"{unconfirmed[:1]}")
+            unconfirmed = unconfirmed[1:]
         # Every check passed: apply.
         self.state, self.hello, self.negotiated = new, hello, negotiated
         self._batch_size, self._last_seq, self._unconfirmed = batch_size, last_seq, unconfirmed

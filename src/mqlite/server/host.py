@@ -154,12 +154,18 @@ class QueueManagerHost:
             self.mqtt_port = self.channels.port_of(DEFAULT_CHANNEL)
 
     def _configure(self, runtime: Runtime) -> None:
-        """qm.ini stanzas that change behaviour: the publish exit (spec C §8.2) and the duplicate
-        MsgId window."""
+        """qm.ini stanzas that change behaviour: the publish exit (spec C §8.2), the duplicate
+        MsgId window and the message channels' PipeLineLength."""
         stanzas = qm_ini.read(paths.qmgr_dir(self.name))
         window = stanzas.get("Mqlite", {}).get("DuplicateWindow")
         if window:  # exactly-once writers: drop a committed MsgId seen again within the window
             runtime.core.duplicates = DuplicateWindow(float(window))
+        pipeline = stanzas.get("CHANNELS", {}).get("PipeLineLength")
+        if pipeline:
+            try:  # IBM: any value above 1 means 2
+                runtime.core.transfer.pipeline = 1 if int(pipeline) <= 1 else 2
+            except ValueError:
+                log.error("AMQ9215E: qm.ini CHANNELS: PipeLineLength=%s is not a number; 2 is used", pipeline)
         error = exits.configure_publish_exit(runtime.core, stanzas.get("PublishSubscribe", {}))
         if error is not None:
             log.error("AMQ5881E: %s; publish/subscribe is inhibited", error.text)

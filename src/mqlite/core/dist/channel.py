@@ -13,13 +13,13 @@ the store (kind ``chsync``) and changes in the same store transaction as the bat
 A batch left in doubt (the connection cut, or either queue manager killed, between END_BATCH and
 its confirmation) is resolved when the channel next starts: the receiver's LUWID says whether it
 committed that batch (``resolve``). Committed: the sender removes the batch; not: it sends the
-messages again. So a persistent message is on the transmission queue or at its destination,
+messages again. With PIPELINE 2 two batches may be in doubt; the receiver commits in order, so
+its LUWID says how many of them it has. So a persistent message is on the transmission queue or at its destination,
 never both and never neither (B:R-CHN-4).
 """
 
 from __future__ import annotations
 
-import enum
 import itertools
 import os
 import struct
@@ -28,7 +28,7 @@ from typing import Any
 
 from mqlite.protocol.channel import next_seq
 
-__all__ = ["InDoubt", "Resolution", "SyncState", "batch_complete", "disconnect_due", "first_seq_ok",
+__all__ = ["InDoubt", "SyncState", "batch_complete", "disconnect_due", "first_seq_ok",
            "new_luwid", "next_seq", "receive_timeout", "reset_to", "resolve", "retry_delay", "sequence_error"]
 
 SEQWRAP_DEFAULT = 999_999_999
@@ -57,31 +57,39 @@ class InDoubt:
 
 @dataclass(frozen=True)
 class SyncState:
-    """One end's record of a channel: the last batch committed, and the sender's batch in doubt."""
+    """One end's record of a channel: the last batch committed, and the sender's batches in doubt
+    (oldest first; two with PIPELINE 2)."""
 
     seq: int = 0
     luwid: bytes | None = None
-    indoubt: InDoubt | None = None
+    indoubt: tuple[InDoubt, ...] = ()
     reset: bool = False  # a sender's RESET CHANNEL, told to the receiver at the next start
 
     def to_record(self) -> dict[str, Any]:
-        doubt = self.indoubt
         return {"seq": self.seq, "luwid": self.luwid, "reset": self.reset,
-                "indoubt": None if doubt is None else [doubt.luwid, doubt.seq, list(doubt.entries)]}
+                "indoubt": [[d.luwid, d.seq, list(d.entries)] for d in self.indoubt]}
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> SyncState:
-        doubt = record.get("indoubt")
+        doubts = record.get("indoubt") or []
+        if doubts and not isinstance(doubts[0], list):  # a record of one batch, before PIPELINE
+            doubts = [doubts]
         return cls(int(record.get("seq", 0)), record.get("luwid"),
-                   None if doubt is None else InDoubt(bytes(doubt[0]), int(doubt[1]), tuple(int(e) for e in doubt[2])),
+                   tuple(InDoubt(bytes(d[0]), int(d[1]), tuple(int(e) for e in d[2])) for d in doubts),
                    bool(record.get("reset", False)))
 
     def committed(self, seq: int, luwid: bytes) -> SyncState:
-        """After a batch ending at ``seq`` committed (nothing in doubt any more)."""
-        return SyncState(seq, luwid, None)
+        """After the batch ending at ``seq`` committed: it, and any in doubt before it, are done."""
+        luwids = [d.luwid for d in self.indoubt]
+        later = self.indoubt[luwids.index(luwid) + 1:] if luwid in luwids else ()
+        return SyncState(seq, luwid, later)
 
     def in_doubt(self, doubt: InDoubt) -> SyncState:
-        return SyncState(self.seq, self.luwid, doubt, self.reset)
+        return SyncState(self.seq, self.luwid, (*self.indoubt, doubt), self.reset)
+
+    def backed_out(self) -> SyncState:
+        """Every batch in doubt sent again (the receiver has none of them)."""
+        return SyncState(self.seq, self.luwid, (), self.reset)
 
 
 def reset_to(seqnum: int, seqwrap: int = SEQWRAP_DEFAULT, sending: bool = True) -> SyncState:
@@ -89,31 +97,26 @@ def reset_to(seqnum: int, seqwrap: int = SEQWRAP_DEFAULT, sending: bool = True) 
     a sending end tells its partner at the next start."""
     if not 1 <= seqnum <= seqwrap:
         raise ValueError(f"SEQNUM({seqnum}) must be 1 to SEQWRAP({seqwrap})")
-    return SyncState(seqnum - 1 if seqnum > 1 else 0, None, None, reset=sending)
+    return SyncState(seqnum - 1 if seqnum > 1 else 0, None, (), reset=sending)
 
 
-class Resolution(enum.Enum):
-    NONE = "none"  # nothing was in doubt
-    COMMIT = "commit"  # the receiver has the batch: remove it from the transmission queue
-    BACKOUT = "backout"  # the receiver does not: the messages go again
-
-
-def resolve(indoubt: InDoubt | None, partner_luwid: bytes | None) -> Resolution:
-    """What becomes of the sender's batch in doubt, given the LUWID the receiver last committed."""
-    if indoubt is None:
-        return Resolution.NONE
-    return Resolution.COMMIT if partner_luwid == indoubt.luwid else Resolution.BACKOUT
+def resolve(indoubt: tuple[InDoubt, ...], partner_luwid: bytes | None) -> int:
+    """How many of the sender's batches in doubt (oldest first) the receiver has, given the LUWID it
+    last committed: those are removed from the transmission queue, the rest go again. The
+    receiver commits in order, so it has every batch up to the one it names (B:R-CHN-4)."""
+    for position, doubt in enumerate(indoubt):
+        if doubt.luwid == partner_luwid:
+            return position + 1
+    return 0
 
 
 def sequence_error(sender: SyncState, receiver_seq: int, receiver_luwid: bytes | None) -> str | None:
     """At channel start: None when the two ends agree on the last batch, else the AMQ9526E text.
-    They agree when the receiver's last batch is the sender's last committed one, or the one in
-    doubt (then the receiver's sequence number is that batch's last). A mismatch (a queue manager
+    They agree when the receiver's last batch is the sender's last committed one, or one in doubt
+    (then the receiver's sequence number is that batch's last). A mismatch (a queue manager
     recreated, a RESET CHANNEL on one end only) needs RESET CHANNEL SEQNUM, as with IBM."""
-    doubt = sender.indoubt
-    expected = doubt.seq if doubt is not None and receiver_luwid == doubt.luwid else sender.seq
-    if sender.reset and doubt is None:
-        expected = sender.seq  # the receiver took the sender's number (RESET CHANNEL)
+    committed = resolve(sender.indoubt, receiver_luwid)
+    expected = sender.indoubt[committed - 1].seq if committed else sender.seq
     if receiver_seq == expected:
         return None
     return (f"AMQ9526E: Message sequence number error: the sending end's last sequence number is {expected}, "

@@ -60,6 +60,9 @@ class ChannelTransfer:
         self.syncpoint = syncpoint
         self.outbox = outbox
         self.sync: dict[str, SyncState] = {}
+        # qm.ini CHANNELS: PipeLineLength, the batches a sender may have awaiting CONFIRM at once
+        # (IBM's default is 1; mqlite's 2, as nothing but speed changes with it).
+        self.pipeline = 2
         self._handles: dict[str, dict[tuple[str, str, str], int]] = {}  # receivers' open destinations
 
     # -- sync records -----------------------------------------------------------------------
@@ -79,7 +82,7 @@ class ChannelTransfer:
     def reset(self, channel: str, sending: bool, seqnum: int, seqwrap: int) -> None:
         """RESET CHANNEL SEQNUM: 4025 while a batch is in doubt (RESOLVE CHANNEL first)."""
         key = sender_key(channel) if sending else receiver_key(channel)
-        if self.state(key).indoubt is not None:
+        if self.state(key).indoubt:
             raise MQError(C.MQRCCF_CHANNEL_INDOUBT, f"channel {channel} has a batch in doubt: RESOLVE CHANNEL first")
         try:
             self.save(key, reset_to(seqnum, seqwrap, sending))
@@ -87,22 +90,23 @@ class ChannelTransfer:
             raise MQError(C.MQRCCF_SEQ_NUMBER_WRAP_ERROR, str(error)) from None
 
     def resolve_by_command(self, channel: str, xmitq: str, commit: bool) -> int:
-        """RESOLVE CHANNEL ACTION(COMMIT|BACKOUT) of a sender's batch in doubt: COMMIT removes it
-        from the transmission queue (the partner has it), BACKOUT leaves it to be sent again; how
-        many messages it held. 3053 when nothing is in doubt."""
+        """RESOLVE CHANNEL ACTION(COMMIT|BACKOUT) of a sender's batches in doubt: COMMIT removes
+        them from the transmission queue (the partner has them), BACKOUT leaves them to be sent
+        again; how many messages they held. 3053 when nothing is in doubt."""
         key = sender_key(channel)
         state = self.state(key)
-        doubt = state.indoubt
-        if doubt is None:
+        if not state.indoubt:
             raise MQError(C.MQRCCF_INDOUBT_VALUE_ERROR, f"channel {channel} has no batch in doubt")
+        last = state.indoubt[-1]
         if commit:
-            self.remove_entries(xmitq, doubt.entries)
-            self.save(key, state.committed(doubt.seq, doubt.luwid))
+            for doubt in state.indoubt:
+                self.remove_entries(xmitq, doubt.entries)
+            self.save(key, SyncState(last.seq, last.luwid))
         else:
-            self.save(key, SyncState(state.seq, state.luwid, None, state.reset))
-        log.warning("AMQ9531I: Channel '%s': batch in doubt (sequence %d) %s by RESOLVE CHANNEL", channel, doubt.seq,
-                    "committed" if commit else "backed out")
-        return len(doubt.entries)
+            self.save(key, state.backed_out())
+        log.warning("AMQ9531I: Channel '%s': %d batch(es) in doubt (sequence %d) %s by RESOLVE CHANNEL", channel,
+                    len(state.indoubt), last.seq, "committed" if commit else "backed out")
+        return sum(len(doubt.entries) for doubt in state.indoubt)
 
     def receiver_status(self, channel: str, sender_seq: int, reset: bool) -> SyncState:
         """What a receiver answers STATUS with; a sender's RESET CHANNEL is taken here."""

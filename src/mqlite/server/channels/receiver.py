@@ -118,7 +118,8 @@ class ReceiverAgent(asyncio.Protocol):
                                              "maxmsgl": int(attrs.get("MAXMSGL", 4194304)),
                                              "hbint": int(attrs.get("HBINT", 300)),
                                              "npmspeed": str(attrs.get("NPMSPEED", "FAST")),
-                                             "seqwrap": int(attrs.get("SEQWRAP", 999_999_999))})
+                                             "seqwrap": int(attrs.get("SEQWRAP", 999_999_999)),
+                                             "pipeline": self.core.transfer.pipeline})
         if negotiated is None:
             self._refuse(C.MQRC_CHANNEL_NOT_AVAILABLE, f"AMQ9546E: SEQWRAP of channel '{name}' differs at the two ends")
             return

@@ -1,8 +1,11 @@
 """A sending message channel (SDR, SVR): the task that moves its transmission queue to the partner.
 
-Connect, HELLO, STATUS (a batch left in doubt is resolved by the partner's last LUWID), then
+Connect, HELLO, STATUS (batches left in doubt are resolved by the partner's last LUWID), then
 batches: each batch's messages are got in one unit of work; END_BATCH goes out only once the
-batch's in-doubt record is durable; the CONFIRM commits the batch off the transmission queue. A
+batch's in-doubt record is durable; the CONFIRM commits the batch off the transmission queue.
+With PIPELINE 2 (qm.ini ``CHANNELS: PipeLineLength``) the next batch is got, in a second unit of
+work, and sent while the last one awaits its CONFIRM, so the receiver's commit and the sender's
+next batch overlap instead of taking turns. A
 failure retries on the short, then the long timer (RETRYING) and STOPS when the retries are
 spent; DISCINT seconds with nothing to send end it (INACTIVE).
 """
@@ -15,13 +18,14 @@ import logging
 import os
 import ssl
 import time
+from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mqlite import cmqc as C
 from mqlite.core.dist.channel import (
     InDoubt,
-    Resolution,
     SyncState,
     batch_complete,
     disconnect_due,
@@ -33,7 +37,7 @@ from mqlite.core.dist.channel import (
 )
 from mqlite.core.dist.transfer import sender_key
 from mqlite.core.errors import MQError
-from mqlite.core.handles import GetResult
+from mqlite.core.handles import Connection, GetResult
 from mqlite.core.waiters import GetRequest
 from mqlite.keyrepo import KeyRepositoryError
 from mqlite.protocol import channel as wire
@@ -55,6 +59,26 @@ _GET_FAST = C.MQGMO_SYNCPOINT_IF_PERSISTENT | C.MQGMO_FAIL_IF_QUIESCING
 _GET_NORMAL = C.MQGMO_SYNCPOINT | C.MQGMO_FAIL_IF_QUIESCING
 _CONNECT_TIMEOUT = 20.0
 _WRITE_CHUNK = 65536
+_NOW = Round()  # output that waits for nothing but what is ahead of it
+_NOW.ready = True
+
+
+@dataclass
+class _Unit:
+    """One core connection of the channel with its transmission queue open: a batch is got in one
+    such connection's unit of work (with PIPELINE 2, two of them take turns)."""
+
+    conn: Connection
+    hobj: int
+
+
+@dataclass
+class _Ended:
+    """A batch sent and ended, awaiting its CONFIRM; ``unit`` holds its messages."""
+
+    doubt: InDoubt
+    unit: _Unit
+    count: int
 
 
 class SenderAgent:
@@ -74,11 +98,11 @@ class SenderAgent:
         self.status = ChannelStatus(name, str(attrs["CHLTYPE"]), conname=str(attrs.get("CONNAME", "")),
                                     xmitq=str(attrs.get("XMITQ", "")))
         self.done = False
-        self._conn: Any = None
-        self._hobj = 0
+        self._units: list[_Unit] = []
+        self._awaiting: deque[_Ended] = deque()  # oldest first
         self._writer: asyncio.StreamWriter | None = None
         self._wire: wire.ChannelConnection | None = None
-        self._session = AgentSession(self._write)
+        self._session = AgentSession(lambda data: None)  # a connection's own comes with it
         self._get_options = _GET_FAST
         self.quiescing = False
         self._out: list[bytes] = []  # MSG frames not yet written
@@ -93,7 +117,7 @@ class SenderAgent:
         """STOP CHANNEL MODE(QUIESCE): end after the batch in flight; True when there was none and
         it ended at once (as FORCE would)."""
         self.quiescing = True
-        if self.status.cur_msgs == 0 and not self.status.indoubt:
+        if self.status.cur_msgs == 0 and not self._awaiting:
             self._task.cancel()
             return True
         return False
@@ -165,7 +189,7 @@ class SenderAgent:
         hello = {"channel": self.name, "type": attrs["CHLTYPE"], "qmgr": self.runtime.name,
                  "batchsz": int(attrs.get("BATCHSZ", 50)), "maxmsgl": int(attrs.get("MAXMSGL", 4194304)),
                  "hbint": int(attrs.get("HBINT", 300)), "npmspeed": str(attrs.get("NPMSPEED", "FAST")),
-                 "seqwrap": int(attrs.get("SEQWRAP", 999_999_999))}
+                 "seqwrap": int(attrs.get("SEQWRAP", 999_999_999)), "pipeline": self.core.transfer.pipeline}
         self._send(wire.Hello(hello))
         accepted = await self._expect(reader, wire.Accept)
         negotiated = accepted.fields
@@ -173,8 +197,8 @@ class SenderAgent:
         self.status.rqmname = str(negotiated.get("qmgr", ""))
         key = sender_key(self.name)
         state = self.core.transfer.state(key)
-        doubt = state.indoubt
-        self._send(wire.Status(state.seq, None if doubt is None else {"luwid": doubt.luwid, "seq": doubt.seq},
+        newest = state.indoubt[-1] if state.indoubt else None
+        self._send(wire.Status(state.seq, None if newest is None else {"luwid": newest.luwid, "seq": newest.seq},
                                state.reset))
         reply = await self._expect(reader, wire.StatusReply)
         mismatch = sequence_error(state, reply.seq, reply.luwid)
@@ -188,7 +212,7 @@ class SenderAgent:
         self.status.status, self.status.substate = "RUNNING", "MQGET"
         self.status.retries_left = (int(attrs.get("SHORTRTY", 10)), int(attrs.get("LONGRTY", 999_999_999)))
         self._get_options = _GET_FAST if negotiated.get("npmspeed") == "FAST" else _GET_NORMAL
-        self._open_xmitq(attrs)
+        self._open_units(attrs, int(negotiated.get("pipeline", 1)))
         await self._batches(reader, attrs, negotiated)
 
     def _tls_context(self, cipher: str, label: str) -> ssl.SSLContext:
@@ -210,61 +234,79 @@ class SenderAgent:
         self.status.tls = tls_rules.status(writer.transport)
 
     def _resolve(self, state: SyncState, partner_luwid: bytes | None) -> None:
-        """A batch left in doubt: kept (removed from the transmission queue) or sent again."""
-        key = sender_key(self.name)
-        doubt = state.indoubt
-        outcome = resolve(doubt, partner_luwid)
-        if outcome is Resolution.NONE or doubt is None:
+        """Batches left in doubt: those the partner has are removed from the transmission queue,
+        the rest are sent again. A unit of work that still holds one is committed or backed out;
+        after a restart the batch is back on the queue, and one the partner has is removed."""
+        if not state.indoubt:
             return
-        held = self._conn is not None and bool(self._conn.uow)
-        if outcome is Resolution.COMMIT:
-            if held:
-                self.core.commit(self._conn)
-            else:  # after a restart: the batch is back on the queue; it went, so remove it
-                self.core.transfer.remove_entries(self.status.xmitq, doubt.entries)
-            self.core.transfer.save(key, state.committed(doubt.seq, doubt.luwid))
-            self.status.last_seq = doubt.seq
+        have = resolve(state.indoubt, partner_luwid)
+        held = {ended.doubt.luwid: ended.unit for ended in self._awaiting}
+        for position, doubt in enumerate(state.indoubt):
+            unit = held.get(doubt.luwid)
+            if position < have:
+                if unit is not None:
+                    self.core.commit(unit.conn)
+                else:
+                    self.core.transfer.remove_entries(self.status.xmitq, doubt.entries)
+            elif unit is not None:
+                self.core.backout(unit.conn)
+            log.info("AMQ9530I: Channel '%s': batch in doubt (sequence %d) %s", self.name, doubt.seq,
+                     "committed" if position < have else "backed out")
+        if have:
+            last = state.indoubt[have - 1]
+            self.core.transfer.save(sender_key(self.name), SyncState(last.seq, last.luwid))
+            self.status.last_seq = last.seq
         else:
-            if held:
-                self.core.backout(self._conn)
-            self.core.transfer.save(key, SyncState(state.seq, state.luwid))
-        log.info("AMQ9530I: Channel '%s': batch in doubt (sequence %d) %s", self.name, doubt.seq,
-                 "committed" if outcome is Resolution.COMMIT else "backed out")
+            self.core.transfer.save(sender_key(self.name), state.backed_out())
+        self._awaiting.clear()
         self.status.indoubt = False
         self.runtime.finish(Round())
 
-    def _open_xmitq(self, attrs: Any) -> None:
-        if self._conn is None:
-            self._conn = self.core.connect(MCA_USER, "runmqchl " + self.name, os.getpid())
-        if not self._hobj:
-            handle = self.core.open(self._conn, {"ObjectName": str(attrs.get("XMITQ", ""))},
+    def _open_units(self, attrs: Any, pipeline: int) -> None:
+        while len(self._units) < pipeline:
+            conn = self.core.connect(MCA_USER, "runmqchl " + self.name, os.getpid())
+            handle = self.core.open(conn, {"ObjectName": str(attrs.get("XMITQ", ""))},
                                     C.MQOO_INPUT_SHARED | C.MQOO_FAIL_IF_QUIESCING)
-            self._hobj = handle.hobj
+            self._units.append(_Unit(conn, handle.hobj))
         self.runtime.finish(Round())
+
+    def _free_unit(self) -> _Unit:
+        busy = [ended.unit for ended in self._awaiting]
+        return next(unit for unit in self._units if all(unit is not other for other in busy))
 
     async def _batches(self, reader: asyncio.StreamReader, attrs: Any, negotiated: dict[str, Any]) -> None:
         key = sender_key(self.name)
         batchsz = int(negotiated.get("batchsz", 50))
         seqwrap = int(negotiated.get("seqwrap", 999_999_999))
         hbint = int(negotiated.get("hbint", 300))
+        pipeline = int(negotiated.get("pipeline", 1))
         discint = int(attrs.get("DISCINT", 6000))
         batchlim = int(attrs.get("BATCHLIM", 5000))
         batchint = int(attrs.get("BATCHINT", 0))
         idle_since = time.monotonic()
         while True:
-            # The first message of a batch: wait for it (heartbeats while idle, DISCINT ends).
-            wait_for = min(x for x in (hbint or 3600, discint or 3600, 3600))
-            first = await self._get(wait_for)
+            if len(self._awaiting) >= pipeline:
+                await self._confirm(reader, key)
+            unit = self._free_unit()
+            # The first message of a batch: what is there now; with none, the batches sent are
+            # confirmed first, then the wait (heartbeats while idle, DISCINT ends the channel).
+            first = await self._get(unit, 0)
+            if first is None and self._awaiting:
+                while self._awaiting:
+                    await self._confirm(reader, key)
+                idle_since = time.monotonic()
+                continue
             if first is None:
-                idle = time.monotonic() - idle_since
-                if disconnect_due(idle, discint):
+                first = await self._get(unit, min(x for x in (hbint or 3600, discint or 3600, 3600)))
+            if first is None:
+                if disconnect_due(time.monotonic() - idle_since, discint):
                     await self._close_quietly(0, "DISCINT")
                     return
                 self._send(wire.Heartbeat())
                 await self._expect(reader, wire.HeartbeatAck)
                 continue
             state = self.core.transfer.state(key)
-            seq = state.seq
+            seq = state.indoubt[-1].seq if state.indoubt else state.seq
             count = size = 0
             began = time.monotonic()
             message: GetResult | None = first
@@ -281,42 +323,52 @@ class SenderAgent:
                 self.status.bytes_sent += len(body)
                 if batch_complete(count, size, batchsz, batchlim, False, 0.0, batchint):
                     break
-                message = await self._get(0)
+                message = await self._get(unit, 0)
                 if message is None and batchint and time.monotonic() - began < batchint / 1000:
                     self._flush()  # what is ready goes now: FAST messages are put on arrival
-                    message = await self._get(batchint / 1000 - (time.monotonic() - began))
-            await self._end_batch(reader, key, state, seq)
+                    message = await self._get(unit, batchint / 1000 - (time.monotonic() - began))
+            self._end_batch(unit, key, seq, count)
             if self.quiescing:
+                while self._awaiting:
+                    await self._confirm(reader, key)
                 await self._close_quietly(0, "STOP CHANNEL MODE(QUIESCE)")
                 return
-            self.status.msgs += count
-            self.status.batches += 1
-            self.status.last_message = time.time()
-            self.status.cur_msgs = 0
             idle_since = time.monotonic()
 
-    async def _end_batch(self, reader: asyncio.StreamReader, key: str, state: SyncState, seq: int) -> None:
-        """END_BATCH once the batch's in-doubt record is durable; then the CONFIRM commits it."""
+    def _end_batch(self, unit: _Unit, key: str, seq: int, count: int) -> None:
+        """END_BATCH goes once the batch's in-doubt record is durable; its CONFIRM is awaited later."""
         luwid = new_luwid()
         assert self._wire is not None
-        self.core.transfer.save(key, state.in_doubt(InDoubt(luwid, seq, self.core.transfer.held_entries(self._conn))))
+        doubt = InDoubt(luwid, seq, self.core.transfer.held_entries(unit.conn))
+        self.core.transfer.save(key, self.core.transfer.state(key).in_doubt(doubt))
+        self._awaiting.append(_Ended(doubt, unit, count))
         self.status.indoubt = True
+        self.status.cur_msgs = 0
         round_ = Round()
         self._flush()  # the batch's messages, then its end
         round_.add(self._session, self._wire.send(wire.EndBatch(seq, luwid)))
         self.runtime.finish(round_)
         self.status.substate = "ENDBATCH"
+
+    async def _confirm(self, reader: asyncio.StreamReader, key: str) -> None:
+        """The oldest ended batch's CONFIRM: commit it off the transmission queue."""
+        ended = self._awaiting[0]
         confirm = await self._expect(reader, wire.Confirm)
+        seq, luwid = ended.doubt.seq, ended.doubt.luwid
         if (confirm.seq, confirm.luwid) != (seq, luwid):
             raise ChannelFailed(f"CONFIRM of {confirm.seq} for END_BATCH of {seq}", C.MQRC_UNEXPECTED_ERROR)
-        self.core.commit(self._conn)
+        self._awaiting.popleft()
+        self.core.commit(ended.unit.conn)
         self.core.transfer.save(key, self.core.transfer.state(key).committed(seq, luwid))
         self.runtime.finish(Round())
-        self.status.indoubt = False
+        self.status.indoubt = bool(self._awaiting)
         self.status.last_seq = seq
+        self.status.msgs += ended.count
+        self.status.batches += 1
+        self.status.last_message = time.time()
         self.status.substate = "MQGET"
 
-    async def _get(self, wait_seconds: float) -> GetResult | None:
+    async def _get(self, unit: _Unit, wait_seconds: float) -> GetResult | None:
         """The next message of the transmission queue in the channel's unit of work, waiting up to
         ``wait_seconds`` for one (None when none came)."""
         wait_ms = int(wait_seconds * 1000)
@@ -330,7 +382,7 @@ class SenderAgent:
 
         self._session.on_complete = completed
         try:
-            result = self.core.get(self._conn, self._hobj, request, (self._session, 1))
+            result = self.core.get(unit.conn, unit.hobj, request, (self._session, 1))
         except MQError as error:
             if error.reason == C.MQRC_NO_MSG_AVAILABLE:
                 return None
@@ -354,8 +406,9 @@ class SenderAgent:
 
     # -- bytes ------------------------------------------------------------------------------------
     def _write(self, data: bytes) -> None:
-        if self._writer is not None and not self._writer.is_closing():
-            self._writer.write(data)
+        """Everything goes out behind an END_BATCH still waiting for its in-doubt record to be
+        durable (the session keeps the order): the next batch's messages must not pass it."""
+        self._session.emit(_NOW, data)
 
     def _queue_frame(self, frame: bytes) -> None:
         """A batch's MSG frames go out together (one system call per 64 KB, not per message)."""
@@ -404,16 +457,24 @@ class SenderAgent:
         writer.close()
 
     def _abandon_connection(self, disconnect: bool = False) -> None:
-        """The socket is gone; the unit of work stays held (its batch may be in doubt) unless the
-        agent is ending, when it is backed out and the channel's connection to core closed."""
+        """The socket is gone. Batches ended and awaiting CONFIRM stay held in their units of work
+        (they are in doubt); a batch not yet ended is backed out. When the agent ends, every
+        unit is backed out and closed (a batch in doubt stays recorded)."""
         if self._writer is not None:
             self._writer.close()
         self._writer, self._wire = None, None
-        if disconnect and self._conn is not None:
-            with contextlib.suppress(MQError):
-                self.core.disconnect(self._conn, commit=False)  # an in-doubt batch stays recorded
-            self._conn, self._hobj = None, 0
-            self.runtime.finish(Round())
+        self.status.cur_msgs = 0
+        held = [ended.unit for ended in self._awaiting]
+        for unit in self._units:
+            if disconnect:
+                with contextlib.suppress(MQError):
+                    self.core.disconnect(unit.conn, commit=False)
+            elif unit.conn.uow and all(unit is not other for other in held):
+                self.core.backout(unit.conn)
+        if disconnect:
+            self._units.clear()
+            self._awaiting.clear()
+        self.runtime.finish(Round())
 
 
 def _writer_of(writer: asyncio.StreamWriter) -> Callable[[bytes], None]:
