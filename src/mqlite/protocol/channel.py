@@ -373,7 +373,7 @@ def _decode_msg(items: list[Any]) -> Msg:
         raise _Bad("malformed MSG: seq must be an int >= 1")
     if type(persistent) is not bool or type(md) is not list or type(body) is not bytes:
         raise _Bad("malformed MSG: needs persistent (bool), md (array) and body (bytes)")
-    if type(props) is not dict or any(type(k) is not str for k in props):
+    if type(props) is not dict or (props and any(type(k) is not str for k in props)):
         raise _Bad("malformed MSG: props must be a map with str keys")
     return Msg(seq, persistent, md, props, body)
 
@@ -416,7 +416,7 @@ def _from_items(items: Any) -> Event:
     return decode(items)
 
 
-def _decode(payload: bytes) -> Event:
+def _decode(payload: bytes | bytearray) -> Event:
     try:
         items = msgpack.unpackb(payload, use_list=True, raw=False, strict_map_key=False)
     except Exception as e:  # msgpack raises many types (ValueError, StackError, ExtraData...)
@@ -459,18 +459,11 @@ class ChannelConnection:
         self._unconfirmed: tuple[tuple[int, bytes], ...] = ()  # (seq, luwid) of each END_BATCH awaiting CONFIRM
         self._buf = bytearray()
         self._pos = 0
-
-    @property
-    def seqwrap(self) -> int:
-        return int((self.negotiated or HELLO_DEFAULTS)["seqwrap"])
-
-    @property
-    def pipeline(self) -> int:
-        return int((self.negotiated or HELLO_DEFAULTS).get("pipeline", 1))
-
-    @property
-    def batchsz(self) -> int:
-        return int((self.negotiated or HELLO_DEFAULTS)["batchsz"])
+        # The negotiated values the batch rules use (HELLO_DEFAULTS until ACCEPT), kept as ints:
+        # each MSG checks them.
+        self.seqwrap = int(HELLO_DEFAULTS["seqwrap"])
+        self.batchsz = int(HELLO_DEFAULTS["batchsz"])
+        self.pipeline = int(HELLO_DEFAULTS["pipeline"])
 
     @property
     def buffered(self) -> int:
@@ -496,7 +489,7 @@ class ChannelConnection:
         end = pos + HEADER_SIZE + size
         if len(buf) < end:
             return NEED_DATA
-        payload = bytes(buf[pos + HEADER_SIZE:end])
+        payload = buf[pos + HEADER_SIZE:end]  # one copy (msgpack reads a bytearray as well)
         self._consume(end)
         try:
             event = _decode(payload)
@@ -510,9 +503,12 @@ class ChannelConnection:
         if self.error is not None:
             raise self.error
         try:
-            checked = _from_items(event.as_list())  # the same shape rules as for received frames
+            items = event.as_list()
+            checked = _from_items(items)  # the same shape rules as for received frames
+            if type(checked) is not Msg:  # a HELLO goes with its defaults filled in
+                items = checked.as_list()
             try:
-                data = encode_frame(checked.as_list())
+                data = encode_frame(items)
             except (TypeError, ValueError, OverflowError) as e:  # e.g. a set in md, an int above 2**64
                 raise _Bad(f"cannot encode {checked.kind.name}: {e}") from None
             if len(data) - HEADER_SIZE > self.max_frame:
@@ -528,11 +524,18 @@ class ChannelConnection:
 
         Raises ``_Bad`` having changed nothing.
         """
-        new = TRANSITIONS.get((by, self.state, event.kind))
+        state = self.state
+        new = TRANSITIONS.get((by, state, event.kind))
         if new is None:
-            raise _Bad(f"unexpected {event.kind.name} from the {by.value} in state {self.state.name}")
+            raise _Bad(f"unexpected {event.kind.name} from the {by.value} in state {state.name}")
+        if type(event) is Msg:  # first: nearly every frame is one
+            self._check_msg(event, state)
+            self.state = new
+            self._batch_size += 1
+            self._last_seq = event.seq
+            return
         hello, negotiated, seqwrap = self.hello, self.negotiated, self.seqwrap
-        batch_size, last_seq, unconfirmed = self._batch_size, self._last_seq, self._unconfirmed
+        batch_size, unconfirmed = self._batch_size, self._unconfirmed
         if isinstance(event, Hello):
             hello = event.fields
         elif isinstance(event, Accept):
@@ -545,20 +548,9 @@ class ChannelConnection:
         elif isinstance(event, StatusReply):
             if event.seq > seqwrap:
                 raise _Bad(f"{SEQUENCE_ERROR}: STATUS_REPLY seq {event.seq} above SEQWRAP {seqwrap}")
-        elif isinstance(event, Msg):
-            if event.seq > seqwrap:
-                raise _Bad(f"{SEQUENCE_ERROR}: MSG seq {event.seq} above SEQWRAP {seqwrap}")
-            if self.state is State.CONFIRMING and self.pipeline < 2:
-                raise _Bad(f"MSG before the CONFIRM of the last batch (PIPELINE {self.pipeline})")
-            if self.state is not State.RUNNING and event.seq != next_seq(last_seq, seqwrap):
-                raise _Bad(f"{SEQUENCE_ERROR}: MSG seq {event.seq} after {last_seq}, "
-                           f"expected {next_seq(last_seq, seqwrap)}")
-            if batch_size >= self.batchsz:
-                raise _Bad(f"batch longer than the negotiated BATCHSZ {self.batchsz}")
-            batch_size, last_seq = batch_size + 1, event.seq
         elif isinstance(event, EndBatch):
-            if event.seq != last_seq:
-                raise _Bad(f"{SEQUENCE_ERROR}: END_BATCH seq {event.seq}, the batch's last MSG is {last_seq}")
+            if event.seq != self._last_seq:
+                raise _Bad(f"{SEQUENCE_ERROR}: END_BATCH seq {event.seq}, the batch's last MSG is {self._last_seq}")
             batch_size, unconfirmed = 0, (*unconfirmed, (event.seq, event.luwid))
         elif isinstance(event, Confirm):
             if not unconfirmed or (event.seq, event.luwid) != unconfirmed[0]:
@@ -566,8 +558,23 @@ class ChannelConnection:
                            f"{unconfirmed[:1]}")
             unconfirmed = unconfirmed[1:]
         # Every check passed: apply.
-        self.state, self.hello, self.negotiated = new, hello, negotiated
-        self._batch_size, self._last_seq, self._unconfirmed = batch_size, last_seq, unconfirmed
+        self.state, self.hello, self._batch_size, self._unconfirmed = new, hello, batch_size, unconfirmed
+        if negotiated is not None and negotiated is not self.negotiated:
+            self.negotiated = negotiated
+            self.seqwrap, self.batchsz = int(negotiated["seqwrap"]), int(negotiated["batchsz"])
+            self.pipeline = int(negotiated.get("pipeline", 1))
+
+    def _check_msg(self, event: Msg, state: State) -> None:
+        seqwrap, last_seq = self.seqwrap, self._last_seq
+        if event.seq > seqwrap:
+            raise _Bad(f"{SEQUENCE_ERROR}: MSG seq {event.seq} above SEQWRAP {seqwrap}")
+        if state is State.CONFIRMING and self.pipeline < 2:
+            raise _Bad(f"MSG before the CONFIRM of the last batch (PIPELINE {self.pipeline})")
+        if state is not State.RUNNING and event.seq != next_seq(last_seq, seqwrap):
+            raise _Bad(f"{SEQUENCE_ERROR}: MSG seq {event.seq} after {last_seq}, "
+                       f"expected {next_seq(last_seq, seqwrap)}")
+        if self._batch_size >= self.batchsz:
+            raise _Bad(f"batch longer than the negotiated BATCHSZ {self.batchsz}")
 
     def _break(self, reason: int, text: str) -> NoReturn:
         """The peer broke the protocol: drop what is buffered and refuse everything from now on."""

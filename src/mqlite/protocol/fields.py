@@ -20,4 +20,4 @@ def fixed_text(value: str, size: int) -> bytes:
 
 def trimmed(raw: bytes) -> str:
     """A CHAR field back as ``str``, without its trailing blanks or NULs."""
-    return raw.decode("utf-8", "replace").rstrip(" \0")
+    return raw.rstrip(b" \0").decode("utf-8", "replace")  # blanks and NULs are never inside a UTF-8 sequence

@@ -138,15 +138,18 @@ class ChannelTransfer:
         return len(found)
 
     # -- the receiving end ----------------------------------------------------------------------
-    def deliver(self, conn: Connection, md: MessageDescriptor, properties: dict[str, Any], body: bytes,
+    def deliver(self, conn: Connection, md: list[Any], properties: dict[str, Any], body: bytes,
                 in_unit: bool, putaut: str = "DEF", usedlq: bool = True) -> str:
         """Put one arriving transmission-queue message where its header says; returns where it went
-        (``QUEUE@QMGR``, or ``DLQ:<reason>``). MQError when it can go nowhere (the batch must fail)."""
+        (``QUEUE@QMGR``, or ``DLQ:<reason>``). MQError when it can go nowhere (the batch must fail).
+        ``md`` is the transmission queue message's own MQMD as a list: only a message without an
+        MQXQH needs it (the header carries the original MQMD)."""
         sync_option = C.MQPMO_SYNCPOINT if in_unit else C.MQPMO_NO_SYNCPOINT
         try:
             header, data = xqh.unwrap(body)
         except HeaderError as error:  # not a transmission-queue message: nothing names its destination
-            self._dead_letter(conn, Message(md, body, properties), error.reason, "", "", sync_option, usedlq)
+            self._dead_letter(conn, Message(MessageDescriptor.from_list(md), body, properties), error.reason, "", "",
+                              sync_option, usedlq)
             return f"DLQ:{error.reason}"
         target_qmgr = header.remote_q_mgr_name
         od: dict[str, Any] = {"ObjectName": header.remote_q_name,

@@ -16,7 +16,7 @@ from mqlite import cmqc as C
 from mqlite.core.dist.channel import first_seq_ok
 from mqlite.core.dist.transfer import receiver_key
 from mqlite.core.errors import MQError
-from mqlite.message import MessageDescriptor
+from mqlite.message import MD_FIELDS
 from mqlite.protocol import channel as wire
 from mqlite.protocol.native import NeedData
 from mqlite.server import tls_rules
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from mqlite.server.runtime import Runtime
 
 log = logging.getLogger("mqlite.server")
+MD_LENGTH = len(MD_FIELDS)
 
 
 class ReceiverAgent(asyncio.Protocol):
@@ -43,6 +44,8 @@ class ReceiverAgent(asyncio.Protocol):
         self.wire = wire.ChannelConnection(wire.Role.RECEIVER)
         self.name = ""
         self.attrs: Any = None
+        self.fast, self.putaut, self.usedlq = True, "DEF", True
+        self._delivered_now = False  # messages put outside the batch since the last round
         self.conn: Any = None
         self.status = ChannelStatus("", "RCVR")
         self.closed = False
@@ -66,6 +69,9 @@ class ReceiverAgent(asyncio.Protocol):
                 self._handle(event)
                 if self.closed:
                     return
+            if self._delivered_now:  # NPMSPEED(FAST) messages are there now: a waiting MQGET gets them now
+                self._delivered_now = False
+                self.runtime.finish(Round())
         except wire.ProtocolError as error:
             log.error("AMQ9504E: protocol error on channel '%s' from %s: %s", self.name or "?",
                       self.status.conname, error.text)
@@ -135,6 +141,8 @@ class ReceiverAgent(asyncio.Protocol):
                         name, older.status.conname)
             older.end(C.MQRC_CONNECTION_BROKEN, "AMQ9514E: a new instance of the channel started")
         self.name, self.attrs = name, attrs
+        self.fast = negotiated["npmspeed"] == "FAST"  # NPMSPEED(FAST): non-persistent messages outside the batch
+        self.putaut, self.usedlq = str(attrs.get("PUTAUT", "DEF")), attrs.get("USEDLQ", "YES") == "YES"
         self.status.channel, self.status.chltype = name, str(attrs["CHLTYPE"])
         self.status.rqmname = str(fields["qmgr"])
         self.status.status = "STARTING"
@@ -143,16 +151,18 @@ class ReceiverAgent(asyncio.Protocol):
         self.runtime.finish(Round())
 
     def _message(self, msg: wire.Msg) -> None:
-        key = receiver_key(self.name)
-        state = self.core.transfer.state(key)
-        if self.status.cur_msgs == 0 and not first_seq_ok(state.seq, msg.seq, self.wire.seqwrap):
-            raise ChannelFailed(f"AMQ9526E: Message sequence number error for channel '{self.name}': sent {msg.seq}, "
-                                f"expected {wire.next_seq(state.seq, self.wire.seqwrap)}", C.MQRC_UNEXPECTED_ERROR)
-        fast = self.wire.negotiated is not None and self.wire.negotiated.get("npmspeed") == "FAST"
-        in_unit = msg.persistent or not fast
+        if self.status.cur_msgs == 0:
+            state = self.core.transfer.state(receiver_key(self.name))
+            if not first_seq_ok(state.seq, msg.seq, self.wire.seqwrap):
+                raise ChannelFailed(f"AMQ9526E: Message sequence number error for channel '{self.name}': sent "
+                                    f"{msg.seq}, expected {wire.next_seq(state.seq, self.wire.seqwrap)}",
+                                    C.MQRC_UNEXPECTED_ERROR)
+        if len(msg.md) != MD_LENGTH:  # the partner's own MQMD: unused unless the message has no MQXQH
+            raise ChannelFailed(f"AMQ9504E: a message with an MQMD of {len(msg.md)} fields, not {MD_LENGTH}",
+                                C.MQRC_UNEXPECTED_ERROR)
+        in_unit = msg.persistent or not self.fast
         try:
-            self.core.transfer.deliver(self.conn, MessageDescriptor.from_list(msg.md), msg.props, msg.body, in_unit,
-                                       str(self.attrs.get("PUTAUT", "DEF")), self.attrs.get("USEDLQ", "YES") == "YES")
+            self.core.transfer.deliver(self.conn, msg.md, msg.props, msg.body, in_unit, self.putaut, self.usedlq)
         except MQError as error:
             self.core.backout(self.conn)
             self.runtime.finish(Round())
@@ -160,8 +170,7 @@ class ReceiverAgent(asyncio.Protocol):
         self.status.cur_msgs += 1
         self.status.cur_seq = msg.seq
         self.status.last_message = time.time()
-        if not in_unit:  # NPMSPEED(FAST): the message is there now; a waiting MQGET gets it now
-            self.runtime.finish(Round())
+        self._delivered_now |= not in_unit
 
     def _end_batch(self, end: wire.EndBatch) -> None:
         """Commit the batch with the sync record; CONFIRM once it is durable."""
