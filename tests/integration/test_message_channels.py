@@ -300,3 +300,28 @@ def test_a_message_with_a_malformed_descriptor_ends_the_channel_not_the_queue_ma
     assert "AMQ9504E" in paths.error_log_path(qm2.name).read_text()
     run_cli("put", "-m", "QM1", "TO.APP.IN", "--persistent", input="still served\n")
     wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 1, "the real sender gets through", timeout=30)
+
+
+def test_ping_channel_reaches_the_partner_and_checks_what_a_start_checks(
+        qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
+    """PING CHANNEL (issue 15 item 3): HELLO, ACCEPT and the data echoed, nothing else: no sequence
+    number moves and no message. IBM's refusals: not a sending channel (3034), running (4031),
+    DATALEN out of range (3031), no partner listening (4009), a partner without the channel (2540)."""
+    qm1, qm2 = qmgr_factory("QM1"), qmgr_factory("QM2")
+    link(run_cli, qm1, qm2)
+    mqsc(run_cli, qm1, "STOP CHANNEL(QM1.TO.QM2)\n")  # at rest, and not triggered by what follows
+    run_cli("put", "-m", "QM1", "TO.APP.IN", input="waits\n")
+    shown = mqsc(run_cli, qm1, "PING CHANNEL(QM1.TO.QM2)\nPING CHANNEL(QM1.TO.QM2) DATALEN(32768)\n")
+    assert shown.count("AMQ8020I: Ping WebSphere MQ channel complete.") == 2
+    assert depth(run_cli, qm1, "QM2") == 1 and depth(run_cli, qm2, "APP.IN") == 0  # the message did not move
+    refused = mqsc(run_cli, qm1, "PING CHANNEL(QM1.TO.QM2) DATALEN(15)\n", ok=False)
+    assert "MQRCCF_PING_DATA_COUNT_ERROR (3031)" in refused
+    assert "MQRCCF_CHANNEL_TYPE_ERROR (3034)" in mqsc(run_cli, qm2, "PING CHANNEL(QM1.TO.QM2)\n", ok=False)
+    mqsc(run_cli, qm1, "DEFINE CHANNEL(NOBODY) CHLTYPE(SDR) CONNAME('127.0.0.1(1)') XMITQ(QM2)\n"
+                       f"DEFINE CHANNEL(UNKNOWN.THERE) CHLTYPE(SDR) CONNAME('127.0.0.1({qm2.port})') XMITQ(QM2)\n")
+    assert "MQRCCF_ALLOCATE_FAILED (4009)" in mqsc(run_cli, qm1, "PING CHANNEL(NOBODY)\n", ok=False)
+    assert "(2540)" in mqsc(run_cli, qm1, "PING CHANNEL(UNKNOWN.THERE)\n", ok=False)
+    mqsc(run_cli, qm1, "START CHANNEL(QM1.TO.QM2)\n")
+    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 1, "the message crossed", timeout=30)
+    assert "MQRCCF_CHANNEL_IN_USE (4031)" in mqsc(run_cli, qm1, "PING CHANNEL(QM1.TO.QM2)\n", ok=False)
+    assert "LSTSEQNO(1)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) LSTSEQNO\n")  # pings took no number

@@ -31,6 +31,7 @@ from mqlite.protocol.channel import (
     Kind,
     LocalProtocolError,
     Msg,
+    Ping,
     ProtocolError,
     Refuse,
     Role,
@@ -47,6 +48,7 @@ S, R = Role.SENDER, Role.RECEIVER
 LUW1 = b"LUW-0001"
 LUW2 = b"LUW-0002-ABCDEF"
 LUW3 = b"LUW-0003"
+PING_DATA = bytes(range(64))
 HELLO_FIELDS: dict[str, Any] = {"channel": "QM1.TO.QM2", "type": "SDR", "qmgr": "QM1", "pipeline": 2}
 HELLO = Hello(HELLO_FIELDS)
 ACCEPT = Accept({"qmgr": "QM2", **(negotiate(HELLO_FIELDS, {"pipeline": 2}) or {})})
@@ -69,6 +71,7 @@ PREFIX: dict[State, list[tuple[Role, Event]]] = {
     State.IN_BATCH_CONFIRMING: [*HANDSHAKE, (S, msg(1)), (S, EndBatch(1, LUW1)), (S, msg(2))],
     State.CONFIRMING_TWO: [*HANDSHAKE, (S, msg(1)), (S, EndBatch(1, LUW1)), (S, msg(2)), (S, EndBatch(2, LUW2))],
     State.HEARTBEAT_ACK: [*HANDSHAKE, (S, Heartbeat())],
+    State.PINGING: [*HANDSHAKE[:2], (S, Ping(PING_DATA))],
     State.CLOSED: [(S, Close(0, "bye"))],
 }
 
@@ -85,6 +88,7 @@ SAMPLES: dict[Kind, Event] = {
     Kind.HEARTBEAT: Heartbeat(),
     Kind.HEARTBEAT_ACK: HeartbeatAck(),
     Kind.CLOSE: Close(0, "bye"),
+    Kind.PING: Ping(PING_DATA),
 }
 
 
@@ -151,6 +155,8 @@ def test_transition_table_is_the_specified_one() -> None:
         (R, State.CONFIRMING_TWO, Kind.CONFIRM): State.CONFIRMING,
         (S, State.RUNNING, Kind.HEARTBEAT): State.HEARTBEAT_ACK,
         (R, State.HEARTBEAT_ACK, Kind.HEARTBEAT_ACK): State.RUNNING,
+        (S, State.STATUS, Kind.PING): State.PINGING,
+        (R, State.PINGING, Kind.PING): State.STATUS,
     }
     legal.update({(role, state, Kind.CLOSE): State.CLOSED for role in Role for state in State
                   if state is not State.CLOSED})
@@ -482,6 +488,27 @@ def test_confirms_come_in_the_order_of_the_batches() -> None:
     conns[S].receive_data(encode_frame(Confirm(2, LUW2).as_list()))
     with pytest.raises(ProtocolError, match="does not match the oldest"):
         conns[S].next_event()
+
+
+def test_ping_channel_is_hello_accept_and_the_data_echoed() -> None:
+    """PING CHANNEL: no STATUS, no sequence number; the receiver sends the data back, then the
+    sender closes."""
+    conns = connections(HANDSHAKE[:2])
+    transfer(conns, S, Ping(PING_DATA))
+    assert conns[S].state is State.PINGING
+    transfer(conns, R, Ping(PING_DATA))
+    transfer(conns, S, Close(0, "ping complete"))
+    assert conns[S].state is conns[R].state is State.CLOSED
+
+
+@pytest.mark.parametrize("size", [15, 32769])
+def test_ping_data_is_16_to_32768_bytes(size: int) -> None:
+    conns = connections(HANDSHAKE[:2])
+    with pytest.raises(LocalProtocolError, match="malformed PING"):
+        conns[S].send(Ping(b"x" * size))
+    conns[R].receive_data(frame([int(Kind.PING), b"x" * size]))
+    with pytest.raises(ProtocolError, match="malformed PING"):
+        conns[R].next_event()
 
 
 # ---------------------------------------------------------------------------

@@ -82,6 +82,8 @@ class Unchecked(Protocol):
 
     def resolve_channel(self, name: str, action: str, chltype: str | None = None) -> None: ...
 
+    def ping_check(self, name: str, chltype: str | None = None) -> dict[str, Any]: ...
+
     def set_chlauth(self, profile: str, attrs: Mapping[str, Any]) -> None: ...
 
     def chlauth_rows(self, profile: str, kind: str = "ALL", match: str = "GENERIC") -> list[dict[str, Any]]: ...
@@ -284,6 +286,11 @@ class CheckedAdmin:
         self._command = C.MQCMD_RESET_CHANNEL
         self._require(C.MQOT_CHANNEL, name, C.MQZAO_CONTROL_EXTENDED)  # IBM: +ctrlx
         self.qm.reset_channel(name, chltype, seqnum)
+
+    def ping_check(self, name: str, chltype: str | None = None) -> dict[str, Any]:
+        self._command = C.MQCMD_PING_CHANNEL
+        self._require(C.MQOT_CHANNEL, name, C.MQZAO_CONTROL)  # IBM: +ctrl
+        return self.qm.ping_check(name, chltype)
 
     def resolve_channel(self, name: str, action: str, chltype: str | None = None) -> None:
         self._command = C.MQCMD_RESOLVE_CHANNEL

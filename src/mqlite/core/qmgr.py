@@ -280,6 +280,17 @@ class QueueManager:
             raise MQError(C.MQRCCF_ACTION_VALUE_ERROR, f"ACTION({action}) must be COMMIT or BACKOUT")
         self.transfer.resolve_by_command(name, str(attrs.get("XMITQ", "")), action.upper() == "COMMIT")
 
+    def ping_check(self, name: str, chltype: str | None = None) -> dict[str, Any]:
+        """PING CHANNEL of a sending channel (SDR, SVR) that is not running and has a CONNAME: its
+        attributes, for the server to dial with."""
+        attrs = self._message_channel_at_rest(name, chltype)
+        if attrs["CHLTYPE"] not in ("SDR", "SVR"):
+            raise MQError(C.MQRCCF_CHANNEL_TYPE_ERROR, f"PING CHANNEL is for sending channels; {name} is "
+                          f"{attrs['CHLTYPE']}")
+        if not str(attrs.get("CONNAME") or "").strip():
+            raise MQError(C.MQRCCF_CONFIGURATION_ERROR, f"channel {name} has no CONNAME to ping")
+        return dict(attrs)
+
     def _message_channel_at_rest(self, name: str, chltype: str | None) -> dict[str, Any]:
         attrs = self.channels.get(name)
         if attrs is None:

@@ -10,7 +10,7 @@ server (``runmqsc`` over the native protocol) and tests (a small in-memory imple
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -22,7 +22,8 @@ from mqlite.mqsc.lexer import MqscSyntaxError, split_script
 from mqlite.mqsc.parser import Command, Where, parse
 from mqlite.mqsc.summary import summary
 
-__all__ = ["AdminAPI", "MqscResult", "Outcome", "Status", "execute", "run_command", "run_mqsc"]
+__all__ = ["AdminAPI", "MqscResult", "Outcome", "PingRequest", "Status", "execute", "run_command", "run_mqsc",
+           "script_steps"]
 
 
 @runtime_checkable
@@ -82,6 +83,8 @@ class ChannelAdmin(Protocol):
     def reset_channel(self, name: str, chltype: str | None = None, seqnum: int = 1) -> None: ...
 
     def resolve_channel(self, name: str, action: str, chltype: str | None = None) -> None: ...
+
+    def ping_check(self, name: str, chltype: str | None = None) -> dict[str, Any]: ...
 
 
 @runtime_checkable
@@ -168,8 +171,36 @@ def _catalogued(objtype: str) -> bool:
 
 
 # -- running scripts and commands ---------------------------------------------------------------
-def run_mqsc(admin: AdminAPI, text: str) -> MqscResult:
-    """Run a whole MQSC script the way ``runmqsc QM < file`` does and return what it prints."""
+@dataclass(frozen=True)
+class PingRequest:
+    """PING CHANNEL, checked (the channel, its authority, DATALEN): what is left needs the network,
+    so the script pauses here (``script_steps``) for whoever runs it to dial the partner."""
+
+    channel: str
+    attrs: dict[str, Any]
+    datalen: int
+
+
+Steps = Generator[PingRequest, Outcome, MqscResult]
+_NO_NETWORK = Outcome(Status.FAILED, ["AMQ8101E: WebSphere MQ error has occurred: PING CHANNEL needs the queue "
+                                      "manager's channel agents (reason 3024)."])
+
+
+def run_mqsc(admin: AdminAPI, text: str, ping: Callable[[PingRequest], Outcome] | None = None) -> MqscResult:
+    """Run a whole MQSC script the way ``runmqsc QM < file`` does and return what it prints.
+    ``ping`` answers PING CHANNEL synchronously; without it, PING CHANNEL fails (the server runs
+    scripts through ``script_steps`` and pings asynchronously)."""
+    steps = script_steps(admin, text)
+    try:
+        request = next(steps)
+        while True:
+            request = steps.send(ping(request) if ping is not None else _NO_NETWORK)
+    except StopIteration as finished:
+        return finished.value  # type: ignore[no-any-return]
+
+
+def script_steps(admin: AdminAPI, text: str) -> Steps:
+    """``run_mqsc`` as a generator: it yields each checked PING CHANNEL and takes its outcome."""
     lines: list[str] = []
     number = read = syntax = failed = 0
     aborted = False
@@ -189,7 +220,10 @@ def run_mqsc(admin: AdminAPI, text: str) -> MqscResult:
         if command.verb == "END":
             break
         read += 1
-        outcome = run_command(admin, command)
+        if command.verb == "PING" and command.objtype == "CHANNEL":
+            outcome = yield from _ping(admin, command)
+        else:
+            outcome = run_command(admin, command)
         lines.extend(outcome.lines)
         if outcome.status is Status.SYNTAX:
             syntax += 1
@@ -200,6 +234,24 @@ def run_mqsc(admin: AdminAPI, text: str) -> MqscResult:
                 break
     lines.extend(summary(read, syntax, failed))
     return MqscResult(lines, read, syntax, failed, aborted)
+
+
+def _ping(admin: AdminAPI, cmd: Command) -> Generator[PingRequest, Outcome, Outcome]:
+    checked: list[PingRequest] = []
+
+    def check() -> list[str]:
+        _no_attributes(cmd)
+        datalen = str(cmd.options.get("DATALEN", "64"))
+        if not datalen.isdigit() or not 16 <= int(datalen) <= 32768:
+            raise MQError(cmqc.MQRCCF_PING_DATA_COUNT_ERROR, f"DATALEN({datalen}) must be 16 to 32768")
+        attrs = _channel_admin(admin, cmd).ping_check(cmd.name or "", cmd.options.get("CHLTYPE"))
+        checked.append(PingRequest(cmd.name or "", attrs, int(datalen)))
+        return []
+
+    outcome = _guarded(cmd, check)
+    if not checked:
+        return outcome
+    return (yield checked[0])
 
 
 def execute(admin: AdminAPI, command: Command | str) -> list[str]:
@@ -214,8 +266,13 @@ def execute(admin: AdminAPI, command: Command | str) -> list[str]:
 
 def run_command(admin: AdminAPI, command: Command) -> Outcome:
     """Run one parsed command; never raises (runmqsc reports and carries on)."""
+    return _guarded(command, lambda: _dispatch(admin, command))
+
+
+def _guarded(command: Command, call: Callable[[], list[str]]) -> Outcome:
+    """``call``'s lines, or what runmqsc prints for what it raised."""
     try:
-        return Outcome(Status.OK, _dispatch(admin, command))
+        return Outcome(Status.OK, call())
     except MqscSyntaxError as err:
         return Outcome(Status.SYNTAX, display.syntax_error(err))
     except _Failed as failure:

@@ -81,6 +81,7 @@ OPTIONS: dict[str, dict[str, bool]] = {
     "REFRESH": {"TYPE": True, **_COMMON},
     "RESET": {"SEQNUM": True, "CHLTYPE": True, **_COMMON},
     "RESOLVE": {"ACTION": True, "CHLTYPE": True, **_COMMON},
+    "PING": {"DATALEN": True, "CHLTYPE": True, **_COMMON},
 }
 _EXCLUSIVE = (("REPLACE", "NOREPLACE"), ("PURGE", "NOPURGE"))
 # DISPLAY options that, written bare, ask for the attribute of that name (DISPLAY CHANNEL(X) CHLTYPE).

@@ -25,6 +25,11 @@ The conversation (SENDER is the end that sends the messages, RECEIVER the one th
                               <-  HEARTBEAT_ACK
     CLOSE(reason, text)      <->  CLOSE(reason, text)       either side, any time: the end
 
+PING CHANNEL is a conversation of its own: HELLO, ACCEPT, then PING(data) from the sender instead
+of STATUS; the receiver answers PING with the same data, and the sender CLOSEs. It tests what a
+real start tests (the address, TLS, the partner's definition and channel authentication) and
+changes no sequence number.
+
 Both ends track the same shared state from the frames of both directions: ``TRANSITIONS``
 maps (role of the frame's sender, state, kind) to the next state, and is the only place
 where states change. A heartbeat is a question and an answer: the sender waits for
@@ -64,7 +69,7 @@ from __future__ import annotations
 
 import enum
 import struct
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, Final, NoReturn
 
 import msgpack
@@ -81,10 +86,21 @@ from mqlite.protocol.channel_events import (
     Hello,
     Kind,
     Msg,
+    Ping,
     Refuse,
     Status,
     StatusReply,
 )
+from mqlite.protocol.channel_shapes import (
+    HELLO_DEFAULTS,
+    NO_DEFAULTS,
+    REQUEST_SPEC,
+    check_accept,
+    checked_fields,
+    decode,
+    from_items,
+)
+from mqlite.protocol.channel_shapes import Bad as _Bad
 from mqlite.protocol.native import NEED_DATA
 from mqlite.protocol.native import NeedData as _NeedData  # one "no whole frame yet" sentinel for both
 
@@ -103,6 +119,7 @@ __all__ = [
     "Kind",
     "LocalProtocolError",
     "Msg",
+    "Ping",
     "ProtocolError",
     "Refuse",
     "Role",
@@ -117,16 +134,6 @@ __all__ = [
 # 100 MB (MQ's largest MAXMSGL) plus room for the descriptor and properties, as in native.py.
 DEFAULT_MAX_FRAME: Final = 104_857_600 + 65536
 HEADER_SIZE: Final = 4
-MAX_CHANNEL_NAME: Final = 20
-MAX_QMGR_NAME: Final = 48
-CHANNEL_TYPES: Final = frozenset({"SDR", "SVR", "RQSTR", "RCVR", "CLUSSDR", "CLUSRCVR"})
-NPM_SPEEDS: Final = frozenset({"FAST", "NORMAL"})
-# The values a HELLO may leave out (IBM's channel attribute defaults).
-HELLO_DEFAULTS: Final[Mapping[str, Any]] = {
-    "batchsz": 50, "maxmsgl": 4_194_304, "hbint": 300, "npmspeed": "FAST", "seqwrap": 999_999_999, "version": 1,
-    "pipeline": 1,
-}
-MAX_PIPELINE: Final = 2
 SEQUENCE_ERROR: Final = "AMQ9526E: Message sequence number error"
 # Compact the receive buffer once this many consumed bytes sit at its front.
 _COMPACT_AT = 65536
@@ -155,6 +162,7 @@ class State(enum.Enum):
     IN_BATCH_CONFIRMING = "in_batch_confirming"  # PIPELINE 2: a batch open, the one before it awaits CONFIRM
     CONFIRMING_TWO = "confirming_two"  # PIPELINE 2: two batches ended, both await CONFIRM
     HEARTBEAT_ACK = "heartbeat_ack"  # HEARTBEAT seen, waiting for HEARTBEAT_ACK
+    PINGING = "pinging"  # PING seen, waiting for the receiver's echo
     CLOSED = "closed"  # after REFUSE or CLOSE (or a fatal error)
 
 
@@ -178,6 +186,8 @@ TRANSITIONS: Final[Mapping[tuple[Role, State, Kind], State]] = {
     (_R, State.CONFIRMING_TWO, Kind.CONFIRM): State.CONFIRMING,
     (_S, State.RUNNING, Kind.HEARTBEAT): State.HEARTBEAT_ACK,
     (_R, State.HEARTBEAT_ACK, Kind.HEARTBEAT_ACK): State.RUNNING,
+    (_S, State.STATUS, Kind.PING): State.PINGING,
+    (_R, State.PINGING, Kind.PING): State.STATUS,
     # Either side may end the connection at any time before it is over.
     **{(role, state, Kind.CLOSE): State.CLOSED for role in Role for state in State if state is not State.CLOSED},
 }
@@ -198,13 +208,6 @@ class ProtocolError(Exception):
 
 class LocalProtocolError(ProtocolError):
     """This end tried to send what it may not send now; nothing was sent or changed."""
-
-
-class _Bad(Exception):
-    """A rule broken (the text says which); the caller decides whether it is local or fatal."""
-
-
-
 
 
 # ---------------------------------------------------------------------------
@@ -235,7 +238,7 @@ def decode_request(data: bytes) -> tuple[dict[str, str], int] | None:
         return None
     try:
         items = msgpack.unpackb(data[HEADER_SIZE:HEADER_SIZE + size], use_list=True, raw=False)
-        fields = _fields(Kind.REQUEST, items[1], _REQUEST_SPEC, _NO_DEFAULTS)
+        fields = checked_fields(Kind.REQUEST, items[1], REQUEST_SPEC, NO_DEFAULTS)
         if len(items) != 2 or items[0] != Kind.REQUEST:
             raise _Bad("malformed REQUEST")
     except (_Bad, ValueError, TypeError, IndexError, msgpack.UnpackException) as e:
@@ -277,166 +280,6 @@ def encode_frame(items: list[Any]) -> bytes:
     """One frame: length prefix and the msgpack array of ``items`` (no checks: see ``send``)."""
     payload: bytes = _pack(items)
     return len(payload).to_bytes(4, "big") + payload
-
-
-# ---------------------------------------------------------------------------
-# Decoding: a frame's array to its event, checking every shape.
-
-_Check = Callable[[Any], bool]
-
-
-def _is_int(lo: int, hi: int | None = None) -> _Check:
-    return lambda v: type(v) is int and lo <= v and (hi is None or v <= hi)  # bool is not an int here
-
-
-def _is_name(longest: int) -> _Check:
-    return lambda v: type(v) is str and 1 <= len(v) <= longest
-
-
-def _is_luwid(v: Any) -> bool:
-    return type(v) is bytes and 8 <= len(v) <= 16
-
-
-def _is_indoubt(v: Any) -> bool:
-    return v is None or (type(v) is dict and v.keys() == {"luwid", "seq"}
-                         and _is_luwid(v["luwid"]) and type(v["seq"]) is int and v["seq"] >= 1)
-
-
-_MISSING: Final = object()
-_Spec = Mapping[str, tuple[_Check, str]]
-_HELLO_SPEC: Final[_Spec] = {
-    "channel": (_is_name(MAX_CHANNEL_NAME), f"a str of 1..{MAX_CHANNEL_NAME} characters"),
-    "type": (lambda v: type(v) is str and v in CHANNEL_TYPES, "one of " + ", ".join(sorted(CHANNEL_TYPES))),
-    "qmgr": (_is_name(MAX_QMGR_NAME), f"a str of 1..{MAX_QMGR_NAME} characters"),
-    "batchsz": (_is_int(1, 9999), "an int in 1..9999"),
-    "maxmsgl": (_is_int(0), "an int >= 0"),
-    "hbint": (_is_int(0, 999_999), "an int in 0..999999"),
-    "npmspeed": (lambda v: type(v) is str and v in NPM_SPEEDS, "FAST or NORMAL"),
-    "seqwrap": (_is_int(100, 999_999_999), "an int in 100..999999999"),
-    "version": (_is_int(1), "an int >= 1"),
-    "pipeline": (_is_int(1, MAX_PIPELINE), f"an int in 1..{MAX_PIPELINE}"),
-}
-_ACCEPT_SPEC: Final[_Spec] = {k: _HELLO_SPEC[k] for k in ("qmgr", "batchsz", "maxmsgl", "hbint", "npmspeed", "seqwrap",
-                                                           "pipeline")}
-_ACCEPT_DEFAULTS: Final[Mapping[str, Any]] = {"pipeline": 1}
-_STATUS_SPEC: Final[_Spec] = {
-    "seq": (_is_int(0), "an int >= 0"),
-    "indoubt": (_is_indoubt, "None or {'luwid': bytes of 8..16, 'seq': int >= 1}"),
-    "reset": (lambda v: type(v) is bool, "a bool"),
-}
-_STATUS_REPLY_SPEC: Final[_Spec] = {
-    "seq": (_is_int(0), "an int >= 0"),
-    "luwid": (lambda v: v is None or _is_luwid(v), "None or bytes of 8..16"),
-}
-_NO_DEFAULTS: Final[Mapping[str, Any]] = {}
-_REQUEST_SPEC: Final[_Spec] = {k: _HELLO_SPEC[k] for k in ("channel", "qmgr")}
-
-
-def _fields(kind: Kind, raw: Any, spec: _Spec, defaults: Mapping[str, Any]) -> dict[str, Any]:
-    """The checked fields of a map; unknown keys are dropped (a later version may add some)."""
-    if type(raw) is not dict or any(type(k) is not str for k in raw):
-        raise _Bad(f"malformed {kind.name}: fields must be a map with str keys")
-    out: dict[str, Any] = {}
-    for name, (ok, wanted) in spec.items():
-        value = raw.get(name, defaults.get(name, _MISSING))
-        if value is _MISSING:
-            raise _Bad(f"malformed {kind.name}: field {name!r} is missing")
-        if not ok(value):
-            raise _Bad(f"malformed {kind.name}: field {name!r} must be {wanted}, not {value!r:.40}")
-        out[name] = value
-    return out
-
-
-def _arity(items: list[Any], n: int) -> None:
-    if len(items) != n:
-        raise _Bad(f"malformed {Kind(items[0]).name}: {len(items)} items, not {n}")
-
-
-def _reason_text(items: list[Any], lowest: int) -> tuple[int, str]:
-    _arity(items, 3)
-    if type(items[1]) is not int or items[1] < lowest or type(items[2]) is not str:
-        raise _Bad(f"malformed {Kind(items[0]).name}: needs a reason (int >= {lowest}) and a text (str)")
-    return items[1], items[2]
-
-
-def _seq_luwid(items: list[Any]) -> tuple[int, bytes]:
-    _arity(items, 3)
-    if type(items[1]) is not int or items[1] < 1 or not _is_luwid(items[2]):
-        raise _Bad(f"malformed {Kind(items[0]).name}: needs a seq (int >= 1) and a luwid (bytes of 8..16)")
-    return items[1], items[2]
-
-
-def _decode_msg(items: list[Any]) -> Msg:
-    _arity(items, 6)
-    _, seq, persistent, md, props, body = items
-    if type(seq) is not int or seq < 1:
-        raise _Bad("malformed MSG: seq must be an int >= 1")
-    if type(persistent) is not bool or type(md) is not list or type(body) is not bytes:
-        raise _Bad("malformed MSG: needs persistent (bool), md (array) and body (bytes)")
-    if type(props) is not dict or (props and any(type(k) is not str for k in props)):
-        raise _Bad("malformed MSG: props must be a map with str keys")
-    return Msg(seq, persistent, md, props, body)
-
-
-def _map(items: list[Any], spec: _Spec, defaults: Mapping[str, Any]) -> dict[str, Any]:
-    """The checked fields of a ``[kind, {fields}]`` frame."""
-    _arity(items, 2)
-    return _fields(Kind(items[0]), items[1], spec, defaults)
-
-
-def _alone(items: list[Any], event: Event) -> Event:
-    """A frame that is its kind alone (HEARTBEAT, HEARTBEAT_ACK)."""
-    _arity(items, 1)
-    return event
-
-
-_HEARTBEAT: Final = Heartbeat()
-_HEARTBEAT_ACK: Final = HeartbeatAck()
-_DECODERS: Final[Mapping[int, Callable[[list[Any]], Event]]] = {
-    Kind.HELLO: lambda i: Hello(_map(i, _HELLO_SPEC, HELLO_DEFAULTS)),
-    Kind.ACCEPT: lambda i: Accept(_map(i, _ACCEPT_SPEC, _ACCEPT_DEFAULTS)),
-    Kind.REFUSE: lambda i: Refuse(*_reason_text(i, 1)),
-    Kind.STATUS: lambda i: Status(**_map(i, _STATUS_SPEC, {"indoubt": None, "reset": False})),
-    Kind.STATUS_REPLY: lambda i: StatusReply(**_map(i, _STATUS_REPLY_SPEC, {"luwid": None})),
-    Kind.MSG: _decode_msg,
-    Kind.END_BATCH: lambda i: EndBatch(*_seq_luwid(i)),
-    Kind.CONFIRM: lambda i: Confirm(*_seq_luwid(i)),
-    Kind.HEARTBEAT: lambda i: _alone(i, _HEARTBEAT),
-    Kind.HEARTBEAT_ACK: lambda i: _alone(i, _HEARTBEAT_ACK),
-    Kind.CLOSE: lambda i: Close(*_reason_text(i, 0)),
-}
-
-
-def _from_items(items: Any) -> Event:
-    if type(items) is not list or not items or type(items[0]) is not int:
-        raise _Bad("malformed frame: not an array starting with a kind")
-    decode = _DECODERS.get(items[0])
-    if decode is None:
-        raise _Bad(f"malformed frame: unknown kind {items[0]}")
-    return decode(items)
-
-
-def _decode(payload: bytes | bytearray) -> Event:
-    try:
-        items = msgpack.unpackb(payload, use_list=True, raw=False, strict_map_key=False)
-    except Exception as e:  # msgpack raises many types (ValueError, StackError, ExtraData...)
-        raise _Bad(f"malformed frame: undecodable ({type(e).__name__})") from None
-    return _from_items(items)
-
-
-def _check_accept(hello: Mapping[str, Any], accept: Mapping[str, Any]) -> None:
-    """An ACCEPT must be one that ``negotiate`` could have computed from the HELLO."""
-    offered = hello["maxmsgl"]
-    problems = [
-        accept["seqwrap"] != hello["seqwrap"] and "seqwrap differs",
-        accept["batchsz"] > hello["batchsz"] and "batchsz above the offer",
-        offered != 0 and accept["maxmsgl"] > offered and "maxmsgl above the offer",
-        accept["hbint"] < hello["hbint"] and "hbint below the offer",
-        accept["npmspeed"] == "FAST" and hello["npmspeed"] != "FAST" and "npmspeed FAST not offered",
-        accept["pipeline"] > hello["pipeline"] and "pipeline above the offer",
-    ]
-    if any(problems):
-        raise _Bad("ACCEPT breaks the negotiation rules: " + ", ".join(p for p in problems if p))
 
 
 # ---------------------------------------------------------------------------
@@ -492,7 +335,7 @@ class ChannelConnection:
         payload = buf[pos + HEADER_SIZE:end]  # one copy (msgpack reads a bytearray as well)
         self._consume(end)
         try:
-            event = _decode(payload)
+            event = decode(payload)
             self._advance(self.peer, event)
         except _Bad as e:
             self._break(C.MQRC_UNEXPECTED_ERROR, str(e))
@@ -504,7 +347,7 @@ class ChannelConnection:
             raise self.error
         try:
             items = event.as_list()
-            checked = _from_items(items)  # the same shape rules as for received frames
+            checked = from_items(items)  # the same shape rules as for received frames
             if type(checked) is not Msg:  # a HELLO goes with its defaults filled in
                 items = checked.as_list()
             try:
@@ -540,7 +383,7 @@ class ChannelConnection:
             hello = event.fields
         elif isinstance(event, Accept):
             assert hello is not None  # ACCEPTING comes only after HELLO
-            _check_accept(hello, event.fields)
+            check_accept(hello, event.fields)
             negotiated = event.fields
         elif isinstance(event, Status):
             if event.seq > seqwrap or (event.indoubt is not None and event.indoubt["seq"] > seqwrap):

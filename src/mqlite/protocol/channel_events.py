@@ -26,6 +26,7 @@ class Kind(enum.IntEnum):
     HEARTBEAT_ACK = 109
     CLOSE = 110
     REQUEST = 111  # a requester (RQSTR) asks a server (SVR) to send: before, and outside, the conversation
+    PING = 112  # PING CHANNEL: the sender's data, echoed by the receiver, instead of STATUS
 
 
 _MSG = int(Kind.MSG)
@@ -153,4 +154,13 @@ class Close(_Frame):
     text: str
 
 
-Event = Hello | Accept | Refuse | Status | StatusReply | Msg | EndBatch | Confirm | Heartbeat | HeartbeatAck | Close
+@dataclass(frozen=True, slots=True)
+class Ping(_Frame):
+    """PING CHANNEL's data (DATALEN bytes), sent after ACCEPT; the receiver sends the same back."""
+
+    kind: ClassVar[Kind] = Kind.PING
+    data: bytes
+
+
+Event = (Hello | Accept | Refuse | Status | StatusReply | Msg | EndBatch | Confirm | Heartbeat | HeartbeatAck | Close
+         | Ping)

@@ -131,6 +131,7 @@ class QueueManagerHost:
         self.channels = MqttChannels(runtime, self.bind, self.users)
         self.channels.on_change = self._write_listeners
         self.message_channels = MessageChannels(runtime, self.gate.groups_of, self.tls)
+        runtime.ping_channel = self.message_channels.ping
         runtime.channel_acceptor = self.message_channels.accept  # a channel HELLO on the native port
         core.channel_agent = ChannelAgents(core.channels, self.gate.clients, self.channels, self.message_channels)
         if self.mqtt_port is None:

@@ -14,7 +14,7 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, cast
 
 from mqlite.core.dist.transfer import SYNC_KIND
@@ -140,6 +140,7 @@ class Runtime:
         self.reading_paused = False
         self.on_fatal: Callable[[], None] | None = None  # set by the host: end immediately
         self.tick_hooks: list[Callable[[float], None]] = []  # run every tick (MQTT session expiry)
+        self.ping_channel: Callable[[Any], Awaitable[Any]] | None = None  # PING CHANNEL (the message channels')
         # Takes over a native-port connection whose first frame is a message channel's HELLO.
         self.channel_acceptor: Callable[[asyncio.Transport, bytes], None] | None = None
         self.busy_poll = BusyPoll(loop, window_from_env(), self._poll_paused)

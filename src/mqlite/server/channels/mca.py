@@ -22,10 +22,12 @@ from typing import TYPE_CHECKING, Any
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
+from mqlite.mqsc.commands import Outcome, PingRequest
 from mqlite.protocol import channel as wire
 from mqlite.server.channels.admission import admit_partner
 from mqlite.server.channels.agent_base import parse_conname
 from mqlite.server.channels.message_status import ChannelStatus
+from mqlite.server.channels.ping import ping
 from mqlite.server.channels.receiver import ReceiverAgent
 from mqlite.server.channels.sender import SenderAgent
 
@@ -49,6 +51,10 @@ class MessageChannels:
         self.receivers: dict[str, set[ReceiverAgent]] = {}
         self.finished: dict[str, ChannelStatus] = {}  # the last status of senders that stopped or retried
         runtime.tick_hooks.append(self._trigger)
+
+    async def ping(self, request: PingRequest) -> Outcome:
+        """PING CHANNEL, checked by core (a sending channel at rest with a CONNAME)."""
+        return await ping(request, self.runtime.name, self.tls)
 
     # -- core's ChannelAgent -----------------------------------------------------------------
     def start(self, name: str, attrs: Any) -> None:

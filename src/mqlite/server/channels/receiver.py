@@ -101,6 +101,8 @@ class ReceiverAgent(asyncio.Protocol):
             self._end_batch(event)
         elif isinstance(event, wire.Heartbeat):
             self._write(wire.HeartbeatAck())
+        elif isinstance(event, wire.Ping):  # PING CHANNEL: the data goes back as it came
+            self._write(event)
         elif isinstance(event, wire.Close):
             log.info("AMQ9001I: Channel '%s' ended by its partner: %s", self.name, event.text)
             self.end(0, "", send=False)

@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import logging
 import os
-import ssl
 import time
 from collections import deque
 from collections.abc import Callable
@@ -39,11 +38,10 @@ from mqlite.core.dist.transfer import sender_key
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection, GetResult
 from mqlite.core.waiters import GetRequest
-from mqlite.keyrepo import KeyRepositoryError
 from mqlite.protocol import channel as wire
-from mqlite.protocol import tls as cipherspecs
 from mqlite.server import tls_rules
-from mqlite.server.channels.agent_base import FINAL, MCA_USER, AgentSession, ChannelFailed, failure, parse_conname
+from mqlite.server.channels.agent_base import MCA_USER, AgentSession, ChannelFailed, failure, parse_conname
+from mqlite.server.channels.dial import dial, expect
 from mqlite.server.channels.message_status import ChannelStatus
 from mqlite.server.runtime import Round
 from mqlite.server.tcp import keep_alive
@@ -57,7 +55,6 @@ log = logging.getLogger("mqlite.server")
 # channel fails with them, as IBM has it); NORMAL: every message is in the batch's unit of work.
 _GET_FAST = C.MQGMO_SYNCPOINT_IF_PERSISTENT | C.MQGMO_FAIL_IF_QUIESCING
 _GET_NORMAL = C.MQGMO_SYNCPOINT | C.MQGMO_FAIL_IF_QUIESCING
-_CONNECT_TIMEOUT = 20.0
 _WRITE_CHUNK = 65536
 _NOW = Round()  # output that waits for nothing but what is ahead of it
 _NOW.ready = True
@@ -171,15 +168,10 @@ class SenderAgent:
             self.status.conname = str(peer[0]) if isinstance(peer, tuple) else ""
             self.status.tls = tls_rules.status(writer.transport)
         else:
-            host, port = parse_conname(str(attrs.get("CONNAME", "")))
-            cipher = str(attrs.get("SSLCIPH") or "").strip()
-            context = self._tls_context(cipher, str(attrs.get("CERTLABL") or "")) if cipher else None
-            reader, writer = await asyncio.wait_for(asyncio.open_connection(
-                host, port, ssl=context,
-                server_hostname=cipherspecs.sni_for_channel(self.name) if context else None), _CONNECT_TIMEOUT)
+            reader, writer = await dial(self.name, attrs, self.tls)
             self._writer = writer
-            if context is not None:
-                self._check_partner_certificate(writer, attrs)
+            self.status.tls = tls_rules.status(writer.transport)
+            host, port = parse_conname(str(attrs.get("CONNAME", "")))
             self.status.conname = f"{host}({port})"
         keep_alive(writer.transport, int(attrs.get("HBINT", 300)) + 60)  # KAINT(AUTO)
         self._wire = wire.ChannelConnection(wire.Role.SENDER)
@@ -214,24 +206,6 @@ class SenderAgent:
         self._get_options = _GET_FAST if negotiated.get("npmspeed") == "FAST" else _GET_NORMAL
         self._open_units(attrs, int(negotiated.get("pipeline", 1)))
         await self._batches(reader, attrs, negotiated)
-
-    def _tls_context(self, cipher: str, label: str) -> ssl.SSLContext:
-        if self.tls is None:
-            raise ChannelFailed("no TLS key repository in this process", C.MQRC_SSL_INITIALIZATION_ERROR, stop=True)
-        try:
-            return self.tls.client_context(cipher, label)
-        except (KeyRepositoryError, ssl.SSLError, ValueError) as error:
-            raise ChannelFailed(f"AMQ9635E: channel '{self.name}': TLS: {error}", C.MQRC_SSL_INITIALIZATION_ERROR,
-                                stop=True) from None
-
-    def _check_partner_certificate(self, writer: asyncio.StreamWriter, attrs: Any) -> None:
-        """The sending end's SSLPEER filters the partner queue manager's certificate."""
-        subject, _ = tls_rules.peer_certificate(writer.transport)
-        wanted = str(attrs.get("SSLPEER") or "")
-        if not tls_rules.peer_matches(wanted, subject):
-            raise ChannelFailed(f"AMQ9636E: the partner's certificate {subject!r} does not match SSLPEER({wanted}) "
-                                f"of channel '{self.name}'", C.MQRC_SSL_PEER_NAME_MISMATCH, stop=True)
-        self.status.tls = tls_rules.status(writer.transport)
 
     def _resolve(self, state: SyncState, partner_luwid: bytes | None) -> None:
         """Batches left in doubt: those the partner has are removed from the transmission queue,
@@ -441,24 +415,11 @@ class SenderAgent:
         self._write(self._wire.send(event))
 
     async def _expect(self, reader: asyncio.StreamReader, kind: type[Any]) -> Any:
-        """The partner's next frame, which must be ``kind`` (a REFUSE or CLOSE ends the channel)."""
         assert self._wire is not None
-        while True:
-            event = self._wire.next_event()
-            if event is wire.NEED_DATA:
-                # A partner silent for the receive timeout is gone (a network that died without a reset).
-                data = await asyncio.wait_for(reader.read(65536), self._receive_timeout)
-                if not data:
-                    raise EOFError("the partner closed the connection")
-                self.status.bytes_received += len(data)
-                self._wire.receive_data(data)
-                continue
-            if isinstance(event, wire.Refuse | wire.Close):
-                raise ChannelFailed(f"the partner ended the channel: {event.text} (reason {event.reason})",
-                                    event.reason, stop=isinstance(event, wire.Refuse) and event.reason in FINAL)
-            if isinstance(event, kind):
-                return event
-            raise ChannelFailed(f"unexpected {type(event).__name__} from the partner", C.MQRC_UNEXPECTED_ERROR)
+        return await expect(self._wire, reader, kind, self._receive_timeout, self._count_received)
+
+    def _count_received(self, size: int) -> None:
+        self.status.bytes_received += size
 
     async def _close_quietly(self, reason: int, text: str) -> None:
         writer, channel = self._writer, self._wire

@@ -334,12 +334,36 @@ class Conversation:
         return None
 
     def _mqsc(self, req_id: int, args: list[Any]) -> Any:
-        from mqlite.mqsc.commands import run_mqsc
+        from mqlite.mqsc.commands import script_steps
 
         # Each command is checked against the caller's authority; over TCP only administrators.
         admin = self.runtime.core.admin_for(self._conn().principal, remote=not self.socket.local)
-        result = run_mqsc(admin, args[0])
-        return [result.exit_code, result.lines]
+        steps = script_steps(admin, args[0])
+        try:
+            request = next(steps)
+        except StopIteration as finished:
+            return [finished.value.exit_code, finished.value.lines]
+        # A PING CHANNEL: the script goes on once the partner answered (the reply comes later).
+        asyncio.get_running_loop().create_task(self._mqsc_with_pings(req_id, steps, request))
+        return PENDING
+
+    async def _mqsc_with_pings(self, req_id: int, steps: Any, request: Any) -> None:
+        from mqlite.mqsc.commands import Outcome, Status
+
+        ping = self.runtime.ping_channel
+        try:
+            while True:
+                outcome = await ping(request) if ping is not None else Outcome(
+                    Status.FAILED, ["AMQ8101E: WebSphere MQ error has occurred: no channel agents (reason 3024)."])
+                request = steps.send(outcome)
+        except StopIteration as finished:
+            reply = native.encode_reply(req_id, 0, 0, [finished.value.exit_code, finished.value.lines])
+        except Exception:  # a bug must not leave the client waiting for ever
+            log.exception("AMQ6119E: unexpected error in MQSC")
+            reply = native.encode_reply(req_id, 2, C.MQRC_UNEXPECTED_ERROR, "internal error")
+        round_ = Round()
+        round_.add(self.session, reply)
+        self.runtime.finish(round_)
 
     def _stat(self, req_id: int, args: list[Any]) -> Any:
         status = dict(self.async_put)
