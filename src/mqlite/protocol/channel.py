@@ -148,9 +148,13 @@ class Role(enum.Enum):
     SENDER = "sender"
     RECEIVER = "receiver"
 
+    __hash__ = object.__hash__  # members are singletons: Enum's hash of the name costs every lookup
+
 
 class State(enum.Enum):
     """The connection's shared state; each waiting state is named after the frame it waits for."""
+
+    __hash__ = object.__hash__  # as Role's: each frame looks the table up
 
     HELLO = "hello"  # nothing yet
     ACCEPTING = "accepting"  # HELLO seen, waiting for ACCEPT or REFUSE
@@ -371,11 +375,21 @@ class ChannelConnection:
         new = TRANSITIONS.get((by, state, event.kind))
         if new is None:
             raise _Bad(f"unexpected {event.kind.name} from the {by.value} in state {state.name}")
-        if type(event) is Msg:  # first: nearly every frame is one
-            self._check_msg(event, state)
+        if type(event) is Msg:  # first, and inline: nearly every frame is one
+            seq, last_seq, seqwrap = event.seq, self._last_seq, self.seqwrap
+            if seq > seqwrap:
+                raise _Bad(f"{SEQUENCE_ERROR}: MSG seq {seq} above SEQWRAP {seqwrap}")
+            if state is not State.RUNNING:
+                if state is State.CONFIRMING and self.pipeline < 2:
+                    raise _Bad(f"MSG before the CONFIRM of the last batch (PIPELINE {self.pipeline})")
+                if seq != (1 if last_seq >= seqwrap else last_seq + 1):
+                    raise _Bad(f"{SEQUENCE_ERROR}: MSG seq {seq} after {last_seq}, "
+                               f"expected {next_seq(last_seq, seqwrap)}")
+            if self._batch_size >= self.batchsz:
+                raise _Bad(f"batch longer than the negotiated BATCHSZ {self.batchsz}")
             self.state = new
             self._batch_size += 1
-            self._last_seq = event.seq
+            self._last_seq = seq
             return
         hello, negotiated, seqwrap = self.hello, self.negotiated, self.seqwrap
         batch_size, unconfirmed = self._batch_size, self._unconfirmed
@@ -406,18 +420,6 @@ class ChannelConnection:
             self.negotiated = negotiated
             self.seqwrap, self.batchsz = int(negotiated["seqwrap"]), int(negotiated["batchsz"])
             self.pipeline = int(negotiated.get("pipeline", 1))
-
-    def _check_msg(self, event: Msg, state: State) -> None:
-        seqwrap, last_seq = self.seqwrap, self._last_seq
-        if event.seq > seqwrap:
-            raise _Bad(f"{SEQUENCE_ERROR}: MSG seq {event.seq} above SEQWRAP {seqwrap}")
-        if state is State.CONFIRMING and self.pipeline < 2:
-            raise _Bad(f"MSG before the CONFIRM of the last batch (PIPELINE {self.pipeline})")
-        if state is not State.RUNNING and event.seq != next_seq(last_seq, seqwrap):
-            raise _Bad(f"{SEQUENCE_ERROR}: MSG seq {event.seq} after {last_seq}, "
-                       f"expected {next_seq(last_seq, seqwrap)}")
-        if self._batch_size >= self.batchsz:
-            raise _Bad(f"batch longer than the negotiated BATCHSZ {self.batchsz}")
 
     def _break(self, reason: int, text: str) -> NoReturn:
         """The peer broke the protocol: drop what is buffered and refuse everything from now on."""

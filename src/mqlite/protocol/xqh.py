@@ -47,11 +47,24 @@ def decode_md1(data: bytes, offset: int = 0) -> MessageDescriptor:
     if len(data) < offset + _MD1.size or data[offset:offset + 4] != b"MD  ":
         raise HeaderError(MQRC_MD_ERROR, "not an MQMD")
     f = _MD1.unpack_from(data, offset)
+    text = _text
     return MessageDescriptor(  # positional, in MD_FIELDS order: much faster than 22 keywords
-        f[2], f[3], f[4], f[5], f[6], f[7], trimmed(f[8]), f[9], f[10], f[11], f[12], f[13], trimmed(f[14]),
-        trimmed(f[15]), trimmed(f[16]), f[17], trimmed(f[18]), f[19], trimmed(f[20]), trimmed(f[21]), trimmed(f[22]),
-        trimmed(f[23]),
+        f[2], f[3], f[4], f[5], f[6], f[7], text(f[8]), f[9], f[10], f[11], f[12], f[13], text(f[14]),
+        text(f[15]), text(f[16]), f[17], text(f[18]), f[19], text(f[20]), text(f[21]), text(f[22]),
+        text(f[23]),
     )
+
+
+_TEXTS: dict[bytes, str] = {}  # CHAR fields seen lately: a channel's messages repeat most of them
+
+
+def _text(raw: bytes) -> str:
+    value = _TEXTS.get(raw)
+    if value is None:
+        if len(_TEXTS) >= 4096:
+            _TEXTS.clear()
+        value = _TEXTS[raw] = trimmed(raw)
+    return value
 
 
 def wrap(remote_q: str, remote_qmgr: str, md: MessageDescriptor, body: bytes) -> bytes:

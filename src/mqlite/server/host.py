@@ -230,9 +230,9 @@ class QueueManagerHost:
         assert self.store is not None
         await asyncio.get_running_loop().run_in_executor(None, self.store.close)
         stats = self.store.stats
-        log.info("AMQ7230I: store wrote %d transactions in %d commits (%.1f per commit), %d operations;"
-                 " waited to gather %d groups (%d waits ran out)", stats.transactions, stats.commits,
-                 stats.txs_per_commit, stats.ops, stats.waits, stats.waits_ran_out)
+        log.info("AMQ7230I: store wrote %d transactions in %d commits (%.1f per commit, %d by their caller), %d "
+                 "operations; waited to gather %d groups (%d waits ran out)", stats.transactions, stats.commits,
+                 stats.txs_per_commit, stats.inline, stats.ops, stats.waits, stats.waits_ran_out)
         address = paths.socket_address(self.name)
         if not address.startswith("\0"):
             with contextlib.suppress(FileNotFoundError):

@@ -50,10 +50,13 @@ class Sink(Protocol):
 class Round:
     """One burst of input's output, released together."""
 
-    __slots__ = ("outputs", "ready", "size")
+    __slots__ = ("outputs", "ready", "size", "urgent")
 
-    def __init__(self) -> None:
+    def __init__(self, urgent: bool = False) -> None:
         self.ready = False
+        # Its sender can do nothing until it is released: commit it on this thread when the
+        # store's writer is idle (``Store.commit_now``), a message channel's END_BATCH or CONFIRM.
+        self.urgent = urgent
         self.outputs: dict[Session, list[bytes]] = {}
         self.size = 0  # bytes of output so far
 
@@ -207,7 +210,9 @@ class Runtime:
             self.rounds_out += 1
         for session, chunks in round_.outputs.items():
             session.emit(round_, chunks[0] if len(chunks) == 1 else b"".join(chunks))
-        if tx:
+        if tx and round_.urgent and self._commit_now(round_, tx):
+            pass
+        elif tx:
             try:
                 self.store.submit(tx, self._durable_callback(round_, tx))
             except RuntimeError as error:  # the store closed under us: the process is ending
@@ -245,6 +250,18 @@ class Runtime:
                 round_.add(target, native.encode_push_msg(*batch[0]))
             else:
                 round_.add(target, native.encode_push_msgs(batch))
+
+    def _commit_now(self, round_: Round, tx: StoreTx) -> bool:
+        try:
+            if not self.store.commit_now(tx):
+                return False
+        except Exception as error:  # the disk refused: as for a group the writer failed to commit
+            self.backlog += len(tx)
+            self._on_durable(round_, tx, error)
+            return True
+        self.backlog += len(tx)
+        self._on_durable(round_, tx, None)
+        return True
 
     def _durable_callback(self, round_: Round, tx: StoreTx) -> Callable[[BaseException | None], None]:
         def done(error: BaseException | None) -> None:

@@ -136,6 +136,7 @@ class StoreStats:
     failed: int = 0  # txs whose done() got an error
     waits: int = 0  # groups the writer waited to gather
     waits_ran_out: int = 0  # ... of which the wait ended at its deadline
+    inline: int = 0  # commits made on their caller's thread (``Store.commit_now``)
 
     @property
     def txs_per_commit(self) -> float:
@@ -158,6 +159,10 @@ def _message(md: bytes, props: bytes | None, body: bytes, backout: int) -> Messa
     descriptor = MessageDescriptor.from_list(_unpackb(md, raw=False))
     descriptor.BackoutCount = backout  # the column is the truth: set_backout only updates it
     return Message(descriptor, body, _unpackb(props, raw=False) if props else {})
+
+
+def _ignore(error: BaseException | None) -> None:
+    """The done callback of a tx committed by ``commit_now`` (its caller learns the outcome)."""
 
 
 class Store:
@@ -221,6 +226,24 @@ class Store:
             if len(ready) >= self._wake_at or self._ready_ops >= ENOUGH_OPS:
                 self.writer_waiting = False
                 self._ready_cond.notify()
+
+    def commit_now(self, tx: StoreTx) -> bool:
+        """Commit ``tx`` on the calling thread if the writer is idle (waiting, nothing queued):
+        True when it is durable on return, False when it must be submitted. For a caller that
+        can do nothing until it is durable (a message channel's batch end): handing the commit
+        to the writer thread would cost GIL handoffs with the busy caller on each side of the
+        fsync; the caller's own thread sleeps through the fsync instead. An error is raised."""
+        with self._lock:
+            if not self.writer_waiting or self._ready or self._closed or self._shrink_writer:
+                return False
+            committed = self._commit_group([(tx, _ignore)], None)
+            if committed.errors is not None and committed.errors[0] is not None:
+                raise committed.errors[0]
+            self.stats.commits += 1
+            self.stats.transactions += 1
+            self.stats.ops += len(tx)
+            self.stats.inline += 1
+            return True
 
     def release_memory(self) -> None:
         """Give back what SQLite caches (``PRAGMA shrink_memory``): the calling thread's reader

@@ -177,7 +177,7 @@ class ReceiverAgent(asyncio.Protocol):
     def _end_batch(self, end: wire.EndBatch) -> None:
         """Commit the batch with the sync record; CONFIRM once it is durable."""
         self.core.transfer.commit_batch(self.conn, receiver_key(self.name), end.seq, end.luwid)
-        round_ = Round()
+        round_ = Round(urgent=True)  # the partner waits for this CONFIRM
         round_.add(self.session, self.wire.send(wire.Confirm(end.seq, end.luwid)))
         self.runtime.finish(round_)
         self.status.msgs += self.status.cur_msgs

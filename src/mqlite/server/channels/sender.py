@@ -318,7 +318,7 @@ class SenderAgent:
         self._awaiting.append(_Ended(doubt, unit, count))
         self.status.indoubt = True
         self.status.cur_msgs = 0
-        round_ = Round()
+        round_ = Round(urgent=True)  # the channel waits for this record: nothing else to do
         self._flush()  # the batch's messages, then its end
         round_.add(self._session, self._wire.send(wire.EndBatch(seq, luwid)))
         self.runtime.finish(round_)
@@ -332,9 +332,11 @@ class SenderAgent:
         if (confirm.seq, confirm.luwid) != (seq, luwid):
             raise ChannelFailed(f"CONFIRM of {confirm.seq} for END_BATCH of {seq}", C.MQRC_UNEXPECTED_ERROR)
         self._awaiting.popleft()
+        # The batch leaves the transmission queue now; its record goes to disk with the next
+        # round (the next batch's in-doubt record, or the wait when the queue is empty): until
+        # then a restart finds it in doubt, and the partner's LUWID settles it as committed.
         self.core.commit(ended.unit.conn)
         self.core.transfer.save(key, self.core.transfer.state(key).committed(seq, luwid))
-        self.runtime.finish(Round())
         self.status.indoubt = bool(self._awaiting)
         self.status.last_seq = seq
         self.status.msgs += ended.count
