@@ -50,13 +50,16 @@ class Sink(Protocol):
 class Round:
     """One burst of input's output, released together."""
 
-    __slots__ = ("outputs", "ready", "size", "urgent")
+    __slots__ = ("outputs", "ready", "size", "unsynced_ok", "urgent")
 
-    def __init__(self, urgent: bool = False) -> None:
+    def __init__(self, urgent: bool = False, unsynced_ok: bool = False) -> None:
         self.ready = False
         # Its sender can do nothing until it is released: commit it on this thread when the
         # store's writer is idle (``Store.commit_now``), a message channel's END_BATCH or CONFIRM.
         self.urgent = urgent
+        # ... and without an fsync if all it changes is channel sync records: the batch it ends
+        # held no persistent message (IBM's NPMSPEED(FAST) spares such batches the log too).
+        self.unsynced_ok = unsynced_ok
         self.outputs: dict[Session, list[bytes]] = {}
         self.size = 0  # bytes of output so far
 
@@ -252,8 +255,9 @@ class Runtime:
                 round_.add(target, native.encode_push_msgs(batch))
 
     def _commit_now(self, round_: Round, tx: StoreTx) -> bool:
+        sync = not (round_.unsynced_ok and tx.only_records(SYNC_KIND))
         try:
-            if not self.store.commit_now(tx):
+            if not self.store.commit_now(tx, sync):
                 return False
         except Exception as error:  # the disk refused: as for a group the writer failed to commit
             self.backlog += len(tx)

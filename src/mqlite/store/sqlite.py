@@ -227,16 +227,27 @@ class Store:
                 self.writer_waiting = False
                 self._ready_cond.notify()
 
-    def commit_now(self, tx: StoreTx) -> bool:
+    def commit_now(self, tx: StoreTx, sync: bool = True) -> bool:
         """Commit ``tx`` on the calling thread if the writer is idle (waiting, nothing queued):
         True when it is durable on return, False when it must be submitted. For a caller that
         can do nothing until it is durable (a message channel's batch end): handing the commit
         to the writer thread would cost GIL handoffs with the busy caller on each side of the
-        fsync; the caller's own thread sleeps through the fsync instead. An error is raised."""
+        fsync; the caller's own thread sleeps through the fsync instead. An error is raised.
+
+        ``sync=False``: written to the WAL without an fsync (``synchronous=NORMAL``): it survives
+        the process being killed, not the machine failing, and the next synced commit makes it
+        durable with itself. Only for what may be lost that way (a message channel's record of
+        a batch that held no persistent message)."""
         with self._lock:
             if not self.writer_waiting or self._ready or self._closed or self._shrink_writer:
                 return False
-            committed = self._commit_group([(tx, _ignore)], None)
+            if not sync:
+                self._cur.execute("PRAGMA synchronous = NORMAL")
+            try:
+                committed = self._commit_group([(tx, _ignore)], None)
+            finally:
+                if not sync:
+                    self._cur.execute("PRAGMA synchronous = FULL")
             if committed.errors is not None and committed.errors[0] is not None:
                 raise committed.errors[0]
             self.stats.commits += 1

@@ -115,6 +115,10 @@ class StoreTx:
     def delete_record(self, kind: str, key: str) -> None:
         self._add(DELETE_RECORD, (kind, key))
 
+    def only_records(self, kind: str) -> bool:
+        """Whether every op puts a record of ``kind`` (a tx of message channel sync records only)."""
+        return all(op == PUT_RECORD and all(row[0] == kind for row in rows) for op, rows in self.runs)
+
     def extend(self, other: StoreTx) -> None:
         """Append the ops of ``other`` after ours (``other`` is left as it was)."""
         for op, rows in other.runs:

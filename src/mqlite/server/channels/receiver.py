@@ -46,6 +46,7 @@ class ReceiverAgent(asyncio.Protocol):
         self.attrs: Any = None
         self.fast, self.putaut, self.usedlq = True, "DEF", True
         self._delivered_now = False  # messages put outside the batch since the last round
+        self._batch_persistent = False  # the open batch has a persistent message
         self.conn: Any = None
         self.status = ChannelStatus("", "RCVR")
         self.closed = False
@@ -163,6 +164,7 @@ class ReceiverAgent(asyncio.Protocol):
             raise ChannelFailed(f"AMQ9504E: a message with an MQMD of {len(msg.md)} fields, not {MD_LENGTH}",
                                 C.MQRC_UNEXPECTED_ERROR)
         in_unit = msg.persistent or not self.fast
+        self._batch_persistent |= msg.persistent
         try:
             self.core.transfer.deliver(self.conn, msg.md, msg.props, msg.body, in_unit, self.putaut, self.usedlq)
         except MQError as error:
@@ -177,7 +179,9 @@ class ReceiverAgent(asyncio.Protocol):
     def _end_batch(self, end: wire.EndBatch) -> None:
         """Commit the batch with the sync record; CONFIRM once it is durable."""
         self.core.transfer.commit_batch(self.conn, receiver_key(self.name), end.seq, end.luwid)
-        round_ = Round(urgent=True)  # the partner waits for this CONFIRM
+        # The partner waits for this CONFIRM; a batch without a persistent message needs no fsync.
+        round_ = Round(urgent=True, unsynced_ok=not self._batch_persistent)
+        self._batch_persistent = False
         round_.add(self.session, self.wire.send(wire.Confirm(end.seq, end.luwid)))
         self.runtime.finish(round_)
         self.status.msgs += self.status.cur_msgs

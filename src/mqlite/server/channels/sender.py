@@ -55,7 +55,7 @@ log = logging.getLogger("mqlite.server")
 # channel fails with them, as IBM has it); NORMAL: every message is in the batch's unit of work.
 _GET_FAST = C.MQGMO_SYNCPOINT_IF_PERSISTENT | C.MQGMO_FAIL_IF_QUIESCING
 _GET_NORMAL = C.MQGMO_SYNCPOINT | C.MQGMO_FAIL_IF_QUIESCING
-_WRITE_CHUNK = 65536
+_WRITE_CHUNK = 16384
 _NOW = Round()  # output that waits for nothing but what is ahead of it
 _NOW.ready = True
 
@@ -318,7 +318,9 @@ class SenderAgent:
         self._awaiting.append(_Ended(doubt, unit, count))
         self.status.indoubt = True
         self.status.cur_msgs = 0
-        round_ = Round(urgent=True)  # the channel waits for this record: nothing else to do
+        # The channel waits for this record, with nothing else to do; a batch without a
+        # persistent message loses nothing but its number if a machine failure loses the record.
+        round_ = Round(urgent=True, unsynced_ok=not doubt.entries)
         self._flush()  # the batch's messages, then its end
         round_.add(self._session, self._wire.send(wire.EndBatch(seq, luwid)))
         self.runtime.finish(round_)
