@@ -33,7 +33,7 @@ for the same persistence and size, against the issue's target of 0.70. Every thr
 taken in 3 interleaved rounds (the VM is shared and drifts) and the median reported (``runs`` has
 all three); latency samples are pooled over the rounds.
 
-Usage: ``python bench/channels.py [--quick] [--repeats N] [--plot docs/channels.svg]`` (about
+Usage: ``python bench/channels.py [--quick] [--repeats N] [--pipeline 1|2] [--plot docs/channels.svg]`` (about
 2.5 minutes on 2 cores; ``--quick``: one small round, about 10 s). Progress on stderr; one JSON
 line on stdout.
 """
@@ -96,10 +96,13 @@ def mqsc(qm: mqlite.QueueManager, text: str) -> list[str]:
     return lines
 
 
-def setup(home: Path) -> None:
-    """Both queue managers started and linked (the sender STOPPED until a measurement starts it)."""
+def setup(home: Path, pipeline: int | None = None) -> None:
+    """Both queue managers started and linked (the sender STOPPED until a measurement starts it);
+    ``pipeline``: qm.ini ``CHANNELS: PipeLineLength`` on both (mqlite's default is 2)."""
     for name in (QM1, QM2):
         cli(home, "crtmqm", "-p", "0", name)
+        if pipeline is not None:
+            (home / "qmgrs" / name / "qm.ini").write_text(f"CHANNELS:\n   PipeLineLength={pipeline}\n")
         cli(home, "strmqm", name)
     port2 = int(json.loads((home / "qmgrs" / QM2 / "listeners.json").read_text())["tcp"])
     cli(home, "runmqsc", QM1, stdin=(
@@ -303,12 +306,12 @@ def label(persistent: bool, size: int) -> str:
 
 
 @contextmanager
-def queue_managers() -> Iterator[tuple[Path, Link]]:
+def queue_managers(pipeline: int | None = None) -> Iterator[tuple[Path, Link]]:
     with tempfile.TemporaryDirectory(prefix="mqlite-bench-channels-") as tmp:
         home = Path(tmp)
         os.environ["MQLITE_HOME"] = str(home)
         try:
-            setup(home)
+            setup(home, pipeline)
             link = Link()
             try:
                 yield home, link
@@ -326,7 +329,7 @@ def queue_managers() -> Iterator[tuple[Path, Link]]:
                                env={**os.environ, "MQLITE_HOME": str(home)}, capture_output=True, check=False)
 
 
-def measure(quick: bool, repeats: int) -> dict[str, Any]:
+def measure(quick: bool, repeats: int, pipeline: int | None = None) -> dict[str, Any]:
     """Every figure ``repeats`` times, rounds interleaved (the shared VM drifts); medians reported."""
     n = 2_000 if quick else 20_000  # per throughput figure at BATCHSZ 50 and 500
     n_batch1 = {False: 500, True: 300} if quick else {False: 4_000, True: 2_000}
@@ -340,7 +343,7 @@ def measure(quick: bool, repeats: int) -> dict[str, Any]:
     steps = repeats * (len(matrix) * 3 + 2 + len(sweep) * 2)
     progress = Progress(TextColumn("{task.description:<46}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                         TimeElapsedColumn(), console=console)
-    with queue_managers() as (home, link), progress:
+    with queue_managers(pipeline) as (home, link), progress:
         pids = qmgr_pids(home)
         fsyncs = fsync_rate(home, 1.0)  # the disk's one-write-one-fsync rate now, the physical reference
         task = progress.add_task("starting", total=steps)
@@ -374,6 +377,7 @@ def measure(quick: bool, repeats: int) -> dict[str, Any]:
                 progress.advance(task)
         progress.update(task, description="done")
     return summarize(runs, waits, {"cpus": os.cpu_count(), "repeats": repeats, "messages": n,
+                                   "pipeline": pipeline or 2,
                                    "messages_batchsz_1": {"np": n_batch1[False], "p": n_batch1[True]},
                                    "latency_round_trips": per_repeat * repeats, "qmgr_pids": pids,
                                    "fsync_per_s": round(fsyncs), "anomalies": link.anomalies,
@@ -499,9 +503,11 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="a smoke run: fewer messages and round trips")
     parser.add_argument("--plot", type=Path, help="write an SVG of the figures here")
     parser.add_argument("--repeats", type=int, help="rounds of every figure (default 3, 1 with --quick)")
+    parser.add_argument("--pipeline", type=int, choices=(1, 2),
+                        help="qm.ini CHANNELS: PipeLineLength on both queue managers (default: mqlite's, 2)")
     args = parser.parse_args()
     started = time.monotonic()
-    results = measure(args.quick, args.repeats or (1 if args.quick else 3))
+    results = measure(args.quick, args.repeats or (1 if args.quick else 3), args.pipeline)
     results["date"] = time.strftime("%Y-%m-%d %H:%M %Z")
     results["seconds"] = round(time.monotonic() - started, 1)
     if args.plot:

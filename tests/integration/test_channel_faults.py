@@ -156,6 +156,29 @@ def test_two_batches_in_doubt_are_settled_by_the_receivers_last_batch(linked: tu
     assert f"(sequence 51) {outcome}" in log and f"(sequence 101) {outcome}" in log
 
 
+def test_stop_channel_while_a_batch_awaits_its_confirm_ends_once_it_comes(linked: tuple[QMgr, QMgr, Relay],
+                                                                         run_cli: RunCli) -> None:
+    """MODE(QUIESCE) with the batch already ended and its CONFIRM still to come: the channel ends
+    when it comes, not after waiting HBINT for more messages."""
+    qm1, qm2, _relay = linked
+    mqsc(run_cli, qm1, "START CHANNEL(QM1.TO.QM2)\n")
+    put_numbered("QM1", 0, 1)
+    settle(run_cli, qm1, qm2, 1)
+    pids = server_pids(qm1.home)
+    os.kill(pids["QM2"], signal.SIGSTOP)  # the receiver takes the batch in, and answers nothing yet
+    try:
+        put_numbered("QM1", 1, 1)
+        wait_until(lambda: "INDOUBT(YES)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) INDOUBT\n", ok=False),
+                   "the batch awaits its CONFIRM", timeout=20)
+        assert "AMQ8019I" in mqsc(run_cli, qm1, "STOP CHANNEL(QM1.TO.QM2)\n")
+    finally:
+        os.kill(pids["QM2"], signal.SIGCONT)
+    wait_until(lambda: "STATUS(STOPPED)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2)\n", ok=False),
+               "it stopped once the CONFIRM came", timeout=20)
+    assert "INDOUBT(NO)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) INDOUBT\n", ok=False)
+    assert drain("QM2", 2) == [0, 1]
+
+
 def get_within(qmgr: str, seconds: float) -> bytes | None:
     with mqlite.connect(qmgr) as qm, mqlite.Queue(qm, "APP.IN", C.MQOO_INPUT_SHARED) as queue:
         try:

@@ -259,6 +259,11 @@ class SenderAgent:
         batchint = int(attrs.get("BATCHINT", 0))
         idle_since = time.monotonic()
         while True:
+            if self.quiescing:  # STOP CHANNEL MODE(QUIESCE) came during a batch: it has ended
+                while self._awaiting:
+                    await self._confirm(reader, key)
+                await self._close_quietly(0, "STOP CHANNEL MODE(QUIESCE)")
+                return
             if len(self._awaiting) >= pipeline:
                 await self._confirm(reader, key)
             unit = self._free_unit()
@@ -302,11 +307,6 @@ class SenderAgent:
                     self._flush()  # what is ready goes now: FAST messages are put on arrival
                     message = await self._get(unit, batchint / 1000 - (time.monotonic() - began))
             self._end_batch(unit, key, seq, count)
-            if self.quiescing:
-                while self._awaiting:
-                    await self._confirm(reader, key)
-                await self._close_quietly(0, "STOP CHANNEL MODE(QUIESCE)")
-                return
             idle_since = time.monotonic()
 
     def _end_batch(self, unit: _Unit, key: str, seq: int, count: int) -> None:
