@@ -156,11 +156,17 @@ def test_two_batches_in_doubt_are_settled_by_the_receivers_last_batch(linked: tu
     assert f"(sequence 51) {outcome}" in log and f"(sequence 101) {outcome}" in log
 
 
+@pytest.mark.parametrize("pipeline", [1, 2])
 def test_stop_channel_while_a_batch_awaits_its_confirm_ends_once_it_comes(linked: tuple[QMgr, QMgr, Relay],
-                                                                         run_cli: RunCli) -> None:
+                                                                         run_cli: RunCli, pipeline: int) -> None:
     """MODE(QUIESCE) with the batch already ended and its CONFIRM still to come: the channel ends
-    when it comes, not after waiting HBINT for more messages."""
+    when it comes, not after waiting HBINT for more messages (qm.ini CHANNELS: PipeLineLength 1
+    and 2 reach that point by different paths)."""
     qm1, qm2, _relay = linked
+    if pipeline == 1:
+        (qm1.home / "qmgrs" / "QM1" / "qm.ini").write_text("CHANNELS:\n   PipeLineLength=1\n")
+        run_cli("endmqm", "QM1")
+        assert run_cli("strmqm", "QM1").returncode == 0
     mqsc(run_cli, qm1, "START CHANNEL(QM1.TO.QM2)\n")
     put_numbered("QM1", 0, 1)
     settle(run_cli, qm1, qm2, 1)

@@ -114,7 +114,7 @@ class SenderAgent:
         """STOP CHANNEL MODE(QUIESCE): end after the batch in flight; True when there was none and
         it ended at once (as FORCE would)."""
         self.quiescing = True
-        if self.status.cur_msgs == 0 and not self._awaiting:
+        if self._wire is None or (self.status.cur_msgs == 0 and not self._awaiting):  # nothing in flight
             self._task.cancel()
             return True
         return False
@@ -259,13 +259,13 @@ class SenderAgent:
         batchint = int(attrs.get("BATCHINT", 0))
         idle_since = time.monotonic()
         while True:
+            if len(self._awaiting) >= pipeline:
+                await self._confirm(reader, key)
             if self.quiescing:  # STOP CHANNEL MODE(QUIESCE) came during a batch: it has ended
                 while self._awaiting:
                     await self._confirm(reader, key)
                 await self._close_quietly(0, "STOP CHANNEL MODE(QUIESCE)")
                 return
-            if len(self._awaiting) >= pipeline:
-                await self._confirm(reader, key)
             unit = self._free_unit()
             # The first message of a batch: what is there now; with none, the batches sent are
             # confirmed first, then the wait (heartbeats while idle, DISCINT ends the channel).
