@@ -84,3 +84,27 @@ def test_resolve_refuses_what_it_cannot_do() -> None:
     assert "MQRCCF_ACTION_VALUE_ERROR (3091)" in "".join(execute(qm, "RESOLVE CHANNEL(TO.QM2) ACTION(MAYBE)"))
     assert "MQRCCF_CHANNEL_TYPE_ERROR" in "".join(execute(qm, "RESOLVE CHANNEL(FROM.QM2) ACTION(COMMIT)"))
     assert "AMQ8405I" in "".join(execute(qm, "RESOLVE CHANNEL(TO.QM2)"))  # ACTION is required: a syntax error
+
+
+def test_ping_channel_pauses_the_script_for_the_network_and_goes_on() -> None:
+    """PING CHANNEL is checked here (type, state, DATALEN) and handed to whoever runs the script:
+    its outcome lands in order, and the script goes on after it (issue 15 item 3)."""
+    from mqlite.mqsc.commands import Outcome, PingRequest, Status, run_mqsc
+
+    qm = linked()
+    asked: list[PingRequest] = []
+
+    def ping(request: PingRequest) -> Outcome:
+        asked.append(request)
+        return Outcome(Status.OK, ["AMQ8020I: Ping WebSphere MQ channel complete."])
+
+    result = run_mqsc(qm, "PING CHANNEL(TO.QM2) DATALEN(100)\nDISPLAY QLOCAL(QM2) CURDEPTH\n", ping)
+    assert [(r.channel, r.datalen, r.attrs["CONNAME"]) for r in asked] == [("TO.QM2", 100, "127.0.0.1(1)")]
+    text = "\n".join(result.lines)
+    assert text.index("AMQ8020I") < text.index("CURDEPTH(0)") and result.exit_code == 0
+    refused = run_mqsc(qm, "PING CHANNEL(FROM.QM2)\nPING CHANNEL(TO.QM2) DATALEN(8)\nPING CHANNEL(NONE)\n", ping)
+    text = "\n".join(refused.lines)
+    assert "MQRCCF_CHANNEL_TYPE_ERROR (3034)" in text and "MQRCCF_PING_DATA_COUNT_ERROR (3031)" in text
+    assert "AMQ8147E: WebSphere MQ object NONE not found." in text and len(asked) == 1 and refused.exit_code == 10
+    alone = run_mqsc(qm, "PING CHANNEL(TO.QM2)\n")  # no channel agents in this process
+    assert "(reason 3168)" in "\n".join(alone.lines) and alone.exit_code == 10

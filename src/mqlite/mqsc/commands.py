@@ -183,7 +183,7 @@ class PingRequest:
 
 Steps = Generator[PingRequest, Outcome, MqscResult]
 _NO_NETWORK = Outcome(Status.FAILED, ["AMQ8101E: WebSphere MQ error has occurred: PING CHANNEL needs the queue "
-                                      "manager's channel agents (reason 3024)."])
+                                      "manager's channel agents (reason 3168)."])
 
 
 def run_mqsc(admin: AdminAPI, text: str, ping: Callable[[PingRequest], Outcome] | None = None) -> MqscResult:

@@ -354,7 +354,7 @@ class Conversation:
         try:
             while True:
                 outcome = await ping(request) if ping is not None else Outcome(
-                    Status.FAILED, ["AMQ8101E: WebSphere MQ error has occurred: no channel agents (reason 3024)."])
+                    Status.FAILED, ["AMQ8101E: WebSphere MQ error has occurred: no channel agents (reason 3168)."])
                 request = steps.send(outcome)
         except StopIteration as finished:
             reply = native.encode_reply(req_id, 0, 0, [finished.value.exit_code, finished.value.lines])
