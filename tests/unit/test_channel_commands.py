@@ -108,3 +108,21 @@ def test_ping_channel_pauses_the_script_for_the_network_and_goes_on() -> None:
     assert "AMQ8147E: WebSphere MQ object NONE not found." in text and len(asked) == 1 and refused.exit_code == 10
     alone = run_mqsc(qm, "PING CHANNEL(TO.QM2)\n")  # no channel agents in this process
     assert "(reason 3168)" in "\n".join(alone.lines) and alone.exit_code == 10
+
+
+def test_delete_channel_takes_its_sync_records_but_not_a_batch_in_doubt() -> None:
+    """DELETE CHANNEL: a channel defined again under the name starts at sequence number 0, as
+    IBM's; while a batch is in doubt it is refused (4025) and nothing changes."""
+    qm = linked()
+    put_far(qm, b"a")
+    key = sender_key("TO.QM2")
+    qm.transfer.save(key, SyncState(0).in_doubt(InDoubt(b"L" * 16, 1, tuple(xmitq_seqs(qm)))))
+    assert "MQRCCF_CHANNEL_INDOUBT (4025)" in "".join(execute(qm, "DELETE CHANNEL(TO.QM2)"))
+    assert "TO.QM2" in qm.channels
+    execute(qm, "RESOLVE CHANNEL(TO.QM2) ACTION(BACKOUT)")
+    qm.transfer.save(receiver_key("TO.QM2"), SyncState(9, b"R" * 16))
+    assert qm.transfer.state(key) == SyncState(0)
+    assert execute(qm, "DELETE CHANNEL(TO.QM2)") == ["AMQ8015I: WebSphere MQ channel deleted."]
+    assert key not in qm.transfer.sync and receiver_key("TO.QM2") not in qm.transfer.sync
+    assert execute(qm, "DEFINE CHANNEL(TO.QM2) CHLTYPE(SDR) CONNAME('h(1)') XMITQ(QM2)")[-1].startswith("AMQ8014I")
+    assert qm.transfer.state(key) == SyncState()

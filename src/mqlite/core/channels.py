@@ -80,6 +80,8 @@ class Channels:
         self.outbox = outbox
         self.channels: dict[str, dict[str, Any]] = {}
         self.agent: ChannelAgent | None = None
+        # A message channel's sync records go with its definition (core.dist.transfer); may refuse.
+        self.forget_sync: Callable[[str], None] = lambda name: None
 
     # -- definitions ---------------------------------------------------------------------------
     def restore(self, name: str, attrs: dict[str, Any]) -> None:
@@ -184,6 +186,7 @@ class Channels:
         self._channel(name)
         if self.agent is not None and (self.agent.running(name) or self.agent.connections(name)):
             raise MQError(C.MQRC_OBJECT_IN_USE, f"channel {name} is running: stop it first")
+        self.forget_sync(name)
         del self.channels[name]
         self.outbox.tx.delete_record("object", f"CHANNEL/{name}")
 

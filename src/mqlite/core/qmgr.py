@@ -118,6 +118,7 @@ class QueueManager:
         self.mqi = mqi = Connections(objects, waiting, puts, syncpoint, publisher, subscriber, delivery, admin.alter,
                                      connections, security)
         self.transfer = ChannelTransfer(name, objects.attrs, objects.queues, mqi, syncpoint, outbox)
+        channels.forget_sync = self.transfer.forget_channel
 
         # The state the server, MQSC and tests read, shared with the services (never replaced).
         self.attrs: dict[str, Any] = objects.attrs

@@ -108,6 +108,15 @@ class ChannelTransfer:
                     len(state.indoubt), last.seq, "committed" if commit else "backed out")
         return sum(len(doubt.entries) for doubt in state.indoubt)
 
+    def forget_channel(self, channel: str) -> None:
+        """DELETE CHANNEL: its sync records go with it (a channel of that name defined again
+        starts at sequence number 0, as IBM's does); refused (4025) while a batch is in doubt."""
+        if self.state(sender_key(channel)).indoubt:
+            raise MQError(C.MQRCCF_CHANNEL_INDOUBT, f"channel {channel} has a batch in doubt: RESOLVE CHANNEL first")
+        for key in (sender_key(channel), receiver_key(channel)):
+            if self.sync.pop(key, None) is not None:
+                self.outbox.tx.delete_record(SYNC_KIND, key)
+
     def receiver_status(self, channel: str, sender_seq: int, reset: bool) -> SyncState:
         """What a receiver answers STATUS with; a sender's RESET CHANNEL is taken here."""
         key = receiver_key(channel)
