@@ -317,8 +317,11 @@ def test_ping_channel_reaches_the_partner_and_checks_what_a_start_checks(
     refused = mqsc(run_cli, qm1, "PING CHANNEL(QM1.TO.QM2) DATALEN(15)\n", ok=False)
     assert "MQRCCF_PING_DATA_COUNT_ERROR (3031)" in refused
     assert "MQRCCF_CHANNEL_TYPE_ERROR (3034)" in mqsc(run_cli, qm2, "PING CHANNEL(QM1.TO.QM2)\n", ok=False)
-    mqsc(run_cli, qm1, "DEFINE CHANNEL(NOBODY) CHLTYPE(SDR) CONNAME('127.0.0.1(1)') XMITQ(QM2)\n"
-                       f"DEFINE CHANNEL(UNKNOWN.THERE) CHLTYPE(SDR) CONNAME('127.0.0.1({qm2.port})') XMITQ(QM2)\n")
+    # their own empty transmission queue: on QM2, with a message waiting, they would be triggered
+    mqsc(run_cli, qm1, "DEFINE QLOCAL(EMPTY.XMITQ) USAGE(XMITQ)\n"
+                       "DEFINE CHANNEL(NOBODY) CHLTYPE(SDR) CONNAME('127.0.0.1(1)') XMITQ(EMPTY.XMITQ)\n"
+                       f"DEFINE CHANNEL(UNKNOWN.THERE) CHLTYPE(SDR) CONNAME('127.0.0.1({qm2.port})') "
+                       "XMITQ(EMPTY.XMITQ)\n")
     assert "MQRCCF_ALLOCATE_FAILED (4009)" in mqsc(run_cli, qm1, "PING CHANNEL(NOBODY)\n", ok=False)
     assert "(2540)" in mqsc(run_cli, qm1, "PING CHANNEL(UNKNOWN.THERE)\n", ok=False)
     mqsc(run_cli, qm1, "START CHANNEL(QM1.TO.QM2)\n")
