@@ -250,9 +250,7 @@ class Store:
                     self._cur.execute("PRAGMA synchronous = FULL")
             if committed.errors is not None and committed.errors[0] is not None:
                 raise committed.errors[0]
-            self.stats.commits += 1
-            self.stats.transactions += 1
-            self.stats.ops += len(tx)
+            self._complete(committed)  # counts it as the writer counts its groups
             self.stats.inline += 1
             return True
 
