@@ -61,6 +61,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fsync_rate import fsync_rate
+from mqlite_cli import run as cli
 
 import mqlite
 from mqlite import cmqc as C
@@ -79,16 +80,6 @@ console = Console(stderr=True)
 
 
 # -- queue managers --------------------------------------------------------------------------------
-def cli(home: Path, *args: str, stdin: str | None = None) -> str:
-    env = {**os.environ, "MQLITE_HOME": str(home)}
-    env.pop("MQSERVER", None)
-    done = subprocess.run([sys.executable, "-m", "mqlite.cli.main", *args], input=stdin, text=True,
-                          capture_output=True, env=env, check=False)
-    if done.returncode != 0:
-        raise SystemExit(f"mqlite {' '.join(args)} failed: {done.stdout}{done.stderr}")
-    return done.stdout
-
-
 def mqsc(qm: mqlite.QueueManager, text: str) -> list[str]:
     code, lines = qm.mqsc(text)
     if code:

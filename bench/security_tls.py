@@ -22,12 +22,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from mqlite_cli import run
 
 import mqlite
 from mqlite import cmqc as C
@@ -43,13 +43,7 @@ SET CHLAUTH('BENCH.*') TYPE(BLOCKUSER) USERLIST('nobody') ACTION(REPLACE)
 
 
 def _mqlite(home: Path, *args: str, stdin: str | None = None) -> str:
-    env = {**os.environ, "MQLITE_HOME": str(home), "MQLITE_PASSWORD": PASSWORD}
-    env.pop("MQSERVER", None)
-    done = subprocess.run([sys.executable, "-m", "mqlite.cli.main", *args], input=stdin, text=True,
-                          capture_output=True, env=env, check=False)
-    if done.returncode != 0:
-        raise SystemExit(f"mqlite {' '.join(args)} failed: {done.stdout}{done.stderr}")
-    return done.stdout
+    return run(home, *args, stdin=stdin, env={"MQLITE_PASSWORD": PASSWORD})
 
 
 def setup(home: Path, cipher: str) -> tuple[int, Path]:
