@@ -25,7 +25,9 @@ tools:
 test: install tools
 	$(BIN)/ruff check src tests bench examples
 	$(BIN)/mypy
-	$(BIN)/pytest -q -p no:cacheprovider
+	@# three workers on two cores: most tests wait on queue managers, not on the CPU; a module stays
+	@# on one worker and the Spark modules share one (tests/conftest.py), so fixtures are made once
+	$(BIN)/pytest -q -p no:cacheprovider -n 3 --dist loadgroup
 
 demo: install
 	$(BIN)/python examples/demo.py

@@ -85,3 +85,13 @@ def refused_port() -> Iterator[int]:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as held:
         held.bind(("127.0.0.1", 0))  # bound, never listening: a connection is refused
         yield held.getsockname()[1]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # `make test` runs on pytest-xdist workers with --dist loadgroup: each test module stays on one
+    # worker (its module-scoped fixtures, OS users and queue managers are made once), and the Spark
+    # modules share one worker, so one JVM (the session-scoped SparkSession) serves them all.
+    for item in items:
+        module = item.nodeid.split("::", 1)[0].replace("\\", "/")
+        group = "spark" if "spark/" in module else module
+        item.add_marker(pytest.mark.xdist_group(group))
