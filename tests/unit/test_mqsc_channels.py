@@ -49,7 +49,7 @@ def test_refusals_have_reasons() -> None:
     qm = make_qmgr()
     result = run_mqsc(qm, "\n".join([
         "DEFINE CHANNEL(A) PORT(1)",  # no CHLTYPE
-        "DEFINE CHANNEL(TO.QM2) CHLTYPE(CLUSSDR)",  # not served yet (clusters)
+        "DEFINE CHANNEL(TO.QM2) CHLTYPE(AMQP)",  # not served
         "DEFINE CHANNEL(NAME.LONGER.THAN.20.CHARS) CHLTYPE(MQTT)",
         "DEFINE CHANNEL(B) CHLTYPE(MQTT) PORT(70000)",
         "DEFINE CHANNEL(B) CHLTYPE(MQTT) USECLTID(MAYBE)",

@@ -5,6 +5,7 @@ with the service that owns it; this module only routes to it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from mqlite import cmqc as C
@@ -14,6 +15,7 @@ from mqlite.core.channels import Channels
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection
 from mqlite.core.listeners import Listeners
+from mqlite.core.namelists import Namelists
 from mqlite.core.objects import ObjectDefinitions
 from mqlite.core.pubsub.admin import PubSubAdmin
 from mqlite.core.pubsub.registry import Subscriptions
@@ -25,14 +27,18 @@ class Admin:
 
     def __init__(self, objects: ObjectDefinitions, pubsub: PubSubAdmin, subscriptions: Subscriptions,
                  channels: Channels, authinfos: AuthInfos, connections: dict[str, Connection],
-                 listeners: Listeners) -> None:
+                 listeners: Listeners, namelists: Namelists | None = None) -> None:
         self.objects = objects
         self.listeners = listeners
+        # The facade's (core.qmgr) once it passes one; until then one over the same clock and outbox.
+        self.namelists = namelists if namelists is not None else Namelists(objects.clock, objects.outbox)
         self.authinfos = authinfos
         self.pubsub = pubsub
         self.subscriptions = subscriptions
         self.channels = channels
         self.connections = connections
+        # After every DEFINE/ALTER/DELETE (the cluster service republishes what changed).
+        self.on_change: Callable[[str, str], None] = lambda objtype, name: None
 
     # -- start-up ----------------------------------------------------------------------
     def bootstrap(self) -> None:
@@ -41,6 +47,7 @@ class Admin:
         self.pubsub.define_topic("SYSTEM.BASE.TOPIC", dict(attributes.SYSTEM_BASE_TOPIC))
         self.channels.bootstrap()
         self.authinfos.bootstrap()
+        self.namelists.bootstrap()
 
     def restore(self, records: dict[str, Any], qmgr_attrs: dict[str, Any]) -> None:
         """Rebuild definitions from store records (messages come after, via ``restore_message``)."""
@@ -57,13 +64,22 @@ class Admin:
                 self.authinfos.restore(name, attrs)
             elif qtype == "LISTENER":
                 self.listeners.restore(name, attrs)
+            elif qtype == "NAMELIST":
+                self.namelists.restore(name, attrs)
             else:
                 self.objects.restore_queue(qtype, name, attrs)
         self.channels.restored()
         self.authinfos.restored()
+        self.namelists.restored()
 
     # -- DEFINE / ALTER / DELETE / DISPLAY ---------------------------------------------
     def define(
+        self, objtype: str, name: str, attrs: dict[str, Any], like: str | None = None, replace: bool = False
+    ) -> None:
+        self._define(objtype, name, attrs, like, replace)
+        self.on_change(objtype.upper(), name)
+
+    def _define(
         self, objtype: str, name: str, attrs: dict[str, Any], like: str | None = None, replace: bool = False
     ) -> None:
         objtype = objtype.upper()
@@ -77,9 +93,15 @@ class Admin:
             return self.authinfos.define(name, attrs, like, replace)
         if objtype == "LISTENER":
             return self.listeners.define(name, attrs, like, replace)
+        if objtype == "NAMELIST":
+            return self.namelists.define(name, attrs, like, replace)
         return self.objects.define_queue(objtype, name, attrs, like, replace)
 
     def alter(self, objtype: str, name: str, attrs: dict[str, Any]) -> None:
+        self._alter(objtype, name, attrs)
+        self.on_change(objtype.upper(), name)
+
+    def _alter(self, objtype: str, name: str, attrs: dict[str, Any]) -> None:
         objtype = objtype.upper()
         if objtype == "QMGR":
             return self.objects.alter_qmgr(attrs)
@@ -93,9 +115,15 @@ class Admin:
             return self.authinfos.alter(name, attrs)
         if objtype == "LISTENER":
             return self.listeners.alter(name, attrs)
+        if objtype == "NAMELIST":
+            return self.namelists.alter(name, attrs)
         return self.objects.alter_queue(objtype, name, attrs)
 
     def delete(self, objtype: str, name: str, purge: bool = False) -> None:
+        self._delete(objtype, name, purge)
+        self.on_change(objtype.upper(), name)
+
+    def _delete(self, objtype: str, name: str, purge: bool = False) -> None:
         objtype = objtype.upper()
         if objtype == "TOPIC":
             return self.pubsub.delete_topic(name)
@@ -107,6 +135,8 @@ class Admin:
             return self.authinfos.delete(name)
         if objtype == "LISTENER":
             return self.listeners.delete(name)
+        if objtype == "NAMELIST":
+            return self.namelists.delete(name)
         if name in self.subscriptions.managed_queues:  # spec A R-MGD-6: the queue manager owns it
             raise MQError(C.MQRC_OBJECT_IN_USE, f"queue {name} is the managed queue of a subscription")
         return self.objects.delete_queue(objtype, name, purge)
@@ -126,6 +156,8 @@ class Admin:
             return self.authinfos.rows(generic)
         if objtype == "LISTENER":
             return self.listeners.rows(generic)
+        if objtype == "NAMELIST":
+            return self.namelists.rows(generic)
         return self.objects.queue_rows(objtype, generic)
 
     def queue_status(self, generic: str, status_type: str) -> list[dict[str, Any]]:

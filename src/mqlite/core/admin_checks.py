@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
+from mqlite.core.namelists import DEFAULT_NAMELIST
 from mqlite.core.objects import DEFAULT_OBJECT
 from mqlite.core.security.principal import Principal
 from mqlite.core.security.records import AuthRecord
@@ -123,6 +124,8 @@ OBJECT_COMMANDS = {
             C.MQCMD_INQUIRE_SUBSCRIPTION),
 }
 DEFINE, ALTER, DELETE, DISPLAY = range(4)
+# What a DEFINE without LIKE copies, so needs ``dsp`` on.
+_DEFAULT_OBJECT = {**DEFAULT_OBJECT, "NAMELIST": DEFAULT_NAMELIST}
 
 
 def object_command(verb: int, objtype: str) -> int:
@@ -188,7 +191,7 @@ class CheckedAdmin:
                 self._require(mqot, name, C.MQZAO_CHANGE)
             else:
                 self._require_qmgr(C.MQZAO_CREATE)
-            template = like or DEFAULT_OBJECT.get(kind)
+            template = like or _DEFAULT_OBJECT.get(kind)
             if template is not None:
                 self._require(mqot, template, C.MQZAO_DISPLAY)
         self.qm.define(objtype, name, attrs, like, replace)

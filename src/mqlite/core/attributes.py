@@ -221,6 +221,15 @@ _SUB = (
 
 _S = Role.STATUS
 _ALT = (_s("ALTDATE", "", 2027, role=_S), _s("ALTTIME", "", 2028, role=_S))
+
+# Namelists (core.namelists): NAMES holds up to 256 object names of up to 48 characters each;
+# NAMCOUNT is derived. NLTYPE is IBM's on z/OS only (a cluster namelist is NONE or CLUSTER).
+_NAMELIST = (
+    _s("DESCR", "", 2009, 64),
+    Attr("NAMES", Kind.LIST, [], 2020),
+    _e("NLTYPE", "NONE", "NONE=0 QUEUE=1 CLUSTER=2 AUTHINFO=4", 72, "Q=QUEUE"),
+    _i("NAMCOUNT", 0, 19, role=_S),
+)
 _CREATED = (_s("CRDATE", "", 2004, role=_S), _s("CRTIME", "", 2005, role=_S))
 _QLOCAL_STATUS = (
     _i("CURDEPTH", 0, 3, role=_S), _i("IPPROCS", 0, 17, role=_S), _i("OPPROCS", 0, 18, role=_S),
@@ -252,6 +261,7 @@ _TABLE: dict[str, tuple[Attr, ...]] = {
     "CHANNEL": (*_identity(_s("CHANNEL", "", 3501, 20), None), *CHANNEL, *_ALT),
     "AUTHINFO": (*_identity(_s("AUTHINFO", "", 2045), None), *AUTHINFO, *_ALT),
     "LISTENER": (*_identity(_s("LISTENER", "", 3554), None), *LISTENER, *_ALT),
+    "NAMELIST": (*_identity(_s("NAMELIST", "", 2010), None), *_NAMELIST, *_ALT),
 }
 
 #: Object types with a catalogue. "QUEUE" (any queue type, for DISPLAY QUEUE) is accepted too.

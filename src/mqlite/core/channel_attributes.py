@@ -61,6 +61,14 @@ CHANNEL: Final[tuple[Attr, ...]] = (
     _e("PUTAUT", "DEF", "DEF=1 CTX=2 ONLYMCA=3 ALTMCA=4", 1508),
     _e("CONVERT", "NO", "NO=0 YES=1", 1515),
     _e("USEDLQ", "YES", "NO=1 YES=2"),
+    # Cluster channels (CLUSSDR, CLUSRCVR): the clusters they serve and the workload attributes a
+    # cluster-receiver publishes for the senders its partners build from it.
+    _s("CLUSTER", "", 2029, 48),
+    _s("CLUSNL", "", 2030, 48),
+    _i("NETPRTY", 0, 1565, 0, 9),
+    _i("CLWLRANK", 0, 1578, 0, 9),
+    _i("CLWLPRTY", 0, 1579, 0, 9),
+    _i("CLWLWGHT", 50, 1580, 1, 99),
 )
 
 _COMMON = ("CHLTYPE", "TRPTYPE", "DESCR", "MCAUSER", "MAXINST", "SSLCIPH", "SSLCAUTH")
@@ -71,6 +79,7 @@ _MESSAGE = ("CHLTYPE", "TRPTYPE", "DESCR", "MCAUSER", "HBINT", "KAINT", "MAXMSGL
 _SENDING = ("CONNAME", "XMITQ", "BATCHINT", "BATCHLIM", "BATCHHB", "DISCINT", "SHORTRTY", "SHORTTMR",
             "LONGRTY", "LONGTMR", "LOCLADDR", "CONVERT")
 _RECEIVING = ("PUTAUT", "USEDLQ", "SSLCAUTH")
+_CLUSTERED = ("CLUSTER", "CLUSNL")
 TYPE_ATTRIBUTES: Final[Mapping[str, frozenset[str]]] = {
     "MQTT": frozenset({*_COMMON, "PORT", "LOCLADDR", "BACKLOG", "PROTOCOL", "USECLTID", "CHCKCLNT",
                        "SSLKEYR", "SSLKEYP", "JAASCFG"}),
@@ -80,14 +89,20 @@ TYPE_ATTRIBUTES: Final[Mapping[str, frozenset[str]]] = {
     "SVR": frozenset({*_MESSAGE, *_SENDING, "SSLCAUTH"}),
     "RCVR": frozenset({*_MESSAGE, *_RECEIVING}),
     "RQSTR": frozenset({*_MESSAGE, *_RECEIVING, "CONNAME", "LOCLADDR"}),
+    # A cluster-sender has no XMITQ: its transmission queue is chosen (core.dist.cluster_xmitq).
+    "CLUSSDR": frozenset({*_MESSAGE, *(a for a in _SENDING if a != "XMITQ"), *_CLUSTERED}),
+    "CLUSRCVR": frozenset({*_MESSAGE, *_RECEIVING, *(a for a in _SENDING if a != "XMITQ"), *_CLUSTERED,
+                           "NETPRTY", "CLWLRANK", "CLWLPRTY", "CLWLWGHT"}),
 }
 _REQUIRED = {"SSLCAUTH": "REQUIRED"}  # IBM's default wherever a channel has SSLCAUTH
 TYPE_DEFAULTS: Final[Mapping[str, Mapping[str, Any]]] = {
     "MQTT": {},
     "SVRCONN": _REQUIRED,
     "SDR": {}, "SVR": _REQUIRED, "RCVR": _REQUIRED, "RQSTR": _REQUIRED,
+    "CLUSSDR": {}, "CLUSRCVR": _REQUIRED,
 }
-MESSAGE_TYPES: Final = ("SDR", "SVR", "RCVR", "RQSTR")
+MESSAGE_TYPES: Final = ("SDR", "SVR", "RCVR", "RQSTR", "CLUSSDR", "CLUSRCVR")
+SENDING_TYPES: Final = ("SDR", "SVR", "CLUSSDR")  # the ends that dial and send from a transmission queue
 
 # AUTHINFO objects: connection authentication (AUTHTYPE(IDPWOS), passwords of the users file).
 # The catalogue's defaults are those of mqlite's SYSTEM.DEFAULT.AUTHINFO.IDPWOS, as a DEFINE

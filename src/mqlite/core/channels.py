@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 from mqlite import cmqc as C
 from mqlite.core import attributes
-from mqlite.core.channel_attributes import MESSAGE_TYPES, TYPE_ATTRIBUTES, TYPE_DEFAULTS
+from mqlite.core.channel_attributes import MESSAGE_TYPES, SENDING_TYPES, TYPE_ATTRIBUTES, TYPE_DEFAULTS
 from mqlite.core.errors import MQError
 from mqlite.core.outbox import Outbox
 from mqlite.protocol import dn
@@ -33,7 +33,7 @@ NAME_LENGTH = 20  # MQ_CHANNEL_NAME_LENGTH
 PROTOCOLS = ("MQTTV3", "MQTTV311", "MQTTV5", "HTTP")  # HTTP: MQTT over WebSocket
 SERVED_TYPES = ("MQTT", "SVRCONN", *MESSAGE_TYPES)
 # Channels their partner starts: START/STOP only let it in or keep it out (STOPPED_KEY).
-PARTNER_STARTED = ("SVRCONN", "RCVR", "RQSTR")
+PARTNER_STARTED = ("SVRCONN", "RCVR", "RQSTR", "CLUSRCVR")
 RUNNING_KEY = "_RUNNING"  # persisted beside the attributes; DISPLAY never shows "_" keys
 STOPPED_KEY = "_STOPPED"  # a SVRCONN channel stopped with STATUS(STOPPED): no new instances
 
@@ -148,7 +148,7 @@ class Channels:
         """The receiving channel a partner queue manager names: 2540 when none of that name and a
         matching type (IBM's AMQ9520E/AMQ9547E), 2537 when it is stopped."""
         attrs = self.channels.get(name)
-        wanted = {"SDR": ("RCVR", "RQSTR"), "SVR": ("RCVR", "RQSTR")}.get(partner_type, ())
+        wanted = {"SDR": ("RCVR", "RQSTR"), "SVR": ("RCVR", "RQSTR"), "CLUSSDR": ("CLUSRCVR",)}.get(partner_type, ())
         if attrs is None:
             raise MQError(C.MQRC_UNKNOWN_CHANNEL_NAME, f"AMQ9520E: Channel '{name}' is not defined remotely")
         if attrs["CHLTYPE"] not in wanted:
@@ -242,7 +242,7 @@ class Channels:
                 raise MQError(C.MQRCCF_MODE_VALUE_ERROR, f"MODE({mode}) must be QUIESCE, FORCE or TERMINATE")
             ended = agent.stop(name, client_id, mode)
             # An inactive sending channel may be stopped (then it is not triggered until START).
-            inactive_sender = attrs["CHLTYPE"] in ("SDR", "SVR") and stopped == "STOPPED"
+            inactive_sender = attrs["CHLTYPE"] in SENDING_TYPES and stopped == "STOPPED"
             if not ended and not attrs.get(STOPPED_KEY) and not inactive_sender:
                 raise MQError(C.MQRCCF_CHANNEL_NOT_ACTIVE, f"channel {name} is not active")
             if stopped == "STOPPED" and client_id is None and not attrs.get(STOPPED_KEY):
@@ -305,7 +305,7 @@ def _check_sending(name: str, attrs: Mapping[str, Any]) -> None:
     """A sending channel needs somewhere to send from and to before it can start."""
     if attrs["CHLTYPE"] in ("SDR", "SVR") and not str(attrs.get("XMITQ") or "").strip():
         raise MQError(C.MQRCCF_XMIT_Q_NAME_ERROR, f"channel {name} has no XMITQ")
-    if attrs["CHLTYPE"] in ("SDR", "RQSTR") and not str(attrs.get("CONNAME") or "").strip():
+    if attrs["CHLTYPE"] in ("SDR", "RQSTR", "CLUSSDR") and not str(attrs.get("CONNAME") or "").strip():
         raise MQError(C.MQRCCF_CONN_NAME_ERROR, f"channel {name} has no CONNAME")
 
 
@@ -347,6 +347,8 @@ def _check(attrs: Mapping[str, Any]) -> None:
                      and k not in ("ALTDATE", "ALTTIME"))
     if foreign:
         raise MQError(C.MQRCCF_PARM_SYNTAX_ERROR, f"{', '.join(foreign)} not valid for CHLTYPE({chltype})")
+    if chltype in ("CLUSSDR", "CLUSRCVR"):
+        _check_clustered(attrs)
     if chltype != "MQTT":
         _check_tls(attrs)
         return
@@ -357,6 +359,16 @@ def _check(attrs: Mapping[str, Any]) -> None:
                       f"PROTOCOL({','.join(protocols)}) must list some of {', '.join(PROTOCOLS)}")
     if attrs.get("SSLCIPH") and not attrs.get("SSLKEYR"):
         raise MQError(C.MQRCCF_PARM_VALUE_ERROR, "SSLCIPH needs SSLKEYR, the key and certificate file")
+
+
+def _check_clustered(attrs: Mapping[str, Any]) -> None:
+    """A cluster channel serves a cluster (CLUSTER) or the clusters of a namelist (CLUSNL), one of
+    the two (IBM's MQRCCF_CLUSTER_NAME_CONFLICT when both are given)."""
+    cluster, namelist = str(attrs.get("CLUSTER") or "").strip(), str(attrs.get("CLUSNL") or "").strip()
+    if cluster and namelist:
+        raise MQError(C.MQRCCF_CLUSTER_NAME_CONFLICT, "CLUSTER and CLUSNL cannot both be given")
+    if cluster:
+        attributes.check_name("CLUSTER", cluster)
 
 
 def _check_tls(attrs: Mapping[str, Any]) -> None:

@@ -22,3 +22,12 @@ class MQError(Exception):
         name = reason_name(self.reason)
         suffix = f": {self.text}" if self.text else ""
         return f"{name} ({self.reason}){suffix}"
+
+
+class ClusterLookup(MQError):
+    """MQRC_UNKNOWN_OBJECT_NAME (2085) for a queue name the cluster's full repositories may know:
+    the server asks them and opens again once they answered (B:R-CLQ-4)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(2085, f"queue {name} is not defined here nor known in a cluster")
+        self.name = name

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from mqlite import cmqc as C
 from mqlite.core import inquire
@@ -20,12 +20,33 @@ from mqlite.core.objects import ObjectDefinitions
 from mqlite.core.pubsub.delivery import CopyDelivery
 from mqlite.core.pubsub.publish import Publisher
 from mqlite.core.pubsub.subscribe import Subscriber
+from mqlite.core.queues import LocalQueue
 from mqlite.core.security.events import Caller
 from mqlite.core.security.principal import Principal
 from mqlite.core.security.service import AuthorityService, administrator
 from mqlite.core.syncpoint import Syncpoint
 from mqlite.core.waiting import WaitingGetters
 from mqlite.message import MessageDescriptor, Properties
+
+CLUSTER_XMITQ = "SYSTEM.CLUSTER.TRANSMIT.QUEUE"
+_BIND_OPTIONS = C.MQOO_BIND_ON_OPEN | C.MQOO_BIND_NOT_FIXED | C.MQOO_BIND_ON_GROUP
+
+
+class ClusterQueues(Protocol):
+    """What MQOPEN and MQPUT need of the clusters (``core.dist.cluster_routing.ClusterRouting``)."""
+
+    def member(self) -> bool: ...
+
+    def open_handle(self, hobj: int, queue: str, options: int, qmgr: str = "",
+                    local_attrs: dict[str, Any] | None = None) -> Handle: ...
+
+    def route(self, handle: Handle, md: MessageDescriptor) -> LocalQueue: ...
+
+    def route_to_qmgr(self, handle: Handle, target: str, queue: str) -> bool: ...
+
+    def is_cluster_xmitq(self, name: str, attrs: dict[str, Any]) -> bool: ...
+
+    def spreads(self, name: str, attrs: dict[str, Any]) -> bool: ...
 
 
 class Connections:
@@ -52,6 +73,7 @@ class Connections:
         self.connections = connections
         self._conn_ids = itertools.count(1)
         self.quiescing = False
+        self.cluster: ClusterQueues | None = None  # set once the cluster service is built
 
     # -- connections -------------------------------------------------------------------
     def connect(self, principal: Principal, appl_name: str = "", pid: int = 0) -> Connection:
@@ -130,8 +152,14 @@ class Connections:
         if qmgr_name and qmgr_name != self.name:
             return self._open_via_xmitq(hobj, name, qmgr_name, options, principal=principal, caller=caller)
         definition = self.qdefs.get(name)
+        cluster = self.cluster
         if definition is None:
-            raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"queue {name} is not defined")
+            if cluster is None or not cluster.member():
+                raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"queue {name} is not defined")
+            # A cluster queue: IBM's default ClusterQueueAccessControl=Xmitq checks the cluster
+            # transmission queue's authority; then an instance is found (or looked up).
+            self.access.open_object(principal, caller, C.MQOT_Q, CLUSTER_XMITQ, options & ~_BIND_OPTIONS, qmgr_name)
+            return cluster.open_handle(hobj, name, options)
         # Authority is checked on the first definition the name resolves through (the alias,
         # the model, the remote queue definition), never on what it resolves to (R-SEC-20).
         self.access.open_object(principal, caller, C.MQOT_Q, name, options, qmgr_name)
@@ -164,6 +192,13 @@ class Connections:
                 hobj, str(attrs.get("RNAME") or name), str(attrs.get("RQMNAME", "")), options,
                 xmitq=str(attrs.get("XMITQ", "")), opened_as=name, remote_attrs=attrs,
             )
+        if cluster is not None and qtype == "QLOCAL":
+            if options & C.MQOO_OUTPUT and cluster.is_cluster_xmitq(name, attrs) and not (
+                    self.security.is_admin(principal)):  # B:R-CLQ-6, A-50: only through the cluster
+                raise MQError(C.MQRC_NOT_AUTHORIZED, f"applications put to cluster queues, not to {name}")
+            if (options & C.MQOO_OUTPUT and not options & (INPUT_OPTIONS | C.MQOO_BROWSE)
+                    and alias_attrs is None and cluster.spreads(name, attrs)):  # CLWLUSEQ(ANY)
+                return cluster.open_handle(hobj, name, options, local_attrs=attrs)
         queue = self.queues[name]
         if options & INPUT_OPTIONS and name in self.subscriber.subscriptions.managed_queues:
             raise MQError(C.MQRC_OBJECT_IN_USE, f"{name} is the managed queue of a subscription")
@@ -193,6 +228,15 @@ class Connections:
         if definition is None and not xmitq:
             xmitq_name = str(self.objects.attrs.get("DEFXMITQ", ""))
             definition = self.qdefs.get(xmitq_name) if xmitq_name else None
+        if definition is None and not xmitq and self.cluster is not None:  # a cluster queue manager (B:R-CLQ-5)
+            handle = Handle(hobj, CLUSTER_XMITQ, opened_as or rname, options, None, alias_attrs=remote_attrs)
+            if self.cluster.route_to_qmgr(handle, target_qmgr, rname):
+                if principal is not None and caller is not None:
+                    self.access.open_object(principal, caller, C.MQOT_Q, CLUSTER_XMITQ, options, rqmname)
+                assert handle.queue is not None
+                if options & C.MQOO_OUTPUT:
+                    handle.queue.open_output += 1
+                return handle
         if definition is None or definition[0] != "QLOCAL":
             if xmitq:
                 raise MQError(C.MQRC_UNKNOWN_XMIT_Q, f"transmission queue {xmitq} is not defined")
@@ -241,7 +285,7 @@ class Connections:
     def _drop_handle(self, conn: Connection, handle: Handle) -> None:
         conn.handles.pop(handle.hobj, None)
         queue = handle.queue
-        if queue is None:
+        if queue is None or handle.cluster is not None:  # a cluster queue handle counts on no queue
             return
         if handle.options & INPUT_OPTIONS and handle.xmitq_for is None:
             queue.open_input -= 1
@@ -264,7 +308,12 @@ class Connections:
             raise MQError(C.MQRC_NOT_OPEN_FOR_OUTPUT, f"{handle.opened_as} is not open for output")
         if handle.topic is not None:
             return self.publish(conn, handle, md, options, properties, body, pub_level)
-        queue = handle.queue
+        queue: LocalQueue | None
+        if handle.cluster is not None:  # the workload algorithm says where this one goes
+            assert self.cluster is not None
+            queue = self.cluster.route(handle, md)
+        else:
+            queue = handle.queue
         assert queue is not None
         return self.put_message(conn, handle, queue, md, options, properties, body)
 

@@ -64,6 +64,8 @@ class Puts:
             body = xqh.wrap(handle.xmitq_for[0], handle.xmitq_for[1], md, body)
             md = md.copy()
             md.Format = xqh.FORMAT_XMIT_Q_HEADER
+            if handle.xmit_correl is not None:  # a cluster transmission queue: the channel's own
+                md.CorrelId = handle.xmit_correl
         length = len(body)
         if length > int(self.qmgr_attrs.get("MAXMSGL", 4194304)):
             raise MQError(C.MQRC_MSG_TOO_BIG_FOR_Q_MGR, f"{length} bytes exceed the queue manager's MAXMSGL")

@@ -21,14 +21,15 @@ and are built here in dependency order:
 - ``channels.Channels``: channel definitions and START/STOP through the server's agent;
 - ``authinfo.AuthInfos``: AUTHINFO objects and the connection authentication in force;
 - ``listeners.Listeners``: LISTENER objects and START/STOP LISTENER through the server's agent;
+- ``namelists.Namelists``: NAMELIST objects (the names a CLUSNL or REPOSNL refers to);
 - ``admin.Admin``: DEFINE/ALTER/DELETE/DISPLAY routed to the owner of each object type;
 - ``mqi.Connections``: MQCONN/MQDISC, MQOPEN/MQCLOSE, MQPUT routing, MQINQ/MQSET;
 - ``dist.transfer.ChannelTransfer`` (``transfer``): message channels' sync records and the
   receiving end's puts (the channel agents use the MQI like any program for the rest).
 
-Clusters and distributed publish/subscribe plug in as one more service, ``core/dist``, built
-after ``objects`` and ``pubsub`` (it reads and adds definitions and proxy subscriptions) and
-before ``mqi`` (MQOPEN resolves cluster queues through it).
+- ``dist.cluster_service.ClusterState`` and ``dist.cluster_routing.ClusterRouting`` (``cluster``):
+  this queue manager's records in its clusters, the repository cache, cluster queue handles and
+  the workload choice at each put; MQOPEN reaches it through ``mqi.ClusterQueues``.
 
 Hot calls (MQPUT, MQGET, MQCMIT, the effects) are the services' bound methods, set once on
 the instance: the facade adds no call per message.
@@ -45,8 +46,11 @@ from mqlite.core import attributes
 from mqlite.core.admin import Admin
 from mqlite.core.admin_checks import CheckedAdmin
 from mqlite.core.authinfo import AuthInfos
+from mqlite.core.channel_attributes import MESSAGE_TYPES, SENDING_TYPES
 from mqlite.core.channels import ChannelAgent, Channels
 from mqlite.core.dedupe import DuplicateWindow
+from mqlite.core.dist.cluster_routing import ClusterRouting
+from mqlite.core.dist.cluster_service import ClusterState
 from mqlite.core.dist.transfer import ChannelTransfer
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection, Effects, GetResult, Handle, TruncatedError
@@ -54,6 +58,7 @@ from mqlite.core.listeners import ListenerAgent, Listeners
 from mqlite.core.mqget import Gets
 from mqlite.core.mqi import Connections
 from mqlite.core.mqput import Puts
+from mqlite.core.namelists import Namelists
 from mqlite.core.objects import ObjectDefinitions
 from mqlite.core.outbox import MessageIds, Outbox
 from mqlite.core.pubsub.admin import PubSubAdmin
@@ -114,11 +119,18 @@ class QueueManager:
         connections: dict[str, Connection] = {}
         self.pubsub_admin = pubsub_admin = PubSubAdmin(objects, subscriptions, subscriber, delivery, connections)
         self.listener_service = listeners = Listeners(clock, outbox)
-        self.admin = admin = Admin(objects, pubsub_admin, subscriptions, channels, authinfos, connections, listeners)
+        self.namelist_service = namelists = Namelists(clock, outbox)
+        self.admin = admin = Admin(objects, pubsub_admin, subscriptions, channels, authinfos, connections, listeners,
+                                   namelists)
         self.mqi = mqi = Connections(objects, waiting, puts, syncpoint, publisher, subscriber, delivery, admin.alter,
                                      connections, security)
         self.transfer = ChannelTransfer(name, objects.attrs, objects.queues, mqi, syncpoint, outbox)
         channels.forget_sync = self.transfer.forget_channel
+        self.cluster_state = ClusterState(name, objects.attrs, objects.qdefs, channels.channels, outbox, clock,
+                                          namelists.names)
+        self.cluster = ClusterRouting(self.cluster_state, objects, channels, puts, clock)
+        mqi.cluster = self.cluster
+        admin.on_change = self._definitions_changed
 
         # The state the server, MQSC and tests read, shared with the services (never replaced).
         self.attrs: dict[str, Any] = objects.attrs
@@ -269,12 +281,12 @@ class QueueManager:
         """RESET CHANNEL SEQNUM(n) of a message channel that is not running: a sender tells its
         partner the new number at its next start."""
         attrs = self._message_channel_at_rest(name, chltype)
-        self.transfer.reset(name, attrs["CHLTYPE"] in ("SDR", "SVR"), seqnum, int(attrs.get("SEQWRAP", 999_999_999)))
+        self.transfer.reset(name, attrs["CHLTYPE"] in SENDING_TYPES, seqnum, int(attrs.get("SEQWRAP", 999_999_999)))
 
     def resolve_channel(self, name: str, action: str, chltype: str | None = None) -> None:
         """RESOLVE CHANNEL ACTION(COMMIT|BACKOUT): settle a stopped sender's batch in doubt by hand."""
         attrs = self._message_channel_at_rest(name, chltype)
-        if attrs["CHLTYPE"] not in ("SDR", "SVR"):
+        if attrs["CHLTYPE"] not in SENDING_TYPES:
             raise MQError(C.MQRCCF_CHANNEL_TYPE_ERROR, f"RESOLVE CHANNEL is for sending channels; {name} is "
                           f"{attrs['CHLTYPE']}")
         if action.upper() not in ("COMMIT", "BACKOUT"):
@@ -296,12 +308,21 @@ class QueueManager:
         attrs = self.channels.get(name)
         if attrs is None:
             raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"channel {name} not found")
-        if attrs["CHLTYPE"] not in ("SDR", "SVR", "RCVR", "RQSTR") or chltype not in (None, attrs["CHLTYPE"]):
+        if attrs["CHLTYPE"] not in MESSAGE_TYPES or chltype not in (None, attrs["CHLTYPE"]):
             raise MQError(C.MQRCCF_CHANNEL_TYPE_ERROR, f"channel {name} is of type {attrs['CHLTYPE']}")
         agent = self.channel_agent
         if agent is not None and agent.running(name):
             raise MQError(C.MQRCCF_CHANNEL_IN_USE, f"channel {name} is running: stop it first")
         return attrs
+
+    def _definitions_changed(self, objtype: str, name: str) -> None:
+        """A DEFINE, ALTER or DELETE: what this queue manager publishes to its clusters follows."""
+        if objtype in ("QLOCAL", "QALIAS", "QREMOTE", "QUEUE", "QMODEL"):
+            self.cluster_state.changed(queue=name)
+        elif objtype in ("CHANNEL", "QMGR", "NAMELIST"):
+            self.cluster_state.changed()
+            if objtype == "CHANNEL" and self.channels.get(name, {}).get("CHLTYPE") == "CLUSSDR":
+                self.cluster_state.join_all()  # a new way to a full repository
 
     def bootstrap(self) -> None:
         """First start: the system objects and IBM's default channel authentication records."""

@@ -509,6 +509,8 @@ def _identity(objtype: str) -> tuple[str, ...]:
         return ("CHANNEL", "CHLTYPE")
     if objtype == "AUTHINFO":
         return ("AUTHINFO", "AUTHTYPE")
+    if objtype == "NAMELIST":  # IBM always shows NAMCOUNT
+        return ("NAMELIST", "NAMCOUNT")
     if _catalogued(objtype):
         return (attributes.name_key("QLOCAL" if objtype == "QUEUE" else objtype), "TYPE")
     return (_NAME_KEYS[objtype], "TYPE") if objtype in _NAME_KEYS else ()

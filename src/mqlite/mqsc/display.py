@@ -23,8 +23,8 @@ QUEUE_FAMILY = frozenset({"QLOCAL", "QALIAS", "QMODEL", "QREMOTE", "QUEUE", "QCL
 _COLUMN = 40
 
 # (verb, family) -> the message a successful command prints. Queue, queue manager and channel
-# numbers are IBM's; the topic/subscription/listener/namelist ones are from memory of the v7
-# catalogue and not checked against it.
+# numbers are IBM's, and the namelist ones (runmqsc's output: 8552 created, 8551 changed); the
+# topic/subscription/listener ones and 8553 are from memory of the v7 catalogue and not checked.
 _DONE: dict[tuple[str, str], str] = {
     ("DEFINE", "QUEUE"): "AMQ8006I: WebSphere MQ queue created.",
     ("ALTER", "QUEUE"): "AMQ8008I: WebSphere MQ queue changed.",
@@ -47,8 +47,8 @@ _DONE: dict[tuple[str, str], str] = {
     ("DELETE", "LISTENER"): "AMQ8628I: WebSphere MQ listener deleted.",
     ("START", "LISTENER"): "AMQ8021I: Request to start WebSphere MQ listener accepted.",
     ("STOP", "LISTENER"): "AMQ8706I: Request to stop WebSphere MQ listener accepted.",
-    ("DEFINE", "NAMELIST"): "AMQ8551I: WebSphere MQ namelist created.",
-    ("ALTER", "NAMELIST"): "AMQ8552I: WebSphere MQ namelist changed.",
+    ("DEFINE", "NAMELIST"): "AMQ8552I: WebSphere MQ namelist created.",
+    ("ALTER", "NAMELIST"): "AMQ8551I: WebSphere MQ namelist changed.",
     ("DELETE", "NAMELIST"): "AMQ8553I: WebSphere MQ namelist deleted.",
     ("DEFINE", "PROCESS"): "AMQ8010I: WebSphere MQ process created.",
     ("ALTER", "PROCESS"): "AMQ8012I: WebSphere MQ process changed.",
@@ -181,7 +181,10 @@ def format_value(value: Any) -> str:
 
 
 def format_item(objtype: str, key: str, value: Any) -> str:
-    """``KEY(value)``, or the bare keyword for an MQSC flag (``SHARE``, ``NOTRIGGER``)."""
+    """``KEY(value)``, or the bare keyword for an MQSC flag (``SHARE``, ``NOTRIGGER``). A
+    namelist's NAMES is IBM's one name a line, each after the first behind a comma."""
+    if objtype == "NAMELIST" and key == "NAMES" and isinstance(value, list) and len(value) > 1:
+        return "NAMES(" + "\n     ,".join(map(str, value)) + ")"
     spec = None
     if objtype in attributes.OBJECT_TYPES or objtype == "QUEUE":
         spec = attributes.spec(objtype, key)
@@ -191,11 +194,17 @@ def format_item(objtype: str, key: str, value: Any) -> str:
 
 
 def pairs(items: Iterable[str]) -> list[str]:
-    """Lay items out two to a line the way runmqsc does; an item too wide for a column stands alone."""
+    """Lay items out two to a line the way runmqsc does; an item too wide for a column stands
+    alone, and so does an item of several lines (a namelist's NAMES)."""
     out: list[str] = []
     left: str | None = None
     for item in items:
-        if left is None:
+        if "\n" in item:
+            if left is not None:
+                out.append("   " + left)
+            out.extend("   " + line for line in item.split("\n"))
+            left = None
+        elif left is None:
             if len(item) < _COLUMN:
                 left = item
             else:
@@ -211,10 +220,23 @@ def pairs(items: Iterable[str]) -> list[str]:
     return out
 
 
+# Object types whose records runmqsc shows in an order of its own rather than alphabetically.
+_ORDER: dict[str, tuple[str, ...]] = {"NAMELIST": ("NAMES", "DESCR", "ALTDATE", "ALTTIME", "NLTYPE")}
+
+
 def record(objtype: str, row: Mapping[str, Any], identity: Sequence[str], keys: Iterable[str]) -> list[str]:
     """One DISPLAY record: its header, the identity keys (name, TYPE), then ``keys`` in IBM's
-    alphabetical order of the printed keyword (so NOTRIGGER sorts under N, as runmqsc does)."""
+    alphabetical order of the printed keyword (so NOTRIGGER sorts under N, as runmqsc does), or
+    the order runmqsc has for the type (a namelist's NAMES, DESCR, ALTDATE, ALTTIME)."""
     item_type = str(row.get("TYPE")) if row.get("TYPE") in QUEUE_FAMILY else objtype
     first = [format_item(item_type, key, row[key]) for key in identity if key in row]
-    rest = sorted(format_item(item_type, key, row[key]) for key in keys if key in row and key not in identity)
+    order = _ORDER.get(objtype, ())
+    rest = sorted((format_item(item_type, key, row[key]) for key in keys if key in row and key not in identity),
+                  key=lambda item: (_rank(order, item), item))
     return [header(objtype), *pairs(first + rest)]
+
+
+def _rank(order: Sequence[str], item: str) -> int:
+    """Where ``KEY(value)`` stands in ``order`` (every item not in it after those that are)."""
+    key = item.split("(", 1)[0]
+    return order.index(key) if key in order else len(order)

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from mqlite import cmqc as C
+from mqlite.core.channel_attributes import SENDING_TYPES
 from mqlite.core.errors import MQError
 from mqlite.mqsc.commands import Outcome, PingRequest
 from mqlite.protocol import channel as wire
@@ -51,6 +52,7 @@ class MessageChannels:
         self.receivers: dict[str, set[ReceiverAgent]] = {}
         self.finished: dict[str, ChannelStatus] = {}  # the last status of senders that stopped or retried
         runtime.tick_hooks.append(self._trigger)
+        self.core.cluster.on_wanted = self._cluster_wanted
 
     async def ping(self, request: PingRequest) -> Outcome:
         """PING CHANNEL, checked by core (a sending channel at rest with a CONNAME)."""
@@ -61,7 +63,7 @@ class MessageChannels:
         if attrs["CHLTYPE"] == "RQSTR":
             asyncio.get_running_loop().create_task(self._request(name, attrs))
             return
-        if attrs["CHLTYPE"] not in ("SDR", "SVR") or not str(attrs.get("CONNAME") or "").strip():
+        if attrs["CHLTYPE"] not in SENDING_TYPES or not str(attrs.get("CONNAME") or "").strip():
             return  # receivers are started by their partner, a server without CONNAME by its requester
         agent = self.senders.get(name)
         if agent is not None and not agent.done:
@@ -92,6 +94,16 @@ class MessageChannels:
     def connections(self, name: str) -> int:
         return int(self.running(name))
 
+    def state(self, name: str) -> str:
+        """A sending channel's STATUS as the cluster workload algorithm weighs it."""
+        agent = self.senders.get(name)
+        if agent is not None and not agent.done:
+            return agent.status.status
+        ended = self.finished.get(name)
+        if ended is not None and ended.status == "STOPPED":
+            return "STOPPED"
+        return "STOPPED" if self.core.channel_service.stopped(name) else "INACTIVE"
+
     def client_rows(self, name: str, client_pattern: str) -> list[dict[str, Any]]:
         rows = []
         agent = self.senders.get(name)
@@ -109,7 +121,7 @@ class MessageChannels:
         channel), unless it is stopped or already running or retrying."""
         core = self.core
         for name, attrs in list(core.channels.items()):
-            if attrs["CHLTYPE"] not in ("SDR", "SVR") or attrs.get("_STOPPED") or not attrs.get("CONNAME"):
+            if attrs["CHLTYPE"] not in SENDING_TYPES or attrs.get("_STOPPED") or not attrs.get("CONNAME"):
                 continue
             agent = self.senders.get(name)
             if agent is not None and not agent.done:
@@ -117,9 +129,29 @@ class MessageChannels:
             ended = self.finished.get(name)
             if ended is not None and ended.status == "STOPPED":  # stopped itself: START CHANNEL, as at IBM
                 continue
+            if attrs["CHLTYPE"] == "CLUSSDR":
+                if name in core.cluster.wanted or core.cluster.waiting_for(name):
+                    self.start(name, attrs)
+                continue
             queue = core.queues.get(str(attrs.get("XMITQ") or ""))
             if queue is not None and queue.depth - queue.locked > 0:
                 self.start(name, attrs)
+
+    def _cluster_wanted(self, name: str) -> None:
+        """A message for a cluster-sender that is not running: it starts now, not at the next
+        tick (unless it was stopped: then START CHANNEL, as for any sender)."""
+        attrs = self.core.channels.get(name)
+        if attrs is None or attrs.get("_STOPPED") or self.running(name):
+            return
+        ended = self.finished.get(name)
+        if ended is not None and ended.status == "STOPPED":
+            return
+        asyncio.get_running_loop().call_soon(self._start_wanted, name)
+
+    def _start_wanted(self, name: str) -> None:
+        attrs = self.core.channels.get(name)
+        if attrs is not None and not self.running(name):
+            self.start(name, attrs)
 
     # -- receivers ---------------------------------------------------------------------------------
     def accept(self, transport: asyncio.Transport, first: bytes) -> None:

@@ -48,7 +48,7 @@ class ChannelStatus:
         row.update(self.tls)
         if self.last_message:
             row["LSTMSGDA"], row["LSTMSGTI"] = attributes.date_and_time(self.last_message)
-        if self.chltype in ("SDR", "SVR"):
+        if self.chltype in ("SDR", "SVR", "CLUSSDR"):
             row["XMITQ"] = self.xmitq
             row["XQMSGSA"] = self.xqmsgsa
         return row

@@ -34,6 +34,7 @@ from mqlite.core.dist.channel import (
     retry_delay,
     sequence_error,
 )
+from mqlite.core.dist.cluster_routing import channel_correl
 from mqlite.core.dist.transfer import sender_key
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection, GetResult
@@ -92,8 +93,13 @@ class SenderAgent:
         self.on_end = on_end
         self.name = name
         attrs = self.core.channels[name]
+        # A cluster-sender's transmission queue is chosen for it (and may be shared: it gets the
+        # messages whose CorrelId names it).
+        self._correl = channel_correl(name) if attrs["CHLTYPE"] == "CLUSSDR" else None
+        xmitq = self.core.cluster.xmitq_of(name).name if self._correl else str(attrs.get("XMITQ", ""))
         self.status = ChannelStatus(name, str(attrs["CHLTYPE"]), conname=str(attrs.get("CONNAME", "")),
-                                    xmitq=str(attrs.get("XMITQ", "")))
+                                    xmitq=xmitq)
+        self.core.cluster.wanted.discard(name)
         self.done = False
         self._units: list[_Unit] = []
         self._awaiting: deque[_Ended] = deque()  # oldest first
@@ -239,7 +245,7 @@ class SenderAgent:
     def _open_units(self, attrs: Any, pipeline: int) -> None:
         while len(self._units) < pipeline:
             conn = self.core.connect(MCA_USER, "runmqchl " + self.name, os.getpid())
-            handle = self.core.open(conn, {"ObjectName": str(attrs.get("XMITQ", ""))},
+            handle = self.core.open(conn, {"ObjectName": self.status.xmitq},
                                     C.MQOO_INPUT_SHARED | C.MQOO_FAIL_IF_QUIESCING)
             self._units.append(_Unit(conn, handle.hobj))
         self.runtime.finish(Round())
@@ -350,7 +356,7 @@ class SenderAgent:
         """The next message of the transmission queue if there is one (no waiting: the batch's
         hot path, its effects collected when the batch ends)."""
         try:
-            result = self.core.get(unit.conn, unit.hobj, GetRequest(self._get_options, None, None, -1, 0),
+            result = self.core.get(unit.conn, unit.hobj, GetRequest(self._get_options, None, self._correl, -1, 0),
                                    (self._session, 1))
         except MQError as error:
             if error.reason == C.MQRC_NO_MSG_AVAILABLE:
@@ -364,7 +370,7 @@ class SenderAgent:
         ``wait_seconds`` for one (None when none came)."""
         wait_ms = int(wait_seconds * 1000)
         options = self._get_options | (C.MQGMO_WAIT if wait_ms > 0 else 0)
-        request = GetRequest(options, None, None, -1, wait_ms)
+        request = GetRequest(options, None, self._correl, -1, wait_ms)
         future: asyncio.Future[GetResult | MQError] = asyncio.get_running_loop().create_future()
 
         def completed(result: GetResult | MQError) -> None:

@@ -19,9 +19,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from mqlite.core import attributes
+from mqlite.core.channel_attributes import MESSAGE_TYPES
 
 log = logging.getLogger("mqlite.server")
-_MESSAGE_TYPES = ("SDR", "SVR", "RCVR", "RQSTR")
+_MESSAGE_TYPES = MESSAGE_TYPES
 
 
 @dataclass(eq=False)
@@ -132,6 +133,14 @@ class ChannelAgents:
 
     def connections(self, name: str) -> int:
         return self.clients.connections(name) if self._svrconn(name) else self._for(name).connections(name)
+
+    def state(self, name: str) -> str:
+        """A message channel's STATUS (the cluster workload algorithm weighs it)."""
+        agent = self._for(name)
+        state = getattr(agent, "state", None)
+        if callable(state):
+            return str(state(name))
+        return "RUNNING" if self.running(name) else "INACTIVE"
 
     def client_rows(self, name: str, client_pattern: str) -> list[dict[str, Any]]:
         if self._svrconn(name):

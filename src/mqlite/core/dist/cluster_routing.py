@@ -1,0 +1,281 @@
+"""Messages into the cluster: cluster queue handles, the workload choice at each put, the cluster
+transmission queues and the cluster-senders that empty them.
+
+- MQOPEN of a name with no local definition finds the cluster queue's instances in the cache
+  (B:R-CLQ-2, R-CLQ-4); none known at a partial repository: the caller asks the full
+  repositories (``ClusterLookup``, 2085) and opens again once they answered.
+- Each put (or the MQOPEN, bound on open) chooses an instance (``workload.choose``, with the
+  channel states the channel agent reports) and goes onto the cluster transmission queue of the
+  cluster-sender to the chosen queue manager (``cluster_xmitq.select``) with an MQXQH for the
+  instance; the transmission message's CorrelId names the channel, so several channels can
+  share SYSTEM.CLUSTER.TRANSMIT.QUEUE and each gets only its own (IBM does the same).
+- The cluster-senders are the partners' published cluster-receivers (``auto_senders``), kept in
+  the channel table (not persisted, not shown by DISPLAY CHANNEL: DISPLAY CLUSQMGR shows them)
+  and started when a message waits for them (``wanted``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from mqlite import cmqc as C
+from mqlite.core.channels import Channels
+from mqlite.core.dist import binding, cluster_xmitq, workload
+from mqlite.core.dist.cluster_protocol import FORMAT, ClusterMessage, encode
+from mqlite.core.dist.cluster_service import ClusterState
+from mqlite.core.dist.repository import ClusterRecord
+from mqlite.core.errors import ClusterLookup, MQError
+from mqlite.core.handles import Connection, Handle
+from mqlite.core.mqput import Puts
+from mqlite.core.objects import ObjectDefinitions
+from mqlite.core.queues import LocalQueue
+from mqlite.message import MessageDescriptor
+
+__all__ = ["COMMAND_QUEUE", "ClusterBinding", "ClusterRouting", "channel_correl"]
+
+COMMAND_QUEUE = "SYSTEM.CLUSTER.COMMAND.QUEUE"
+_OPEN_OPTIONS = (C.MQOO_OUTPUT | C.MQOO_INQUIRE | C.MQOO_FAIL_IF_QUIESCING | C.MQOO_BIND_ON_OPEN
+                 | C.MQOO_BIND_NOT_FIXED | C.MQOO_BIND_ON_GROUP | C.MQOO_PASS_IDENTITY_CONTEXT
+                 | C.MQOO_PASS_ALL_CONTEXT | C.MQOO_SET_IDENTITY_CONTEXT | C.MQOO_SET_ALL_CONTEXT
+                 | C.MQOO_ALTERNATE_USER_AUTHORITY)
+
+
+def channel_correl(channel: str) -> bytes:
+    """The CorrelId of a transmission message for cluster-sender ``channel`` (24 bytes)."""
+    return b"CLUS" + channel.encode()[:20].ljust(20, b" ")
+
+
+@dataclass
+class ClusterBinding:
+    """A cluster queue handle's state: the queue, its binding, and a queue manager named in the
+    object descriptor (then only that instance)."""
+
+    queue: str
+    bound: binding.Bound
+    qmgr: str = ""
+    local_attrs: dict[str, Any] | None = None  # CLWLUSEQ(ANY): this queue manager's instance takes part
+    chosen: dict[str, Any] = field(default_factory=dict)
+
+
+class ClusterRouting:
+    """The cluster queues' MQOPEN and MQPUT, the repository messages' way out, the auto-defined
+    cluster-senders."""
+
+    def __init__(self, state: ClusterState, objects: ObjectDefinitions, channels: Channels, puts: Puts,
+                 clock: Callable[[], float]) -> None:
+        self.state = state
+        self.objects = objects
+        self.channels = channels
+        self.puts = puts
+        self.clock = clock
+        self.history = workload.History()
+        self.conn = Connection("CLUSTER", "mqm", "amqrrmfa")  # the repository manager's own puts
+        self.wanted: set[str] = set()  # cluster-senders with a message waiting since the last look
+        self.on_wanted: Callable[[str], None] = lambda channel: None  # start it now (the channel agent)
+        state.send = self.send
+        state.on_records = self._records_changed
+
+    # -- the cluster-senders ------------------------------------------------------------------
+    def _records_changed(self, records: list[ClusterRecord]) -> None:
+        if any(r.kind == "QMGR" for r in records):
+            self.sync_senders()
+
+    def sync_senders(self) -> None:
+        """The auto-defined cluster-senders follow the members' published cluster-receivers."""
+        table = self.channels.channels
+        wanted = self.state.auto_senders()
+        for name in [n for n, attrs in table.items() if attrs.get("_AUTODEF") and n not in wanted]:
+            del table[name]
+        for name, attrs in wanted.items():
+            held = table.get(name)
+            if held is None:
+                table[name] = attrs
+            elif held.get("_AUTODEF"):
+                held.update(attrs)
+            else:  # a manual CLUSSDR of that name: it is the channel, learning its partner (CLUSSDRB)
+                held["_RQMNAME"] = attrs["_RQMNAME"]
+                held["_AUTOTOO"] = True
+
+    def channel_to(self, qmgr: str) -> str:
+        """The cluster-sender to queue manager ``qmgr``: named after its cluster-receiver."""
+        record = self.state.qmgr_record(qmgr, self.state.member_of())
+        if record is None:
+            raise MQError(C.MQRC_UNKNOWN_REMOTE_Q_MGR, f"queue manager {qmgr} is not known in a cluster of this one")
+        return str(record.attrs.get("CHANNEL") or "")
+
+    def xmitq_of(self, channel: str) -> LocalQueue:
+        """The cluster transmission queue of ``channel`` now (made from the model with DEFCLXQ(CHANNEL))."""
+        clchnames = {name: str(attrs.get("CLCHNAME") or "") for name, (qtype, attrs) in self.objects.qdefs.items()
+                     if qtype == "QLOCAL" and attrs.get("USAGE") == "XMITQ" and attrs.get("CLCHNAME")
+                     and not name.startswith(cluster_xmitq.DYNAMIC_PREFIX)}
+        choice = cluster_xmitq.select(channel, clchnames, str(self.objects.attrs.get("DEFCLXQ", "SCTQ")))
+        queue = self.objects.queues.get(choice.queue)
+        if queue is None and choice.create_from_model:
+            model = self.objects.qdefs.get(cluster_xmitq.MODEL_QUEUE)
+            if model is None:
+                raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"{cluster_xmitq.MODEL_QUEUE} is not defined")
+            self.objects.create_dynamic({**model[1], "CLCHNAME": channel}, choice.queue)
+            queue = self.objects.queues[choice.queue]
+        if queue is None:
+            raise MQError(C.MQRC_UNKNOWN_XMIT_Q, f"cluster transmission queue {choice.queue} is not defined")
+        return queue
+
+    def waiting_for(self, channel: str) -> bool:
+        """Whether a message waits for cluster-sender ``channel`` (on its transmission queue, or on
+        SYSTEM.CLUSTER.TRANSMIT.QUEUE from before a change of association)."""
+        correl = channel_correl(channel)
+        now = self.clock()
+        queues = {self.xmitq_of(channel), self.objects.queues.get(cluster_xmitq.DEFAULT_XMITQ)}
+        return any(q is not None and q.depth and q.find_match(now, [], None, correl) is not None for q in queues)
+
+    def is_cluster_xmitq(self, name: str, attrs: dict[str, Any]) -> bool:
+        """Applications may not put to a cluster transmission queue (B:R-CLQ-6, A-50)."""
+        return name == cluster_xmitq.DEFAULT_XMITQ or (attrs.get("USAGE") == "XMITQ" and bool(attrs.get("CLCHNAME")))
+
+    # -- repository messages out ------------------------------------------------------------------
+    def send(self, target: str, cluster: str, message: ClusterMessage, via: str) -> None:
+        """A repository message to ``target``'s SYSTEM.CLUSTER.COMMAND.QUEUE (``via`` a manual
+        cluster-sender, to whoever is at its other end, when ``target`` is blank)."""
+        channel = via or self.channel_to(target)
+        md = MessageDescriptor(Format=FORMAT, Persistence=C.MQPER_PERSISTENT)
+        self._enqueue(channel, target, COMMAND_QUEUE, md, encode(message), C.MQPMO_NO_SYNCPOINT)
+
+    def _enqueue(self, channel: str, target: str, queue_name: str, md: MessageDescriptor, body: bytes,
+                 options: int) -> None:
+        xmitq = self.xmitq_of(channel)
+        handle = Handle(0, xmitq.name, queue_name, C.MQOO_OUTPUT, xmitq)
+        handle.xmitq_for = (queue_name, target)
+        handle.xmit_correl = channel_correl(channel)
+        self.puts.put(self.conn, handle, xmitq, md, options | C.MQPMO_NEW_MSG_ID, {}, body)
+        self._want(channel)
+
+    def _want(self, channel: str) -> None:
+        if channel not in self.wanted:
+            self.wanted.add(channel)
+            self.on_wanted(channel)
+
+    # -- cluster queues: MQOPEN and MQPUT ---------------------------------------------------------
+    def member(self) -> bool:
+        """Whether this queue manager is in any cluster (has a cluster-receiver)."""
+        return any(attrs.get("CHLTYPE") == "CLUSRCVR" for attrs in self.channels.channels.values())
+
+    def spreads(self, name: str, attrs: dict[str, Any]) -> bool:
+        """Whether puts here to local cluster queue ``name`` take part in workload balancing with
+        the other instances: CLWLUSEQ(ANY), the queue's or (QMGR) the queue manager's."""
+        useq = str(attrs.get("CLWLUSEQ", "QMGR"))
+        if useq == "QMGR":
+            useq = str(self.objects.attrs.get("CLWLUSEQ", "LOCAL"))
+        return useq == "ANY" and bool(self.state.clusters_of(attrs)) and bool(self.instances(name))
+
+    def instances(self, queue: str) -> list[ClusterRecord]:
+        """The live instances of cluster queue ``queue`` in the clusters this queue manager is in,
+        one per hosting queue manager (the newest record when it shares several clusters)."""
+        mine = self.state.member_of()
+        by_owner: dict[str, ClusterRecord] = {}
+        for record in self.state.live("QUEUE", name=queue):
+            if record.cluster in mine and record.owner != self.state.name:
+                held = by_owner.get(record.owner)
+                if held is None or record.stamp > held.stamp:
+                    by_owner[record.owner] = record
+        return [by_owner[owner] for owner in sorted(by_owner)]
+
+    def open_handle(self, hobj: int, queue: str, options: int, qmgr: str = "",
+                    local_attrs: dict[str, Any] | None = None) -> Handle:
+        """MQOPEN of cluster queue ``queue`` (at queue manager ``qmgr`` when named)."""
+        if options & ~_OPEN_OPTIONS:
+            raise MQError(C.MQRC_OPTION_NOT_VALID_FOR_TYPE, "a cluster queue opens for output and inquire")
+        found = self.instances(queue)
+        if qmgr:
+            found = [r for r in found if r.owner == qmgr]
+        if not found and local_attrs is None:
+            raise ClusterLookup(queue)
+        defbind = str((found[0].attrs if found else local_attrs or {}).get("DEFBIND", "OPEN"))
+        mode = binding.bind_mode(options, defbind)
+        handle = Handle(hobj, cluster_xmitq.DEFAULT_XMITQ, queue, options, None)
+        handle.cluster = ClusterBinding(queue, binding.Bound(mode), qmgr, local_attrs)
+        if mode is binding.Bind.ON_OPEN:
+            handle.cluster.bound = binding.at_open(mode, lambda: self._choose(handle.cluster))
+            self._aim(handle, handle.cluster.bound.fixed or "")
+        return handle
+
+    def route(self, handle: Handle, md: MessageDescriptor) -> LocalQueue:
+        """Where this put on a cluster queue handle goes: the handle is aimed at the chosen instance
+        (its transmission queue, MQXQH and CorrelId) and that queue returned."""
+        state: ClusterBinding = handle.cluster
+        if state.bound.mode is binding.Bind.ON_OPEN and handle.queue is not None:
+            if state.bound.fixed != self.state.name:
+                self._want(str(state.chosen.get("channel", "")))
+            return handle.queue
+        target, state.bound = binding.at_put(state.bound, md.MsgFlags, lambda: self._choose(state))
+        self._aim(handle, target)
+        assert handle.queue is not None
+        return handle.queue
+
+    def _choose(self, state: ClusterBinding) -> str:
+        """The workload algorithm over the instances as known now (B:R-BIND-4)."""
+        candidates = []
+        for record in self.instances(state.queue):
+            if state.qmgr and record.owner != state.qmgr:
+                continue
+            channel = self._channel_of(record.owner)
+            chl = self.channels.channels.get(channel, {})
+            qmgr_record = self.state.qmgr_record(record.owner, self.state.member_of())
+            suspended = bool(qmgr_record is not None and qmgr_record.attrs.get("SUSPEND"))
+            candidates.append(workload.Destination(
+                record.owner, put_enabled=record.attrs.get("PUT", "ENABLED") != "DISABLED",
+                rank=int(record.attrs.get("CLWLRANK", 0)), priority=int(record.attrs.get("CLWLPRTY", 0)),
+                channel=channel, channel_rank=int(chl.get("CLWLRANK", 0)),
+                channel_priority=int(chl.get("CLWLPRTY", 0)), channel_weight=int(chl.get("CLWLWGHT", 50)),
+                netprty=int(chl.get("NETPRTY", 0)), state=workload.ChannelState.of(self._status(channel)),
+                suspended=suspended))
+        if state.local_attrs is not None:
+            local = state.local_attrs
+            candidates.append(workload.Destination(
+                self.state.name, local=True, put_enabled=local.get("PUT", "ENABLED") != "DISABLED",
+                rank=int(local.get("CLWLRANK", 0)), priority=int(local.get("CLWLPRTY", 0))))
+        mruc = int(self.objects.attrs.get("CLWLMRUC", workload.MRUC_DEFAULT))
+        choice = workload.choose(candidates, self.history, mruc=mruc)
+        self.history = choice.history
+        return choice.destination.qmgr
+
+    def _aim(self, handle: Handle, target: str) -> None:
+        state: ClusterBinding = handle.cluster
+        if target == self.state.name:  # CLWLUSEQ(ANY): this queue manager's own instance
+            handle.queue = self.objects.queues[state.queue]
+            handle.xmitq_for, handle.xmit_correl, handle.alias_attrs = None, None, None
+            state.chosen = {"qmgr": target}
+            return
+        channel = self._channel_of(target)
+        instance = next((r for r in self.instances(state.queue) if r.owner == target), None)
+        handle.queue = self.xmitq_of(channel)
+        handle.name = handle.queue.name
+        handle.xmitq_for = (state.queue, target)
+        handle.xmit_correl = channel_correl(channel)
+        handle.alias_attrs = dict(instance.attrs) if instance is not None else None
+        state.chosen = {"qmgr": target, "channel": channel}
+        self._want(channel)
+
+    def _channel_of(self, qmgr: str) -> str:
+        return self.channel_to(qmgr)
+
+    def _status(self, channel: str) -> str:
+        agent = self.channels.agent
+        if agent is None:
+            return "INACTIVE"
+        state = getattr(agent, "state", None)
+        return str(state(channel)) if callable(state) else ("RUNNING" if agent.running(channel) else "INACTIVE")
+
+    def route_to_qmgr(self, handle: Handle, target: str, queue: str) -> bool:
+        """A queue named at cluster queue manager ``target`` (no transmission queue of its name
+        here): through the cluster (B:R-CLQ-5). False when ``target`` is not a cluster member."""
+        if self.state.qmgr_record(target, self.state.member_of()) is None:
+            return False
+        channel = self._channel_of(target)
+        handle.queue = self.xmitq_of(channel)
+        handle.name = handle.queue.name
+        handle.xmitq_for = (queue, target)
+        handle.xmit_correl = channel_correl(channel)
+        self._want(channel)
+        return True
