@@ -45,7 +45,7 @@ def test_reset_channel_sets_the_next_number_and_is_told_to_the_partner() -> None
     assert execute(qm, "RESET CHANNEL(FROM.QM2)") == ["AMQ8023I: WebSphere MQ channel reset."]
     assert qm.transfer.state(receiver_key("FROM.QM2")) == SyncState(0, None, (), reset=False)
     # the receiving end takes a sender's reset at the next STATUS
-    assert qm.transfer.receiver_status("FROM.QM2", 99, reset=True).seq == 99
+    assert qm.transfer.receiver_status(receiver_key("FROM.QM2"), 99, reset=True).seq == 99
     assert "MQRCCF_SEQ_NUMBER_WRAP_ERROR (3043)" in "".join(execute(qm, "RESET CHANNEL(TO.QM2) SEQNUM(1000000000)"))
     assert "MQRCCF_CHANNEL_TYPE_ERROR" in "".join(execute(qm, "RESET CHANNEL(SYSTEM.DEF.SVRCONN)"))
 

@@ -35,7 +35,8 @@ SERVED_TYPES = ("MQTT", "SVRCONN", *MESSAGE_TYPES)
 # Channels their partner starts: START/STOP only let it in or keep it out (STOPPED_KEY).
 PARTNER_STARTED = ("SVRCONN", "RCVR", "RQSTR", "CLUSRCVR")
 RUNNING_KEY = "_RUNNING"  # persisted beside the attributes; DISPLAY never shows "_" keys
-STOPPED_KEY = "_STOPPED"  # a SVRCONN channel stopped with STATUS(STOPPED): no new instances
+STOPPED_KEY = "_STOPPED"
+AUTODEF_KEY = "_AUTODEF"  # a cluster-sender the cluster defined (core.dist.cluster_routing): not persisted  # a SVRCONN channel stopped with STATUS(STOPPED): no new instances
 
 # The client channels a new queue manager has: IBM's two system ones, and (as IBM's developer
 # configuration) one for applications and one for administrators.
@@ -108,6 +109,8 @@ class Channels:
             raise MQError(C.MQRCCF_OBJECT_NAME_ERROR, f"channel name '{name}' is not 1 to {NAME_LENGTH} characters")
         attributes.check_name("CHANNEL", name)
         existing = self.channels.get(name)
+        if existing is not None and existing.get(AUTODEF_KEY):  # a manual definition takes over (CLUSSDRB)
+            existing = None
         if existing is not None and not replace:
             raise MQError(C.MQRC_OBJECT_ALREADY_EXISTS, f"channel {name} already exists")
         if like is not None:
@@ -192,31 +195,33 @@ class Channels:
 
     def channel_rows(self, generic: str) -> list[dict[str, Any]]:
         rows = [{"CHANNEL": name, **attrs} for name, attrs in sorted(self.channels.items())
-                if attributes.generic_match(generic, name)]
+                if attributes.generic_match(generic, name) and not attrs.get(AUTODEF_KEY)]
         if not rows and "*" not in generic:
             raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"channel {generic} not found")
         return rows
 
-    def _channel(self, name: str) -> dict[str, Any]:
+    def _channel(self, name: str, auto: bool = False) -> dict[str, Any]:
+        """A channel's definition; an auto-defined cluster-sender only with ``auto`` (START, STOP:
+        IBM's DISPLAY CHANNEL, ALTER and DELETE do not see them)."""
         attrs = self.channels.get(name)
-        if attrs is None:
+        if attrs is None or (attrs.get(AUTODEF_KEY) and not auto):
             raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"channel {name} not found")
         return attrs
 
     # -- START, STOP, CHSTATUS -----------------------------------------------------------------
     def start_channel(self, name: str, chltype: str | None = None) -> None:
-        attrs = self._channel(name)
+        attrs = self._channel(name, auto=True)
         _same_type(attrs, chltype)
         if attrs["CHLTYPE"] in PARTNER_STARTED:  # no listener of its own: START lets the partner in again
             if attrs.pop(STOPPED_KEY, None):
-                self.outbox.tx.put_record("object", f"CHANNEL/{name}", attrs)
+                self._persist(name, attrs)
             if attrs["CHLTYPE"] == "RQSTR":  # and a requester asks its server to start sending
                 _check_sending(name, attrs)
                 self._agent().start(name, attrs)
             return
         if attrs["CHLTYPE"] in MESSAGE_TYPES:
             if attrs.pop(STOPPED_KEY, None):
-                self.outbox.tx.put_record("object", f"CHANNEL/{name}", attrs)
+                self._persist(name, attrs)
             _check_sending(name, attrs)
             self._agent().start(name, attrs)
             return
@@ -230,7 +235,7 @@ class Channels:
         """STOP CHANNEL: the listener and all its clients, or (CLIENTID) one client only. A
         SVRCONN channel's instances all end; STATUS(STOPPED), the default, also refuses new ones
         (2537) until START CHANNEL, STATUS(INACTIVE) does not."""
-        attrs = self._channel(name)
+        attrs = self._channel(name, auto=True)
         _same_type(attrs, chltype)
         agent = self._agent()
         if attrs["CHLTYPE"] in (*PARTNER_STARTED, *MESSAGE_TYPES):
@@ -247,7 +252,7 @@ class Channels:
                 raise MQError(C.MQRCCF_CHANNEL_NOT_ACTIVE, f"channel {name} is not active")
             if stopped == "STOPPED" and client_id is None and not attrs.get(STOPPED_KEY):
                 attrs[STOPPED_KEY] = True
-                self.outbox.tx.put_record("object", f"CHANNEL/{name}", attrs)
+                self._persist(name, attrs)
             return
         if client_id is not None:
             if not agent.stop(name, client_id):
@@ -290,6 +295,10 @@ class Channels:
                          "STATUS": "RUNNING" if running else "STOPPED"})
         return rows
 
+    def _persist(self, name: str, attrs: dict[str, Any]) -> None:
+        if not attrs.get(AUTODEF_KEY):  # an auto-defined one lives as long as its partner's record
+            self.outbox.tx.put_record("object", f"CHANNEL/{name}", attrs)
+
     def _agent(self) -> ChannelAgent:
         if self.agent is None:
             raise MQError(C.MQRCCF_CHL_SYSTEM_NOT_ACTIVE, "no channel agent runs in this process")
@@ -298,7 +307,7 @@ class Channels:
     def _set_running(self, name: str, attrs: dict[str, Any], running: bool) -> None:
         if bool(attrs.get(RUNNING_KEY)) != running:
             attrs[RUNNING_KEY] = running
-            self.outbox.tx.put_record("object", f"CHANNEL/{name}", attrs)
+            self._persist(name, attrs)
 
 
 def _check_sending(name: str, attrs: Mapping[str, Any]) -> None:

@@ -49,6 +49,7 @@ from mqlite.core.authinfo import AuthInfos
 from mqlite.core.channel_attributes import MESSAGE_TYPES, SENDING_TYPES
 from mqlite.core.channels import ChannelAgent, Channels
 from mqlite.core.dedupe import DuplicateWindow
+from mqlite.core.dist import cluster_rows
 from mqlite.core.dist.cluster_routing import ClusterRouting
 from mqlite.core.dist.cluster_service import ClusterState
 from mqlite.core.dist.transfer import ChannelTransfer
@@ -184,7 +185,7 @@ class QueueManager:
         self.define = admin.define
         self.alter = admin.alter
         self.delete = admin.delete
-        self.objects = admin.objects_of
+        self.objects = self._objects
         self.clear_queue = objects.clear_queue
         self.queue_status = admin.queue_status
         self.sub_status_rows = pubsub_admin.sub_status_rows
@@ -315,12 +316,29 @@ class QueueManager:
             raise MQError(C.MQRCCF_CHANNEL_IN_USE, f"channel {name} is running: stop it first")
         return attrs
 
+    def _objects(self, objtype: str, generic: str) -> list[dict[str, Any]]:
+        """DISPLAY's rows: the definitions, and what the clusters' repository shows."""
+        objtype = objtype.upper()
+        if objtype in ("QCLUSTER", "CLUSQMGR"):
+            if objtype == "QCLUSTER":
+                rows = cluster_rows.qcluster_rows(self.cluster_state, generic)
+            else:
+                agent = self.channel_agent
+                state = getattr(agent, "state", None)
+                rows = cluster_rows.clusqmgr_rows(self.cluster_state, self.channels,
+                                                  state if callable(state) else (lambda name: "INACTIVE"), generic)
+            if not rows and "*" not in generic:
+                raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"{objtype} {generic} not found")
+            return rows
+        return self.admin.objects_of(objtype, generic)
+
     def _definitions_changed(self, objtype: str, name: str) -> None:
         """A DEFINE, ALTER or DELETE: what this queue manager publishes to its clusters follows."""
         if objtype in ("QLOCAL", "QALIAS", "QREMOTE", "QUEUE", "QMODEL"):
             self.cluster_state.changed(queue=name)
         elif objtype in ("CHANNEL", "QMGR", "NAMELIST"):
             self.cluster_state.changed()
+            self.cluster.sync_senders()
             if objtype == "CHANNEL" and self.channels.get(name, {}).get("CHLTYPE") == "CLUSSDR":
                 self.cluster_state.join_all()  # a new way to a full repository
 

@@ -153,7 +153,7 @@ _QSTATUS_KEYS = {
 _PUBSUB_STATUS = {"SBSTATUS": ("SUB", "SUBID"), "TPSTATUS": ("TOPICSTR",), "PUBSUB": ("QMNAME", "TYPE")}
 _ACTCON = {"ACTCON": "ACTCONN"}  # spec A §9.3 writes IBM's ACTCONN as ACTCON
 # Name keys of object types without a catalogue yet (DISPLAY shows them first).
-_NAME_KEYS = {"SUB": "SUB", "CHANNEL": "CHANNEL", "LISTENER": "LISTENER", "NAMELIST": "NAMELIST",
+_NAME_KEYS = {"QCLUSTER": "QUEUE", "SUB": "SUB", "CHANNEL": "CHANNEL", "LISTENER": "LISTENER", "NAMELIST": "NAMELIST",
               "PROCESS": "PROCESS", "TPSTATUS": "TOPICSTR", "SBSTATUS": "SUB", "CHSTATUS": "CHANNEL",
               "LSSTATUS": "LISTENER", "PUBSUB": "QMNAME", "CLUSQMGR": "CLUSQMGR", "SERVICE": "SERVICE"}
 
@@ -471,7 +471,12 @@ def _display(admin: AdminAPI, cmd: Command) -> list[str]:
         identity = _identity(objtype)
         keys = _requested(cmd, lambda kw: _attribute_key(cmd, kw))
         where_key = _attribute_key(cmd, where.keyword, "WHERE") if where else ""
-        rows = admin.objects(kind, "" if objtype == "QMGR" else name)
+        if objtype == "QUEUE" and kind == "QUEUE" and "CLUSINFO" in cmd.flags:  # and the cluster's (B:SC-88)
+            rows = [*admin.objects("QUEUE", name + ("" if name.endswith("*") else "*")),
+                    *admin.objects("QCLUSTER", name + ("" if name.endswith("*") else "*"))]
+            rows = [row for row in rows if attributes.generic_match(name, row["QUEUE"])]
+        else:
+            rows = admin.objects(kind, "" if objtype == "QMGR" else name)
         chltype = cmd.options.get("CHLTYPE", "").upper()
         if objtype == "CHANNEL" and chltype:
             rows = [row for row in rows if row.get("CHLTYPE") == chltype]
@@ -511,6 +516,10 @@ def _identity(objtype: str) -> tuple[str, ...]:
         return ("AUTHINFO", "AUTHTYPE")
     if objtype == "NAMELIST":  # IBM always shows NAMCOUNT
         return ("NAMELIST", "NAMCOUNT")
+    if objtype == "CLUSQMGR":
+        return ("CLUSQMGR", "CHANNEL", "CLUSTER")
+    if objtype == "QCLUSTER":
+        return ("QUEUE", "TYPE", "CLUSQMGR", "CLUSTER")
     if _catalogued(objtype):
         return (attributes.name_key("QLOCAL" if objtype == "QUEUE" else objtype), "TYPE")
     return (_NAME_KEYS[objtype], "TYPE") if objtype in _NAME_KEYS else ()

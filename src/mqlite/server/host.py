@@ -21,6 +21,7 @@ from mqlite.server import exits, qm_ini
 from mqlite.server.channels.mca import MessageChannels
 from mqlite.server.channels.svrconn import ChannelAgents, ClientChannels
 from mqlite.server.channels.telemetry import DEFAULT_CHANNEL, MqttChannels
+from mqlite.server.cluster import RepositoryManager
 from mqlite.server.listeners import ServerListeners
 from mqlite.server.native import chlauth_gate, heartbeat
 from mqlite.server.native import tls as native_tls
@@ -52,6 +53,7 @@ class QueueManagerHost:
         self.mqtt_port = mqtt_port  # the MQTT listener (None: qm.json's "mqtt_port", if any)
         self.channels: MqttChannels | None = None
         self.message_channels: MessageChannels | None = None
+        self.repository: RepositoryManager | None = None
         self.listeners: ServerListeners | None = None
         self.runtime: Runtime | None = None
         self.gate: Gate | None = None  # the native connect handshake
@@ -90,6 +92,7 @@ class QueueManagerHost:
         core.refresh_ssl = self.tls.refresh
         self._start_listeners(self.runtime)
         self._start_channels(self.runtime)
+        self._start_cluster(self.runtime)
         self._write_listeners()
         # The Unix socket last: strmqm reports "started" once it accepts, so everything else is up.
         address = paths.socket_address(self.name)
@@ -154,6 +157,13 @@ class QueueManagerHost:
         if self.mqtt_port is not None:
             self.mqtt_port = self.channels.port_of(DEFAULT_CHANNEL)
 
+    def _start_cluster(self, runtime: Runtime) -> None:
+        """The repository manager; a CLUSRCVR without CONNAME publishes this queue manager's port."""
+        host = self.bind if self.bind not in ("", "0.0.0.0", "::") else "127.0.0.1"
+        runtime.core.cluster_state.default_conname = f"{host}({self.port})" if self.port else ""
+        self.repository = RepositoryManager(runtime)
+        runtime.cluster_lookup = self.repository.lookup
+
     def _configure(self, runtime: Runtime) -> None:
         """qm.ini stanzas that change behaviour: the publish exit (spec C §8.2), the duplicate
         MsgId window and the message channels' PipeLineLength."""
@@ -208,6 +218,8 @@ class QueueManagerHost:
             self.channels.close_listeners()
         if self.message_channels is not None:
             self.message_channels.close_all()
+        if self.repository is not None:
+            self.repository.stop()
         self._listening = False
         with contextlib.suppress(FileNotFoundError):
             paths.listeners_path(self.name).unlink()

@@ -17,6 +17,8 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, cast
 
+from mqlite.core.dist.cluster_service import STORE_KIND as CLUSTER_KIND
+from mqlite.core.dist.cluster_service import SUBS_KIND as CLUSSUB_KIND
 from mqlite.core.dist.transfer import SYNC_KIND
 from mqlite.core.errors import MQError
 from mqlite.core.qmgr import GetResult, QueueManager
@@ -147,6 +149,8 @@ class Runtime:
         self.on_fatal: Callable[[], None] | None = None  # set by the host: end immediately
         self.tick_hooks: list[Callable[[float], None]] = []  # run every tick (MQTT session expiry)
         self.ping_channel: Callable[[Any], Awaitable[Any]] | None = None  # PING CHANNEL (the message channels')
+        # Ask the cluster's full repositories about a queue name (the repository manager's).
+        self.cluster_lookup: Callable[[str], Awaitable[bool]] | None = None
         # Takes over a native-port connection whose first frame is a message channel's HELLO.
         self.channel_acceptor: Callable[[asyncio.Transport, bytes], None] | None = None
         self.busy_poll = BusyPoll(loop, window_from_env(), self._poll_paused)
@@ -182,6 +186,8 @@ class Runtime:
         core.restore_security(self.store.load_records(AUTHREC_KIND).values())
         core.restore_chlauth(self.store.load_records(CHLAUTH_KIND).values())
         core.transfer.restore(self.store.load_records(SYNC_KIND))
+        core.cluster_state.restore(self.store.load_records(CLUSTER_KIND), self.store.load_records(CLUSSUB_KIND))
+        core.cluster.sync_senders()
         count = 0
         orphans: list[tuple[str, int]] = []
         for row in self.store.scan_index():

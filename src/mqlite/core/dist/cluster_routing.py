@@ -138,9 +138,13 @@ class ClusterRouting:
     def send(self, target: str, cluster: str, message: ClusterMessage, via: str) -> None:
         """A repository message to ``target``'s SYSTEM.CLUSTER.COMMAND.QUEUE (``via`` a manual
         cluster-sender, to whoever is at its other end, when ``target`` is blank)."""
-        channel = via or self.channel_to(target)
-        md = MessageDescriptor(Format=FORMAT, Persistence=C.MQPER_PERSISTENT)
-        self._enqueue(channel, target, COMMAND_QUEUE, md, encode(message), C.MQPMO_NO_SYNCPOINT)
+        try:
+            channel = via or self.channel_to(target)
+            md = MessageDescriptor(Format=FORMAT, Persistence=C.MQPER_PERSISTENT)
+            self._enqueue(channel, target, COMMAND_QUEUE, md, encode(message), C.MQPMO_NO_SYNCPOINT)
+        except MQError as error:  # one member out of reach stops nothing else
+            self.state.log.append(f"AMQ9428E: repository message to {target or via} for cluster {cluster} not "
+                                  f"sent: {error.text or error}")
 
     def _enqueue(self, channel: str, target: str, queue_name: str, md: MessageDescriptor, body: bytes,
                  options: int) -> None:

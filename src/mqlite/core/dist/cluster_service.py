@@ -231,9 +231,8 @@ class ClusterState:
         own_membership = [r for r in self.cache.values() if r.owner == self.name and r.kind == "QMGR"
                           and r.cluster == cluster]
         payload = tuple({r.key: r for r in (*own_membership, *records)}.values())
-        for channel, attrs in sorted(self.channels.items()):
-            if attrs.get("CHLTYPE") == "CLUSSDR" and not attrs.get("_AUTODEF") and cluster in self.clusters_of(attrs):
-                self.send("", cluster, Publish(self.name, payload), channel)
+        for channel in self._manual_senders(cluster):
+            self.send("", cluster, Publish(self.name, payload), channel)
 
     def join_all(self) -> None:
         """At start and when a manual cluster-sender is defined: make sure the full repositories
@@ -330,10 +329,21 @@ class ClusterState:
         for cluster in sorted(self.member_of()):
             if cluster in self.full_for():
                 continue  # a full repository knows already
-            for target in sorted(self.full_repositories(cluster) - {self.name}):
-                self.send(target, cluster, Query(self.name, cluster, kind, name), "")
-                asked += 1
+            query = Query(self.name, cluster, kind, name)
+            fulls = sorted(self.full_repositories(cluster) - {self.name})
+            for target in fulls:
+                self.send(target, cluster, query, "")
+            if not fulls:  # none heard from yet: through the manual cluster-senders, behind our records
+                for channel in self._manual_senders(cluster):
+                    self.send("", cluster, query, channel)
+                    asked += 1
+            asked += len(fulls)
         return asked
+
+    def _manual_senders(self, cluster: str) -> list[str]:
+        return [channel for channel, attrs in sorted(self.channels.items())
+                if attrs.get("CHLTYPE") == "CLUSSDR" and not attrs.get("_AUTODEF")
+                and cluster in self.clusters_of(attrs)]
 
     def suspend(self, clusters: Iterable[str], suspended: bool) -> None:
         """SUSPEND (RESUME) QMGR CLUSTER: the membership records say so, and are published."""

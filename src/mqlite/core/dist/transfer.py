@@ -44,8 +44,10 @@ def sender_key(channel: str) -> str:
     return f"S/{channel}"
 
 
-def receiver_key(channel: str) -> str:
-    return f"R/{channel}"
+def receiver_key(channel: str, partner: str = "") -> str:
+    """A receiving channel's sync record; a cluster-receiver has one per partner queue manager
+    (every member's cluster-sender to it has its name, each with its own sequence numbers)."""
+    return f"R/{channel}@{partner}" if partner else f"R/{channel}"
 
 
 class ChannelTransfer:
@@ -113,13 +115,15 @@ class ChannelTransfer:
         starts at sequence number 0, as IBM's does); refused (4025) while a batch is in doubt."""
         if self.state(sender_key(channel)).indoubt:
             raise MQError(C.MQRCCF_CHANNEL_INDOUBT, f"channel {channel} has a batch in doubt: RESOLVE CHANNEL first")
-        for key in (sender_key(channel), receiver_key(channel)):
+        keys = [sender_key(channel), receiver_key(channel)]
+        keys += [key for key in self.sync if key.startswith(receiver_key(channel) + "@")]  # a CLUSRCVR's partners
+        for key in keys:
             if self.sync.pop(key, None) is not None:
                 self.outbox.tx.delete_record(SYNC_KIND, key)
 
-    def receiver_status(self, channel: str, sender_seq: int, reset: bool) -> SyncState:
-        """What a receiver answers STATUS with; a sender's RESET CHANNEL is taken here."""
-        key = receiver_key(channel)
+    def receiver_status(self, key: str, sender_seq: int, reset: bool) -> SyncState:
+        """What a receiver (sync record ``key``) answers STATUS with; a sender's RESET CHANNEL is
+        taken here."""
         if reset:
             self.save(key, SyncState(sender_seq, None))
         return self.state(key)

@@ -43,6 +43,7 @@ class ReceiverAgent(asyncio.Protocol):
         self.running = running  # the receivers running now, by channel (CHSTATUS, STOP CHANNEL)
         self.wire = wire.ChannelConnection(wire.Role.RECEIVER)
         self.name = ""
+        self.sync_key = ""  # its sync record (transfer.receiver_key)
         self.attrs: Any = None
         self.fast, self.putaut, self.usedlq = True, "DEF", True
         self._delivered_now = False  # messages put outside the batch since the last round
@@ -89,7 +90,7 @@ class ReceiverAgent(asyncio.Protocol):
         if isinstance(event, wire.Hello):
             self._hello(event.fields)
         elif isinstance(event, wire.Status):
-            state = self.core.transfer.receiver_status(self.name, event.seq, event.reset)
+            state = self.core.transfer.receiver_status(self.sync_key, event.seq, event.reset)
             if event.reset:
                 log.info("AMQ9537I: Channel '%s' reset to sequence number %d by its partner", self.name, event.seq)
             round_ = Round()  # the reply goes once a reset it reports is durable
@@ -139,11 +140,15 @@ class ReceiverAgent(asyncio.Protocol):
         except MQError as error:
             self._refuse(error.reason, f"channel '{name}': {error.text}")
             return
-        for older in list(self.running.get(name, ())):  # the partner came back: its old connection is dead
+        partner = str(fields["qmgr"])
+        cluster = attrs["CHLTYPE"] == "CLUSRCVR"
+        for older in [r for r in self.running.get(name, ()) if r.status.rqmname == partner or not cluster]:
+            # the partner came back: its old connection is dead (a cluster-receiver has many partners)
             log.warning("AMQ9514W: Channel '%s' is in use by an earlier connection from %s: ending that one",
                         name, older.status.conname)
             older.end(C.MQRC_CONNECTION_BROKEN, "AMQ9514E: a new instance of the channel started")
         self.name, self.attrs = name, attrs
+        self.sync_key = receiver_key(name, partner if cluster else "")
         self.fast = negotiated["npmspeed"] == "FAST"  # NPMSPEED(FAST): non-persistent messages outside the batch
         self.putaut, self.usedlq = str(attrs.get("PUTAUT", "DEF")), attrs.get("USEDLQ", "YES") == "YES"
         self.status.channel, self.status.chltype = name, str(attrs["CHLTYPE"])
@@ -155,7 +160,7 @@ class ReceiverAgent(asyncio.Protocol):
 
     def _message(self, msg: wire.Msg) -> None:
         if self.status.cur_msgs == 0:
-            state = self.core.transfer.state(receiver_key(self.name))
+            state = self.core.transfer.state(self.sync_key)
             if not first_seq_ok(state.seq, msg.seq, self.wire.seqwrap):
                 raise ChannelFailed(f"AMQ9526E: Message sequence number error for channel '{self.name}': sent "
                                     f"{msg.seq}, expected {wire.next_seq(state.seq, self.wire.seqwrap)}",
@@ -178,7 +183,7 @@ class ReceiverAgent(asyncio.Protocol):
 
     def _end_batch(self, end: wire.EndBatch) -> None:
         """Commit the batch with the sync record; CONFIRM once it is durable."""
-        self.core.transfer.commit_batch(self.conn, receiver_key(self.name), end.seq, end.luwid)
+        self.core.transfer.commit_batch(self.conn, self.sync_key, end.seq, end.luwid)
         # The partner waits for this CONFIRM; a batch without a persistent message needs no fsync.
         round_ = Round(urgent=True, unsynced_ok=not self._batch_persistent)
         self._batch_persistent = False

@@ -145,8 +145,11 @@ class SenderAgent:
                     failures += 1
                     retries = (int(attrs.get("SHORTRTY", 10)), int(attrs.get("SHORTTMR", 60)),
                                int(attrs.get("LONGRTY", 999_999_999)), int(attrs.get("LONGTMR", 1200)))
-                    # a requester's connection is the requester's to retry
-                    delay = None if failed.stop or self.accepted else retry_delay(failures, *retries)
+                    # a requester's connection is the requester's to retry; a cluster-sender
+                    # retries a partner that has no cluster-receiver of its name yet (members
+                    # join in any order), where a manual sender stops
+                    stop = failed.stop and not (self._correl and failed.reason == C.MQRC_UNKNOWN_CHANNEL_NAME)
+                    delay = None if stop or self.accepted else retry_delay(failures, *retries)
                     self.status.error = failed.text
                     if delay is None:
                         self.status.status = "STOPPED"

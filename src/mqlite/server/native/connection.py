@@ -221,8 +221,9 @@ class ClientConnection(asyncio.Protocol):
         return str(peer[0]) if isinstance(peer, tuple) and peer else ""
 
     # -- what conversations ask of their socket -----------------------------------------------------
-    def await_login(self, task: asyncio.Task[None]) -> None:
-        """A conversation checks a password: read nothing more until its CONNECT is answered."""
+    def pause_for(self, task: asyncio.Task[None]) -> None:
+        """A conversation awaits something before it answers (a password check at CONNECT, the
+        cluster's full repositories at MQOPEN): read nothing more until it answered."""
         transport = self.transport
         assert transport is not None
         transport.pause_reading()

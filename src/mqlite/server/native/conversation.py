@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from mqlite import cmqc as C
-from mqlite.core.errors import MQError
+from mqlite.core.errors import ClusterLookup, MQError
 from mqlite.core.qmgr import GetResult
 from mqlite.core.security.connauth import Check
 from mqlite.core.security.principal import Principal
@@ -66,7 +66,7 @@ class SocketSide(Protocol):
 
     def peer(self) -> str: ...
     def address(self) -> str: ...
-    def await_login(self, task: asyncio.Task[None]) -> None: ...
+    def pause_for(self, task: asyncio.Task[None]) -> None: ...
     def sharing_with(self, conversation: Conversation) -> Instance | None: ...
     def join_instance(self, conversation: Conversation, hello: Hello, admitted: Admitted,
                       principal: Principal) -> None: ...
@@ -193,7 +193,7 @@ class Conversation:
             round_.add(session, reply)
             self.runtime.finish(round_)
 
-        socket.await_login(asyncio.get_running_loop().create_task(login()))
+        socket.pause_for(asyncio.get_running_loop().create_task(login()))
 
     def _connected(self, hello: Hello, admitted: Admitted, principal: Principal, pid: int) -> Any:
         """Connect to core as ``principal``; over TCP the conversation joins its channel instance."""
@@ -228,9 +228,43 @@ class Conversation:
     # -- the MQI --------------------------------------------------------------------------------
     def _open(self, req_id: int, args: list[Any]) -> Any:
         od, options = args
-        handle = self.runtime.core.open(self._conn(), od, options)
-        return [handle.hobj, handle.opened_as if handle.created_dynamic else handle.name,
-                self.runtime.name, handle.read_ahead]
+
+        def open_() -> Any:
+            handle = self.runtime.core.open(self._conn(), od, options)
+            return [handle.hobj, handle.opened_as if handle.created_dynamic else handle.name,
+                    self.runtime.name, handle.read_ahead]
+
+        try:
+            return open_()
+        except ClusterLookup as unknown:
+            return self._after_lookup(req_id, unknown, open_)
+
+    def _after_lookup(self, req_id: int, unknown: ClusterLookup, retry: Callable[[], Any]) -> Any:
+        """A queue name this queue manager does not know may be a cluster queue it has not met
+        yet: the full repositories are asked, and the call is made again once they answered
+        (still 2085 if none knows it, B:R-CLQ-4)."""
+        lookup = self.runtime.cluster_lookup
+        if lookup is None:
+            raise unknown
+
+        async def ask() -> None:
+            round_ = Round()
+            try:
+                await lookup(unknown.name)
+                result = retry()
+                reply = result if isinstance(result, bytes) else native.encode_reply(req_id, 0, 0, result)
+            except MQError as error:
+                reply = native.encode_reply(req_id, error.comp, error.reason, error.text or None)
+            except Exception:  # a bug must not leave the caller waiting for ever
+                log.exception("AMQ6119E: unexpected error in a cluster lookup")
+                reply = native.encode_reply(req_id, 2, C.MQRC_UNEXPECTED_ERROR, "internal error")
+            self.runtime.collect(round_)
+            if req_id:
+                round_.add(self.session, reply)
+            self.runtime.finish(round_)
+
+        self.socket.pause_for(asyncio.get_running_loop().create_task(ask()))
+        return PENDING
 
     def _close(self, req_id: int, args: list[Any]) -> Any:
         hobj, options = args
@@ -285,8 +319,15 @@ class Conversation:
         if len(body) > self.maxmsgl:
             self._too_long(body)
         conn = self._conn()
-        done = self.runtime.core.put1(conn, od, MessageDescriptor.from_list(md), options, props, body)
-        return self._put_reply(req_id, conn, done)
+
+        def put1() -> Any:
+            done = self.runtime.core.put1(conn, od, MessageDescriptor.from_list(md), options, props, body)
+            return self._put_reply(req_id, conn, done)
+
+        try:
+            return put1()
+        except ClusterLookup as unknown:
+            return self._after_lookup(req_id, unknown, put1)
 
     def _put_reply(self, req_id: int, conn: Any, done: MessageDescriptor) -> Any:
         """The completed MQMD, with MQCC_WARNING when the put warned (2049)."""

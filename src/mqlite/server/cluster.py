@@ -1,0 +1,162 @@
+"""The repository manager: the task that serves SYSTEM.CLUSTER.COMMAND.QUEUE (IBM's amqrrmfa).
+
+It gets each repository message in a unit of work, hands it to core's cluster state (which
+merges records, answers queries and puts what it passes on onto the cluster transmission
+queues) and commits: the message and everything it caused are one store transaction. It also
+starts the cluster at queue-manager start (this queue manager's records, published or sent to
+a full repository through the manual cluster-senders), ages the cache daily and republishes the
+queue manager's own records well inside IBM's 27 days (A-20), and answers the MQOPENs waiting
+for a full repository (``lookup``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import time
+from typing import TYPE_CHECKING
+
+from mqlite import cmqc as C
+from mqlite.core.dist.cluster_protocol import decode
+from mqlite.core.dist.cluster_routing import COMMAND_QUEUE
+from mqlite.core.errors import MQError
+from mqlite.core.handles import GetResult
+from mqlite.core.waiters import GetRequest
+from mqlite.server.channels.agent_base import MCA_USER, AgentSession
+from mqlite.server.runtime import Round
+
+if TYPE_CHECKING:
+    from mqlite.server.runtime import Runtime
+
+log = logging.getLogger("mqlite.server")
+
+LOOKUP_SECONDS = 10.0  # how long an MQOPEN waits for the full repositories to answer
+AGE_EVERY = 3600.0  # the cache's 27/54/81/90-day clock is looked at hourly
+REPUBLISH_EVERY = 10 * 86_400.0  # own records again, well inside the members' 27-day warning
+
+
+class RepositoryManager:
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+        self.core = runtime.core
+        self._waiting: dict[str, list[asyncio.Future[bool]]] = {}
+        self.core.cluster_state.on_answer = self._answered
+        self._session = AgentSession(lambda data: None)
+        self._conn = self.core.connect(MCA_USER, "amqrrmfa", os.getpid())
+        handle = self.core.open(self._conn, {"ObjectName": COMMAND_QUEUE}, C.MQOO_INPUT_EXCLUSIVE)
+        self._hobj = handle.hobj
+        self._last_age = self._last_publish = time.time()
+        runtime.tick_hooks.append(self._tick)
+        self._start()
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    def _start(self) -> None:
+        """This queue manager's records as its definitions are now, published; with no full
+        repository known, sent through the manual cluster-senders."""
+        state = self.core.cluster_state
+        state.changed()
+        state.join_all()
+        self._finish()
+
+    async def _run(self) -> None:
+        while True:
+            result = await self._get()
+            if result is None:
+                continue
+            try:
+                self.core.cluster_state.receive(decode(result.body))
+            except MQError as error:  # malformed, or it cannot be passed on: logged, not retried for ever
+                log.error("AMQ9430E: repository message from %s not processed: %s",
+                          result.message.md.ReplyToQMgr.strip() or "a cluster member", error.text or error)
+                self.core.backout(self._conn)
+                self._finish()
+                self._discard(result)
+                continue
+            except Exception:
+                log.exception("AMQ6119E: unexpected error in the repository manager")
+            self.core.commit(self._conn)
+            self._finish()
+
+    def _discard(self, result: GetResult) -> None:
+        """A message that failed once fails again: it leaves the queue (IBM puts it aside too)."""
+        with contextlib.suppress(MQError):
+            self.core.get(self._conn, self._hobj, GetRequest(C.MQGMO_NO_SYNCPOINT, result.message.md.MsgId,
+                                                               None, -1, 0), (self._session, 2))
+        self._finish()
+
+    async def _get(self) -> GetResult | None:
+        request = GetRequest(C.MQGMO_SYNCPOINT | C.MQGMO_WAIT, None, None, -1, 60_000)
+        future: asyncio.Future[GetResult | MQError] = asyncio.get_running_loop().create_future()
+
+        def completed(outcome: GetResult | MQError) -> None:
+            if not future.done():
+                future.set_result(outcome)
+
+        self._session.on_complete = completed
+        try:
+            result = self.core.get(self._conn, self._hobj, request, (self._session, 1))
+        except MQError as error:
+            if error.reason in (C.MQRC_NO_MSG_AVAILABLE, C.MQRC_Q_MGR_QUIESCING):
+                await asyncio.sleep(1 if error.reason == C.MQRC_Q_MGR_QUIESCING else 0)
+                return None
+            raise
+        finally:
+            self._finish()
+        if isinstance(result, GetResult):
+            return result
+        try:
+            outcome = await future
+        except asyncio.CancelledError:
+            self.runtime.cancel_waiter(result)
+            raise
+        if isinstance(outcome, MQError):
+            if outcome.reason == C.MQRC_Q_MGR_QUIESCING:
+                await asyncio.sleep(1)
+            return None
+        return outcome
+
+    def _finish(self) -> None:
+        state = self.core.cluster_state
+        for line in state.log:
+            log.warning("%s", line)
+        state.log.clear()
+        self.runtime.finish(Round())
+
+    def _tick(self, now: float) -> None:
+        state = self.core.cluster_state
+        if now - self._last_age >= AGE_EVERY:
+            self._last_age = now
+            state.age()
+        if now - self._last_publish >= REPUBLISH_EVERY:
+            self._last_publish = now
+            state.republish()
+
+    # -- MQOPEN of a name not known yet ----------------------------------------------------------
+    async def lookup(self, name: str) -> bool:
+        """Ask the full repositories about queue ``name`` and wait for the first answer (False:
+        none could be asked, or none answered in time)."""
+        if not self.core.cluster_state.query("QUEUE", name):
+            return False
+        self._finish()
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(name, []).append(future)
+        try:
+            return await asyncio.wait_for(future, LOOKUP_SECONDS)
+        except TimeoutError:
+            return False
+        finally:
+            waiting = self._waiting.get(name, [])
+            if future in waiting:
+                waiting.remove(future)
+            if not waiting:
+                self._waiting.pop(name, None)
+
+    def _answered(self, name: str) -> None:
+        for future in self._waiting.pop(name, []):
+            if not future.done():
+                future.set_result(True)
+
+    def stop(self) -> None:
+        self._task.cancel()
