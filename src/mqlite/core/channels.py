@@ -35,8 +35,8 @@ SERVED_TYPES = ("MQTT", "SVRCONN", *MESSAGE_TYPES)
 # Channels their partner starts: START/STOP only let it in or keep it out (STOPPED_KEY).
 PARTNER_STARTED = ("SVRCONN", "RCVR", "RQSTR", "CLUSRCVR")
 RUNNING_KEY = "_RUNNING"  # persisted beside the attributes; DISPLAY never shows "_" keys
-STOPPED_KEY = "_STOPPED"
-AUTODEF_KEY = "_AUTODEF"  # a cluster-sender the cluster defined (core.dist.cluster_routing): not persisted  # a SVRCONN channel stopped with STATUS(STOPPED): no new instances
+STOPPED_KEY = "_STOPPED"  # a SVRCONN channel stopped with STATUS(STOPPED): no new instances
+AUTODEF_KEY = "_AUTODEF"  # a cluster-sender the cluster defined (core.dist.cluster_routing): not persisted
 
 # The client channels a new queue manager has: IBM's two system ones, and (as IBM's developer
 # configuration) one for applications and one for administrators.
