@@ -88,7 +88,7 @@ def test_display_filters_on_chltype_and_like_copies() -> None:
     assert execute(qm, "DEFINE CHANNEL(COPY) LIKE(BASE) PORT(2001)") == ["AMQ8014I: WebSphere MQ channel created."]
     assert qm.channels["COPY"]["MCAUSER"] == "app" and qm.channels["COPY"]["PORT"] == 2001
     assert len([line for line in execute(qm, "DISPLAY CHANNEL(*) CHLTYPE(MQTT)") if "CHANNEL(" in line]) == 2
-    assert execute(qm, "DISPLAY CHANNEL(*) CHLTYPE(CLUSSDR)") == ["AMQ8147E: WebSphere MQ object * not found."]
+    assert execute(qm, "DISPLAY CHANNEL(*) CHLTYPE(AMQP)") == ["AMQ8147E: WebSphere MQ object * not found."]
 
 
 def test_definitions_survive_a_restart(tmp_path: Path) -> None:

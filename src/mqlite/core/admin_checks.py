@@ -85,6 +85,12 @@ class Unchecked(Protocol):
 
     def ping_check(self, name: str, chltype: str | None = None) -> dict[str, Any]: ...
 
+    def suspend_cluster(self, cluster: str, namelist: str, suspended: bool, mode: str = "QUIESCE") -> None: ...
+
+    def refresh_cluster(self, cluster: str, repos: bool) -> int: ...
+
+    def reset_cluster(self, cluster: str, qmname: str, qmid: str, queues: bool) -> int: ...
+
     def set_chlauth(self, profile: str, attrs: Mapping[str, Any]) -> None: ...
 
     def chlauth_rows(self, profile: str, kind: str = "ALL", match: str = "GENERIC") -> list[dict[str, Any]]: ...
@@ -289,6 +295,21 @@ class CheckedAdmin:
         self._command = C.MQCMD_RESET_CHANNEL
         self._require(C.MQOT_CHANNEL, name, C.MQZAO_CONTROL_EXTENDED)  # IBM: +ctrlx
         self.qm.reset_channel(name, chltype, seqnum)
+
+    def suspend_cluster(self, cluster: str, namelist: str, suspended: bool, mode: str = "QUIESCE") -> None:
+        self._command = C.MQCMD_SUSPEND_Q_MGR_CLUSTER if suspended else C.MQCMD_RESUME_Q_MGR_CLUSTER
+        self._require_qmgr(C.MQZAO_CONTROL)
+        self.qm.suspend_cluster(cluster, namelist, suspended, mode)
+
+    def refresh_cluster(self, cluster: str, repos: bool) -> int:
+        self._command = C.MQCMD_REFRESH_CLUSTER
+        self._require_qmgr(C.MQZAO_CONTROL)
+        return self.qm.refresh_cluster(cluster, repos)
+
+    def reset_cluster(self, cluster: str, qmname: str, qmid: str, queues: bool) -> int:
+        self._command = C.MQCMD_RESET_CLUSTER
+        self._require_qmgr(C.MQZAO_CONTROL)
+        return self.qm.reset_cluster(cluster, qmname, qmid, queues)
 
     def ping_check(self, name: str, chltype: str | None = None) -> dict[str, Any]:
         self._command = C.MQCMD_PING_CHANNEL

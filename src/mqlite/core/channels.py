@@ -49,6 +49,8 @@ SYSTEM_CHANNELS: dict[str, dict[str, Any]] = {
     "SYSTEM.DEF.SERVER": {"CHLTYPE": "SVR"},
     "SYSTEM.DEF.RECEIVER": {"CHLTYPE": "RCVR"},
     "SYSTEM.DEF.REQUESTER": {"CHLTYPE": "RQSTR"},
+    "SYSTEM.DEF.CLUSSDR": {"CHLTYPE": "CLUSSDR"},  # its retry timers are those of the auto-defined ones
+    "SYSTEM.DEF.CLUSRCVR": {"CHLTYPE": "CLUSRCVR"},
 }
 
 

@@ -316,6 +316,42 @@ class QueueManager:
             raise MQError(C.MQRCCF_CHANNEL_IN_USE, f"channel {name} is running: stop it first")
         return attrs
 
+    # -- the cluster verbs (mqsc.cluster) ------------------------------------------------
+    def suspend_cluster(self, cluster: str, namelist: str, suspended: bool, mode: str = "QUIESCE") -> None:
+        """SUSPEND (RESUME) QMGR CLUSTER|CLUSNL: the other members avoid (use again) this one;
+        MODE(FORCE) also stops this queue manager's cluster channels."""
+        clusters = [cluster] if cluster else list(self.namelist_service.names(namelist))
+        self.cluster_state.suspend(clusters, suspended)
+        agent = self.channel_agent
+        if mode == "FORCE" and agent is not None:
+            for name, attrs in list(self.channels.items()):
+                if attrs["CHLTYPE"] in ("CLUSSDR", "CLUSRCVR") and agent.running(name):
+                    agent.stop(name, None, "FORCE")
+
+    def refresh_cluster(self, cluster: str, repos: bool) -> int:
+        """REFRESH CLUSTER(generic) REPOS(NO|YES): forget what others said of the cluster and
+        learn it again (A-21); REPOS(YES) forgets the full repositories too (not at one)."""
+        clusters = [c for c in sorted(self.cluster_state.member_of()) if attributes.generic_match(cluster, c)]
+        if repos and any(c in self.cluster_state.full_for() for c in clusters):
+            raise MQError(C.MQRCCF_REPOS_NAME_CONFLICT, "REPOS(YES) is for a partial repository of the cluster")
+        dropped = sum(self.cluster_state.refresh(c, forget_full=repos) for c in clusters)
+        self.cluster.sync_senders()
+        return dropped
+
+    def reset_cluster(self, cluster: str, qmname: str, qmid: str, queues: bool) -> int:
+        """RESET CLUSTER ACTION(FORCEREMOVE): a full repository forgets a member and tells the
+        cluster (IBM: for a queue manager deleted without leaving first)."""
+        if cluster not in self.cluster_state.full_for():
+            raise MQError(C.MQRCCF_REPOS_NAME_CONFLICT, f"this queue manager is not a full repository of {cluster}")
+        if not qmname:
+            found = [r.owner for r in self.cluster_state.live("QMGR", cluster=cluster) if r.attrs.get("QMID") == qmid]
+            if not found:
+                raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"no member of {cluster} has QMID {qmid}")
+            qmname = found[0]
+        removed = self.cluster_state.force_remove(cluster, qmname)
+        self.cluster.sync_senders()
+        return removed
+
     def _objects(self, objtype: str, generic: str) -> list[dict[str, Any]]:
         """DISPLAY's rows: the definitions, and what the clusters' repository shows."""
         objtype = objtype.upper()

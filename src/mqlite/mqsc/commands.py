@@ -17,7 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 from mqlite import cmqc
 from mqlite.core import attributes
 from mqlite.core.errors import MQError
-from mqlite.mqsc import chlauth, display, security
+from mqlite.mqsc import chlauth, cluster, display, security
 from mqlite.mqsc.lexer import MqscSyntaxError, split_script
 from mqlite.mqsc.parser import Command, Where, parse
 from mqlite.mqsc.summary import summary
@@ -300,6 +300,8 @@ def _dispatch(admin: AdminAPI, cmd: Command) -> list[str]:
             lambda row: _where_match(cmd, where, where.keyword, row)))
     if objtype in security.NOUNS:
         return security.run(admin, cmd)
+    if cluster.handles(cmd):
+        return cluster.run(admin, cmd)
     if verb == "DISPLAY":
         return _display(admin, cmd)
     if verb == "DEFINE":

@@ -163,7 +163,7 @@ class ClusterRouting:
     # -- cluster queues: MQOPEN and MQPUT ---------------------------------------------------------
     def member(self) -> bool:
         """Whether this queue manager is in any cluster (has a cluster-receiver)."""
-        return any(attrs.get("CHLTYPE") == "CLUSRCVR" for attrs in self.channels.channels.values())
+        return bool(self.state.member_of())
 
     def spreads(self, name: str, attrs: dict[str, Any]) -> bool:
         """Whether puts here to local cluster queue ``name`` take part in workload balancing with

@@ -371,13 +371,17 @@ class ClusterState:
             self.on_records(gone)
         return len(gone)
 
-    def refresh(self, cluster: str) -> int:
-        """REFRESH CLUSTER: forget what others told us of ``cluster`` (except the full
-        repositories' memberships, the way back to them) and ask again; republish our own."""
+    def refresh(self, cluster: str, forget_full: bool = False) -> int:
+        """REFRESH CLUSTER: forget what others told us of ``cluster`` (except, without
+        ``forget_full``, the full repositories' memberships, the way back to them) and learn it
+        again; our own records are published again (through the manual cluster-senders when no
+        full repository is known any more)."""
         dropped = [r for r in self.cache.values() if r.cluster == cluster and r.owner != self.name
-                   and not (r.kind == "QMGR" and r.attrs.get("REPOS"))]
+                   and (forget_full or not (r.kind == "QMGR" and r.attrs.get("REPOS")))]
         for record in dropped:
             self._drop(record.key)
+        for members in self.subscribers.get(cluster, {}).values():  # the partials will ask again
+            members.clear()
         self.republish()
         if dropped:
             self.on_records(dropped)
