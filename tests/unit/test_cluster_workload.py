@@ -145,6 +145,21 @@ def test_clwlwght_spreads_in_proportion_to_the_weights() -> None:
         assert abs(counts[qmgr] / total - share) < 0.01, counts
 
 
+def test_a_destination_back_after_an_absence_takes_turns_without_a_backlog() -> None:
+    """QM3 suspended for 10 choices (all to QM2), then resumed: the next ones alternate, QM3 is
+    not sent the 10 it missed in a row."""
+    history = History()
+    for _ in range(10):
+        history = choose([remote("QM2"), remote("QM3", suspended=True)], history).history
+    order = []
+    for _ in range(6):
+        choice = choose([remote("QM2"), remote("QM3")], history)
+        order.append(choice.destination.qmgr)
+        history = choice.history
+    assert order.count("QM3") <= 4 and order.count("QM2") >= 2, order
+    assert order[2:] in (["QM3", "QM2"] * 2, ["QM2", "QM3"] * 2), order
+
+
 def test_the_history_is_not_changed_in_place() -> None:
     history = History()
     choice = choose([remote("QM2")], history)

@@ -242,11 +242,11 @@ def test_the_checked_admin_offers_every_admin_call_with_the_same_parameters() ->
     import inspect
 
     from mqlite.core.admin_checks import CheckedAdmin
-    from mqlite.mqsc import chlauth, commands, security
+    from mqlite.mqsc import chlauth, cluster, commands, security
 
     checked = queue_manager().admin_for(Principal("owner"))
-    for protocol in (commands.AdminAPI, commands.ChannelAdmin, commands.SecurityAdmin, chlauth.ChlauthAdmin,
-                     security.SecurityAdmin):
+    for protocol in (commands.AdminAPI, commands.ChannelAdmin, security.RefreshAdmin, chlauth.ChlauthAdmin,
+                     security.SecurityAdmin, cluster.ClusterAdmin):
         assert isinstance(checked, protocol), protocol
         for name, member in vars(protocol).items():
             if callable(member) and not name.startswith("_"):

@@ -369,7 +369,7 @@ class CheckedAdmin:
     def principal_of(self, user: str) -> Principal:
         return self.security.principal_of(user)
 
-    # -- REFRESH SECURITY (mqsc.commands.SecurityAdmin) -------------------------------------
+    # -- REFRESH SECURITY (mqsc.security.RefreshAdmin) -------------------------------------
     def refresh_authorities(self) -> None:
         self._command = C.MQCMD_REFRESH_SECURITY
         self._require_qmgr(C.MQZAO_CHANGE)

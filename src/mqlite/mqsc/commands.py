@@ -58,17 +58,6 @@ class AdminAPI(Protocol):
 
 
 @runtime_checkable
-class SecurityAdmin(Protocol):
-    """What REFRESH SECURITY needs (``mqlite.core.qmgr.QueueManager``)."""
-
-    def refresh_connauth(self) -> None: ...
-
-    def refresh_authorities(self) -> None: ...
-
-    def refresh_ssl(self) -> None: ...
-
-
-@runtime_checkable
 class ChannelAdmin(Protocol):
     """What START/STOP CHANNEL and DISPLAY CHSTATUS need (``mqlite.core.channels``)."""
 
@@ -343,7 +332,7 @@ def _dispatch(admin: AdminAPI, cmd: Command) -> list[str]:
         return ["AMQ8024I: WebSphere MQ channel resolved."]
     elif verb == "REFRESH" and objtype == "SECURITY":
         _no_attributes(cmd)
-        return _refresh_security(admin, cmd)
+        return security.refresh(admin, cmd)
     elif verb == "CLEAR" and objtype == "QLOCAL":
         _no_attributes(cmd)
         admin.clear_queue(name)
@@ -357,27 +346,6 @@ def _dispatch(admin: AdminAPI, cmd: Command) -> list[str]:
     else:
         raise MQError(cmqc.MQRC_FUNCTION_NOT_SUPPORTED, f"{verb} {objtype} is not supported yet")
     return [display.done_message(verb, objtype)]
-
-
-_REFRESH_TYPES = ("ALL", "AUTHSERV", "CONNAUTH", "SSL")
-
-
-def _refresh_security(admin: AdminAPI, cmd: Command) -> list[str]:
-    """REFRESH SECURITY [TYPE(ALL|AUTHSERV|CONNAUTH|SSL)]: authority records' cache, the
-    connection authentication settings (CONNAUTH and its AUTHINFO) taken afresh; TYPE(SSL), and
-    only it as IBM's, has the key repository read again at the next TLS handshake."""
-    kind = cmd.options.get("TYPE", "ALL").upper()
-    if kind not in _REFRESH_TYPES:
-        raise cmd.error(f"TYPE must be one of {', '.join(_REFRESH_TYPES)}", "TYPE")
-    if not isinstance(admin, SecurityAdmin):
-        raise MQError(cmqc.MQRC_FUNCTION_NOT_SUPPORTED, "REFRESH SECURITY is not supported here")
-    if kind in ("ALL", "AUTHSERV"):
-        admin.refresh_authorities()
-    if kind in ("ALL", "CONNAUTH"):
-        admin.refresh_connauth()
-    if kind == "SSL":
-        admin.refresh_ssl()
-    return ["AMQ8560I: WebSphere MQ security cache refreshed."]
 
 
 def _listener_admin(admin: AdminAPI, cmd: Command) -> ListenerAdmin:
@@ -490,7 +458,10 @@ def _display(admin: AdminAPI, cmd: Command) -> list[str]:
         if where is not None and not _where_match(cmd, where, where_key, row):
             continue
         chosen: Iterable[str] = (k for k in row if not k.startswith("_")) if show_all else [*keys, where_key]
-        out.extend(display.record(objtype, row, identity or tuple(row)[:1], [k for k in chosen if k]))
+        shown = identity or tuple(row)[:1]
+        if row.get("TYPE") == "QCLUSTER" and "CLUSQMGR" not in shown:  # CLUSINFO: which instance
+            shown = (*shown, "CLUSQMGR")
+        out.extend(display.record(objtype, row, shown, [k for k in chosen if k]))
     return out
 
 

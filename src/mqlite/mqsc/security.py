@@ -177,3 +177,35 @@ def _mask(cmd: Command, keyword: str, objtype: int) -> int:
         return authority_mask(names, objtype)
     except ValueError as error:
         raise MQError(cmqc.MQRCCF_AUTH_VALUE_ERROR, str(error)) from None
+
+
+@runtime_checkable
+class RefreshAdmin(Protocol):
+    """What REFRESH SECURITY needs (``mqlite.core.qmgr.QueueManager``)."""
+
+    def refresh_connauth(self) -> None: ...
+
+    def refresh_authorities(self) -> None: ...
+
+    def refresh_ssl(self) -> None: ...
+
+
+_REFRESH_TYPES = ("ALL", "AUTHSERV", "CONNAUTH", "SSL")
+
+
+def refresh(admin: Any, cmd: Command) -> list[str]:
+    """REFRESH SECURITY [TYPE(ALL|AUTHSERV|CONNAUTH|SSL)]: authority records' cache, the
+    connection authentication settings (CONNAUTH and its AUTHINFO) taken afresh; TYPE(SSL), and
+    only it as IBM's, has the key repository read again at the next TLS handshake."""
+    kind = cmd.options.get("TYPE", "ALL").upper()
+    if kind not in _REFRESH_TYPES:
+        raise cmd.error(f"TYPE must be one of {', '.join(_REFRESH_TYPES)}", "TYPE")
+    if not isinstance(admin, RefreshAdmin):
+        raise MQError(cmqc.MQRC_FUNCTION_NOT_SUPPORTED, "REFRESH SECURITY is not supported here")
+    if kind in ("ALL", "AUTHSERV"):
+        admin.refresh_authorities()
+    if kind in ("ALL", "CONNAUTH"):
+        admin.refresh_connauth()
+    if kind == "SSL":
+        admin.refresh_ssl()
+    return ["AMQ8560I: WebSphere MQ security cache refreshed."]

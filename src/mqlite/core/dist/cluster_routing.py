@@ -72,6 +72,7 @@ class ClusterRouting:
         self.clock = clock
         self.history = workload.History()
         self.conn = Connection("CLUSTER", "mqm", "amqrrmfa")  # the repository manager's own puts
+        self._hosts_asked: set[str] = set()  # queue managers asked about once (their records)
         self.wanted: set[str] = set()  # cluster-senders with a message waiting since the last look
         self.on_wanted: Callable[[str], None] = lambda channel: None  # start it now (the channel agent)
         state.send = self.send
@@ -180,10 +181,18 @@ class ClusterRouting:
         by_owner: dict[str, ClusterRecord] = {}
         for record in self.state.live("QUEUE", name=queue):
             if record.cluster in mine and record.owner != self.state.name:
+                if self.state.qmgr_record(record.owner, [record.cluster]) is None:
+                    self._ask_for_host(record.owner)  # no way there known yet: not a candidate
+                    continue
                 held = by_owner.get(record.owner)
                 if held is None or record.stamp > held.stamp:
                     by_owner[record.owner] = record
         return [by_owner[owner] for owner in sorted(by_owner)]
+
+    def _ask_for_host(self, qmgr: str) -> None:
+        if qmgr not in self._hosts_asked:
+            self._hosts_asked.add(qmgr)
+            self.state.query("QMGR", qmgr)
 
     def open_handle(self, hobj: int, queue: str, options: int, qmgr: str = "",
                     local_attrs: dict[str, Any] | None = None) -> Handle:

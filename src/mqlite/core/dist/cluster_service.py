@@ -258,7 +258,7 @@ class ClusterState:
     def _publish_received(self, message: Publish) -> None:
         now = self.clock()
         changed: list[ClusterRecord] = []
-        newly_known_fulls = False
+        newly_known_fulls: list[ClusterRecord] = []
         for record in message.records:
             if record.owner == self.name:
                 continue  # our own records come back from nobody but ourselves
@@ -276,13 +276,25 @@ class ClusterState:
                 if record.cluster in self.full_for() and message.sender == record.owner:
                     self._welcome(record)
                 if record.owner not in before and record.attrs.get("REPOS"):
-                    newly_known_fulls = True
-        if newly_known_fulls:
-            self.republish()  # a full repository we did not know: it gets our records too
+                    newly_known_fulls.append(record)
+        for full in newly_known_fulls:
+            self._meet_full(full)
         if changed:
             self.on_records(changed)
         if message.answer_to:
             self.on_answer(message.answer_to)
+
+    def _meet_full(self, full: ClusterRecord) -> None:
+        """A full repository we did not know: it gets our own records; if we are one too, all we
+        know of the cluster (full repositories hold everything, whoever heard it first)."""
+        if full.cluster in self.full_for() and full.cluster in self.member_of():
+            known = tuple(r for r in self.cache.values() if r.cluster == full.cluster and r.owner != full.owner)
+            if known:
+                self.send(full.owner, full.cluster, Publish(self.name, known), "")
+            return
+        own = tuple(r for r in self.cache.values() if r.owner == self.name and r.cluster == full.cluster)
+        if own:
+            self.send(full.owner, full.cluster, Publish(self.name, own), "")
 
     def _welcome(self, member: ClusterRecord) -> None:
         """A full repository tells a member it heard from of the cluster's full repositories

@@ -20,7 +20,8 @@ management algorithm"):
 9. CLWLMRUC: at most this many of the most recently used channels stay in the choice;
 10. the least recently used, weighted by CLWLWGHT: each choice adds ``WEIGHT_UNIT // weight`` to the
     chosen destination's factor, the lowest factor is chosen (ties: the one chosen longest ago,
-    then the queue manager name), so a channel of weight 2w gets about twice the messages of w.
+    then the queue manager name), so a channel of weight 2w gets about twice the messages of w;
+    a destination back in the choice after an absence starts level, without a backlog.
 
 The local instance, when it takes part (CLWLUSEQ ANY), has no channel: it counts as INACTIVE or
 RUNNING with the queue manager's own ranks. Everything here is a decision; the caller keeps the
@@ -129,9 +130,22 @@ def choose(candidates: Iterable[Destination], history: History = History(), *, u
     if len(remaining) > mruc:
         recent = sorted(remaining, key=lambda d: history.last_used.get(_key(d), -1), reverse=True)
         remaining = recent[:max(mruc, 1)]
+    history = _no_backlog(remaining, history)
     chosen = min(remaining, key=lambda d: (history.factors.get(_key(d), 0), history.last_used.get(_key(d), -1),
                                            d.qmgr, d.channel))
     return _chosen(chosen, history)
+
+
+def _no_backlog(remaining: list[Destination], history: History) -> History:
+    """A destination that was out of the choice for a while (suspended, put-inhibited, its
+    channel down, newly defined) comes back level with the others, not owed every message it
+    missed: its factor is lifted to one weight step below the highest of the candidates. In
+    steady state the factors stay within a step of each other, so nothing changes there."""
+    factors = [history.factors.get(_key(d), 0) for d in remaining]
+    step = max(WEIGHT_UNIT // min(max(d.channel_weight, 1), 99) for d in remaining)
+    floor = max(factors) - step
+    lagging = {_key(d): floor for d, factor in zip(remaining, factors, strict=True) if factor < floor}
+    return replace(history, factors={**history.factors, **lagging}) if lagging else history
 
 
 def _channel_value(destinations: list[Destination], attribute: str) -> Callable[[Destination], int]:

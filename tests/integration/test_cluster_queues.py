@@ -1,0 +1,232 @@
+"""A cluster of two full and three partial repositories as real processes (issue 16): cluster
+queues with several instances, the workload algorithm across them, binding, suspension, a member
+killed with kill -9 (B:§22, B:SC-85, B:SC-86, B:SC-87, B:SC-88, B:SC-89)."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+import mqlite.client as mqlite
+from helpers.cluster import join_all
+from helpers.credentials import APP, add_user, grant_app
+from helpers.mqsc import depth, mqsc
+from helpers.qmgrs import QMgr, reap, run_mqlite, server_pids
+from helpers.waiting import wait_until
+from mqlite import cmqc as C
+
+RunCli = Callable[..., Any]
+CLUSTER = "DEMO"
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, QMgr]]:
+    """FR1 and FR2 (full repositories), QM3, QM4 and QM5 (partial ones); Q1 on QM3 and QM5,
+    defined once the cluster has formed; QM4 puts (it has no definition of Q1)."""
+
+    home = tmp_path_factory.mktemp("cluster") / "mqhome"
+    home.mkdir()
+
+    def run_cli(*args: str, input: str | None = None, timeout: float = 60) -> Any:
+        return run_mqlite(tuple(args), home, input=input, timeout=timeout)
+
+    os.environ["MQLITE_HOME"] = str(home)
+    qmgrs: dict[str, QMgr] = {}
+    try:
+        for name in ("FR1", "FR2", "QM3", "QM4", "QM5"):
+            assert run_cli("crtmqm", "-p", "0", name).returncode == 0
+            add_user(home, name, APP)
+            assert run_cli("strmqm", name).returncode == 0
+            grant_app(home, name)
+            qmgrs[name] = QMgr(name, home)
+        # The auto-defined cluster-senders retry after 1 s (their timers are SYSTEM.DEF.CLUSSDR's).
+        for qmgr in qmgrs.values():
+            mqsc(run_cli, qmgr, "ALTER CHANNEL(SYSTEM.DEF.CLUSSDR) CHLTYPE(CLUSSDR) SHORTTMR(1)\n")
+        join_all(run_cli, CLUSTER, [qmgrs["FR1"], qmgrs["FR2"]], [qmgrs["QM3"], qmgrs["QM4"], qmgrs["QM5"]])
+        for name in ("QM3", "QM5"):
+            mqsc(run_cli, qmgrs[name], f"DEFINE QLOCAL(Q1) CLUSTER({CLUSTER}) DEFBIND(NOTFIXED) MAXDEPTH(20000)\n")
+        for fr in ("FR1", "FR2"):
+            wait_until(lambda fr=fr: mqsc(run_cli, qmgrs[fr], "DISPLAY QCLUSTER(Q1)\n", ok=False).count("QUEUE(Q1)")
+                       == 2, f"{fr} knows both instances", timeout=60)
+        yield qmgrs
+    finally:
+        reap(home)
+
+
+def run(qmgrs: dict[str, QMgr]) -> RunCli:
+    home = next(iter(qmgrs.values())).home
+    return lambda *args, input=None, timeout=60: run_mqlite(tuple(args), home, input=input, timeout=timeout)
+
+
+def drain(qmgr: QMgr, queue: str) -> list[bytes]:
+    got = []
+    with mqlite.connect(qmgr.name) as conn:
+        q = mqlite.Queue(conn, queue)
+        while True:
+            try:
+                got.append(q.get())
+            except mqlite.MQMIError as error:
+                assert error.reason == C.MQRC_NO_MSG_AVAILABLE
+                return got
+
+
+def wait_arrived(run_cli: RunCli, qmgrs: dict[str, QMgr], total: int) -> tuple[int, int]:
+    counts = wait_until(lambda: (lambda a, b: (a, b) if a + b >= total else None)(
+        depth(run_cli, qmgrs["QM3"], "Q1"), depth(run_cli, qmgrs["QM5"], "Q1")), f"{total} messages arrived", 60)
+    assert counts is not None
+    return counts
+
+
+def test_not_fixed_puts_alternate_and_bind_on_open_keeps_one_instance(cluster: dict[str, QMgr]) -> None:
+    """B:SC-85: NOT_FIXED spreads round robin; BIND_ON_OPEN sends a handle's every put to one
+    instance, and the next such handle to the other."""
+    run_cli = run(cluster)
+    with mqlite.connect("QM4") as conn:
+        spread = mqlite.Queue(conn, "Q1", C.MQOO_OUTPUT | C.MQOO_BIND_NOT_FIXED)
+        for i in range(4):
+            spread.put(b"spread %d" % i)
+        spread.close()
+    assert wait_arrived(run_cli, cluster, 4) == (2, 2)
+    assert sorted(drain(cluster["QM3"], "Q1") + drain(cluster["QM5"], "Q1")) == [b"spread %d" % i for i in range(4)]
+    with mqlite.connect("QM4") as conn:
+        for handle in range(2):
+            bound = mqlite.Queue(conn, "Q1", C.MQOO_OUTPUT | C.MQOO_BIND_ON_OPEN)
+            for i in range(3):
+                bound.put(b"bound %d.%d" % (handle, i))
+            bound.close()
+    wait_arrived(run_cli, cluster, 6)
+    on_qm3, on_qm5 = drain(cluster["QM3"], "Q1"), drain(cluster["QM5"], "Q1")
+    assert {tuple(m[:7] for m in on_qm3), tuple(m[:7] for m in on_qm5)} == {(b"bound 0",) * 3, (b"bound 1",) * 3}
+
+
+def test_groups_stay_together_with_bind_on_group(cluster: dict[str, QMgr]) -> None:
+    """B:SC-86: each message group goes to one instance, the next group to the other."""
+    run_cli = run(cluster)
+    with mqlite.connect("QM4") as conn:
+        queue = mqlite.Queue(conn, "Q1", C.MQOO_OUTPUT | C.MQOO_BIND_ON_GROUP)
+        for group in range(2):
+            for i in range(3):
+                md = mqlite.MD(GroupId=b"G%d" % group + b" " * 22, MsgSeqNumber=i + 1)
+                md.MsgFlags = C.MQMF_MSG_IN_GROUP | (C.MQMF_LAST_MSG_IN_GROUP if i == 2 else 0)
+                queue.put(b"g%d.%d" % (group, i), md)
+        queue.close()
+    wait_arrived(run_cli, cluster, 6)
+    on_qm3, on_qm5 = drain(cluster["QM3"], "Q1"), drain(cluster["QM5"], "Q1")
+    assert {tuple(sorted(on_qm3)), tuple(sorted(on_qm5))} == {(b"g0.0", b"g0.1", b"g0.2"), (b"g1.0", b"g1.1", b"g1.2")}
+
+
+def test_weights_spread_ten_thousand_messages_as_configured(cluster: dict[str, QMgr]) -> None:
+    """CLWLWGHT published by each instance's cluster-receiver: 75 on QM5's, 25 on QM3's, so QM5
+    gets three quarters of 10,000 NOT_FIXED puts (tolerance: 2 percentage points)."""
+    run_cli = run(cluster)
+    mqsc(run_cli, cluster["QM3"], f"ALTER CHANNEL({CLUSTER}.QM3) CHLTYPE(CLUSRCVR) CLWLWGHT(25)\n")
+    mqsc(run_cli, cluster["QM5"], f"ALTER CHANNEL({CLUSTER}.QM5) CHLTYPE(CLUSRCVR) CLWLWGHT(75)\n")
+    wait_until(lambda: all(f"CLWLWGHT({w})" in mqsc(run_cli, cluster["QM4"], f"DISPLAY CLUSQMGR({q}) CLWLWGHT\n",
+                                                   ok=False) for q, w in (("QM3", 25), ("QM5", 75))),
+               "QM4 knows the new weights", timeout=60)
+    with mqlite.connect("QM4") as conn:
+        queue = mqlite.Queue(conn, "Q1", C.MQOO_OUTPUT | C.MQOO_BIND_NOT_FIXED)
+        for i in range(10_000):
+            queue.put(b"w%d" % i)
+        queue.close()
+    on_qm3, on_qm5 = wait_arrived(run_cli, cluster, 10_000)
+    assert on_qm3 + on_qm5 == 10_000
+    assert abs(on_qm5 / 10_000 - 0.75) <= 0.02, (on_qm3, on_qm5)
+    mqsc(run_cli, cluster["QM3"], "CLEAR QLOCAL(Q1)\n")
+    mqsc(run_cli, cluster["QM5"], "CLEAR QLOCAL(Q1)\n")
+    for name in ("QM3", "QM5"):
+        mqsc(run_cli, cluster[name], f"ALTER CHANNEL({CLUSTER}.{name}) CHLTYPE(CLUSRCVR) CLWLWGHT(50)\n")
+
+
+def test_a_suspended_member_stops_receiving(cluster: dict[str, QMgr]) -> None:
+    """SUSPEND QMGR CLUSTER: the other members send it nothing while another instance is there;
+    RESUME QMGR and it takes its share again."""
+    run_cli = run(cluster)
+    shown = mqsc(run_cli, cluster["QM5"], f"SUSPEND QMGR CLUSTER({CLUSTER})\n")
+    assert "AMQ8569I" in shown
+    wait_until(lambda: "SUSPEND(YES)" in mqsc(run_cli, cluster["QM4"], "DISPLAY CLUSQMGR(QM5) SUSPEND\n", ok=False),
+               "QM4 sees QM5 suspended", timeout=60)
+    with mqlite.connect("QM4") as conn:
+        queue = mqlite.Queue(conn, "Q1", C.MQOO_OUTPUT | C.MQOO_BIND_NOT_FIXED)
+        for i in range(10):
+            queue.put(b"s%d" % i)
+    assert wait_arrived(run_cli, cluster, 10) == (10, 0)
+    drain(cluster["QM3"], "Q1")
+    mqsc(run_cli, cluster["QM5"], f"RESUME QMGR CLUSTER({CLUSTER})\n")
+    wait_until(lambda: "SUSPEND(NO)" in mqsc(run_cli, cluster["QM4"], "DISPLAY CLUSQMGR(QM5) SUSPEND\n", ok=False),
+               "QM4 sees QM5 resumed", timeout=60)
+    with mqlite.connect("QM4") as conn:
+        queue = mqlite.Queue(conn, "Q1", C.MQOO_OUTPUT | C.MQOO_BIND_NOT_FIXED)
+        for i in range(10):
+            queue.put(b"r%d" % i)
+    on_qm3, on_qm5 = wait_arrived(run_cli, cluster, 10)
+    assert on_qm3 and on_qm5
+    drain(cluster["QM3"], "Q1")
+    drain(cluster["QM5"], "Q1")
+
+
+def test_displays_and_the_cluster_transmission_queue_is_not_for_applications(cluster: dict[str, QMgr]) -> None:
+    """B:SC-88: DISPLAY QUEUE(*) CLUSINFO shows the local queues and each cluster instance;
+    a cluster queue cannot be altered or deleted where it is not defined. B:SC-89: an application
+    cannot put to SYSTEM.CLUSTER.TRANSMIT.QUEUE (2035). DISPLAY CLUSQMGR shows the members."""
+    run_cli = run(cluster)
+    qm4 = cluster["QM4"]
+    shown = mqsc(run_cli, qm4, "DISPLAY QUEUE(Q*) CLUSINFO\n")
+    assert re.search(r"QUEUE\(Q1\)\s+TYPE\(QCLUSTER\)\s+CLUSQMGR\(QM3\)", shown), shown
+    assert re.search(r"QUEUE\(Q1\)\s+TYPE\(QCLUSTER\)\s+CLUSQMGR\(QM5\)", shown), shown
+    assert "AMQ8147E" in mqsc(run_cli, qm4, "DELETE QREMOTE(Q1)\n", ok=False)
+    assert "AMQ8147E" in mqsc(run_cli, qm4, "ALTER QREMOTE(Q1) DESCR('x')\n", ok=False)
+    members = mqsc(run_cli, qm4, "DISPLAY CLUSQMGR(*) QMTYPE DEFTYPE\n")
+    assert re.search(r"CLUSQMGR\(QM4\).*?DEFTYPE\(CLUSRCVR\)", members, re.S)
+    assert re.search(r"CLUSQMGR\(QM3\).*?DEFTYPE\(CLUSSDRA\).*?QMTYPE\(NORMAL\)", members, re.S), members
+    assert "QMTYPE(REPOS)" in members
+    # An application (APP may put to every queue: IBM's developer grants) over TCP.
+    with mqlite.connect("QM4", host="127.0.0.1", port=qm4.port, **APP.kwargs) as conn:
+        with pytest.raises(mqlite.MQMIError) as refused:
+            mqlite.Queue(conn, "SYSTEM.CLUSTER.TRANSMIT.QUEUE").put(b"x")
+        assert refused.value.reason == C.MQRC_NOT_AUTHORIZED
+        mqlite.Queue(conn, "Q1").put(b"through the cluster")  # the way in: the cluster queue
+    assert sum(wait_arrived(run_cli, cluster, 1)) == 1
+    drain(cluster["QM3"], "Q1")
+    drain(cluster["QM5"], "Q1")
+
+
+def test_a_member_killed_keeps_bound_messages_and_the_rest_go_elsewhere(cluster: dict[str, QMgr]) -> None:
+    """B:SC-87 (A-23, A-54): QM5 killed with kill -9; a handle bound to QM5 puts messages that
+    wait on QM4's cluster transmission queue; once QM4's channel to QM5 is RETRYING, NOT_FIXED
+    puts go to QM3 only; QM5 restarted (on a new port, which it publishes), the bound messages
+    arrive exactly once."""
+    run_cli = run(cluster)
+    qm5 = cluster["QM5"]
+    with mqlite.connect("QM4") as conn:  # bind a handle to QM5 while it is up
+        bound = mqlite.Queue(conn, "Q1", C.MQOO_OUTPUT | C.MQOO_BIND_ON_OPEN)
+        probe = b""
+        for _attempt in range(4):  # BIND_ON_OPEN picks by round robin: open until one lands on QM5
+            bound.put(b"probe", mqlite.MD(Persistence=C.MQPER_PERSISTENT))
+            _, on_qm5 = wait_arrived(run_cli, cluster, 1)
+            drain(cluster["QM3"], "Q1")
+            drain(qm5, "Q1")
+            if on_qm5:
+                probe = b"bound"
+                break
+            bound.close()
+            bound = mqlite.Queue(conn, "Q1", C.MQOO_OUTPUT | C.MQOO_BIND_ON_OPEN)
+        assert probe, "no handle bound to QM5"
+        os.kill(server_pids(qm5.home)["QM5"], signal.SIGKILL)
+        for i in range(5):
+            bound.put(b"bound %d" % i, mqlite.MD(Persistence=C.MQPER_PERSISTENT))
+        wait_until(lambda: "STATUS(RETRYING)" in mqsc(run_cli, cluster["QM4"], f"DISPLAY CHSTATUS({CLUSTER}.QM5)\n",
+                                                      ok=False), "QM4's channel to QM5 retrying", timeout=60)
+        spread = mqlite.Queue(conn, "Q1", C.MQOO_OUTPUT | C.MQOO_BIND_NOT_FIXED)
+        for i in range(10):
+            spread.put(b"spread %d" % i, mqlite.MD(Persistence=C.MQPER_PERSISTENT))
+    wait_until(lambda: depth(run_cli, cluster["QM3"], "Q1") == 10, "the unbound ones on QM3", timeout=60)
+    assert run_cli("strmqm", "QM5").returncode == 0
+    wait_until(lambda: depth(run_cli, qm5, "Q1") == 5, "the bound ones on QM5", timeout=90)
+    assert sorted(drain(qm5, "Q1")) == [b"bound %d" % i for i in range(5)]
+    assert sorted(drain(cluster["QM3"], "Q1")) == sorted(b"spread %d" % i for i in range(10))
