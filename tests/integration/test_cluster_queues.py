@@ -63,6 +63,27 @@ def run(qmgrs: dict[str, QMgr]) -> RunCli:
     return lambda *args, input=None, timeout=60: run_mqlite(tuple(args), home, input=input, timeout=timeout)
 
 
+def knows_both(run_cli: RunCli, qmgrs: dict[str, QMgr]) -> None:
+    """QM4 has asked the full repositories about Q1 (its first MQOPEN does) and knows both
+    instances: it is subscribed to their changes from then on. Tests run in any order."""
+    with mqlite.connect("QM4") as conn:
+        mqlite.Queue(conn, "Q1", C.MQOO_OUTPUT).close()
+    wait_until(lambda: mqsc(run_cli, qmgrs["QM4"], "DISPLAY QCLUSTER(Q1)\n", ok=False).count("QUEUE(Q1)") == 2,
+               "QM4 knows both instances of Q1", timeout=60)
+
+
+def diagnostics(run_cli: RunCli, qmgrs: dict[str, QMgr]) -> str:
+    """What each member shows of the cluster and its channels, and its error log's end."""
+    from mqlite import paths
+
+    out = []
+    for name, qmgr in qmgrs.items():
+        out.append(f"== {name}\n" + mqsc(run_cli, qmgr, "DISPLAY CLUSQMGR(*) CLWLWGHT QMTYPE STATUS\n"
+                                                       "DISPLAY CHSTATUS(*) STATUS MSGS\n", ok=False))
+        out.append("\n".join((paths.qmgr_dir(name) / "AMQERR01.LOG").read_text().splitlines()[-15:]))
+    return "\n".join(out)
+
+
 def drain(qmgr: QMgr, queue: str) -> list[bytes]:
     got = []
     with mqlite.connect(qmgr.name) as conn:
@@ -77,7 +98,7 @@ def drain(qmgr: QMgr, queue: str) -> list[bytes]:
 
 def wait_arrived(run_cli: RunCli, qmgrs: dict[str, QMgr], total: int) -> tuple[int, int]:
     counts = wait_until(lambda: (lambda a, b: (a, b) if a + b >= total else None)(
-        depth(run_cli, qmgrs["QM3"], "Q1"), depth(run_cli, qmgrs["QM5"], "Q1")), f"{total} messages arrived", 60)
+        depth(run_cli, qmgrs["QM3"], "Q1"), depth(run_cli, qmgrs["QM5"], "Q1")), f"{total} messages arrived", 180)
     assert counts is not None
     return counts
 
@@ -86,6 +107,7 @@ def test_not_fixed_puts_alternate_and_bind_on_open_keeps_one_instance(cluster: d
     """B:SC-85: NOT_FIXED spreads round robin; BIND_ON_OPEN sends a handle's every put to one
     instance, and the next such handle to the other."""
     run_cli = run(cluster)
+    knows_both(run_cli, cluster)
     with mqlite.connect("QM4") as conn:
         spread = mqlite.Queue(conn, "Q1", C.MQOO_OUTPUT | C.MQOO_BIND_NOT_FIXED)
         for i in range(4):
@@ -107,6 +129,7 @@ def test_not_fixed_puts_alternate_and_bind_on_open_keeps_one_instance(cluster: d
 def test_groups_stay_together_with_bind_on_group(cluster: dict[str, QMgr]) -> None:
     """B:SC-86: each message group goes to one instance, the next group to the other."""
     run_cli = run(cluster)
+    knows_both(run_cli, cluster)
     with mqlite.connect("QM4") as conn:
         queue = mqlite.Queue(conn, "Q1", C.MQOO_OUTPUT | C.MQOO_BIND_ON_GROUP)
         for group in range(2):
@@ -124,11 +147,15 @@ def test_weights_spread_ten_thousand_messages_as_configured(cluster: dict[str, Q
     """CLWLWGHT published by each instance's cluster-receiver: 75 on QM5's, 25 on QM3's, so QM5
     gets three quarters of 10,000 NOT_FIXED puts (tolerance: 2 percentage points)."""
     run_cli = run(cluster)
+    knows_both(run_cli, cluster)
     mqsc(run_cli, cluster["QM3"], f"ALTER CHANNEL({CLUSTER}.QM3) CHLTYPE(CLUSRCVR) CLWLWGHT(25)\n")
     mqsc(run_cli, cluster["QM5"], f"ALTER CHANNEL({CLUSTER}.QM5) CHLTYPE(CLUSRCVR) CLWLWGHT(75)\n")
-    wait_until(lambda: all(f"CLWLWGHT({w})" in mqsc(run_cli, cluster["QM4"], f"DISPLAY CLUSQMGR({q}) CLWLWGHT\n",
-                                                   ok=False) for q, w in (("QM3", 25), ("QM5", 75))),
-               "QM4 knows the new weights", timeout=60)
+    try:
+        wait_until(lambda: all(f"CLWLWGHT({w})" in mqsc(run_cli, cluster["QM4"], f"DISPLAY CLUSQMGR({q}) CLWLWGHT\n",
+                                                       ok=False) for q, w in (("QM3", 25), ("QM5", 75))),
+                   "QM4 knows the new weights", timeout=60)
+    except AssertionError as error:
+        raise AssertionError(f"{error}\n{diagnostics(run_cli, cluster)}") from None
     with mqlite.connect("QM4") as conn:
         queue = mqlite.Queue(conn, "Q1", C.MQOO_OUTPUT | C.MQOO_BIND_NOT_FIXED)
         for i in range(10_000):
@@ -147,6 +174,7 @@ def test_a_suspended_member_stops_receiving(cluster: dict[str, QMgr]) -> None:
     """SUSPEND QMGR CLUSTER: the other members send it nothing while another instance is there;
     RESUME QMGR and it takes its share again."""
     run_cli = run(cluster)
+    knows_both(run_cli, cluster)
     shown = mqsc(run_cli, cluster["QM5"], f"SUSPEND QMGR CLUSTER({CLUSTER})\n")
     assert "AMQ8569I" in shown
     wait_until(lambda: "SUSPEND(YES)" in mqsc(run_cli, cluster["QM4"], "DISPLAY CLUSQMGR(QM5) SUSPEND\n", ok=False),
@@ -175,6 +203,7 @@ def test_displays_and_the_cluster_transmission_queue_is_not_for_applications(clu
     a cluster queue cannot be altered or deleted where it is not defined. B:SC-89: an application
     cannot put to SYSTEM.CLUSTER.TRANSMIT.QUEUE (2035). DISPLAY CLUSQMGR shows the members."""
     run_cli = run(cluster)
+    knows_both(run_cli, cluster)
     qm4 = cluster["QM4"]
     shown = mqsc(run_cli, qm4, "DISPLAY QUEUE(Q*) CLUSINFO\n")
     assert re.search(r"QUEUE\(Q1\)\s+TYPE\(QCLUSTER\)\s+CLUSQMGR\(QM3\)", shown), shown
@@ -202,6 +231,7 @@ def test_a_member_killed_keeps_bound_messages_and_the_rest_go_elsewhere(cluster:
     puts go to QM3 only; QM5 restarted (on a new port, which it publishes), the bound messages
     arrive exactly once."""
     run_cli = run(cluster)
+    knows_both(run_cli, cluster)
     qm5 = cluster["QM5"]
     with mqlite.connect("QM4") as conn:  # bind a handle to QM5 while it is up
         bound = mqlite.Queue(conn, "Q1", C.MQOO_OUTPUT | C.MQOO_BIND_ON_OPEN)

@@ -106,3 +106,25 @@ def run_interactive(qm: Any, lines: Iterable[str]) -> int:
     for text in summary(read, syntax, failed):
         click.echo(text)
     return 0 if not (syntax or failed) else 10
+
+
+@click.command()
+@click.option("-m", "qmgr", required=True, metavar="QMGR", help="The queue manager (it must be running).")
+@click.option("-c", "channel", required=True, metavar="CHANNEL",
+              help="The cluster-sender channel(s): a name, or a generic one (* for all).")
+@click.option("-q", "query", is_flag=True, help="Only report which channels would switch.")
+@click.option("-n", "no_move", is_flag=True, help="Switch without moving the waiting messages to the new queue.")
+def runswchl(qmgr: str, channel: str, query: bool, no_move: bool) -> None:
+    """Switch (or report) the cluster transmission queues of cluster-sender channels at rest, as
+    IBM's runswchl: a changed CLCHNAME or DEFCLXQ takes effect now instead of at the next start."""
+    if not paths.config_path(qmgr).is_file():
+        raise CliError(NOT_EXIST, RC_MQSC_FAILED)
+    command = f"SWITCH CHANNEL('{channel}')" + (" STATUS" if query else "") + (" MOVEMSGS(NO)" if no_move else "")
+    target = resolve_target(qmgr, None, None, None, channel=ADMIN_CHANNEL)
+    with connect(target, failure=_failure) as qm:
+        code, lines = qm.mqsc(command + "\n")
+    closing = {line for counts in _CLOSINGS for line in counts}
+    for line in lines:
+        if not _ECHO.match(line) and line not in closing and line.strip():
+            click.echo(line)
+    click.get_current_context().exit(0 if int(code) == 0 else 10)

@@ -28,7 +28,7 @@ def cli() -> None:
 
 for command in (
     control.crtmqm, control.strmqm, control.endmqm, control.dltmqm, control.dspmq,
-    admin.runmqsc,
+    admin.runmqsc, admin.runswchl,
     messaging.put, messaging.get, messaging.browse, messaging.pub, messaging.sub,
     security.setmqaut, security.dspmqaut, security.dmpmqaut, users.passwd, certificates.mkcert, certificates.addcert,
     dmpmqmsg.dmpmqmsg, events.amqsevt,

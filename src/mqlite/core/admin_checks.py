@@ -91,6 +91,8 @@ class Unchecked(Protocol):
 
     def reset_cluster(self, cluster: str, qmname: str, qmid: str, queues: bool) -> int: ...
 
+    def switch_channels(self, generic: str, query: bool, move: bool) -> list[dict[str, Any]]: ...
+
     def set_chlauth(self, profile: str, attrs: Mapping[str, Any]) -> None: ...
 
     def chlauth_rows(self, profile: str, kind: str = "ALL", match: str = "GENERIC") -> list[dict[str, Any]]: ...
@@ -310,6 +312,14 @@ class CheckedAdmin:
         self._command = C.MQCMD_RESET_CLUSTER
         self._require_qmgr(C.MQZAO_CONTROL)
         return self.qm.reset_cluster(cluster, qmname, qmid, queues)
+
+    def switch_channels(self, generic: str, query: bool, move: bool) -> list[dict[str, Any]]:
+        self._command = C.MQCMD_NONE
+        # IBM: switching needs the authority to start the channel (+ctrl on it), asking to display it
+        rows = self.qm.switch_channels(generic, True, move)
+        for row in rows:
+            self._require(C.MQOT_CHANNEL, row["CHANNEL"], C.MQZAO_DISPLAY if query else C.MQZAO_CONTROL)
+        return rows if query else self.qm.switch_channels(generic, False, move)
 
     def ping_check(self, name: str, chltype: str | None = None) -> dict[str, Any]:
         self._command = C.MQCMD_PING_CHANNEL

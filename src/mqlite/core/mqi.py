@@ -233,9 +233,6 @@ class Connections:
             if self.cluster.route_to_qmgr(handle, target_qmgr, rname):
                 if principal is not None and caller is not None:
                     self.access.open_object(principal, caller, C.MQOT_Q, CLUSTER_XMITQ, options, rqmname)
-                assert handle.queue is not None
-                if options & C.MQOO_OUTPUT:
-                    handle.queue.open_output += 1
                 return handle
         if definition is None or definition[0] != "QLOCAL":
             if xmitq:

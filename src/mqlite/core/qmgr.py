@@ -52,7 +52,7 @@ from mqlite.core.dedupe import DuplicateWindow
 from mqlite.core.dist import cluster_rows
 from mqlite.core.dist.cluster_routing import ClusterRouting
 from mqlite.core.dist.cluster_service import ClusterState
-from mqlite.core.dist.transfer import ChannelTransfer
+from mqlite.core.dist.transfer import ChannelTransfer, sender_key
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection, Effects, GetResult, Handle, TruncatedError
 from mqlite.core.listeners import ListenerAgent, Listeners
@@ -351,6 +351,33 @@ class QueueManager:
         removed = self.cluster_state.force_remove(cluster, qmname)
         self.cluster.sync_senders()
         return removed
+
+    def switch_channels(self, generic: str, query: bool, move: bool) -> list[dict[str, Any]]:
+        """runswchl: the cluster-senders matching ``generic`` whose transmission queue the
+        configuration changed switch now when at rest (``query``: only say which would)."""
+        agent = self.channel_agent
+        rows = []
+        for name, attrs in sorted(self.channels.items()):
+            if attrs["CHLTYPE"] != "CLUSSDR" or not attributes.generic_match(generic, name):
+                continue
+            if not attrs.get("_AUTODEF") and not self.cluster_state.clusters_of(attrs):
+                continue
+            switch = self.cluster.associations.pending(name)
+            row: dict[str, Any] = {"CHANNEL": name, "XMITQ": self.cluster.xmitq_of(name).name}
+            if switch is None:
+                rows.append({**row, "STATE": "NOT_NEEDED"})
+                continue
+            row.update(NEWXMITQ=switch.new, MESSAGES=switch.waiting)
+            if agent is not None and agent.running(name):
+                rows.append({**row, "STATE": "RUNNING"})
+            elif query:
+                rows.append({**row, "STATE": "PENDING"})
+            else:
+                in_doubt = bool(self.transfer.state(sender_key(name)).indoubt)
+                done = self.cluster.associations.switch(name, move=move, in_doubt=in_doubt)
+                rows.append({**row, "STATE": "SWITCHED" if done else "PENDING",
+                             "MESSAGES": switch.waiting if move else 0})
+        return rows
 
     def _objects(self, objtype: str, generic: str) -> list[dict[str, Any]]:
         """DISPLAY's rows: the definitions, and what the clusters' repository shows."""

@@ -21,9 +21,11 @@ class ClusterAdmin(Protocol):
 
     def reset_cluster(self, cluster: str, qmname: str, qmid: str, queues: bool) -> int: ...
 
+    def switch_channels(self, generic: str, query: bool, move: bool) -> list[dict[str, Any]]: ...
+
 
 def handles(cmd: Command) -> bool:
-    return ((cmd.verb in ("SUSPEND", "RESUME") and cmd.objtype == "QMGR")
+    return ((cmd.verb in ("SUSPEND", "RESUME") and cmd.objtype == "QMGR") or cmd.verb == "SWITCH"
             or (cmd.verb in ("REFRESH", "RESET") and cmd.objtype == "CLUSTER"))
 
 
@@ -46,6 +48,8 @@ def run(admin: Any, cmd: Command) -> list[str]:
         return ["AMQ8569I: Suspend Queue Manager Cluster accepted." if cmd.verb == "SUSPEND"
                 else "AMQ8570I: Resume Queue Manager Cluster accepted."]
     name = cmd.name or ""
+    if cmd.verb == "SWITCH":
+        return _switch(admin, cmd, name)
     if cmd.verb == "REFRESH":
         repos = _text(cmd, "REPOS").upper() or "NO"
         if repos not in ("YES", "NO"):
@@ -63,3 +67,27 @@ def run(admin: Any, cmd: Command) -> list[str]:
         raise cmd.error("QUEUES must be YES or NO", "QUEUES")
     admin.reset_cluster(name, qmname, qmid, queues == "YES")
     return ["AMQ8571I: Reset Cluster accepted."]
+
+
+def _switch(admin: ClusterAdmin, cmd: Command, name: str) -> list[str]:
+    """SWITCH CHANNEL(generic) [STATUS] [MOVEMSGS(YES|NO)]: the cluster-senders at rest whose
+    transmission queue the configuration changed switch now (runswchl); STATUS only reports."""
+    move = str(cmd.options.get("MOVEMSGS", "YES")).upper()
+    if move not in ("YES", "NO"):
+        raise cmd.error("MOVEMSGS must be YES or NO", "MOVEMSGS")
+    rows = admin.switch_channels(name or "*", "STATUS" in cmd.flags, move == "YES")
+    lines = []
+    for row in rows:
+        lines.append(f"Cluster sender channel: '{row['CHANNEL']}'")
+        lines.append(f"  Current transmission queue: '{row['XMITQ']}'")
+        if row["STATE"] == "NOT_NEEDED":
+            lines.append("  Transmission queue switch not required.")
+            continue
+        lines.append(f"  New transmission queue: '{row['NEWXMITQ']}'")
+        if row["STATE"] == "RUNNING":
+            lines.append("  Channel running: it switches at its next start (stop it to switch now).")
+        elif row["STATE"] == "PENDING":
+            lines.append(f"  Transmission queue switch required, messages to move: {row['MESSAGES']}")
+        else:
+            lines.append(f"  Transmission queue switched, messages moved: {row['MESSAGES']}")
+    return lines or [f"AMQ8147E: WebSphere MQ object {name} not found."]

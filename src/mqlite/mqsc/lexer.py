@@ -26,7 +26,7 @@ from typing import NamedTuple
 #: Words that start a command; used by the A-31 indentation rule (never join these).
 COMMAND_WORDS = frozenset({
     "DEFINE", "DEF", "ALTER", "ALT", "DELETE", "DEL", "DISPLAY", "DIS", "CLEAR", "START", "STA",
-    "STOP", "END", "REFRESH", "REF", "RESET", "PING", "RESOLVE", "RESUME", "SUSPEND", "SET",
+    "STOP", "END", "REFRESH", "REF", "RESET", "PING", "RESOLVE", "RESUME", "SUSPEND", "SET", "SWITCH",
 })
 
 _SEPARATORS = " \t,\r\f\v"

@@ -23,6 +23,7 @@ VERBS: dict[str, str] = {
     "CLEAR": "CLEAR", "START": "START", "STA": "START", "STOP": "STOP", "END": "END",
     "REFRESH": "REFRESH", "REF": "REFRESH", "RESET": "RESET", "PING": "PING",
     "RESOLVE": "RESOLVE", "RESUME": "RESUME", "SUSPEND": "SUSPEND", "SET": "SET",
+    "SWITCH": "SWITCH",  # z/OS CSQUTIL's SWITCH CHANNEL, what runswchl sends (mqsc.cluster)
 }
 
 NOUNS: dict[str, str] = {
@@ -61,6 +62,7 @@ VERB_NOUNS: dict[str, frozenset[str]] = {
     "RESOLVE": frozenset({"CHANNEL"}),
     "RESUME": frozenset({"QMGR"}),
     "SUSPEND": frozenset({"QMGR"}),
+    "SWITCH": frozenset({"CHANNEL"}),
     "SET": frozenset({"CHLAUTH", "AUTHREC"}),
 }
 #: Nouns that take no name: ``DISPLAY QMGR``, ``DISPLAY PUBSUB``.
@@ -82,6 +84,7 @@ OPTIONS: dict[str, dict[str, bool]] = {
     "RESET": {"SEQNUM": True, "CHLTYPE": True, **_COMMON},
     "RESOLVE": {"ACTION": True, "CHLTYPE": True, **_COMMON},
     "PING": {"DATALEN": True, "CHLTYPE": True, **_COMMON},
+    "SWITCH": {"MOVEMSGS": True, "STATUS": False, **_COMMON},
 }
 _EXCLUSIVE = (("REPLACE", "NOREPLACE"), ("PURGE", "NOPURGE"))
 # DISPLAY options that, written bare, ask for the attribute of that name (DISPLAY CHANNEL(X) CHLTYPE).

@@ -19,6 +19,7 @@ from typing import Any, Protocol, cast
 
 from mqlite.core.dist.cluster_service import STORE_KIND as CLUSTER_KIND
 from mqlite.core.dist.cluster_service import SUBS_KIND as CLUSSUB_KIND
+from mqlite.core.dist.cluster_switch import STORE_KIND as CLUSXQ_KIND
 from mqlite.core.dist.transfer import SYNC_KIND
 from mqlite.core.errors import MQError
 from mqlite.core.qmgr import GetResult, QueueManager
@@ -187,6 +188,7 @@ class Runtime:
         core.restore_chlauth(self.store.load_records(CHLAUTH_KIND).values())
         core.transfer.restore(self.store.load_records(SYNC_KIND))
         core.cluster_state.restore(self.store.load_records(CLUSTER_KIND), self.store.load_records(CLUSSUB_KIND))
+        core.cluster.associations.restore(self.store.load_records(CLUSXQ_KIND))
         core.cluster.sync_senders()
         count = 0
         orphans: list[tuple[str, int]] = []

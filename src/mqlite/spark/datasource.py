@@ -9,7 +9,22 @@
 
 Connection options: ``qmgr`` (a local queue manager, found in ``home`` or ``$MQLITE_HOME``) or
 ``host`` + ``port`` (+ ``channel``), ``user``, ``password``. Rows follow ``mqlite.spark.schema``;
-a schema given with ``.schema(...)`` picks some of its columns (the fewer, the faster).
+a schema given with ``.schema(...)`` picks some of its columns (the fewer, the faster); column
+``qmgr`` says which queue manager each message was read from.
+
+Clusters: with ``cluster`` = ``"true"`` (or a cluster's name: only the instances in that
+cluster), ``read`` and ``readStream`` of a ``queue`` read the cluster queue from every instance
+in parallel: the queue manager given is any member of the cluster (a full repository, or a member
+that does not host the queue: a partial repository hosting an instance may know no other), the
+driver asks it for the instances (DISPLAY QCLUSTER, DISPLAY CLUSQMGR for their CONNAMEs) and
+plans partitions per instance, each connecting to its instance's queue manager at its CONNAME as
+``user`` / ``password`` through ``channel``. Streams keep an offset per instance and remove
+what Spark committed from each, exactly once across restarts as for one queue
+(``mqlite.spark.cluster_reader``). The DISPLAY commands run as ``adminUser`` / ``adminPassword``
+when given (through ``adminChannel``, DEV.ADMIN.SVRCONN by default, over TCP), else as ``user``:
+over TCP only administrators may run them. The option is explicit, not inferred from the queue
+being a cluster queue: without it a queue manager hosting an instance reads its own, as before,
+and a job never starts connecting to other queue managers by itself.
 
 Every connection is made where the data is read (on the executor), never pickled.
 """
@@ -19,7 +34,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import itertools
-import os
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -40,62 +54,12 @@ from pyspark.sql.streaming.datasource import ReadAllAvailable, ReadLimit, ReadMa
 from pyspark.sql.types import StructType
 
 from mqlite.message import MD_FIELDS, MessageDescriptor
+from mqlite.spark.cluster_reader import ClusterBatchReader, ClusterStreamReader
+from mqlite.spark.options import Options
+from mqlite.spark.ranges import CHUNK, read_range, slices
 from mqlite.spark.schema import COLUMNS, SCHEMA_DDL, WireMessage, check_columns, to_batch
 
-# Messages per browse call and per Arrow batch: small enough that Spark works on one batch while
-# the next is fetched, large enough that per-batch costs vanish.
-_CHUNK = 2_000
-
-
-@dataclass(frozen=True)
-class Options:
-    """The data source's options, checked once on the driver (a bad one fails the query at start)."""
-
-    qmgr: str | None
-    host: str | None
-    port: int | None
-    channel: str | None
-    user: str | None
-    password: str | None
-    queue: str | None
-    topic: str | None
-    home: str | None  # MQLITE_HOME where the local queue manager lives (default: the environment's)
-    subscription: str | None = None  # streaming from a topic: the durable subscription's name
-    max_per_trigger: int | None = None
-    partition_size: int = 10_000
-    topic_column: str | None = None  # writing: the column holding each row's topic string
-    retain: bool = False  # writing to topics: retained publications
-    selector: str | None = None  # reading a topic: the subscription's selection string
-
-    @classmethod
-    def parse(cls, options: dict[str, str], writing: bool = False) -> Options:
-        get = {k.lower(): v for k, v in options.items()}.get
-        port = get("port")
-        limit = get("maxmessagespertrigger")
-        parsed = cls(get("qmgr"), get("host"), int(port) if port else None, get("channel"), get("user"),
-                     get("password"), get("queue"), get("topic"), get("home"), get("subscription"),
-                     int(limit) if limit else None, int(get("partitionsize") or 10_000), get("topic_column"),
-                     (get("retain") or "false").lower() in ("true", "yes", "1"), get("selector"))
-        if parsed.selector and not parsed.topic:
-            raise ValueError("mqlite: option 'selector' filters a topic's publications: give 'topic'")
-        if parsed.host is None and parsed.qmgr is None:
-            raise ValueError("mqlite: give option 'qmgr' (a local queue manager) or 'host' and 'port'")
-        if parsed.host is not None and parsed.port is None:
-            raise ValueError("mqlite: option 'host' needs 'port'")
-        targets = [t for t in (parsed.queue, parsed.topic, parsed.topic_column if writing else None) if t]
-        if len(targets) != 1:
-            wanted = "'queue', 'topic' and 'topic_column'" if writing else "'queue' and 'topic'"
-            raise ValueError(f"mqlite: give exactly one of the options {wanted}")
-        return parsed
-
-    def connect(self) -> Any:
-        from mqlite.client import public as mqlite
-
-        if self.host is not None:
-            return mqlite.connect(self.qmgr, self.channel, f"{self.host}({self.port})", self.user, self.password)
-        if self.home is not None:  # Spark's Python workers may not share the driver's environment
-            os.environ["MQLITE_HOME"] = self.home
-        return mqlite.connect(self.qmgr, user=self.user, password=self.password)
+__all__ = ["BatchReader", "BatchWriter", "MQDataSource", "Options", "StreamReader", "StreamWriter", "write_batches"]
 
 
 class MQDataSource(DataSource):
@@ -109,7 +73,10 @@ class MQDataSource(DataSource):
         return SCHEMA_DDL
 
     def reader(self, schema: StructType) -> DataSourceReader:
-        return BatchReader(Options.parse(dict(self.options)), check_columns(schema))
+        options = Options.parse(dict(self.options))
+        if options.cluster is not None:
+            return ClusterBatchReader(options, check_columns(schema))
+        return BatchReader(options, check_columns(schema))
 
     def writer(self, schema: StructType, overwrite: bool) -> DataSourceWriter:
         return BatchWriter(Options.parse(dict(self.options), writing=True), schema.fieldNames())
@@ -121,6 +88,8 @@ class MQDataSource(DataSource):
         options = Options.parse(dict(self.options))
         if options.topic is not None and not options.subscription:
             raise ValueError("mqlite: streaming from a topic needs option 'subscription' (a durable one's name)")
+        if options.cluster is not None:
+            return ClusterStreamReader(options, check_columns(schema))
         return StreamReader(options, check_columns(schema))
 
 
@@ -140,8 +109,8 @@ class BatchReader(DataSourceReader):
             else:
                 assert self.options.topic is not None
                 messages = _retained(qm, self.options.topic, self.options.selector)
-            while chunk := list(itertools.islice(messages, _CHUNK)):
-                yield to_batch(chunk, self.columns)
+            while chunk := list(itertools.islice(messages, CHUNK)):
+                yield to_batch(chunk, self.columns, str(qm.name))
         finally:
             qm.disconnect()
 
@@ -204,24 +173,14 @@ class StreamReader(DataSourceStreamReader):
         return {"seq": max(newest, int(start["seq"]))}
 
     def partitions(self, start: dict[str, int], end: dict[str, int]) -> list[InputPartition]:
-        first, last, size = int(start["seq"]), int(end["seq"]), self.options.partition_size
-        return [RangePartition(after, min(after + size, last)) for after in range(first, last, size)]
+        first, last = int(start["seq"]), int(end["seq"])
+        return [RangePartition(after, through) for after, through in slices(first, last, self.options.partition_size)]
 
     def read(self, partition: InputPartition) -> Iterator[Any]:
-        from mqlite.protocol.native import Op
-
         assert isinstance(partition, RangePartition)
         qm = self.options.connect()
         try:
-            call = qm.get_handle().call  # the wire form: rows straight from the MQMD lists
-            after = partition.after
-            while after < partition.through:
-                batch = call(Op.BROWSE_RANGE, [self.queue, after, partition.through, _CHUNK])
-                if not batch:
-                    return
-                # One Arrow record batch per browse: Spark takes it without pickling each row.
-                yield to_batch([(md, props, body) for _, md, props, body in batch], self.columns)
-                after = batch[-1][0]
+            yield from read_range(qm, self.queue, partition.after, partition.through, self.columns, str(qm.name))
         finally:
             qm.disconnect()
 

@@ -11,6 +11,7 @@
 | format, reply_to_q, reply_to_qmgr, user_id, put_appl_name | string | the MQMD character fields, trimmed |
 | backout_count | int | BackoutCount |
 | properties | map<string,string> | the message properties, values as strings |
+| qmgr | string | the queue manager the message was read from (with option ``cluster``, which instance) |
 
 Pure functions (no Spark session needed) so the conversion is testable on its own.
 """
@@ -26,7 +27,7 @@ from mqlite.message import MD_FIELDS, put_hundredths
 SCHEMA_DDL = (
     "body binary, text string, topic string, msg_id binary, correl_id binary, put_time timestamp, "
     "priority int, persistence int, expiry int, format string, reply_to_q string, reply_to_qmgr string, "
-    "user_id string, put_appl_name string, backout_count int, properties map<string,string>"
+    "user_id string, put_appl_name string, backout_count int, properties map<string,string>, qmgr string"
 )
 _TYPES = dict(part.strip().split(" ", 1) for part in SCHEMA_DDL.split(", "))  # column -> Spark type
 COLUMNS = tuple(_TYPES)
@@ -53,7 +54,7 @@ def arrow_schema() -> Any:
         ("correl_id", pa.binary()), ("put_time", pa.timestamp("us", tz="UTC")), ("priority", pa.int32()),
         ("persistence", pa.int32()), ("expiry", pa.int32()), ("format", pa.string()), ("reply_to_q", pa.string()),
         ("reply_to_qmgr", pa.string()), ("user_id", pa.string()), ("put_appl_name", pa.string()),
-        ("backout_count", pa.int32()), ("properties", pa.map_(pa.string(), pa.string())),
+        ("backout_count", pa.int32()), ("properties", pa.map_(pa.string(), pa.string())), ("qmgr", pa.string()),
     ])
 
 
@@ -71,22 +72,24 @@ def check_columns(schema: Any) -> tuple[str, ...]:
     return tuple(names)
 
 
-def to_batch(messages: Sequence[WireMessage], columns: Sequence[str] = COLUMNS) -> Any:
+def to_batch(messages: Sequence[WireMessage], columns: Sequence[str] = COLUMNS, qmgr: str | None = None) -> Any:
     """Messages as one Arrow record batch of ``columns``, built column by column (Spark takes it
-    without per-row conversion; a row at a time costs several times more)."""
+    without per-row conversion; a row at a time costs several times more); ``qmgr``: the queue
+    manager they were read from (column ``qmgr``)."""
     import pyarrow as pa
 
     full = arrow_schema()
     schema = pa.schema([full.field(name) for name in columns])
-    parts = _Columns(messages)
+    parts = _Columns(messages, qmgr)
     return pa.RecordBatch.from_arrays([parts.array(field) for field in schema], schema=schema)
 
 
 class _Columns:
     """The columns of a list of messages, each computed when asked for."""
 
-    def __init__(self, messages: Sequence[WireMessage]) -> None:
+    def __init__(self, messages: Sequence[WireMessage], qmgr: str | None = None) -> None:
         self.n = len(messages)
+        self.qmgr = qmgr
         mds, self.props, self.bodies = (list(c) for c in zip(*messages, strict=True)) if self.n else ([], [], [])
         self.fields = list(zip(*mds, strict=True)) if self.n else [()] * len(MD_FIELDS)
 
@@ -106,6 +109,8 @@ class _Columns:
             return _put_times(self.fields[_AT["PutDate"]], self.fields[_AT["PutTime"]])
         if column == "format":
             return self.formats
+        if column == "qmgr":
+            return [self.qmgr] * self.n
         if column in _TRIMMED:
             return [v.strip() for v in self.fields[_AT[_TRIMMED[column]]]]
         return self.fields[_AT[_PLAIN[column]]]

@@ -17,6 +17,7 @@ repository manager logs it and puts it aside), never a crash.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -78,7 +79,7 @@ def encode(message: ClusterMessage) -> bytes:
 def decode(data: bytes) -> ClusterMessage:
     try:
         body = json.loads(data)
-    except (UnicodeDecodeError, ValueError) as error:
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:
         raise ClusterProtocolError(f"not JSON ({error})") from None
     if not isinstance(body, dict):
         raise ClusterProtocolError("not an object")
@@ -114,23 +115,49 @@ def _record_in(item: Any) -> ClusterRecord:
         raise ClusterProtocolError(f"record kind {kind!r}")
     stamp = item.get("stamp")
     if (not isinstance(stamp, list) or len(stamp) != 2 or not isinstance(stamp[0], (int, float))
-            or not isinstance(stamp[1], int) or isinstance(stamp[1], bool)):
-        raise ClusterProtocolError(f"record stamp {stamp!r}")
+            or not isinstance(stamp[1], int) or isinstance(stamp[1], bool) or not 0 <= stamp[1] < 2**63):
+        raise ClusterProtocolError(f"record stamp {str(stamp)[:64]}")
+    try:  # a stamp beyond every later change (Infinity, 1e400) or none (NaN) would never be replaced
+        when = float(stamp[0])
+    except OverflowError:
+        raise ClusterProtocolError("record stamp out of range") from None
+    if not math.isfinite(when):
+        raise ClusterProtocolError("record stamp is not finite")
     attrs = item.get("attrs", {})
     if not isinstance(attrs, Mapping) or not all(isinstance(k, str) for k in attrs):
         raise ClusterProtocolError("record attrs is not an object")
-    for value in attrs.values():
-        if not isinstance(value, (str, int, float, bool, list)) and value is not None:
-            raise ClusterProtocolError(f"record attribute of type {type(value).__name__}")
+    for key, value in attrs.items():
+        _check_value(key, nested=True)
+        _check_value(value, nested=False)
     deleted = item.get("deleted", False)
     if not isinstance(deleted, bool):
         raise ClusterProtocolError("record deleted is not a boolean")
     return ClusterRecord(kind, _text(item, "cluster", required=True), _text(item, "name", required=True),
-                         _text(item, "owner", required=True), (float(stamp[0]), int(stamp[1])), dict(attrs), deleted)
+                         _text(item, "owner", required=True), (when, int(stamp[1])), dict(attrs), deleted)
+
+
+def _check_value(value: Any, nested: bool) -> None:
+    """An attribute value the store can hold: text, a 64-bit integer, a finite float, a flag, or
+    (one level) a list of those."""
+    if isinstance(value, list) and not nested:
+        for item in value:
+            _check_value(item, nested=True)
+    elif isinstance(value, int) and not isinstance(value, bool):
+        if not -(2**63) <= value < 2**63:
+            raise ClusterProtocolError("record attribute out of range")
+    elif isinstance(value, str):
+        try:
+            value.encode()
+        except UnicodeEncodeError:  # a lone surrogate: no store or wire can hold it
+            raise ClusterProtocolError("record attribute is not text") from None
+    elif not isinstance(value, (float, bool)) and value is not None:
+        raise ClusterProtocolError(f"record attribute of type {type(value).__name__}")
 
 
 def _text(body: Mapping[str, Any], key: str, required: bool = False) -> str:
     value = body.get(key, "")
     if not isinstance(value, str) or len(value) > 48 or (required and not value):
-        raise ClusterProtocolError(f"{key} {value!r}")
+        raise ClusterProtocolError(f"{key} {str(value)[:64]!r}")
+    if not value.isprintable():  # lone surrogates and control characters: no object is named so
+        raise ClusterProtocolError(f"{key} is not printable text")
     return value

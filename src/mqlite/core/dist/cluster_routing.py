@@ -25,6 +25,7 @@ from mqlite.core.channels import Channels
 from mqlite.core.dist import binding, cluster_xmitq, workload
 from mqlite.core.dist.cluster_protocol import FORMAT, ClusterMessage, encode
 from mqlite.core.dist.cluster_service import ClusterState
+from mqlite.core.dist.cluster_switch import Associations
 from mqlite.core.dist.repository import ClusterRecord
 from mqlite.core.errors import ClusterLookup, MQError
 from mqlite.core.handles import Connection, Handle
@@ -77,6 +78,8 @@ class ClusterRouting:
         self.on_wanted: Callable[[str], None] = lambda channel: None  # start it now (the channel agent)
         state.send = self.send
         state.on_records = self._records_changed
+        self.associations = Associations(objects, state.outbox, clock, self.selected_xmitq, channel_correl,
+                                         puts.deliver)
 
     # -- the cluster-senders ------------------------------------------------------------------
     def _records_changed(self, records: list[ClusterRecord]) -> None:
@@ -107,7 +110,12 @@ class ClusterRouting:
         return str(record.attrs.get("CHANNEL") or "")
 
     def xmitq_of(self, channel: str) -> LocalQueue:
-        """The cluster transmission queue of ``channel`` now (made from the model with DEFCLXQ(CHANNEL))."""
+        """The cluster transmission queue ``channel``'s messages go to now (its association)."""
+        return self.associations.queue_for(channel)
+
+    def selected_xmitq(self, channel: str) -> LocalQueue:
+        """The cluster transmission queue the configuration selects for ``channel`` (made from the
+        model with DEFCLXQ(CHANNEL)); it becomes the channel's at its next start (a switch)."""
         clchnames = {name: str(attrs.get("CLCHNAME") or "") for name, (qtype, attrs) in self.objects.qdefs.items()
                      if qtype == "QLOCAL" and attrs.get("USAGE") == "XMITQ" and attrs.get("CLCHNAME")
                      and not name.startswith(cluster_xmitq.DYNAMIC_PREFIX)}
@@ -218,8 +226,10 @@ class ClusterRouting:
         (its transmission queue, MQXQH and CorrelId) and that queue returned."""
         state: ClusterBinding = handle.cluster
         if state.bound.mode is binding.Bind.ON_OPEN and handle.queue is not None:
-            if state.bound.fixed != self.state.name:
-                self._want(str(state.chosen.get("channel", "")))
+            channel = state.chosen.get("channel")
+            if channel:  # its transmission queue may have switched since the last put
+                handle.queue = self.xmitq_of(channel)
+                self._want(channel)
             return handle.queue
         target, state.bound = binding.at_put(state.bound, md.MsgFlags, lambda: self._choose(state))
         self._aim(handle, target)
@@ -266,7 +276,8 @@ class ClusterRouting:
         handle.name = handle.queue.name
         handle.xmitq_for = (state.queue, target)
         handle.xmit_correl = channel_correl(channel)
-        handle.alias_attrs = dict(instance.attrs) if instance is not None else None
+        if instance is not None:  # a remote queue definition's attributes stay (it was opened by it)
+            handle.alias_attrs = dict(instance.attrs)
         state.chosen = {"qmgr": target, "channel": channel}
         self._want(channel)
 
@@ -285,10 +296,6 @@ class ClusterRouting:
         here): through the cluster (B:R-CLQ-5). False when ``target`` is not a cluster member."""
         if self.state.qmgr_record(target, self.state.member_of()) is None:
             return False
-        channel = self._channel_of(target)
-        handle.queue = self.xmitq_of(channel)
-        handle.name = handle.queue.name
-        handle.xmitq_for = (queue, target)
-        handle.xmit_correl = channel_correl(channel)
-        self._want(channel)
+        handle.cluster = ClusterBinding(queue, binding.Bound(binding.Bind.ON_OPEN, target), target)
+        self._aim(handle, target)
         return True

@@ -252,8 +252,8 @@ class ClusterState:
             self._publish_received(message)
         elif isinstance(message, Query):
             self._query_received(message)
-        elif isinstance(message, Remove):
-            self.force_remove(message.cluster, message.qmgr, tell=False)
+        elif isinstance(message, Remove):  # from a full repository: our subscribers are told, not the others
+            self.force_remove(message.cluster, message.qmgr, tell_full=False)
 
     def _publish_received(self, message: Publish) -> None:
         now = self.clock()
@@ -266,8 +266,9 @@ class ClusterState:
             held = self.cache.get(record.key)  # merge one key: the rule needs no more of the cache
             merged = repository.merge({} if held is None else {record.key: held}, record, now)
             if not merged.changed:
-                if not merged.stale:
+                if not merged.stale:  # the owner's refresh (A-20): its subscribers' copies are refreshed too
                     self._keep(merged.cache[record.key], persist=True)
+                    self._refresh_subscribers(record, message.sender)
                 continue
             self._keep(merged.cache[record.key])
             changed.append(record)
@@ -275,7 +276,9 @@ class ClusterState:
             if record.kind == "QMGR" and not record.deleted:
                 if record.cluster in self.full_for() and message.sender == record.owner:
                     self._welcome(record)
-                if record.owner not in before and record.attrs.get("REPOS"):
+                # a full repository new to us, or one that refreshed itself (REFRESH CLUSTER there)
+                if record.attrs.get("REPOS") and (record.owner not in before or (
+                        message.sender == record.owner and record.cluster in self.full_for())):
                     newly_known_fulls.append(record)
         for full in newly_known_fulls:
             self._meet_full(full)
@@ -283,6 +286,19 @@ class ClusterState:
             self.on_records(changed)
         if message.answer_to:
             self.on_answer(message.answer_to)
+
+    def _refresh_subscribers(self, record: ClusterRecord, sender: str) -> None:
+        """An unchanged record from its owner at a full repository: the partial repositories
+        subscribed to it get it again (their copies must not age while the owner lives), and a
+        member that republished its membership is welcomed (it may have forgotten the full
+        repositories: REFRESH CLUSTER REPOS(YES))."""
+        if sender != record.owner or record.cluster not in self.full_for():
+            return
+        members = self.subscribers.get(record.cluster, {}).get((record.kind, record.name), set())
+        for target in sorted(members - {self.name, record.owner}):
+            self.send(target, record.cluster, Publish(self.name, (record,)), "")
+        if record.kind == "QMGR" and not record.deleted and not record.attrs.get("REPOS"):
+            self._welcome(record)  # never between full repositories: they would welcome each other for ever
 
     def _meet_full(self, full: ClusterRecord) -> None:
         """A full repository we did not know: it gets our own records; if we are one too, all we
@@ -367,18 +383,23 @@ class ClusterState:
         self.changed()
 
     # -- RESET CLUSTER, REFRESH CLUSTER, ageing -------------------------------------------------
-    def force_remove(self, cluster: str, qmgr: str, tell: bool = True) -> int:
+    def force_remove(self, cluster: str, qmgr: str, tell_full: bool = True) -> int:
         """Forget ``qmgr`` in ``cluster`` (RESET CLUSTER ACTION(FORCEREMOVE) at a full repository:
-        the other full repositories and the subscribers are told)."""
+        the other full repositories (``tell_full``) and this one's subscribers are told)."""
         gone = [r for r in self.cache.values() if r.cluster == cluster and r.owner == qmgr and not r.deleted]
         for record in gone:
             self._drop(record.key)
-        if tell:
+        if tell_full:
             for target in sorted(self.full_repositories(cluster) - {self.name, qmgr}):
                 self.send(target, cluster, Remove(self.name, cluster, qmgr), "")
+        if gone and cluster in self.full_for():  # (only what changed here: Removes never go round)
             subscribed = {m for members in self.subscribers.get(cluster, {}).values() for m in members}
-            for target in sorted(subscribed - {self.name, qmgr}):
+            for target in sorted(subscribed - {self.name, qmgr} - self.full_repositories(cluster)):
                 self.send(target, cluster, Remove(self.name, cluster, qmgr), "")
+            for key, members in self.subscribers.get(cluster, {}).items():  # it asks nothing any more
+                if qmgr in members:
+                    members.discard(qmgr)
+                    self.outbox.tx.put_record(SUBS_KIND, f"{cluster}|{key[0]}|{key[1]}", sorted(members))
         if gone:
             self.on_records(gone)
         return len(gone)
@@ -392,8 +413,14 @@ class ClusterState:
                    and (forget_full or not (r.kind == "QMGR" and r.attrs.get("REPOS")))]
         for record in dropped:
             self._drop(record.key)
-        for members in self.subscribers.get(cluster, {}).values():  # the partials will ask again
-            members.clear()
+        for (kind, name), members in self.subscribers.get(cluster, {}).items():  # the partials will ask again
+            if members:
+                members.clear()
+                self.outbox.tx.put_record(SUBS_KIND, f"{cluster}|{kind}|{name}", [])
+        if cluster in self.full_for():  # a full repository: a new stamp on its membership, so the
+            now = self.clock()           # others send it everything they know again
+            for record in [r for r in self.cache.values() if r.owner == self.name and r.cluster == cluster]:
+                self._keep(replace(record, stamp=self._stamp(now), refreshed=now))
         self.republish()
         if dropped:
             self.on_records(dropped)

@@ -96,6 +96,10 @@ class SenderAgent:
         # A cluster-sender's transmission queue is chosen for it (and may be shared: it gets the
         # messages whose CorrelId names it).
         self._correl = channel_correl(name) if attrs["CHLTYPE"] == "CLUSSDR" else None
+        if self._correl:  # a changed association takes effect now, with nothing in flight (B:R-CXQ-5)
+            in_doubt = bool(self.core.transfer.state(sender_key(name)).indoubt)
+            self.core.cluster.associations.switch(name, in_doubt=in_doubt)
+            runtime.finish(Round())
         xmitq = self.core.cluster.xmitq_of(name).name if self._correl else str(attrs.get("XMITQ", ""))
         self.status = ChannelStatus(name, str(attrs["CHLTYPE"]), conname=str(attrs.get("CONNAME", "")),
                                     xmitq=xmitq)

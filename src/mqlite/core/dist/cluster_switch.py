@@ -1,0 +1,138 @@
+"""Which cluster transmission queue each cluster-sender uses now, and the switch to another
+(B:R-CXQ-5, SC-82; IBM's "switching cluster transmission queues").
+
+Puts for a channel go to the queue it is *associated* with, remembered per channel. What the
+configuration selects (``cluster_xmitq.select``: CLCHNAME, DEFCLXQ) may differ after an ALTER or
+a DEFINE: nothing changes then ("changes ... do not take immediate effect"). The switch happens
+when the channel starts (or ``runswchl`` switches a channel at rest): with no batch of the
+channel in doubt, every message waiting for the channel on the old queue moves to the new one,
+in order, in one store transaction, and the association changes; the error log records its
+start and end (AMQ7341I, AMQ7342I: IBM's numbers from memory). Messages of the channel found on
+another cluster transmission queue (a unit of work that committed after a switch) are swept
+along at the next start too.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from mqlite.core.dist.cluster_xmitq import DEFAULT_XMITQ
+from mqlite.core.objects import ObjectDefinitions
+from mqlite.core.outbox import Outbox
+from mqlite.core.queues import AVAILABLE, LocalQueue
+
+__all__ = ["STORE_KIND", "Associations", "Switch"]
+
+log = logging.getLogger("mqlite.server")
+
+STORE_KIND = "clusxq"  # channel -> the cluster transmission queue its puts go to
+
+
+@dataclass(frozen=True)
+class Switch:
+    channel: str
+    old: str
+    new: str
+    waiting: int  # messages for the channel on the old queue (moved, unless told not to)
+
+
+class Associations:
+    """The channel -> transmission queue associations and the switch between queues."""
+
+    def __init__(self, objects: ObjectDefinitions, outbox: Outbox, clock: Callable[[], float],
+                 select: Callable[[str], LocalQueue], correl: Callable[[str], bytes],
+                 deliver: Callable[[LocalQueue], None]) -> None:
+        self.objects = objects
+        self.outbox = outbox
+        self.clock = clock
+        self.select = select  # what the configuration selects now (made from the model if needed)
+        self.correl = correl
+        self.deliver = deliver
+        self.associated: dict[str, str] = {}
+
+    def restore(self, records: dict[str, str]) -> None:
+        self.associated.update(records)
+
+    def queue_for(self, channel: str) -> LocalQueue:
+        """Where a message for ``channel`` goes now: its associated queue (the selected one the
+        first time, which then stays until a switch)."""
+        name = self.associated.get(channel)
+        queue = self.objects.queues.get(name) if name else None
+        if queue is None:  # first use, or the associated queue was deleted: the configuration decides
+            queue = self.select(channel)
+            self._associate(channel, queue.name)
+        return queue
+
+    def pending(self, channel: str) -> Switch | None:
+        """The switch the configuration asks for, if any (``runswchl -q`` shows these)."""
+        current = self.queue_for(channel)
+        wanted = self.select(channel)
+        if wanted is current:
+            return None
+        return Switch(channel, current.name, wanted.name, self._count(current, channel))
+
+    def switch(self, channel: str, move: bool = True, in_doubt: bool = False) -> Switch | None:
+        """At the channel's start: switch to the selected queue when the configuration changed
+        and no batch of the channel is in doubt; sweep stray messages of the channel onto its
+        queue. The switch done, or None."""
+        pending = self.pending(channel)
+        if in_doubt:
+            return None  # its in-doubt batch is on the old queue: IBM switches only with nothing in flight
+        target = self.queue_for(channel) if pending is None else self.objects.queues[pending.new]
+        if pending is not None:
+            log.info("AMQ7341I: The transmission queue switch for channel '%s' from '%s' to '%s' has started "
+                     "(%d messages to move)", channel, pending.old, pending.new, pending.waiting if move else 0)
+        moved = 0
+        for queue in self._cluster_xmitqs():
+            if queue is not target and (move or pending is None or queue.name != pending.old):
+                moved += self._move(channel, queue, target)
+        if pending is not None:
+            self._associate(channel, target.name)
+            log.info("AMQ7342I: The transmission queue switch for channel '%s' to '%s' has completed: %d messages "
+                     "moved", channel, target.name, moved)
+        return pending
+
+    def _cluster_xmitqs(self) -> list[LocalQueue]:
+        queues = []
+        for name, (qtype, attrs) in sorted(self.objects.qdefs.items()):
+            if qtype == "QLOCAL" and attrs.get("USAGE") == "XMITQ" and (name == DEFAULT_XMITQ or attrs.get("CLCHNAME")):
+                queue = self.objects.queues.get(name)
+                if queue is not None and queue.depth:
+                    queues.append(queue)
+        return queues
+
+    def _count(self, queue: LocalQueue, channel: str) -> int:
+        correl = self.correl(channel)
+        return len(queue.available(self.clock(), [], limit=None,
+                                   accept=lambda entry: queue.load(entry).md.CorrelId == correl))
+
+    def _move(self, channel: str, source: LocalQueue, target: LocalQueue) -> int:
+        """The channel's committed messages on ``source`` onto ``target``, in their order."""
+        correl = self.correl(channel)
+        expired: list = []  # type: ignore[type-arg]
+        entries = source.available(self.clock(), expired, limit=None,
+                                   accept=lambda entry: source.load(entry).md.CorrelId == correl)
+        tx = self.outbox.tx
+        for entry in expired:
+            if entry.persistent:
+                tx.delete_message(source.name, entry.seq)
+        for entry in entries:
+            if entry.state != AVAILABLE:
+                continue
+            message = source.load(entry)
+            source.remove(entry)
+            if entry.persistent:
+                tx.delete_message(source.name, entry.seq)
+            moved = target.add(message, entry.expiry_at, AVAILABLE)
+            if message.persistent:
+                self.outbox.persist_put(target, moved, message)
+        if entries:
+            self.deliver(target)
+        return len(entries)
+
+    def _associate(self, channel: str, queue: str) -> None:
+        if self.associated.get(channel) != queue:
+            self.associated[channel] = queue
+            self.outbox.tx.put_record(STORE_KIND, channel, queue)
