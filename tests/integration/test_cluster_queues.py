@@ -260,3 +260,44 @@ def test_a_member_killed_keeps_bound_messages_and_the_rest_go_elsewhere(cluster:
     wait_until(lambda: depth(run_cli, qm5, "Q1") == 5, "the bound ones on QM5", timeout=90)
     assert sorted(drain(qm5, "Q1")) == [b"bound %d" % i for i in range(5)]
     assert sorted(drain(cluster["QM3"], "Q1")) == sorted(b"spread %d" % i for i in range(10))
+
+
+def test_a_member_joining_later_is_reachable_and_a_wrong_conname_is_reported(cluster: dict[str, QMgr]) -> None:
+    """A sixth queue manager joins the running cluster with a CLUSRCVR whose CONNAME is wrong:
+    QM4's message to its new queue waits (the channel RETRYING, shown by DISPLAY CLUSQMGR and
+    in the error log), nothing crashes; the CONNAME corrected (blank: its own port, published),
+    the message arrives. Then FR1 ends: a queue defined meanwhile is still found through FR2."""
+    from helpers.cluster import send_to
+
+    run_cli = run(cluster)
+    home = cluster["QM4"].home
+    assert run_cli("crtmqm", "-p", "0", "QM6").returncode == 0
+    add_user(home, "QM6", APP)
+    assert run_cli("strmqm", "QM6").returncode == 0
+    grant_app(home, "QM6")
+    qm6 = QMgr("QM6", home)
+    mqsc(run_cli, qm6, f"DEFINE CHANNEL({CLUSTER}.QM6) CHLTYPE(CLUSRCVR) CLUSTER({CLUSTER}) CONNAME('127.0.0.1(1)')\n"
+                       f"SET CHLAUTH('{CLUSTER}.*') TYPE(QMGRMAP) QMNAME('*') USERSRC(CHANNEL)\n"
+                       f"DEFINE QLOCAL(Q6) CLUSTER({CLUSTER})\n")
+    send_to(run_cli, qm6, CLUSTER, cluster["FR2"])
+    wait_until(lambda: "QUEUE(Q6)" in mqsc(run_cli, cluster["FR2"], "DISPLAY QCLUSTER(Q6)\n", ok=False),
+               "FR2 knows Q6", timeout=60)
+    with mqlite.connect("QM4") as conn:
+        mqlite.Queue(conn, "Q6").put(b"to the newcomer", mqlite.MD(Persistence=C.MQPER_PERSISTENT))
+    wait_until(lambda: "STATUS(RETRYING)" in mqsc(run_cli, cluster["QM4"], "DISPLAY CLUSQMGR(QM6) STATUS\n", ok=False),
+               "QM4's channel to QM6 retrying", timeout=60)
+    from mqlite import paths
+    assert f"Channel '{CLUSTER}.QM6'" in (paths.qmgr_dir("QM4") / "AMQERR01.LOG").read_text()
+    mqsc(run_cli, qm6, f"ALTER CHANNEL({CLUSTER}.QM6) CHLTYPE(CLUSRCVR) CONNAME(' ')\n")
+    wait_until(lambda: depth(run_cli, qm6, "Q6") == 1, "the message on QM6", timeout=90)
+
+    assert run_cli("endmqm", "-i", "FR1").returncode == 0
+    try:
+        mqsc(run_cli, qm6, f"DEFINE QLOCAL(Q7) CLUSTER({CLUSTER})\n")
+        wait_until(lambda: "QUEUE(Q7)" in mqsc(run_cli, cluster["FR2"], "DISPLAY QCLUSTER(Q7)\n", ok=False),
+                   "FR2 knows Q7", timeout=60)
+        with mqlite.connect("QM4") as conn:
+            mqlite.Queue(conn, "Q7").put(b"with a full repository down")
+        wait_until(lambda: depth(run_cli, qm6, "Q7") == 1, "the message on Q7", timeout=60)
+    finally:
+        assert run_cli("strmqm", "FR1").returncode == 0

@@ -67,8 +67,8 @@ def main() -> None:
             raise RuntimeError(str(query.exception()))
 
     run()
-    put(config, "FR1", [f"n{i}" for i in range(20)])
-    put(config, "FR2", [f"n{i}" for i in range(20, 50)])
+    put(config, "QMA", [f"n{i}" for i in range(20)])
+    put(config, "QMB", [f"n{i}" for i in range(20, 50)])
     run()
     rows = spark.read.parquet(config["out"]).select("text", "qmgr", "msg_id").collect()
     result = {"batch": pairs, "stream": sorted([r.text, r.qmgr, bytes(r.msg_id).hex()] for r in rows),

@@ -1,9 +1,9 @@
-"""A small mqlite cluster for the Spark tests, as real processes: FR1 and FR2 (full repositories,
-each hosting an instance of the cluster queues the tests define) and QM3 (a partial repository
-without an instance: the member the Spark jobs connect to and discover the instances from).
+"""A small mqlite cluster for the Spark tests, as real processes: FR1 (the full repository, the
+member the Spark jobs connect to and discover the instances from) and QMA and QMB (partial
+repositories, each hosting an instance of the cluster queues the tests define).
 
 ``running_cluster(home)`` builds it and ends every queue manager it started (by pid) at the end;
-``define_queue`` defines a cluster queue on FR1 and FR2 and waits until both know both instances.
+``define_queue`` defines a cluster queue on QMA and QMB and waits until FR1 knows both instances.
 Clients connect over TCP: the application user ``APP`` puts and reads, the administrator ``ADMIN``
 runs the DISPLAY commands that find the instances (remote administration is for administrators).
 """
@@ -24,8 +24,8 @@ from helpers.qmgrs import QMgr, reap, run_mqlite
 from helpers.waiting import wait_until
 
 CLUSTER = "SPARKDEMO"
-HOSTS = ("FR1", "FR2")  # the queue managers hosting an instance of each cluster queue
-ENTRY = "QM3"  # the member Spark connects to
+HOSTS = ("QMA", "QMB")  # the queue managers hosting an instance of each cluster queue
+ENTRY = "FR1"  # the full repository: the member Spark connects to
 
 
 class Cluster:
@@ -70,15 +70,15 @@ class Cluster:
         return found[1] if found else ""
 
     def define_queue(self, queue: str) -> None:
-        """Cluster queue ``queue`` on FR1 and FR2 (persistent messages by default), known to both."""
+        """Cluster queue ``queue`` on QMA and QMB (persistent messages by default), both instances
+        known to the full repository."""
         for name in HOSTS:
             self.mqsc(name, f"DEFINE QLOCAL({queue}) CLUSTER({CLUSTER}) DEFPSIST(YES) MAXDEPTH(100000)\n")
-        for name in HOSTS:
-            wait_until(lambda name=name: self.mqsc(name, f"DISPLAY QCLUSTER({queue})\n", ok=False).count(
-                f"QUEUE({queue})") == 2, f"{name} knows both instances of {queue}", timeout=60)
+        wait_until(lambda: self.mqsc(ENTRY, f"DISPLAY QCLUSTER({queue})\n", ok=False).count(f"QUEUE({queue})") == 2,
+                   f"{ENTRY} knows both instances of {queue}", timeout=60)
 
     def options(self, queue: str) -> dict[str, str]:
-        """The data source's options: read ``queue`` from every instance, through QM3."""
+        """The data source's options: read ``queue`` from every instance, through FR1."""
         return {"host": "127.0.0.1", "port": str(self.port(ENTRY)), "qmgr": ENTRY, "user": APP.user,
                 "password": APP.password, "adminUser": ADMIN.user, "adminPassword": ADMIN.password,
                 "queue": queue, "cluster": "true"}
@@ -86,10 +86,10 @@ class Cluster:
 
 @contextlib.contextmanager
 def running_cluster(home: Path) -> Iterator[Cluster]:
-    """FR1, FR2 (full repositories) and QM3 (partial) joined in cluster SPARKDEMO."""
+    """FR1 (full repository), QMA and QMB (partial ones) joined in cluster SPARKDEMO."""
     cluster = Cluster(home)
     try:
-        for name in (*HOSTS, ENTRY):
+        for name in (ENTRY, *HOSTS):
             assert cluster.run_cli("crtmqm", "-p", "0", name).returncode == 0
             add_user(home, name, APP)
             add_user(home, name, ADMIN)
@@ -98,13 +98,13 @@ def running_cluster(home: Path) -> Iterator[Cluster]:
             cluster.qmgrs[name] = QMgr(name, home)
             # Auto-defined cluster-senders retry after 1 s (their timers are SYSTEM.DEF.CLUSSDR's).
             cluster.mqsc(name, "ALTER CHANNEL(SYSTEM.DEF.CLUSSDR) CHLTYPE(CLUSSDR) SHORTTMR(1)\n")
-        join_all(cluster.run_cli, CLUSTER, [cluster.qmgrs[name] for name in HOSTS], [cluster.qmgrs[ENTRY]])
+        join_all(cluster.run_cli, CLUSTER, [cluster.qmgrs[ENTRY]], [cluster.qmgrs[name] for name in HOSTS])
         try:
             wait_until(lambda: all(f"CLUSQMGR({name})" in cluster.mqsc(ENTRY, "DISPLAY CLUSQMGR(*)\n", ok=False)
-                                   for name in HOSTS), "QM3 knows the full repositories", timeout=60)
+                                   for name in HOSTS), "FR1 knows QMA and QMB", timeout=60)
         except AssertionError as error:
             shown = cluster.mqsc(ENTRY, "DISPLAY CLUSQMGR(*) ALL\nDISPLAY CHSTATUS(*)\n", ok=False)
-            raise AssertionError(f"{error}; QM3 shows:\n{shown}") from None
+            raise AssertionError(f"{error}; FR1 shows:\n{shown}") from None
         yield cluster
     finally:
         reap(home)

@@ -118,11 +118,11 @@ def test_a_spark_standalone_job_over_two_instances_reads_every_message_exactly_o
         standalone: Standalone, cluster: Cluster, tmp_path: Path) -> None:
     queue = "CL.STANDALONE"
     cluster.define_queue(queue)
-    cluster.put("FR1", queue, (f"m{i}" for i in range(60)))
-    cluster.put("FR2", queue, (f"m{i}" for i in range(60, 100)))
+    cluster.put("QMA", queue, (f"m{i}" for i in range(60)))
+    cluster.put("QMB", queue, (f"m{i}" for i in range(60, 100)))
     config = {"master": standalone.url, "options": cluster.options(queue), "out": str(tmp_path / "out"),
               "checkpoint": str(tmp_path / "checkpoint"), "user": APP.user, "password": APP.password,
-              "ports": {name: cluster.port(name) for name in ("FR1", "FR2")}}
+              "ports": {name: cluster.port(name) for name in ("QMA", "QMB")}}
     done = subprocess.run([sys.executable, str(DRIVER), json.dumps(config)], capture_output=True, text=True,
                           timeout=600, env=standalone.env, cwd=tmp_path)
     lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
@@ -130,17 +130,17 @@ def test_a_spark_standalone_job_over_two_instances_reads_every_message_exactly_o
     result = json.loads(lines[-1].removeprefix("RESULT "))
     assert result["master"] == standalone.url and result["executors"] == 2
 
-    first = {f"m{i}": "FR1" for i in range(60)} | {f"m{i}": "FR2" for i in range(60, 100)}
+    first = {f"m{i}": "QMA" for i in range(60)} | {f"m{i}": "QMB" for i in range(60, 100)}
     assert sorted(result["batch"]) == sorted([text, qmgr] for text, qmgr in first.items())  # browsed, each once
-    later = {f"n{i}": "FR1" for i in range(20)} | {f"n{i}": "FR2" for i in range(20, 50)}
+    later = {f"n{i}": "QMA" for i in range(20)} | {f"n{i}": "QMB" for i in range(20, 50)}
     stream = {text: qmgr for text, qmgr, _ in result["stream"]}
     assert len(stream) == len(result["stream"]) == 150  # no message twice...
     assert stream == first | later  # ...none lost, each from its own instance
     assert len({msg_id for _, _, msg_id in result["stream"]}) == 150
     # What Spark committed is gone from the instances; the second run's last micro-batch waits for
     # the next run's commit (NOTES.md), so at most the 50 messages of that run are left.
-    assert cluster.depth("FR1", queue) + cluster.depth("FR2", queue) <= 50
-    for name, first_run in (("FR1", 60), ("FR2", 40)):
+    assert cluster.depth("QMA", queue) + cluster.depth("QMB", queue) <= 50
+    for name, first_run in (("QMA", 60), ("QMB", 40)):
         with cluster.connect(name) as qm:
             assert qm.queue_offsets(queue)[0] >= first_run
 

@@ -28,6 +28,8 @@ class ClusterLookup(MQError):
     """MQRC_UNKNOWN_OBJECT_NAME (2085) for a queue name the cluster's full repositories may know:
     the server asks them and opens again once they answered (B:R-CLQ-4)."""
 
-    def __init__(self, name: str) -> None:
-        super().__init__(2085, f"queue {name} is not defined here nor known in a cluster")
+    def __init__(self, name: str, kind: str = "QUEUE") -> None:
+        what = "queue" if kind == "QUEUE" else "queue manager"
+        super().__init__(2085 if kind == "QUEUE" else 2087, f"{what} {name} is not defined here nor known in a cluster")
         self.name = name
+        self.kind = kind  # QUEUE, or QMGR (a queue manager named in the object descriptor)

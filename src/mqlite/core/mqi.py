@@ -225,15 +225,17 @@ class Connections:
                 xmitq = str(alias[1].get("XMITQ") or "").strip()
         xmitq_name = xmitq or target_qmgr
         definition = self.qdefs.get(xmitq_name)
-        if definition is None and not xmitq:
-            xmitq_name = str(self.objects.attrs.get("DEFXMITQ", ""))
-            definition = self.qdefs.get(xmitq_name) if xmitq_name else None
-        if definition is None and not xmitq and self.cluster is not None:  # a cluster queue manager (B:R-CLQ-5)
+        # A transmission queue named after the target first, then the cluster's (which "takes
+        # precedence over the default transmission queue", B:R-CLQ-5), then DEFXMITQ.
+        if definition is None and not xmitq and self.cluster is not None:
             handle = Handle(hobj, CLUSTER_XMITQ, opened_as or rname, options, None, alias_attrs=remote_attrs)
             if self.cluster.route_to_qmgr(handle, target_qmgr, rname):
                 if principal is not None and caller is not None:
                     self.access.open_object(principal, caller, C.MQOT_Q, CLUSTER_XMITQ, options, rqmname)
                 return handle
+        if definition is None and not xmitq:
+            xmitq_name = str(self.objects.attrs.get("DEFXMITQ", ""))
+            definition = self.qdefs.get(xmitq_name) if xmitq_name else None
         if definition is None or definition[0] != "QLOCAL":
             if xmitq:
                 raise MQError(C.MQRC_UNKNOWN_XMIT_Q, f"transmission queue {xmitq} is not defined")

@@ -9,6 +9,7 @@ messages, so a definition and the messages put after it are recovered together.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -94,7 +95,8 @@ class ObjectDefinitions:
         # for the default repository, whose path is the server's to know.
         self.attrs.update({"QMNAME": self.name, "DEADQ": "SYSTEM.DEAD.LETTER.QUEUE",
                            "CERTLABL": "ibmwebspheremq" + self.name.lower(),
-                           "CRDATE": crdate, "CRTIME": crtime, "ALTDATE": crdate, "ALTTIME": crtime})
+                           "CRDATE": crdate, "CRTIME": crtime, "ALTDATE": crdate, "ALTTIME": crtime,
+                           "QMID": qmid(self.name, now)})
         self.outbox.tx.put_record("qmgr", "attrs", self.attrs)
         for name, qtype, extra in SYSTEM_QUEUES:
             attrs = attributes.defaults(qtype)
@@ -106,6 +108,8 @@ class ObjectDefinitions:
         self.attrs.update(attributes.defaults("QMGR"))
         self.attrs.update(qmgr_attrs)
         self.attrs["QMNAME"] = self.name
+        if not self.attrs.get("QMID"):  # made before QMIDs: from its creation date and time
+            self.attrs["QMID"] = f"{self.name}_{self.attrs.get('CRDATE', '')}_{self.attrs.get('CRTIME', '')}"
 
     def restore_queue(self, qtype: str, name: str, attrs: dict[str, Any]) -> None:
         """A queue definition from its store record (messages come after, via ``restore_message``)."""
@@ -281,3 +285,10 @@ class ObjectDefinitions:
         if not rows and "*" not in generic:
             raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"object {generic} not found")
         return rows
+
+
+def qmid(name: str, created: float) -> str:
+    """IBM's QMID: the queue manager's name and the moment it was created (told apart from a
+    queue manager made again with the same name, as a cluster must)."""
+    moment = time.strftime("%Y-%m-%d_%H.%M.%S", time.gmtime(created))  # (a name may hold a %)
+    return f"{name}_{moment}.{int(created * 1000) % 1000:03d}"

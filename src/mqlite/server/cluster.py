@@ -134,10 +134,10 @@ class RepositoryManager:
             state.republish()
 
     # -- MQOPEN of a name not known yet ----------------------------------------------------------
-    async def lookup(self, name: str) -> bool:
-        """Ask the full repositories about queue ``name`` and wait for the first answer (False:
-        none could be asked, or none answered in time)."""
-        if not self.core.cluster_state.query("QUEUE", name):
+    async def lookup(self, name: str, kind: str = "QUEUE") -> bool:
+        """Ask the full repositories about queue (or queue manager) ``name`` and wait for the
+        first answer (False: none could be asked, or none answered in time)."""
+        if not self.core.cluster_state.query(kind, name):
             return False
         self._finish()
         future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()

@@ -151,7 +151,7 @@ class Runtime:
         self.tick_hooks: list[Callable[[float], None]] = []  # run every tick (MQTT session expiry)
         self.ping_channel: Callable[[Any], Awaitable[Any]] | None = None  # PING CHANNEL (the message channels')
         # Ask the cluster's full repositories about a queue name (the repository manager's).
-        self.cluster_lookup: Callable[[str], Awaitable[bool]] | None = None
+        self.cluster_lookup: Callable[[str, str], Awaitable[bool]] | None = None
         # Takes over a native-port connection whose first frame is a message channel's HELLO.
         self.channel_acceptor: Callable[[asyncio.Transport, bytes], None] | None = None
         self.busy_poll = BusyPoll(loop, window_from_env(), self._poll_paused)

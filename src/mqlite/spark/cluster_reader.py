@@ -39,9 +39,10 @@ __all__ = ["ClusterBatchReader", "ClusterStreamReader", "InstanceRange", "share"
 
 log = logging.getLogger("mqlite.spark")
 
-# Reasons that say a queue manager is out of reach (ended, ending, refusing connections), not
-# that something is wrong with the query: a stream reads the other instances meanwhile.
-_UNREACHABLE = frozenset({2009, 2059, 2161, 2162, 2202, 2203, 2537, 2538})
+# Reasons that say a queue manager is out of reach (ended, ending, refusing connections, another
+# queue manager at its old CONNAME: 2058), not that something is wrong with the query: a stream
+# reads the other instances meanwhile.
+_UNREACHABLE = frozenset({2009, 2058, 2059, 2161, 2162, 2202, 2203, 2537, 2538})
 
 
 @dataclass(frozen=True)

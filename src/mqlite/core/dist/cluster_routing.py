@@ -37,6 +37,7 @@ from mqlite.message import MessageDescriptor
 __all__ = ["COMMAND_QUEUE", "ClusterBinding", "ClusterRouting", "channel_correl"]
 
 COMMAND_QUEUE = "SYSTEM.CLUSTER.COMMAND.QUEUE"
+LOOKUP_AGAIN = 60.0  # seconds an MQOPEN's question to the full repositories is not asked again
 _OPEN_OPTIONS = (C.MQOO_OUTPUT | C.MQOO_INQUIRE | C.MQOO_FAIL_IF_QUIESCING | C.MQOO_BIND_ON_OPEN
                  | C.MQOO_BIND_NOT_FIXED | C.MQOO_BIND_ON_GROUP | C.MQOO_PASS_IDENTITY_CONTEXT
                  | C.MQOO_PASS_ALL_CONTEXT | C.MQOO_SET_IDENTITY_CONTEXT | C.MQOO_SET_ALL_CONTEXT
@@ -74,6 +75,7 @@ class ClusterRouting:
         self.history = workload.History()
         self.conn = Connection("CLUSTER", "mqm", "amqrrmfa")  # the repository manager's own puts
         self._hosts_asked: set[str] = set()  # queue managers asked about once (their records)
+        self._looked_up: dict[tuple[str, str], float] = {}  # (kind, name) -> when an MQOPEN last asked
         self.wanted: set[str] = set()  # cluster-senders with a message waiting since the last look
         self.on_wanted: Callable[[str], None] = lambda channel: None  # start it now (the channel agent)
         state.send = self.send
@@ -197,6 +199,20 @@ class ClusterRouting:
                     by_owner[record.owner] = record
         return [by_owner[owner] for owner in sorted(by_owner)]
 
+    def _lookup_due(self, kind: str, name: str) -> bool:
+        """Whether an MQOPEN should ask the full repositories about ``name`` (and wait for them):
+        not when it asked within LOOKUP_AGAIN seconds (the answer, or its absence, stands; a
+        definition made later is pushed to the asker, who is subscribed)."""
+        now = self.clock()
+        asked = self._looked_up.get((kind, name))
+        if asked is not None and now - asked < LOOKUP_AGAIN:
+            return False
+        self._looked_up[(kind, name)] = now
+        if len(self._looked_up) > 10_000:  # forget the oldest half
+            for key, _ in sorted(self._looked_up.items(), key=lambda item: item[1])[:5_000]:
+                del self._looked_up[key]
+        return True
+
     def _ask_for_host(self, qmgr: str) -> None:
         if qmgr not in self._hosts_asked:
             self._hosts_asked.add(qmgr)
@@ -211,7 +227,9 @@ class ClusterRouting:
         if qmgr:
             found = [r for r in found if r.owner == qmgr]
         if not found and local_attrs is None:
-            raise ClusterLookup(queue)
+            if self._lookup_due("QUEUE", queue):
+                raise ClusterLookup(queue)
+            raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"queue {queue} is not defined here nor known in a cluster")
         defbind = str((found[0].attrs if found else local_attrs or {}).get("DEFBIND", "OPEN"))
         mode = binding.bind_mode(options, defbind)
         handle = Handle(hobj, cluster_xmitq.DEFAULT_XMITQ, queue, options, None)
@@ -263,7 +281,7 @@ class ClusterRouting:
         self.history = choice.history
         return choice.destination.qmgr
 
-    def _aim(self, handle: Handle, target: str) -> None:
+    def _aim(self, handle: Handle, target: str, remote_qmgr: str = "") -> None:
         state: ClusterBinding = handle.cluster
         if target == self.state.name:  # CLWLUSEQ(ANY): this queue manager's own instance
             handle.queue = self.objects.queues[state.queue]
@@ -274,9 +292,9 @@ class ClusterRouting:
         instance = next((r for r in self.instances(state.queue) if r.owner == target), None)
         handle.queue = self.xmitq_of(channel)
         handle.name = handle.queue.name
-        handle.xmitq_for = (state.queue, target)
+        handle.xmitq_for = (state.queue, remote_qmgr or target)
         handle.xmit_correl = channel_correl(channel)
-        if instance is not None:  # a remote queue definition's attributes stay (it was opened by it)
+        if instance is not None and not remote_qmgr:  # a remote queue definition's attributes stay (it was opened by it)
             handle.alias_attrs = dict(instance.attrs)
         state.chosen = {"qmgr": target, "channel": channel}
         self._want(channel)
@@ -294,8 +312,24 @@ class ClusterRouting:
     def route_to_qmgr(self, handle: Handle, target: str, queue: str) -> bool:
         """A queue named at cluster queue manager ``target`` (no transmission queue of its name
         here): through the cluster (B:R-CLQ-5). False when ``target`` is not a cluster member."""
-        if self.state.qmgr_record(target, self.state.member_of()) is None:
+        if not self.member():
             return False
+        if self.state.qmgr_record(target, self.state.member_of()) is None:
+            gateway = self._gateway_to(target)
+            if gateway is None:
+                if self._lookup_due("QMGR", target):
+                    raise ClusterLookup(target, "QMGR")
+                return False
+            # a queue-manager alias advertised in the cluster: its host is the gateway to ``target``
+            handle.cluster = ClusterBinding(queue, binding.Bound(binding.Bind.ON_OPEN, gateway), target)
+            self._aim(handle, gateway, remote_qmgr=target)
+            return True
         handle.cluster = ClusterBinding(queue, binding.Bound(binding.Bind.ON_OPEN, target), target)
         self._aim(handle, target)
         return True
+
+    def _gateway_to(self, target: str) -> str | None:
+        """The host of a cluster queue-manager alias named ``target`` (a QREMOTE with a blank
+        RNAME advertised in the cluster: seed 001's way to queue managers outside it)."""
+        aliases = [r for r in self.instances(target) if r.attrs.get("QTYPE") == "QREMOTE"]
+        return aliases[0].owner if aliases else None

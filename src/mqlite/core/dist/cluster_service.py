@@ -274,6 +274,10 @@ class ClusterState:
             changed.append(record)
             self._forward(record, message.sender)
             if record.kind == "QMGR" and not record.deleted:
+                if held is not None and not held.deleted and held.attrs.get("QMID") != record.attrs.get("QMID"):
+                    self.log.append(f"AMQ9875E: Cluster {record.cluster}: queue manager {record.name} has joined "
+                                    f"again with QMID {record.attrs.get('QMID')}; QMID {held.attrs.get('QMID')} "
+                                    "had that name: RESET CLUSTER ACTION(FORCEREMOVE) QMID(...) the old one")
                 if record.cluster in self.full_for() and message.sender == record.owner:
                     self._welcome(record)
                 # a full repository new to us, or one that refreshed itself (REFRESH CLUSTER there)
@@ -332,6 +336,10 @@ class ClusterState:
                 continue  # not ours to answer, or we cannot reach the asker in that cluster
             self._subscribe(cluster, query.kind, query.name, query.sender)
             found = self.live(query.kind, name=query.name, cluster=cluster)
+            if query.kind == "QMGR" and not found:  # not a member: a queue-manager alias (a gateway) may be
+                found = [r for r in self.live("QUEUE", name=query.name, cluster=cluster)
+                         if r.attrs.get("QTYPE") == "QREMOTE"]
+                self._subscribe(cluster, "QUEUE", query.name, query.sender)
             owners = sorted({r.owner for r in found} - {query.sender})
             hosts = [r for owner in owners if (r := self.qmgr_record(owner, [cluster])) is not None]
             for owner in owners:

@@ -24,7 +24,7 @@ from typing import Any
 from mqlite import cmqc as C
 from mqlite.core import dead_letter
 from mqlite.core.dist.channel import SyncState, reset_to
-from mqlite.core.errors import MQError
+from mqlite.core.errors import ClusterLookup, MQError
 from mqlite.core.handles import Connection
 from mqlite.core.mqi import Connections
 from mqlite.core.outbox import Outbox
@@ -195,7 +195,10 @@ class ChannelTransfer:
                 open_options = C.MQOO_OUTPUT | C.MQOO_SET_ALL_CONTEXT
                 if "AlternateUserId" in od:
                     open_options |= C.MQOO_ALTERNATE_USER_AUTHORITY
-                hobj = self.mqi.open(conn, od, open_options).hobj
+                try:
+                    hobj = self.mqi.open(conn, od, open_options).hobj
+                except ClusterLookup:  # an MCA does not wait for the full repositories: what is known now
+                    hobj = self.mqi.open(conn, od, open_options).hobj
                 handles[key] = hobj
             try:
                 self.mqi.put(conn, hobj, md, options, properties, data)

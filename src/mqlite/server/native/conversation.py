@@ -250,7 +250,7 @@ class Conversation:
         async def ask() -> None:
             round_ = Round()
             try:
-                await lookup(unknown.name)
+                await lookup(unknown.name, unknown.kind)
                 result = retry()
                 reply = result if isinstance(result, bytes) else native.encode_reply(req_id, 0, 0, result)
             except MQError as error:
