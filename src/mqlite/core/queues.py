@@ -138,6 +138,9 @@ class LocalQueue:
         self.fifo = attrs.get("MSGDLVSQ") == "FIFO"
         self.max_depth = int(attrs.get("MAXDEPTH", 5000))
         self.max_msgl = int(attrs.get("MAXMSGL", 4194304))
+        # CorrelId -> its entries per level, in put order: built at the first get by CorrelId (a
+        # cluster transmission queue's senders each take their own), kept up to date after.
+        self._by_correl: dict[bytes, list[deque[Entry]]] | None = None
 
     # -- attributes used on hot paths ---------------------------------------------------
     def refresh(self) -> None:
@@ -167,8 +170,11 @@ class LocalQueue:
         if entries and entries[-1].seq > seq:  # recovery may interleave; keep seq order
             bisect.insort(entries, entry, key=_seq_key)
             self.levels[index].scan = self.levels[index].head
+            self._by_correl = None  # (rebuilt in order at the next get by CorrelId)
         else:
             entries.append(entry)
+            if self._by_correl is not None:
+                self._index(entry, message.md.CorrelId)
         self.depth += 1
         if state == UNCOMMITTED:
             self.uncommitted += 1
@@ -187,6 +193,7 @@ class LocalQueue:
             self.levels[index].scan = self.levels[index].head
         else:
             entries.append(entry)
+        self._by_correl = None  # its CorrelId is on disk: the index is built when none is evicted
         if seq >= self.next_seq:
             self.next_seq = seq + 1
         self.depth += 1
@@ -338,10 +345,44 @@ class LocalQueue:
         expired.extend(dead)
         return found
 
+    def _index(self, entry: Entry, correl: bytes) -> None:
+        assert self._by_correl is not None
+        levels = self._by_correl.get(correl)
+        if levels is None:
+            levels = self._by_correl[correl] = [deque() for _ in range(10)]
+        levels[entry.level].append(entry)
+
+    def _find_correl(self, now: float, expired: list[Entry], correl: bytes) -> Entry | None:
+        """The first available message with this CorrelId, through the index: the removed ones at
+        the front go, the locked ones (a batch in flight) are stepped over."""
+        if self._by_correl is None:
+            self._by_correl = {}
+            for entry in self.iter_entries():
+                assert entry.message is not None  # (built only when nothing is evicted)
+                self._index(entry, entry.message.md.CorrelId)
+        levels = self._by_correl.get(correl)
+        if levels is None:
+            return None
+        for index in range(9, -1, -1):
+            entries = levels[index]
+            while entries and entries[0].state == REMOVED:
+                entries.popleft()
+            for entry in entries:
+                if entry.state != AVAILABLE:
+                    continue
+                if entry.expiry_at and entry.expiry_at <= now:
+                    self.remove(entry)
+                    expired.append(entry)
+                    continue
+                return entry
+        return None
+
     def find_match(
         self, now: float, expired: list[Entry], msg_id: bytes | None, correl_id: bytes | None
     ) -> Entry | None:
         """The first available message with these ids (None = any)."""
+        if msg_id is None and correl_id is not None and (self._by_correl is not None or not self.evicted):
+            return self._find_correl(now, expired, correl_id)
         on_disk: set[int] = set()
         if self.evicted and self.reader is not None:
             on_disk = set(self.reader.find_ids(self.name, msg_id, correl_id))

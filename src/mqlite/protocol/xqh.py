@@ -8,6 +8,7 @@ today. Sans-IO: bytes in, bytes out.
 from __future__ import annotations
 
 import struct
+from functools import lru_cache
 from typing import NamedTuple
 
 from mqlite.message import MessageDescriptor
@@ -30,14 +31,20 @@ class TransmissionHeader(NamedTuple):
     md: MessageDescriptor
 
 
+# The CHAR fields of a sender's messages repeat (its queue names, user, application, the date):
+# padded once each, not at every message.
+_fixed = lru_cache(maxsize=4096)(fixed_text)
+
+
 def encode_md1(md: MessageDescriptor) -> bytes:
+    fixed = _fixed
     return _MD1.pack(
         b"MD  ", 1, md.Report, md.MsgType, md.Expiry, md.Feedback, md.Encoding, md.CodedCharSetId,
-        fixed_text(md.Format, 8), md.Priority, md.Persistence, md.MsgId, md.CorrelId, md.BackoutCount,
-        fixed_text(md.ReplyToQ, 48), fixed_text(md.ReplyToQMgr, 48), fixed_text(md.UserIdentifier, 12),
-        md.AccountingToken, fixed_text(md.ApplIdentityData, 32), md.PutApplType,
-        fixed_text(md.PutApplName, 28), fixed_text(md.PutDate, 8), fixed_text(md.PutTime, 8),
-        fixed_text(md.ApplOriginData, 4),
+        fixed(md.Format, 8), md.Priority, md.Persistence, md.MsgId, md.CorrelId, md.BackoutCount,
+        fixed(md.ReplyToQ, 48), fixed(md.ReplyToQMgr, 48), fixed(md.UserIdentifier, 12),
+        md.AccountingToken, fixed(md.ApplIdentityData, 32), md.PutApplType,
+        fixed(md.PutApplName, 28), fixed(md.PutDate, 8), fixed_text(md.PutTime, 8),
+        fixed(md.ApplOriginData, 4),
     )
 
 
@@ -67,8 +74,13 @@ def _text(raw: bytes) -> str:
     return value
 
 
+@lru_cache(maxsize=1024)
+def _head(remote_q: str, remote_qmgr: str) -> bytes:
+    return _HEAD.pack(STRUC_ID, 1, fixed_text(remote_q, 48), fixed_text(remote_qmgr, 48))
+
+
 def wrap(remote_q: str, remote_qmgr: str, md: MessageDescriptor, body: bytes) -> bytes:
-    return _HEAD.pack(STRUC_ID, 1, fixed_text(remote_q, 48), fixed_text(remote_qmgr, 48)) + encode_md1(md) + body
+    return b"".join((_head(remote_q, remote_qmgr), encode_md1(md), body))
 
 
 def unwrap(data: bytes) -> tuple[TransmissionHeader, bytes]:

@@ -17,7 +17,8 @@ transmission queues and the cluster-senders that empty them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from mqlite import cmqc as C
@@ -76,6 +77,9 @@ class ClusterRouting:
         self.conn = Connection("CLUSTER", "mqm", "amqrrmfa")  # the repository manager's own puts
         self._hosts_asked: set[str] = set()  # queue managers asked about once (their records)
         self._looked_up: dict[tuple[str, str], float] = {}  # (kind, name) -> when an MQOPEN last asked
+        self._instances: dict[str, tuple[int, list[ClusterRecord]]] = {}  # by the state's generation
+        self._channels: dict[str, tuple[int, str]] = {}  # queue manager -> its cluster-sender, likewise
+        self._candidates: dict[tuple[str, str, bool], tuple[int, list[workload.Destination]]] = {}
         self.wanted: set[str] = set()  # cluster-senders with a message waiting since the last look
         self.on_wanted: Callable[[str], None] = lambda channel: None  # start it now (the channel agent)
         state.send = self.send
@@ -106,10 +110,15 @@ class ClusterRouting:
 
     def channel_to(self, qmgr: str) -> str:
         """The cluster-sender to queue manager ``qmgr``: named after its cluster-receiver."""
-        record = self.state.qmgr_record(qmgr, self.state.member_of())
+        cached = self._channels.get(qmgr)
+        if cached is not None and cached[0] == self.state.generation:
+            return cached[1]
+        record = self.state.qmgr_record(qmgr, self.state.clusters())
         if record is None:
             raise MQError(C.MQRC_UNKNOWN_REMOTE_Q_MGR, f"queue manager {qmgr} is not known in a cluster of this one")
-        return str(record.attrs.get("CHANNEL") or "")
+        channel = str(record.attrs.get("CHANNEL") or "")
+        self._channels[qmgr] = (self.state.generation, channel)
+        return channel
 
     def xmitq_of(self, channel: str) -> LocalQueue:
         """The cluster transmission queue ``channel``'s messages go to now (its association)."""
@@ -174,7 +183,7 @@ class ClusterRouting:
     # -- cluster queues: MQOPEN and MQPUT ---------------------------------------------------------
     def member(self) -> bool:
         """Whether this queue manager is in any cluster (has a cluster-receiver)."""
-        return bool(self.state.member_of())
+        return bool(self.state.clusters())
 
     def spreads(self, name: str, attrs: dict[str, Any]) -> bool:
         """Whether puts here to local cluster queue ``name`` take part in workload balancing with
@@ -187,7 +196,10 @@ class ClusterRouting:
     def instances(self, queue: str) -> list[ClusterRecord]:
         """The live instances of cluster queue ``queue`` in the clusters this queue manager is in,
         one per hosting queue manager (the newest record when it shares several clusters)."""
-        mine = self.state.member_of()
+        cached = self._instances.get(queue)
+        if cached is not None and cached[0] == self.state.generation:
+            return cached[1]
+        mine = self.state.clusters()
         by_owner: dict[str, ClusterRecord] = {}
         for record in self.state.live("QUEUE", name=queue):
             if record.cluster in mine and record.owner != self.state.name:
@@ -197,7 +209,11 @@ class ClusterRouting:
                 held = by_owner.get(record.owner)
                 if held is None or record.stamp > held.stamp:
                     by_owner[record.owner] = record
-        return [by_owner[owner] for owner in sorted(by_owner)]
+        found = [by_owner[owner] for owner in sorted(by_owner)]
+        if len(self._instances) > 10_000:
+            self._instances.clear()
+        self._instances[queue] = (self.state.generation, found)
+        return found
 
     def _lookup_due(self, kind: str, name: str) -> bool:
         """Whether an MQOPEN should ask the full repositories about ``name`` (and wait for them):
@@ -250,36 +266,62 @@ class ClusterRouting:
                 self._want(channel)
             return handle.queue
         target, state.bound = binding.at_put(state.bound, md.MsgFlags, lambda: self._choose(state))
-        self._aim(handle, target)
+        channel = state.chosen.get("channel")
+        if channel and state.chosen.get("qmgr") == target and handle.queue is not None:
+            handle.queue = self.xmitq_of(channel)  # the same instance as the last put: aimed already
+            self._want(channel)
+        else:
+            self._aim(handle, target)
         assert handle.queue is not None
         return handle.queue
 
     def _choose(self, state: ClusterBinding) -> str:
         """The workload algorithm over the instances as known now (B:R-BIND-4)."""
+        destinations = self._destinations(state)
+        if len(destinations) == 1 and destinations[0].put_enabled:  # one instance: no choice to weigh
+            return destinations[0].qmgr
+        candidates = []
+        for destination in destinations:
+            if destination.channel:  # the channel's state now: the one thing that changes between puts
+                now = workload.ChannelState.of(self._status(destination.channel))
+                if now != destination.state:
+                    destination = _in_state(destination, now)
+            candidates.append(destination)
+        mruc = int(self.objects.attrs.get("CLWLMRUC", workload.MRUC_DEFAULT))
+        choice = workload.choose(candidates, self.history, mruc=mruc)
+        self.history = choice.history
+        return choice.destination.qmgr
+
+    def _destinations(self, state: ClusterBinding) -> list[workload.Destination]:
+        """The candidates as the repository and the channel definitions describe them, made once
+        per change of either (the state's generation): MQPUT asks at every message."""
+        key = (state.queue, state.qmgr, state.local_attrs is not None)
+        cached = self._candidates.get(key)
+        if cached is not None and cached[0] == self.state.generation:
+            return cached[1]
         candidates = []
         for record in self.instances(state.queue):
             if state.qmgr and record.owner != state.qmgr:
                 continue
             channel = self._channel_of(record.owner)
             chl = self.channels.channels.get(channel, {})
-            qmgr_record = self.state.qmgr_record(record.owner, self.state.member_of())
+            qmgr_record = self.state.qmgr_record(record.owner, self.state.clusters())
             suspended = bool(qmgr_record is not None and qmgr_record.attrs.get("SUSPEND"))
             candidates.append(workload.Destination(
                 record.owner, put_enabled=record.attrs.get("PUT", "ENABLED") != "DISABLED",
                 rank=int(record.attrs.get("CLWLRANK", 0)), priority=int(record.attrs.get("CLWLPRTY", 0)),
                 channel=channel, channel_rank=int(chl.get("CLWLRANK", 0)),
                 channel_priority=int(chl.get("CLWLPRTY", 0)), channel_weight=int(chl.get("CLWLWGHT", 50)),
-                netprty=int(chl.get("NETPRTY", 0)), state=workload.ChannelState.of(self._status(channel)),
-                suspended=suspended))
+                netprty=int(chl.get("NETPRTY", 0)), suspended=suspended))
         if state.local_attrs is not None:
             local = state.local_attrs
             candidates.append(workload.Destination(
                 self.state.name, local=True, put_enabled=local.get("PUT", "ENABLED") != "DISABLED",
                 rank=int(local.get("CLWLRANK", 0)), priority=int(local.get("CLWLPRTY", 0))))
-        mruc = int(self.objects.attrs.get("CLWLMRUC", workload.MRUC_DEFAULT))
-        choice = workload.choose(candidates, self.history, mruc=mruc)
-        self.history = choice.history
-        return choice.destination.qmgr
+        if len(self._candidates) > 10_000:
+            self._candidates.clear()
+        self._candidates[key] = (self.state.generation, candidates)
+        return candidates
 
     def _aim(self, handle: Handle, target: str, remote_qmgr: str = "") -> None:
         state: ClusterBinding = handle.cluster
@@ -314,7 +356,7 @@ class ClusterRouting:
         here): through the cluster (B:R-CLQ-5). False when ``target`` is not a cluster member."""
         if not self.member():
             return False
-        if self.state.qmgr_record(target, self.state.member_of()) is None:
+        if self.state.qmgr_record(target, self.state.clusters()) is None:
             gateway = self._gateway_to(target)
             if gateway is None:
                 if self._lookup_due("QMGR", target):
@@ -333,3 +375,9 @@ class ClusterRouting:
         RNAME advertised in the cluster: seed 001's way to queue managers outside it)."""
         aliases = [r for r in self.instances(target) if r.attrs.get("QTYPE") == "QREMOTE"]
         return aliases[0].owner if aliases else None
+
+
+@lru_cache(maxsize=1024)
+def _in_state(destination: workload.Destination, state: workload.ChannelState) -> workload.Destination:
+    """A candidate whose channel is in ``state`` (the same few, again and again: made once)."""
+    return replace(destination, state=state)

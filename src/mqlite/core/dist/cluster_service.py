@@ -74,6 +74,8 @@ class ClusterState:
         self.on_records: Callable[[list[ClusterRecord]], None] = lambda records: None  # cache changed
         self.log: list[str] = []  # error-log lines for the server to write (AMQ9xxx)
         self.suspended: set[str] = set()  # SUSPEND QMGR CLUSTER(...)
+        self._member_of: frozenset[str] | None = None
+        self.generation = 0  # changes with every record kept or dropped (callers cache by it)
         self.default_conname = ""  # this queue manager's address, for a CLUSRCVR without CONNAME
 
     # -- start-up ------------------------------------------------------------------------------
@@ -123,7 +125,17 @@ class ClusterState:
         return found
 
     def member_of(self) -> set[str]:
-        return set(self.receivers())
+        """The clusters this queue manager has a cluster-receiver for (kept until a definition
+        changes: MQPUT asks at every message)."""
+        if self._member_of is None:
+            self._member_of = frozenset(self.receivers())
+        return set(self._member_of)
+
+    def clusters(self) -> frozenset[str]:
+        """``member_of`` without the copy, for the hot paths."""
+        if self._member_of is None:
+            self._member_of = frozenset(self.receivers())
+        return self._member_of
 
     def full_repositories(self, cluster: str) -> set[str]:
         """The full repositories of ``cluster`` this queue manager knows (itself included)."""
@@ -183,6 +195,9 @@ class ClusterState:
     def changed(self, queue: str | None = None) -> None:
         """Local definitions changed (only queue ``queue``'s, when given): publish what differs
         from what was published."""
+        if queue is None:
+            self._member_of = None
+        self.generation += 1  # (a local queue's attributes, a channel's: what callers cached)
         now = self.clock()
         own = self.own_records(queue)
         if queue is None:
@@ -455,6 +470,7 @@ class ClusterState:
         return (now, self._counter)
 
     def _keep(self, record: ClusterRecord, persist: bool = True) -> None:
+        self.generation += 1
         self.cache[record.key] = record
         self._by_name.setdefault((record.kind, record.name), {})[record.key] = record
         if record.kind == "QMGR":
@@ -466,6 +482,7 @@ class ClusterState:
                 "refreshed": record.refreshed})
 
     def _drop(self, key: Key) -> None:
+        self.generation += 1
         if self.cache.pop(key, None) is not None:
             self._by_name.get((key[0], key[2]), {}).pop(key, None)
             self._qmgrs.pop(key, None)

@@ -114,6 +114,8 @@ def choose(candidates: Iterable[Destination], history: History = History(), *, u
     remaining = [d for d in remaining if d.put_enabled]
     if not remaining:
         raise MQError(C.MQRC_CLUSTER_PUT_INHIBITED, "every instance of the cluster queue is put-inhibited")
+    if len(remaining) == 1:  # one instance: nothing to weigh
+        return _chosen(remaining[0], history)
     local = [d for d in remaining if d.local]
     if local and (useq_local or from_cluster_channel):
         return _chosen(local[0], history)
@@ -173,4 +175,4 @@ def _chosen(destination: Destination, history: History) -> Choice:
     weight = min(max(destination.channel_weight, 1), 99)
     factors = {**history.factors, key: history.factors.get(key, 0) + WEIGHT_UNIT // weight}
     last_used = {**history.last_used, key: history.choices}
-    return Choice(destination, replace(history, factors=factors, last_used=last_used, choices=history.choices + 1))
+    return Choice(destination, History(factors, last_used, history.choices + 1))
