@@ -2,8 +2,9 @@
 
 Everything runs for real: queue manager processes on Unix sockets and loopback TCP ports, their
 SQLite stores in a temporary MQLITE_HOME, the `mqlite` command line and the Python client. The
-last part links three queue managers with message channels: a payment put on DEMO.QM crosses
-DEMO.QM2 to DEMO.QM3, once and once only.
+last parts link three queue managers with message channels (a payment put on DEMO.QM crosses
+DEMO.QM2 to DEMO.QM3, once and once only) and join four in a cluster, where a queue defined on
+two of them is reached from a third with nothing defined there.
 """
 
 from __future__ import annotations
@@ -122,6 +123,52 @@ def network(port1: int) -> None:
         run("endmqm", name)
 
 
+def cluster() -> None:
+    """A cluster of four: DEMO.FR is its full repository; DEMO.QM, CLUS.A and CLUS.B partial ones.
+    INVOICES lives on CLUS.A and CLUS.B; DEMO.QM puts to it with no definition of its own, and
+    the workload algorithm spreads the messages; SUSPEND QMGR takes CLUS.B out of the choice."""
+    ports = {name: free_port() for name in ("DEMO.FR", "CLUS.A", "CLUS.B")}
+    console.print(Panel("DEMO.FR (full repository) <- DEMO.QM, CLUS.A, CLUS.B (partial repositories); "
+                        "INVOICES on CLUS.A and CLUS.B", title="a cluster"))
+    for name, port in ports.items():
+        run("crtmqm", "-p", str(port), name)
+        run("strmqm", name)
+    for name in ("DEMO.FR", "DEMO.QM", "CLUS.A", "CLUS.B"):
+        run("runmqsc", name, stdin=("ALTER QMGR REPOS(DEMO)\n" if name == "DEMO.FR" else "")
+            + f"DEFINE CHANNEL(DEMO.{name}) CHLTYPE(CLUSRCVR) CLUSTER(DEMO) DESCR('my address: my own port')\n"
+              "SET CHLAUTH('DEMO.*') TYPE(QMGRMAP) QMNAME('*') USERSRC(CHANNEL) DESCR('the cluster may send')\n"
+            + ("" if name == "DEMO.FR" else
+               f"DEFINE CHANNEL(DEMO.DEMO.FR) CHLTYPE(CLUSSDR) CONNAME('127.0.0.1({ports['DEMO.FR']})') "
+               "CLUSTER(DEMO)\n"))
+    for name in ("CLUS.A", "CLUS.B"):
+        run("runmqsc", name, stdin="DEFINE QLOCAL(INVOICES) CLUSTER(DEMO) DEFBIND(NOTFIXED)\n")
+    deadline = time.monotonic() + 30
+    while run_quiet("DEMO.FR", "DISPLAY QCLUSTER(INVOICES)\n").count("QUEUE(INVOICES)") < 2:
+        if time.monotonic() > deadline:
+            raise SystemExit("the full repository did not learn INVOICES")
+        time.sleep(0.2)
+    run("put", "-m", "DEMO.QM", "INVOICES", "--persistent", stdin="".join(f"invoice {i}\n" for i in range(10)))
+    counts = [wait_for_depth(name, "INVOICES", 5) for name in ("CLUS.A", "CLUS.B")]
+    console.print(f"INVOICES: {counts[0]} on CLUS.A, {counts[1]} on CLUS.B (round robin, nothing defined on DEMO.QM)")
+    run("runmqsc", "DEMO.QM", stdin="DISPLAY CLUSQMGR(*) QMTYPE DEFTYPE STATUS\nDISPLAY QCLUSTER(INVOICES)\n")
+    run("runmqsc", "CLUS.B", stdin="SUSPEND QMGR CLUSTER(DEMO)\n")
+    deadline = time.monotonic() + 30
+    while "SUSPEND(YES)" not in run_quiet("DEMO.QM", "DISPLAY CLUSQMGR(CLUS.B) SUSPEND\n"):
+        if time.monotonic() > deadline:
+            raise SystemExit("DEMO.QM did not hear of the suspension")
+        time.sleep(0.2)
+    run("put", "-m", "DEMO.QM", "INVOICES", "--persistent", stdin="".join(f"late invoice {i}\n" for i in range(4)))
+    counts = [wait_for_depth(name, "INVOICES", want) for name, want in (("CLUS.A", 9), ("CLUS.B", 5))]
+    console.print(f"after SUSPEND QMGR on CLUS.B: {counts[0]} on CLUS.A, {counts[1]} on CLUS.B")
+    for name in ("CLUS.B", "CLUS.A", "DEMO.FR"):
+        run("endmqm", name)
+
+
+def run_quiet(qmgr: str, script: str) -> str:
+    done = subprocess.run([MQLITE, "runmqsc", qmgr], input=script, capture_output=True, text=True, check=False)
+    return done.stdout
+
+
 def main() -> None:
     home = tempfile.mkdtemp(prefix="mqlite-demo-")
     os.environ["MQLITE_HOME"] = home
@@ -177,6 +224,7 @@ def main() -> None:
         run("runmqsc", "DEMO.QM", stdin="DISPLAY QSTATUS(APP.ORDERS) CURDEPTH IPPROCS OPPROCS\n")
         pubsub()
         network(port)
+        cluster()
         run("dspmq")
     finally:
         run("endmqm", "DEMO.QM")
