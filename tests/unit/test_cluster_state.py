@@ -240,6 +240,21 @@ def test_the_newest_copy_wins_whatever_the_order_of_arrival(net: Net) -> None:
     assert qm4.live("QUEUE", name="QX") == []
 
 
+def test_a_queue_manager_name_joining_again_with_another_qmid_is_reported(net: Net) -> None:
+    """Conflicting definitions are reported, never a crash (issue 16 item 6): a membership record
+    for a name already held with another QMID (a queue manager deleted and made again without
+    leaving) is taken, as the newer, and AMQ9875E names both QMIDs for RESET CLUSTER."""
+    fr1 = net.states["FR1"]
+    first = ClusterRecord("QMGR", CL, "QM9", "QM9", (100.0, 1), {"CHANNEL": "DEMO.QM9", "QMID": "QM9_old"})
+    again = ClusterRecord("QMGR", CL, "QM9", "QM9", (200.0, 1), {"CHANNEL": "DEMO.QM9", "QMID": "QM9_new"})
+    fr1.receive(Publish("FR2", (first,)))
+    assert not [line for line in fr1.log if "AMQ9875E" in line]
+    fr1.receive(Publish("FR2", (again,)))
+    [warning] = [line for line in fr1.log if "AMQ9875E" in line]
+    assert "QM9_new" in warning and "QM9_old" in warning
+    assert fr1.qmgr_record("QM9") is not None and fr1.qmgr_record("QM9").attrs["QMID"] == "QM9_new"  # type: ignore[union-attr]
+
+
 def test_suspend_and_resume_reach_a_member_using_the_queue_manager(q1: Net) -> None:
     """SUSPEND QMGR CLUSTER: the membership record says so and is passed to the partial
     repositories subscribed to that queue manager (QM4 looked up QM3's Q1); RESUME clears it."""

@@ -81,6 +81,10 @@ class Destination:
     netprty: int = 0  # NETPRTY of that channel
     state: ChannelState = ChannelState.INACTIVE
     suspended: bool = False  # ``qmgr`` is suspended from the cluster
+    key: str = field(default="", compare=False, repr=False)  # the history's name for it (set by itself)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", self.qmgr if not self.channel else f"{self.qmgr}/{self.channel}")
 
 
 @dataclass(frozen=True)
@@ -96,10 +100,6 @@ class History:
 class Choice:
     destination: Destination
     history: History
-
-
-def _key(destination: Destination) -> str:
-    return destination.qmgr if not destination.channel else f"{destination.qmgr}/{destination.channel}"
 
 
 def choose(candidates: Iterable[Destination], history: History = History(), *, useq_local: bool = False,
@@ -119,6 +119,8 @@ def choose(candidates: Iterable[Destination], history: History = History(), *, u
     local = [d for d in remaining if d.local]
     if local and (useq_local or from_cluster_channel):
         return _chosen(local[0], history)
+    if not local and _alike(remaining):  # the usual case: every rule would keep them all
+        return _least_recently_used(remaining, history, mruc)
     remaining = _highest(remaining, _channel_value(remaining, "channel_rank"))
     remaining = _highest(remaining, lambda d: d.rank)
     resumed = [d for d in remaining if not d.suspended]
@@ -129,12 +131,26 @@ def choose(candidates: Iterable[Destination], history: History = History(), *, u
     remaining = _best_netprty_per_qmgr(remaining)
     remaining = _highest(remaining, _channel_value(remaining, "channel_priority"))
     remaining = _highest(remaining, lambda d: d.priority)
+    return _least_recently_used(remaining, history, mruc)
+
+
+def _alike(destinations: list[Destination]) -> bool:
+    """Remote destinations equal in everything steps 4 to 8 look at (they would all stay)."""
+    first = destinations[0]
+    shape = (first.channel_rank, first.rank, first.suspended, first.state, first.netprty, first.channel_priority,
+             first.priority)
+    return all((d.channel_rank, d.rank, d.suspended, d.state, d.netprty, d.channel_priority, d.priority) == shape
+               for d in destinations)
+
+
+def _least_recently_used(remaining: list[Destination], history: History, mruc: int) -> Choice:
+    """Steps 9 and 10: CLWLMRUC, then the lowest weighted factor."""
     if len(remaining) > mruc:
-        recent = sorted(remaining, key=lambda d: history.last_used.get(_key(d), -1), reverse=True)
+        recent = sorted(remaining, key=lambda d: history.last_used.get(d.key, -1), reverse=True)
         remaining = recent[:max(mruc, 1)]
     history = _no_backlog(remaining, history)
-    chosen = min(remaining, key=lambda d: (history.factors.get(_key(d), 0), history.last_used.get(_key(d), -1),
-                                           d.qmgr, d.channel))
+    factors, last_used = history.factors, history.last_used
+    chosen = min(remaining, key=lambda d: (factors.get(d.key, 0), last_used.get(d.key, -1), d.qmgr, d.channel))
     return _chosen(chosen, history)
 
 
@@ -143,11 +159,13 @@ def _no_backlog(remaining: list[Destination], history: History) -> History:
     channel down, newly defined) comes back level with the others, not owed every message it
     missed: its factor is lifted to one weight step below the highest of the candidates. In
     steady state the factors stay within a step of each other, so nothing changes there."""
-    factors = [history.factors.get(_key(d), 0) for d in remaining]
-    step = max(WEIGHT_UNIT // min(max(d.channel_weight, 1), 99) for d in remaining)
-    floor = max(factors) - step
-    lagging = {_key(d): floor for d, factor in zip(remaining, factors, strict=True) if factor < floor}
-    return replace(history, factors={**history.factors, **lagging}) if lagging else history
+    known = history.factors
+    factors = [known.get(d.key, 0) for d in remaining]
+    floor = max(factors) - WEIGHT_UNIT // min(max(min(d.channel_weight for d in remaining), 1), 99)
+    if min(factors) >= floor:
+        return history
+    lagging = {d.key: floor for d, factor in zip(remaining, factors, strict=True) if factor < floor}
+    return replace(history, factors={**known, **lagging})
 
 
 def _channel_value(destinations: list[Destination], attribute: str) -> Callable[[Destination], int]:
@@ -171,7 +189,7 @@ def _best_netprty_per_qmgr(destinations: list[Destination]) -> list[Destination]
 
 
 def _chosen(destination: Destination, history: History) -> Choice:
-    key = _key(destination)
+    key = destination.key
     weight = min(max(destination.channel_weight, 1), 99)
     factors = {**history.factors, key: history.factors.get(key, 0) + WEIGHT_UNIT // weight}
     last_used = {**history.last_used, key: history.choices}
