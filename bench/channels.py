@@ -62,6 +62,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fsync_rate import fsync_rate
 from mqlite_cli import run as cli
+from streaming import put_stream
 
 import mqlite
 from mqlite import cmqc as C
@@ -206,22 +207,6 @@ class Link:
 
 
 # -- the client's puts -----------------------------------------------------------------------------
-def put_stream(qm: mqlite.QueueManager, queue_name: str, count: int, size: int, persistent: bool) -> float:
-    """``count`` puts, all but the last asynchronous; returns the seconds until the last one's reply."""
-    persistence = C.MQPER_PERSISTENT if persistent else C.MQPER_NOT_PERSISTENT
-    body = b"x" * size
-    with mqlite.Queue(qm, queue_name, C.MQOO_OUTPUT) as q:
-        md = mqlite.MD(Persistence=persistence)
-        pmo = mqlite.PMO(Options=C.MQPMO_NO_SYNCPOINT | C.MQPMO_ASYNC_RESPONSE)
-        began = time.perf_counter()
-        for _ in range(count - 1):
-            md.MsgId = C.MQMI_NONE
-            q.put(body, md, pmo)
-        # A synchronous put: its reply comes once all before it are on the queue (and durable, if persistent).
-        q.put(body, mqlite.MD(Persistence=persistence), mqlite.PMO(Options=C.MQPMO_NO_SYNCPOINT))
-        return time.perf_counter() - began
-
-
 def local_rate(link: Link, count: int, size: int, persistent: bool) -> float:
     seconds = put_stream(link.qm1, "LOCAL.Q", count, size, persistent)
     link.clear()

@@ -56,6 +56,7 @@ from rich.progress import Progress
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from mqlite_cli import run as cli
+from streaming import put_stream
 
 import mqlite.client as mqlite
 from mqlite import cmqc as C
@@ -115,20 +116,6 @@ def cluster() -> Iterator[Path]:
                     cli(home, "endmqm", "-i", name)
 
 
-def put_stream(qm: mqlite.QueueManager, queue: str, count: int, persistent: bool, options: int) -> float:
-    persistence = C.MQPER_PERSISTENT if persistent else C.MQPER_NOT_PERSISTENT
-    body = b"x" * SIZE
-    with mqlite.Queue(qm, queue, options) as q:
-        md = mqlite.MD(Persistence=persistence)
-        pmo = mqlite.PMO(Options=C.MQPMO_NO_SYNCPOINT | C.MQPMO_ASYNC_RESPONSE)
-        began = time.perf_counter()
-        for _ in range(count - 1):
-            md.MsgId = C.MQMI_NONE
-            q.put(body, md, pmo)
-        q.put(body, mqlite.MD(Persistence=persistence), mqlite.PMO(Options=C.MQPMO_NO_SYNCPOINT))
-        return time.perf_counter() - began
-
-
 class Depths:
     """MQINQ of CURDEPTH on each host's instances (open handles: polling costs little)."""
 
@@ -155,7 +142,7 @@ class Depths:
 def cluster_round(qm: mqlite.QueueManager, depths: Depths, queue: str, count: int, persistent: bool
                   ) -> dict[str, Any]:
     began = time.perf_counter()
-    put_seconds = put_stream(qm, queue, count, persistent, C.MQOO_OUTPUT | C.MQOO_BIND_NOT_FIXED)
+    put_seconds = put_stream(qm, queue, count, SIZE, persistent, C.MQOO_OUTPUT | C.MQOO_BIND_NOT_FIXED)
     deadline = time.monotonic() + 300
     while sum(depths.of(queue).values()) < count:
         if time.monotonic() > deadline:
@@ -273,10 +260,10 @@ def measure(quick: bool, count: int) -> dict[str, Any]:
                 for _ in range(repeats):
                     for persistent in (False, True):
                         key = "persistent" if persistent else "non_persistent"
-                        seconds = put_stream(qm, "LOCAL.Q", count, persistent, C.MQOO_OUTPUT)
+                        seconds = put_stream(qm, "LOCAL.Q", count, SIZE, persistent)
                         qm.mqsc("CLEAR QLOCAL(LOCAL.Q)\n")
                         runs.setdefault(f"{key}.local", []).append(round(count / seconds))
-                        seconds = put_stream(qm, "RQ", count, persistent, C.MQOO_OUTPUT)
+                        seconds = put_stream(qm, "RQ", count, SIZE, persistent)
                         qm.mqsc("CLEAR QLOCAL(XQ.NOWHERE)\n")
                         runs.setdefault(f"{key}.remote_queue", []).append(round(count / seconds))
                         progress.advance(task)
