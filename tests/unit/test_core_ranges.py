@@ -81,3 +81,116 @@ def test_ranges_skip_and_remove_expired_messages(mq: Any, q: Any, clock: Any) ->
     assert [(seq, m.body) for seq, m in mq.qm.browse_range("APP.Q", 0, 3)] == [(2, b"long")]
     assert mq.depth("APP.Q") == 1  # the expired ones left the queue on the way
     assert mq.qm.queue_offsets("APP.Q") == (1, 3)
+
+
+# -- numbers a reader was told of are never handed out again, across restarts too ------------------
+
+def _marks(tx: Any) -> list[tuple[str, int]]:
+    """The high-water marks a store transaction raises (``StoreTx.mark_seq``)."""
+    from mqlite.store.tx import MARK_SEQ
+
+    return [row for op, rows in (tx.runs if tx is not None else []) if op == MARK_SEQ for row in rows]
+
+
+def test_told_numbers_of_non_persistent_messages_survive_a_restart(store_mq: Any, recover: Any) -> None:
+    """The stream reader's round: newest offset, range read, range committed; the last messages
+    were non-persistent, so no stored message remembers their numbers."""
+    store_mq.define("S.Q")
+    store_mq.flush()
+    handle = store_mq.open("S.Q", C.MQOO_OUTPUT)
+    for i in range(2):
+        store_mq.put(handle, f"p{i}".encode(), Persistence=C.MQPER_PERSISTENT)
+    for i in range(3):
+        store_mq.put(handle, f"n{i}".encode(), Persistence=C.MQPER_NOT_PERSISTENT)
+    store_mq.flush()
+    assert store_mq.qm.queue_offsets("S.Q") == (0, 5)
+    assert _marks(store_mq.flush()) == [("S.Q", 5)]  # the reply waited for the mark
+    assert store_mq.qm.remove_through("S.Q", 5) == 5
+    store_mq.flush()
+    mq = recover()
+    assert mq.qm.queue_offsets("S.Q") == (5, 5)
+    mq.put(mq.open("S.Q", C.MQOO_OUTPUT), b"after")
+    assert [(seq, m.body) for seq, m in mq.qm.browse_range("S.Q", 5, 99)] == [(6, b"after")]
+
+
+def test_only_telling_a_reader_writes_the_mark(store_mq: Any) -> None:
+    store_mq.define("S.Q")
+    store_mq.flush()
+    handle = store_mq.open("S.Q", C.MQOO_OUTPUT)
+    for _ in range(3):
+        store_mq.put(handle, b"np")
+    assert store_mq.flush() is None  # puts cost nothing: non-persistent puts write nothing
+    assert store_mq.qm.queue_offsets("S.Q") == (0, 3)
+    first = store_mq.qm.take_effects().tx
+    assert _marks(first) == [("S.Q", 3)]
+    # Told again before that mark is durable: this reply must wait for the disk too.
+    assert store_mq.qm.queue_offsets("S.Q") == (0, 3)
+    second = store_mq.qm.take_effects().tx
+    assert _marks(second) == [("S.Q", 3)]
+    for tx in (first, second):
+        store_mq.store.write(tx)
+        store_mq.qm.on_durable(tx)
+    assert store_mq.qm.queues["S.Q"].seq_mark == 3
+    assert store_mq.qm.queue_offsets("S.Q") == (0, 3)
+    assert [seq for seq, _ in store_mq.qm.browse_range("S.Q", 0, 3)] == [1, 2, 3]
+    assert store_mq.qm.remove_through("S.Q", 2) == 2
+    assert store_mq.flush() is None  # nothing new told: no write, the replies go at once
+    store_mq.put(handle, b"np")
+    assert [seq for seq, _ in store_mq.qm.browse_range("S.Q", 2, 99)] == [3, 4]
+    assert _marks(store_mq.flush()) == [("S.Q", 4)]  # a browse tells too
+    assert store_mq.qm.remove_through("S.Q", 99) == 2  # a commit names at most what was handed out
+    assert store_mq.flush() is None
+
+
+def test_the_mark_outlives_replace_and_delete(store_mq: Any, recover: Any) -> None:
+    """DEFINE REPLACE keeps the queue and its numbers; a queue deleted and defined again numbers on
+    from above the old one's mark (IBM has no such numbers: this keeps a reader whose checkpoint
+    names the old queue's offsets from skipping the new queue's messages)."""
+    store_mq.define("S.Q")
+    handle = store_mq.open("S.Q", C.MQOO_OUTPUT)
+    for _ in range(4):
+        store_mq.put(handle, b"np")
+    assert store_mq.qm.queue_offsets("S.Q") == (0, 4)
+    store_mq.flush()
+    store_mq.close(handle)
+    store_mq.qm.define("QLOCAL", "S.Q", {"DESCR": "replaced"}, replace=True)
+    store_mq.flush()
+    store_mq.put(store_mq.open("S.Q", C.MQOO_OUTPUT), b"np")
+    assert store_mq.qm.queue_offsets("S.Q") == (0, 5)
+    store_mq.flush()
+    mq = recover()
+    assert mq.qm.queues["S.Q"].attrs["DESCR"] == "replaced"
+    assert mq.qm.queue_offsets("S.Q") == (5, 5)
+    mq.qm.delete("QLOCAL", "S.Q")
+    mq.flush()
+    mq.define("S.Q")
+    mq.put(mq.open("S.Q", C.MQOO_OUTPUT), b"again")
+    assert mq.qm.queue_offsets("S.Q") == (5, 6)
+    mq.flush()
+    mq = recover()
+    assert mq.qm.queue_offsets("S.Q") == (6, 6)
+
+
+def test_a_temporary_dynamic_queue_needs_no_mark(store_mq: Any) -> None:
+    """It ends with the queue manager, so its numbers need not outlive it (and its name, made
+    unique, would leave a row behind for nothing)."""
+    handle = store_mq.open("SYSTEM.DEFAULT.MODEL.QUEUE", C.MQOO_OUTPUT | C.MQOO_INPUT_SHARED,
+                           DynamicQName="TEMP.*")
+    store_mq.put(handle, b"np")
+    assert store_mq.qm.queue_offsets(handle.name) == (0, 1)
+    assert _marks(store_mq.flush()) == []
+
+
+def test_the_newest_offset_stays_below_a_unit_of_work_not_yet_committed(mq: Any, q: Any) -> None:
+    """A put in a unit of work numbered before a committed one: a reader's offset stops below it,
+    or the reader would commit past it and its REMOVE_THROUGH remove it once it lands (a Spark
+    writer puts each partition in a unit of work, a stream reads the same queue)."""
+    writer = mq.connect("writer")
+    other = mq.open("APP.Q", C.MQOO_OUTPUT, conn=writer)
+    mq.put(other, b"first, in a unit of work", pmo=C.MQPMO_SYNCPOINT, conn=writer)
+    mq.put(q, b"second, at once")
+    assert mq.qm.queue_offsets("APP.Q") == (0, 0)  # not past the pending one
+    assert mq.qm.remove_through("APP.Q", 0) == 0
+    mq.qm.commit(writer)
+    assert mq.qm.queue_offsets("APP.Q") == (0, 2)
+    assert [m.body for _, m in mq.qm.browse_range("APP.Q", 0, 2)] == [b"first, in a unit of work", b"second, at once"]

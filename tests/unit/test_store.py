@@ -190,6 +190,25 @@ def test_max_seq_is_a_high_water_mark(tmp_path: Path) -> None:
         assert [(r.queue, r.seq) for r in store.scan_index()] == [("Q", 1), ("Q", 3)]
 
 
+def test_mark_seq_raises_the_high_water_mark_only(tmp_path: Path) -> None:
+    """Numbers of messages never stored (told to a stream reader) raise the same mark."""
+    path = tmp_path / "qm.db"
+    with Store(path) as store:
+        put(store, "Q", 3)
+        tx = StoreTx()
+        tx.mark_seq("Q", 9)
+        tx.mark_seq("R", 4)
+        assert tx and len(tx) == 2 and not tx.only_records("sync")
+        store.write(tx)
+        lower = StoreTx()
+        lower.mark_seq("Q", 5)
+        store.write(lower)
+        put(store, "R", 2)
+    with Store(path) as store:
+        assert store.max_seq("Q") == 9 and store.max_seq("R") == 4
+        assert [(r.queue, r.seq) for r in store.scan_index()] == [("Q", 3), ("R", 2)]
+
+
 def test_records(store: Store) -> None:
     value = {"DESCR": "a queue", "MAXDEPTH": 5000, "nested": [1, {"x": b"\x01"}], 7: True, "f": None}
     tx = StoreTx()

@@ -133,7 +133,9 @@ class ObjectDefinitions:
     def add_local_queue(self, name: str, attrs: dict[str, Any], persist: bool = True) -> LocalQueue:
         queue = LocalQueue(name, attrs, self.reader)
         if self.reader is not None and hasattr(self.reader, "max_seq"):
-            queue.next_seq = int(self.reader.max_seq(name)) + 1
+            # The high-water mark outlives the queue: one defined again numbers on from above it.
+            queue.seq_mark = int(self.reader.max_seq(name))
+            queue.next_seq = queue.seq_mark + 1
         self.queues[name] = queue
         self.qdefs[name] = ("QLOCAL", attrs)
         if persist:

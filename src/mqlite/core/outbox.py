@@ -51,12 +51,23 @@ class Outbox:
         tx.put_message(queue.name, entry.seq, message, entry.expiry_at)
         tx.after_durable.append((queue, entry))
 
+    def persist_mark(self, queue: LocalQueue, seq: int) -> None:
+        """Raise the queue's high-water mark in the store to ``seq``; ``queue.seq_mark`` follows
+        once that is durable. The round that asked waits for it, as for any store write."""
+        tx = self.tx
+        tx.mark_seq(queue.name, seq)
+        tx.after_durable.append((queue, seq))
+
     @staticmethod
     def on_durable(tx: StoreTx) -> None:
         """The store made ``tx`` durable: its persistent bodies may now leave memory."""
         touched: set[LocalQueue] = set()
         for item in tx.after_durable:
-            queue, entry = cast("tuple[LocalQueue, Entry]", item)
+            queue, entry = cast("tuple[LocalQueue, Entry | int]", item)
+            if isinstance(entry, int):  # a high-water mark (``persist_mark``)
+                if entry > queue.seq_mark:
+                    queue.seq_mark = entry
+                continue
             queue.made_durable(entry)
             touched.add(queue)
         for queue in touched:

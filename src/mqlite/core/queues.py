@@ -124,6 +124,9 @@ class LocalQueue:
         self.uncommitted = 0
         self.locked = 0  # got inside units of work that have not committed
         self.next_seq = 1
+        # The store's durable high-water mark of this queue's numbers (raised by ``Ranges._tell``): no number
+        # a stream reader was told of is above it, so a restart numbers on from above it.
+        self.seq_mark = 0
         self.waiters: deque[Waiter] = deque()
         self.read_ahead: list[Any] = []  # handles streaming non-persistent messages ahead
         self.open_input = 0

@@ -47,6 +47,7 @@ from mqlite.store.tx import (
     DELETE_MESSAGE,
     DELETE_RECORD,
     FAIL,
+    MARK_SEQ,
     PURGE_QUEUE,
     PUT_MESSAGE,
     PUT_RECORD,
@@ -93,6 +94,10 @@ CREATE TABLE IF NOT EXISTS records (
 ) WITHOUT ROWID;
 """
 
+_HIGH_SQL = (
+    "INSERT INTO queue_meta (queue, max_seq) VALUES (?, ?)"
+    " ON CONFLICT (queue) DO UPDATE SET max_seq = max(max_seq, excluded.max_seq)"
+)
 _OP_SQL: dict[int, str] = {
     PUT_MESSAGE: "INSERT INTO messages (queue, seq, priority, expiry_at, msg_id, correl_id, backout,"
     " md, props, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -101,11 +106,8 @@ _OP_SQL: dict[int, str] = {
     PURGE_QUEUE: "DELETE FROM messages WHERE queue = ?",
     PUT_RECORD: "INSERT OR REPLACE INTO records (kind, key, value) VALUES (?, ?, ?)",
     DELETE_RECORD: "DELETE FROM records WHERE kind = ? AND key = ?",
+    MARK_SEQ: _HIGH_SQL,
 }
-_HIGH_SQL = (
-    "INSERT INTO queue_meta (queue, max_seq) VALUES (?, ?)"
-    " ON CONFLICT (queue) DO UPDATE SET max_seq = max(max_seq, excluded.max_seq)"
-)
 _READ_ONE = "SELECT md, props, body, backout FROM messages WHERE queue = ? AND seq = ?"
 _READ_MANY = (
     "SELECT seq, md, props, body, backout FROM messages WHERE queue = ? AND seq IN (SELECT value FROM json_each(?))"
@@ -557,7 +559,8 @@ class Store:
         return [name for (name,) in cur]
 
     def max_seq(self, queue: str) -> int:
-        """The highest seq ever stored for ``queue`` (kept after deletes), 0 if none."""
+        """The queue's high-water mark: the highest seq ever stored or marked (``StoreTx.mark_seq``),
+        kept after deletes; 0 if none."""
         rows = self._reader().execute("SELECT max_seq FROM queue_meta WHERE queue = ?", (queue,)).fetchall()
         return int(rows[0][0]) if rows else 0
 

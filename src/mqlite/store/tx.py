@@ -24,6 +24,7 @@ PURGE_QUEUE = 3
 PUT_RECORD = 4
 DELETE_RECORD = 5
 FAIL = 6  # an op whose value could not be encoded: the writer raises the stored exception
+MARK_SEQ = 7
 
 Row = tuple[Any, ...]
 Run = tuple[int, list[Row]]
@@ -98,6 +99,11 @@ class StoreTx:
     def purge_queue(self, queue: str) -> None:
         """Delete every message of the queue (its sequence high-water mark stays)."""
         self._add(PURGE_QUEUE, (queue,))
+
+    def mark_seq(self, queue: str, seq: int) -> None:
+        """Raise the queue's sequence high-water mark to at least ``seq`` (``put_message`` raises it
+        by itself; this covers numbers of messages that were never stored)."""
+        self._add(MARK_SEQ, (queue, seq))
 
     def put_record(self, kind: str, key: str, value: Any) -> None:
         """Insert or replace a msgpack-able record.
