@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from mqlite.spark.cluster import Instance, display_records, instances_from
-from mqlite.spark.cluster_reader import positions, share
+from mqlite.spark.cluster_reader import InstanceRange, interleave, positions, share
 from mqlite.spark.options import Options
 
 QCLUSTER = """\
@@ -96,3 +96,12 @@ def test_option_cluster_reads_queues_only() -> None:
         Options.parse({"qmgr": "QM1", "topic": "t/#", "cluster": "true"})
     with pytest.raises(ValueError, match="reads a cluster queue"):
         Options.parse({"qmgr": "QM1", "queue": "Q1", "cluster": "true"}, writing=True)
+
+
+def test_partitions_take_the_instances_in_turn() -> None:
+    """Spark runs tasks in partition order: QMA's and QMB's alternate, so two cores read two
+    queue managers at once (not every QMA range first)."""
+    qma = [InstanceRange("QMA", "a(1)", after, through) for after, through in ((0, 10), (10, 20), (20, 25))]
+    qmb = [InstanceRange("QMB", "b(1)", 0, 10)]
+    assert [(p.qmgr, p.after) for p in interleave([qma, qmb])] == [("QMA", 0), ("QMB", 0), ("QMA", 10), ("QMA", 20)]
+    assert interleave([]) == []

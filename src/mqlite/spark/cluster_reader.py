@@ -22,6 +22,7 @@ side by side. Rows carry the instance's queue manager in column ``qmgr``.
 
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -90,16 +91,27 @@ class ClusterBatchReader(DataSourceReader):
         self.columns = columns
 
     def partitions(self) -> list[InputPartition]:
-        parts: list[InputPartition] = []
+        per_instance: list[list[InstanceRange]] = []
         found = discover(self.options)
         for instance in found:
             after, through = _offsets(self.options, instance)
-            parts += [InstanceRange(instance.qmgr, instance.conname, first, last)
-                      for first, last in slices(after, through, self.options.partition_size)]
+            per_instance.append([InstanceRange(instance.qmgr, instance.conname, first, last)
+                                 for first, last in slices(after, through, self.options.partition_size)])
+        parts = interleave(per_instance)
         return parts or [InstanceRange(found[0].qmgr, found[0].conname, 0, 0)]  # nothing to read: one empty
 
     def read(self, partition: InputPartition) -> Iterator[Any]:
         return _read(self.options, self.columns, partition)
+
+
+def interleave(per_instance: list[list[InstanceRange]]) -> list[InputPartition]:
+    """The instances' partitions taken in turn (QMA's first, QMB's first, QMA's second, ...):
+    Spark runs tasks in this order, so its cores read different queue managers at once rather
+    than all of one instance's before the next."""
+    parts: list[InputPartition] = []
+    for round_ in itertools.zip_longest(*per_instance):
+        parts += [part for part in round_ if part is not None]
+    return parts
 
 
 def positions(offset: Mapping[str, Any]) -> dict[str, int]:
@@ -196,7 +208,7 @@ class ClusterStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
 
     def partitions(self, start: dict[str, Any], end: dict[str, Any]) -> list[InputPartition]:
         begun, ends = positions(start), positions(end)
-        parts: list[InputPartition] = []
+        per_instance: list[list[InstanceRange]] = []
         for qmgr, through in sorted(ends.items()):
             after = begun.get(qmgr, 0)
             if through <= after:
@@ -205,9 +217,9 @@ class ClusterStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
             if conname is None:
                 raise ValueError(f"mqlite: messages {after + 1}..{through} of {self.options.queue} are on queue "
                                  f"manager {qmgr}, which is no longer an instance of the cluster queue")
-            parts += [InstanceRange(qmgr, conname, first, last)
-                      for first, last in slices(after, through, self.options.partition_size)]
-        return parts
+            per_instance.append([InstanceRange(qmgr, conname, first, last)
+                                 for first, last in slices(after, through, self.options.partition_size)])
+        return interleave(per_instance)
 
     def read(self, partition: InputPartition) -> Iterator[Any]:
         return _read(self.options, self.columns, partition)
