@@ -74,6 +74,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from mqlite_cli import run as cli
+from streaming import put_stream
 
 import mqlite
 from mqlite import cmqc as C
@@ -171,13 +172,7 @@ def alive(pid: int) -> bool:
 def fill(home: str, qmgr: str, queue: str, count: int, persistent: bool) -> None:
     os.environ["MQLITE_HOME"] = home
     qm = mqlite.connect(qmgr)
-    q = mqlite.Queue(qm, queue, C.MQOO_OUTPUT)
-    md = mqlite.MD(Persistence=C.MQPER_PERSISTENT if persistent else C.MQPER_NOT_PERSISTENT)
-    pmo = mqlite.PMO(Options=C.MQPMO_NO_SYNCPOINT | C.MQPMO_ASYNC_RESPONSE)
-    for _ in range(count):
-        md.MsgId = C.MQMI_NONE
-        q.put(BODY, md, pmo)
-    qm.ping()
+    put_stream(qm, queue, count, SIZE, persistent)  # the last put's reply: all are on the queue
     qm.disconnect()
 
 
