@@ -300,6 +300,7 @@ class SenderAgent:
             state = self.core.transfer.state(key)
             seq = state.indoubt[-1].seq if state.indoubt else state.seq
             count = size = 0
+            yielded = False
             began = time.monotonic()
             message: GetResult | None = first
             while message is not None:
@@ -319,6 +320,14 @@ class SenderAgent:
                 if message is None and batchint and time.monotonic() - began < batchint / 1000:
                     self._flush()  # what is ready goes now: FAST messages are put on arrival
                     message = await self._get(unit, batchint / 1000 - (time.monotonic() - began))
+                elif message is None and not yielded:
+                    # Once per batch, let what has arrived on the sockets meanwhile be put before
+                    # the batch ends: a producer streaming puts then fills a batch instead of
+                    # each message paying a batch's end of its own.
+                    yielded = True
+                    self._flush()
+                    await asyncio.sleep(0)
+                    message = self._get_now(unit)
             self._end_batch(unit, key, seq, count)
             idle_since = time.monotonic()
 
