@@ -87,3 +87,29 @@ def test_a_namelist_advertises_a_queue_in_two_clusters(qmgr_factory: Callable[..
     wait_until(lambda: depth(run_cli, qm1, "QB") == 2, "both on QB")
     shown = mqsc(run_cli, sales, "DISPLAY QCLUSTER(QB) CLUSTER\n")
     assert "CLUSTER(SALES)" in shown and "CLUSTER(INV)" not in shown  # each member sees its own cluster's
+
+
+def test_clwluseq_any_shares_puts_between_the_local_instance_and_the_others(
+        qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
+    """B:R-BIND-4 (CLWLUSEQ): QM1 and QM2 both host Q; by default QM2's applications put to its
+    own instance (CLWLUSEQ(LOCAL) through QMGR); with CLWLUSEQ(ANY) on QM2's Q the workload
+    algorithm spreads them between QM2's instance and QM1's."""
+    fr1, qm1, qm2 = qmgr_factory("FR1"), qmgr_factory("QM1"), qmgr_factory("QM2")
+    join_all(run_cli, "DEMO", [fr1], [qm1, qm2])
+    for qmgr in (qm1, qm2):
+        mqsc(run_cli, qmgr, "DEFINE QLOCAL(Q) CLUSTER(DEMO) DEFBIND(NOTFIXED)\n")
+    wait_until(lambda: mqsc(run_cli, fr1, "DISPLAY QCLUSTER(Q)\n", ok=False).count("QUEUE(Q)") == 2, "FR1 knows both")
+    for i in range(4):
+        put(qm2, "Q", b"local %d" % i)
+    assert depth(run_cli, qm2, "Q") == 4 and depth(run_cli, qm1, "Q") == 0  # CLWLUSEQ(QMGR) -> LOCAL
+    mqsc(run_cli, qm2, "ALTER QLOCAL(Q) CLWLUSEQ(ANY)\n")
+    with mqlite.connect("QM2") as conn:
+        mqlite.Queue(conn, "Q", C.MQOO_OUTPUT).close()  # (QM2 learns of QM1's instance)
+    wait_until(lambda: mqsc(run_cli, qm2, "DISPLAY QCLUSTER(Q)\n", ok=False).count("QUEUE(Q)") == 2,
+               "QM2 knows both instances")
+    with mqlite.connect("QM2") as conn:
+        queue = mqlite.Queue(conn, "Q", C.MQOO_OUTPUT | C.MQOO_BIND_NOT_FIXED)
+        for i in range(4):
+            queue.put(b"spread %d" % i)
+    wait_until(lambda: depth(run_cli, qm1, "Q") == 2, "two on QM1's instance")
+    assert depth(run_cli, qm2, "Q") == 6

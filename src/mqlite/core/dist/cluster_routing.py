@@ -191,7 +191,13 @@ class ClusterRouting:
         useq = str(attrs.get("CLWLUSEQ", "QMGR"))
         if useq == "QMGR":
             useq = str(self.objects.attrs.get("CLWLUSEQ", "LOCAL"))
-        return useq == "ANY" and bool(self.state.clusters_of(attrs)) and bool(self.instances(name))
+        if useq != "ANY" or not self.state.clusters_of(attrs):
+            return False
+        if self.instances(name):
+            return True
+        if self._lookup_due("QUEUE", name):  # the other instances are asked for; meanwhile the local one
+            self.state.query("QUEUE", name)
+        return False
 
     def instances(self, queue: str) -> list[ClusterRecord]:
         """The live instances of cluster queue ``queue`` in the clusters this queue manager is in,
