@@ -35,7 +35,8 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, QMgr
     def run_cli(*args: str, input: str | None = None, timeout: float = 60) -> Any:
         return run_mqlite(tuple(args), home, input=input, timeout=timeout)
 
-    os.environ["MQLITE_HOME"] = str(home)
+    before = os.environ.get("MQLITE_HOME")
+    os.environ["MQLITE_HOME"] = str(home)  # (module-scoped: monkeypatch is per test; put back below)
     qmgrs: dict[str, QMgr] = {}
     try:
         for name in ("FR1", "FR2", "QM3", "QM4", "QM5"):
@@ -56,6 +57,10 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, QMgr
         yield qmgrs
     finally:
         reap(home)
+        if before is None:
+            os.environ.pop("MQLITE_HOME", None)
+        else:
+            os.environ["MQLITE_HOME"] = before
 
 
 def run(qmgrs: dict[str, QMgr]) -> RunCli:
@@ -65,11 +70,23 @@ def run(qmgrs: dict[str, QMgr]) -> RunCli:
 
 def knows_both(run_cli: RunCli, qmgrs: dict[str, QMgr]) -> None:
     """QM4 has asked the full repositories about Q1 (its first MQOPEN does) and knows both
-    instances: it is subscribed to their changes from then on. Tests run in any order."""
+    instances, and its channels to both run (the workload algorithm prefers a running channel to
+    one still starting: a test of round robin needs them equal); the instances are empty. Tests
+    run in any order, after any other."""
     with mqlite.connect("QM4") as conn:
         mqlite.Queue(conn, "Q1", C.MQOO_OUTPUT).close()
     wait_until(lambda: mqsc(run_cli, qmgrs["QM4"], "DISPLAY QCLUSTER(Q1)\n", ok=False).count("QUEUE(Q1)") == 2,
                "QM4 knows both instances of Q1", timeout=60)
+    for name in ("QM3", "QM5"):
+        with mqlite.connect("QM4") as conn:  # a message to each instance starts its channel
+            mqlite.Queue(conn, mqlite.OD(ObjectName="Q1", ObjectQMgrName=name)).put(b"warm-up")
+        wait_until(lambda name=name: "STATUS(RUNNING)" in mqsc(
+            run_cli, qmgrs["QM4"], f"DISPLAY CHSTATUS({CLUSTER}.{name}) STATUS\n", ok=False),
+            f"QM4's channel to {name} running", timeout=60)
+    wait_until(lambda: depth(run_cli, qmgrs["QM3"], "Q1") >= 1 and depth(run_cli, qmgrs["QM5"], "Q1") >= 1,
+               "the warm-up messages on both")
+    drain(qmgrs["QM3"], "Q1")
+    drain(qmgrs["QM5"], "Q1")
 
 
 def diagnostics(run_cli: RunCli, qmgrs: dict[str, QMgr]) -> str:
