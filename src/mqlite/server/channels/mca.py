@@ -99,10 +99,7 @@ class MessageChannels:
         agent = self.senders.get(name)
         if agent is not None and not agent.done:
             return agent.status.status
-        ended = self.finished.get(name)
-        if ended is not None and ended.status == "STOPPED":
-            return "STOPPED"
-        return "STOPPED" if self.core.channel_service.stopped(name) else "INACTIVE"
+        return "STOPPED" if self._stopped_itself(name) or self.core.channel_service.stopped(name) else "INACTIVE"
 
     def client_rows(self, name: str, client_pattern: str) -> list[dict[str, Any]]:
         rows = []
@@ -126,8 +123,7 @@ class MessageChannels:
             agent = self.senders.get(name)
             if agent is not None and not agent.done:
                 continue
-            ended = self.finished.get(name)
-            if ended is not None and ended.status == "STOPPED":  # stopped itself: START CHANNEL, as at IBM
+            if self._stopped_itself(name):
                 continue
             if attrs["CHLTYPE"] == "CLUSSDR":
                 if name in core.cluster.wanted or core.cluster.waiting_for(name):
@@ -141,12 +137,14 @@ class MessageChannels:
         """A message for a cluster-sender that is not running: it starts now, not at the next
         tick (unless it was stopped: then START CHANNEL, as for any sender)."""
         attrs = self.core.channels.get(name)
-        if attrs is None or attrs.get("_STOPPED") or self.running(name):
-            return
-        ended = self.finished.get(name)
-        if ended is not None and ended.status == "STOPPED":
+        if attrs is None or attrs.get("_STOPPED") or self.running(name) or self._stopped_itself(name):
             return
         asyncio.get_running_loop().call_soon(self._start_wanted, name)
+
+    def _stopped_itself(self, name: str) -> bool:
+        """A sender that ended STOPPED (its retries spent): only START CHANNEL starts it, as at IBM."""
+        ended = self.finished.get(name)
+        return ended is not None and ended.status == "STOPPED"
 
     def _start_wanted(self, name: str) -> None:
         attrs = self.core.channels.get(name)
