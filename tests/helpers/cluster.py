@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import mqlite.client as mqlite
 from helpers.mqsc import RunCli, mqsc
 from helpers.qmgrs import QMgr
+from helpers.waiting import wait_until
 
 
 def receive(run_cli: RunCli, qmgr: QMgr, cluster: str, repos: bool = False) -> None:
@@ -37,3 +39,14 @@ def join_all(run_cli: RunCli, cluster: str, full: Sequence[QMgr], partial: Seque
             send_to(run_cli, qmgr, cluster, full[(index + 1) % len(full)])
     for index, qmgr in enumerate(partial):
         send_to(run_cli, qmgr, cluster, full[index % len(full)])
+
+
+def start_channel_by_put(run_cli: RunCli, source: QMgr, cluster: str, target: str, queue: str) -> None:
+    """A warm-up message from ``source`` to ``queue`` at ``target`` starts ``source``'s
+    cluster-sender to ``target``; wait until it runs. The workload algorithm prefers a running
+    channel to one still starting, so a test of how puts spread needs its channels equal."""
+    with mqlite.connect(source.name) as conn:
+        mqlite.Queue(conn, mqlite.OD(ObjectName=queue, ObjectQMgrName=target)).put(b"warm-up")
+    wait_until(lambda: "STATUS(RUNNING)" in mqsc(
+        run_cli, source, f"DISPLAY CHSTATUS({cluster}.{target}) STATUS\n", ok=False),
+        f"{source.name}'s channel to {target} running", timeout=60)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import mqlite.client as mqlite
-from helpers.cluster import join_all
+from helpers.cluster import join_all, start_channel_by_put
 from helpers.credentials import APP, add_user, grant_app
 from helpers.mqsc import depth, mqsc
 from helpers.qmgrs import QMgr, reap, run_mqlite, server_pids
@@ -78,11 +78,7 @@ def knows_both(run_cli: RunCli, qmgrs: dict[str, QMgr]) -> None:
     wait_until(lambda: mqsc(run_cli, qmgrs["QM4"], "DISPLAY QCLUSTER(Q1)\n", ok=False).count("QUEUE(Q1)") == 2,
                "QM4 knows both instances of Q1", timeout=60)
     for name in ("QM3", "QM5"):
-        with mqlite.connect("QM4") as conn:  # a message to each instance starts its channel
-            mqlite.Queue(conn, mqlite.OD(ObjectName="Q1", ObjectQMgrName=name)).put(b"warm-up")
-        wait_until(lambda name=name: "STATUS(RUNNING)" in mqsc(
-            run_cli, qmgrs["QM4"], f"DISPLAY CHSTATUS({CLUSTER}.{name}) STATUS\n", ok=False),
-            f"QM4's channel to {name} running", timeout=60)
+        start_channel_by_put(run_cli, qmgrs["QM4"], CLUSTER, name, "Q1")
     wait_until(lambda: depth(run_cli, qmgrs["QM3"], "Q1") >= 1 and depth(run_cli, qmgrs["QM5"], "Q1") >= 1,
                "the warm-up messages on both")
     drain(qmgrs["QM3"], "Q1")

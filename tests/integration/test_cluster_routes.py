@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import mqlite.client as mqlite
-from helpers.cluster import join_all, receive
+from helpers.cluster import join_all, receive, start_channel_by_put
 from helpers.mqsc import depth, mqsc
 from helpers.qmgrs import QMgr
 from helpers.waiting import wait_until
@@ -107,9 +107,11 @@ def test_clwluseq_any_shares_puts_between_the_local_instance_and_the_others(
         mqlite.Queue(conn, "Q", C.MQOO_OUTPUT).close()  # (QM2 learns of QM1's instance)
     wait_until(lambda: mqsc(run_cli, qm2, "DISPLAY QCLUSTER(Q)\n", ok=False).count("QUEUE(Q)") == 2,
                "QM2 knows both instances")
+    start_channel_by_put(run_cli, qm2, "DEMO", "QM1", "Q")  # both destinations equally ready
+    wait_until(lambda: depth(run_cli, qm1, "Q") == 1, "the warm-up message on QM1's instance")
     with mqlite.connect("QM2") as conn:
         queue = mqlite.Queue(conn, "Q", C.MQOO_OUTPUT | C.MQOO_BIND_NOT_FIXED)
         for i in range(4):
             queue.put(b"spread %d" % i)
-    wait_until(lambda: depth(run_cli, qm1, "Q") == 2, "two on QM1's instance")
+    wait_until(lambda: depth(run_cli, qm1, "Q") == 3, "two more on QM1's instance")
     assert depth(run_cli, qm2, "Q") == 6
