@@ -108,8 +108,11 @@ class MemoryAdmin:
     def topic_status_rows(self, pattern: str, status_type: str = "TOPIC") -> list[dict[str, Any]]:
         raise MQError(cmqc.MQRC_FUNCTION_NOT_SUPPORTED, "no topic tree here")
 
-    def pubsub_status(self) -> list[dict[str, Any]]:
+    def pubsub_status(self, status_type: str = "ALL") -> list[dict[str, Any]]:
         raise MQError(cmqc.MQRC_FUNCTION_NOT_SUPPORTED, "no pub/sub engine here")
+
+    def refresh_proxies(self) -> None:
+        raise MQError(cmqc.MQRC_FUNCTION_NOT_SUPPORTED, "no neighbours here")
 
     def clear_retained(self, topic: str) -> bool:
         raise MQError(cmqc.MQRC_FUNCTION_NOT_SUPPORTED, "no retained publications here")

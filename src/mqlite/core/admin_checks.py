@@ -61,7 +61,9 @@ class Unchecked(Protocol):
 
     def topic_status_rows(self, pattern: str, status_type: str = "TOPIC") -> list[dict[str, Any]]: ...
 
-    def pubsub_status(self) -> list[dict[str, Any]]: ...
+    def pubsub_status(self, status_type: str = "ALL") -> list[dict[str, Any]]: ...
+
+    def refresh_proxies(self) -> None: ...
 
     def clear_retained(self, topic: str) -> bool: ...
 
@@ -255,10 +257,15 @@ class CheckedAdmin:
         self._require_qmgr(C.MQZAO_DISPLAY)
         return self.qm.topic_status_rows(pattern, status_type)
 
-    def pubsub_status(self) -> list[dict[str, Any]]:
+    def pubsub_status(self, status_type: str = "ALL") -> list[dict[str, Any]]:
         self._command = C.MQCMD_INQUIRE_PUBSUB_STATUS
         self._require_qmgr(C.MQZAO_DISPLAY)
-        return self.qm.pubsub_status()
+        return self.qm.pubsub_status(status_type)
+
+    def refresh_proxies(self) -> None:
+        self._command = C.MQCMD_REFRESH_Q_MGR
+        self._require_qmgr(C.MQZAO_CHANGE)
+        self.qm.refresh_proxies()
 
     def clear_retained(self, topic: str) -> bool:
         """CLEAR TOPICSTR: ``clr`` on the topic object that administers the topic string."""

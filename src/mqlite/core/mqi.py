@@ -331,6 +331,44 @@ class Connections:
         finally:
             self.close(conn, handle.hobj, 0)
 
+    # -- the queue manager's own agents -------------------------------------------------
+    def put_to_qmgr(self, conn: Connection, qmgr: str, queue: str, md: MessageDescriptor, options: int,
+                    properties: Properties, body: bytes) -> None:
+        """A put by one of the queue manager's agents to ``queue`` at ``qmgr`` ('' or this queue
+        manager: a local queue), resolved as an MQOPEN with ObjectQMgrName would be (B:R-CHN-3),
+        in ``conn``'s unit of work when ``options`` say so; no authority check, no open count."""
+        handle, target = self._agent_route(qmgr, queue, md)
+        self.put_message(conn, handle, target, md, options, properties, body)
+
+    def refuses_to_qmgr(self, qmgr: str, queue: str) -> int:
+        """The reason a put to ``queue`` at ``qmgr`` would fail now (0: it would not)."""
+        try:
+            handle, target = self._agent_route(qmgr, queue, MessageDescriptor())
+        except MQError as error:
+            return error.reason
+        defining = handle.alias_attrs or target.attrs
+        if target.deleted:
+            return C.MQRC_Q_DELETED
+        if target.attrs.get("PUT") == "DISABLED" or defining.get("PUT") == "DISABLED":
+            return C.MQRC_PUT_INHIBITED
+        if target.depth >= target.max_depth:
+            return C.MQRC_Q_FULL
+        return 0
+
+    def _agent_route(self, qmgr: str, queue: str, md: MessageDescriptor) -> tuple[Handle, LocalQueue]:
+        options = C.MQOO_OUTPUT | C.MQOO_SET_ALL_CONTEXT
+        if qmgr in ("", self.name):
+            local = self.queues.get(queue)
+            if local is None:
+                raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"queue {queue} is not defined")
+            return Handle(0, queue, queue, options, local), local
+        handle = self._open_via_xmitq(0, queue, qmgr, options)
+        if handle.queue is not None:
+            handle.queue.open_output -= 1  # an agent's put, not an application's open
+            return handle, handle.queue
+        assert self.cluster is not None
+        return handle, self.cluster.route(handle, md)
+
     # -- MQINQ / MQSET -----------------------------------------------------------------
     def inquire(self, conn: Connection, hobj: int, selectors: list[int]) -> list[int | str]:
         handle = handle_of(conn, hobj)

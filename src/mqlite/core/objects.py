@@ -30,6 +30,7 @@ DEFAULT_OBJECT = {
 _RUNTIME = ("QUEUE", "TYPE", "CURDEPTH", "IPPROCS", "OPPROCS")
 
 # The system objects crtmqm creates (IBM's set, less what mqlite has no use for yet).
+_INTER_QMGR = {"DEFPSIST": "YES", "DEFSOPT": "EXCL", "MAXDEPTH": 999_999_999, "BOTHRESH": 5, "SHARE": True}
 SYSTEM_QUEUES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("SYSTEM.DEFAULT.LOCAL.QUEUE", "QLOCAL", {}),
     ("SYSTEM.DEFAULT.ALIAS.QUEUE", "QALIAS", {}),
@@ -57,10 +58,11 @@ SYSTEM_QUEUES: tuple[tuple[str, str, dict[str, Any]], ...] = (
                                                "DESCR": "Model queue for managed non-durable subscriptions"}),
     ("SYSTEM.MQSC.REPLY.QUEUE", "QMODEL", {"DEFTYPE": "TEMPDYN"}),
     ("SYSTEM.DEFAULT.MODEL.QUEUE.PERMDYN", "QMODEL", {"DEFTYPE": "PERMDYN"}),
-    ("SYSTEM.INTER.QMGR.CONTROL", "QLOCAL", {"DEFPSIST": "YES"}),
-    ("SYSTEM.INTER.QMGR.PUBS", "QLOCAL", {}),
-    ("SYSTEM.INTER.QMGR.FANREQ", "QLOCAL", {"DEFPSIST": "YES"}),
-    ("SYSTEM.HIERARCHY.STATE", "QLOCAL", {"DEFPSIST": "YES"}),
+    # Distributed publish/subscribe's queues, with IBM's attributes (B:R-SYSQ-2, A-38).
+    ("SYSTEM.INTER.QMGR.CONTROL", "QLOCAL", _INTER_QMGR),
+    ("SYSTEM.INTER.QMGR.PUBS", "QLOCAL", _INTER_QMGR),
+    ("SYSTEM.INTER.QMGR.FANREQ", "QLOCAL", _INTER_QMGR),
+    ("SYSTEM.HIERARCHY.STATE", "QLOCAL", _INTER_QMGR),
     ("SYSTEM.BROKER.DEFAULT.STREAM", "QLOCAL", {}),
     ("SYSTEM.BROKER.ADMIN.STREAM", "QLOCAL", {}),
     ("SYSTEM.BROKER.CONTROL.QUEUE", "QLOCAL", {}),

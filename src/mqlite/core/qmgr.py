@@ -30,6 +30,10 @@ and are built here in dependency order:
 - ``dist.cluster_service.ClusterState`` and ``dist.cluster_routing.ClusterRouting`` (``cluster``):
   this queue manager's records in its clusters, the repository cache, cluster queue handles and
   the workload choice at each put; MQOPEN reaches it through ``mqi.ClusterQueues``.
+- ``dist.pubsub_service.DistributedPubSub`` (``dist_pubsub``) and ``dist.pubsub_forward.Forwarding``
+  (``forwarding``): the hierarchy relations, the proxy subscriptions held and sent, publications
+  to and from other queue managers; the registry tells it of local subscriptions (``watch``) and
+  the publisher hands it publications (``forwarder``).
 
 Hot calls (MQPUT, MQGET, MQCMIT, the effects) are the services' bound methods, set once on
 the instance: the facade adds no call per message.
@@ -52,6 +56,8 @@ from mqlite.core.dedupe import DuplicateWindow
 from mqlite.core.dist import cluster_rows
 from mqlite.core.dist.cluster_routing import ClusterRouting
 from mqlite.core.dist.cluster_service import ClusterState
+from mqlite.core.dist.pubsub_forward import Forwarding
+from mqlite.core.dist.pubsub_service import DistributedPubSub
 from mqlite.core.dist.transfer import ChannelTransfer, sender_key
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection, Effects, GetResult, Handle, TruncatedError
@@ -131,6 +137,8 @@ class QueueManager:
                                           namelists.names)
         self.cluster = ClusterRouting(self.cluster_state, objects, channels, puts, clock)
         mqi.cluster = self.cluster
+        self.dist_pubsub = DistributedPubSub(name, objects.attrs, subscriptions, mqi.put_to_qmgr, ids.next_id)
+        self.forwarding = Forwarding(self.dist_pubsub, publisher, mqi.put_to_qmgr, mqi.refuses_to_qmgr)
         admin.on_change = self._definitions_changed
 
         # The state the server, MQSC and tests read, shared with the services (never replaced).
@@ -183,14 +191,12 @@ class QueueManager:
         self.inhibit_pubsub = delivery.inhibit_pubsub
         # Administration (mqsc.commands.AdminAPI and ChannelAdmin):
         self.define = admin.define
-        self.alter = admin.alter
         self.delete = admin.delete
         self.objects = self._objects
         self.clear_queue = objects.clear_queue
         self.queue_status = admin.queue_status
         self.sub_status_rows = pubsub_admin.sub_status_rows
         self.topic_status_rows = pubsub_admin.topic_status_rows
-        self.pubsub_status = pubsub_admin.pubsub_status
         self.clear_retained = publisher.clear_retained
         self.delete_sub = pubsub_admin.delete_sub
         self.define_sub = pubsub_admin.define_sub
@@ -316,6 +322,29 @@ class QueueManager:
             raise MQError(C.MQRCCF_CHANNEL_IN_USE, f"channel {name} is running: stop it first")
         return attrs
 
+    def alter(self, objtype: str, name: str, attrs: dict[str, Any]) -> None:
+        """ALTER: PARENT may not name this queue manager itself (B:R-HIE-6 item 7, SC-58)."""
+        if objtype.upper() == "QMGR" and "PARENT" in attrs:
+            self.dist_pubsub.check_parent(str(attrs["PARENT"] or ""))
+        self.admin.alter(objtype, name, attrs)
+
+    # -- distributed publish/subscribe (mqsc) ---------------------------------------------
+    def pubsub_status(self, status_type: str = "ALL") -> list[dict[str, Any]]:
+        """DISPLAY PUBSUB TYPE(ALL|LOCAL|PARENT|CHILD): this queue manager's engine first, then its
+        hierarchy relations (B:R-DSP-1); none of the type: not found (AMQ8147)."""
+        status_type = status_type.upper()
+        if status_type not in ("ALL", "LOCAL", "PARENT", "CHILD"):
+            raise MQError(C.MQRC_OPTIONS_ERROR, f"TYPE({status_type}) must be ALL, LOCAL, PARENT or CHILD")
+        rows = [*self.pubsub_admin.pubsub_status(), *self.dist_pubsub.status_rows()]
+        rows = [row for row in rows if status_type in ("ALL", row["TYPE"])]
+        if not rows:
+            raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"no {status_type} publish/subscribe relation")
+        return rows
+
+    def refresh_proxies(self) -> None:
+        """REFRESH QMGR TYPE(PROXYSUB): resynchronise proxy subscriptions with every neighbour."""
+        self.dist_pubsub.refresh()
+
     # -- the cluster verbs (mqsc.cluster) ------------------------------------------------
     def suspend_cluster(self, cluster: str, namelist: str, suspended: bool, mode: str = "QUIESCE") -> None:
         """SUSPEND (RESUME) QMGR CLUSTER|CLUSNL: the other members avoid (use again) this one;
@@ -393,10 +422,23 @@ class QueueManager:
             if not rows and "*" not in generic:
                 raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"{objtype} {generic} not found")
             return rows
-        return self.admin.objects_of(objtype, generic)
+        rows = self.admin.objects_of(objtype, generic)
+        if objtype == "SUB":  # and the proxy subscriptions neighbours hold here (MQSC filters by SUBTYPE)
+            rows += [self.pubsub_admin.sub_attrs(sub) for sub in self.dist_pubsub.proxy_subscriptions()
+                     if attributes.generic_match(generic or "*", sub.name)]
+        return rows
 
     def _definitions_changed(self, objtype: str, name: str) -> None:
-        """A DEFINE, ALTER or DELETE: what this queue manager publishes to its clusters follows."""
+        """A DEFINE, ALTER or DELETE: what this queue manager publishes to its clusters, and the
+        proxy subscriptions it sends its neighbours, follow."""
+        if objtype == "TOPIC":
+            self.dist_pubsub.reevaluate()
+        elif objtype == "QMGR":
+            parent = str(self.attrs.get("PARENT") or "").strip()
+            relation = self.dist_pubsub.hierarchy.parent
+            if parent != (relation.name if relation is not None else ""):
+                self.dist_pubsub.set_parent(parent)
+            self.dist_pubsub.reevaluate()  # PSMODE may have changed too
         if objtype in ("QLOCAL", "QALIAS", "QREMOTE", "QUEUE", "QMODEL"):
             self.cluster_state.changed(queue=name)
         elif objtype in ("CHANNEL", "QMGR", "NAMELIST"):

@@ -52,7 +52,9 @@ class AdminAPI(Protocol):
 
     def topic_status_rows(self, pattern: str, status_type: str = "TOPIC") -> list[dict[str, Any]]: ...
 
-    def pubsub_status(self) -> list[dict[str, Any]]: ...
+    def pubsub_status(self, status_type: str = "ALL") -> list[dict[str, Any]]: ...
+
+    def refresh_proxies(self) -> None: ...
 
     def clear_retained(self, topic: str) -> bool: ...
 
@@ -139,6 +141,8 @@ _QSTATUS_KEYS = {
                          "USERID", "QMURID", "CONNID", "OPENOPTS"}),
 }
 # Status displays of publish/subscribe and the keys each record starts with.
+_SUBTYPES: dict[str, tuple[str, ...] | None] = {
+    "USER": ("API", "ADMIN"), "PROXY": ("PROXY",), "ADMIN": ("ADMIN",), "API": ("API",), "ALL": None}
 _PUBSUB_STATUS = {"SBSTATUS": ("SUB", "SUBID"), "TPSTATUS": ("TOPICSTR",), "PUBSUB": ("QMNAME", "TYPE")}
 _ACTCON = {"ACTCON": "ACTCONN"}  # spec A §9.3 writes IBM's ACTCONN as ACTCON
 # Name keys of object types without a catalogue yet (DISPLAY shows them first).
@@ -330,6 +334,12 @@ def _dispatch(admin: AdminAPI, cmd: Command) -> list[str]:
             raise cmd.error("RESOLVE CHANNEL needs ACTION(COMMIT) or ACTION(BACKOUT)", "RESOLVE")
         _channel_admin(admin, cmd).resolve_channel(name, cmd.options["ACTION"], cmd.options.get("CHLTYPE"))
         return ["AMQ8024I: WebSphere MQ channel resolved."]
+    elif verb == "REFRESH" and objtype == "QMGR":
+        _no_attributes(cmd)
+        if cmd.options.get("TYPE", "").upper() != "PROXYSUB":
+            raise cmd.error("REFRESH QMGR supports TYPE(PROXYSUB)", "TYPE")
+        admin.refresh_proxies()  # resynchronise proxy subscriptions (B:R-PXY-12, SC-113)
+        return ["AMQ8005I: WebSphere MQ queue manager changed."]
     elif verb == "REFRESH" and objtype == "SECURITY":
         _no_attributes(cmd)
         return security.refresh(admin, cmd)
@@ -430,7 +440,7 @@ def _display(admin: AdminAPI, cmd: Command) -> list[str]:
         elif objtype == "TPSTATUS":
             rows = admin.topic_status_rows(name, cmd.options.get("TYPE", "TOPIC"))
         else:
-            rows = admin.pubsub_status()
+            rows = admin.pubsub_status(cmd.options.get("TYPE", "ALL"))
         show_all_default = not keys
     else:
         kind = objtype
@@ -450,6 +460,12 @@ def _display(admin: AdminAPI, cmd: Command) -> list[str]:
         chltype = cmd.options.get("CHLTYPE", "").upper()
         if objtype == "CHANNEL" and chltype:
             rows = [row for row in rows if row.get("CHLTYPE") == chltype]
+        if objtype == "SUB":  # proxies only when asked for (B:R-DSP-2, A-07)
+            subtype = cmd.options.get("SUBTYPE", "USER").upper()
+            if subtype not in _SUBTYPES:
+                raise cmd.error("SUBTYPE must be USER, PROXY, ADMIN, API or ALL", "SUBTYPE")
+            shown_types = _SUBTYPES[subtype]
+            rows = [row for row in rows if shown_types is None or row.get("SUBTYPE") in shown_types]
     if not rows:
         raise _Failed([f"AMQ8147E: WebSphere MQ object {name} not found."])
     show_all = "ALL" in cmd.flags or (not keys and show_all_default)

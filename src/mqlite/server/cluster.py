@@ -12,20 +12,16 @@ for a full repository (``lookup``).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import os
 import time
 from typing import TYPE_CHECKING
 
-from mqlite import cmqc as C
 from mqlite.core.dist.cluster_protocol import decode
 from mqlite.core.dist.cluster_routing import COMMAND_QUEUE
 from mqlite.core.errors import MQError
-from mqlite.core.handles import GetResult
-from mqlite.core.waiters import GetRequest
-from mqlite.server.channels.agent_base import MCA_USER, AgentSession
+from mqlite.core.handles import Connection, GetResult
 from mqlite.server.runtime import Round
+from mqlite.server.system_queue import DISCARD, SystemQueueServer
 
 if TYPE_CHECKING:
     from mqlite.server.runtime import Runtime
@@ -43,14 +39,11 @@ class RepositoryManager:
         self.core = runtime.core
         self._waiting: dict[str, list[asyncio.Future[bool]]] = {}
         self.core.cluster_state.on_answer = self._answered
-        self._session = AgentSession(lambda data: None)
-        self._conn = self.core.connect(MCA_USER, "amqrrmfa", os.getpid())
-        handle = self.core.open(self._conn, {"ObjectName": COMMAND_QUEUE}, C.MQOO_INPUT_EXCLUSIVE)
-        self._hobj = handle.hobj
         self._last_age = self._last_publish = time.time()
         runtime.tick_hooks.append(self._tick)
         self._start()
-        self._task = asyncio.get_running_loop().create_task(self._run())
+        self._server = SystemQueueServer(runtime, COMMAND_QUEUE, "amqrrmfa", self._receive, self._failed,
+                                         finish=self._finish)
 
     def _start(self) -> None:
         """This queue manager's records as its definitions are now, published; with no full
@@ -60,62 +53,14 @@ class RepositoryManager:
         state.join_all()
         self._finish()
 
-    async def _run(self) -> None:
-        while True:
-            result = await self._get()
-            if result is None:
-                continue
-            try:
-                self.core.cluster_state.receive(decode(result.body))
-            except MQError as error:  # malformed, or it cannot be passed on: logged, not retried for ever
-                log.error("AMQ9430E: repository message from %s not processed: %s",
-                          result.message.md.ReplyToQMgr.strip() or "a cluster member", error.text or error)
-                self.core.backout(self._conn)
-                self._finish()
-                self._discard(result)
-                continue
-            except Exception:
-                log.exception("AMQ6119E: unexpected error in the repository manager")
-            self.core.commit(self._conn)
-            self._finish()
+    def _receive(self, conn: Connection, result: GetResult) -> None:
+        self.core.cluster_state.receive(decode(result.body))
 
-    def _discard(self, result: GetResult) -> None:
-        """A message that failed once fails again: it leaves the queue (IBM puts it aside too)."""
-        with contextlib.suppress(MQError):
-            self.core.get(self._conn, self._hobj, GetRequest(C.MQGMO_NO_SYNCPOINT, result.message.md.MsgId,
-                                                               None, -1, 0), (self._session, 2))
-        self._finish()
-
-    async def _get(self) -> GetResult | None:
-        request = GetRequest(C.MQGMO_SYNCPOINT | C.MQGMO_WAIT, None, None, -1, 60_000)
-        future: asyncio.Future[GetResult | MQError] = asyncio.get_running_loop().create_future()
-
-        def completed(outcome: GetResult | MQError) -> None:
-            if not future.done():
-                future.set_result(outcome)
-
-        self._session.on_complete = completed
-        try:
-            result = self.core.get(self._conn, self._hobj, request, (self._session, 1))
-        except MQError as error:
-            if error.reason in (C.MQRC_NO_MSG_AVAILABLE, C.MQRC_Q_MGR_QUIESCING):
-                await asyncio.sleep(1 if error.reason == C.MQRC_Q_MGR_QUIESCING else 0)
-                return None
-            raise
-        finally:
-            self._finish()
-        if isinstance(result, GetResult):
-            return result
-        try:
-            outcome = await future
-        except asyncio.CancelledError:
-            self.runtime.cancel_waiter(result)
-            raise
-        if isinstance(outcome, MQError):
-            if outcome.reason == C.MQRC_Q_MGR_QUIESCING:
-                await asyncio.sleep(1)
-            return None
-        return outcome
+    def _failed(self, result: GetResult, error: MQError) -> str:
+        """Malformed, or it cannot be passed on: logged, and put aside (it would fail again)."""
+        log.error("AMQ9430E: repository message from %s not processed: %s",
+                  result.message.md.ReplyToQMgr.strip() or "a cluster member", error.text or error)
+        return DISCARD
 
     def _finish(self) -> None:
         state = self.core.cluster_state
@@ -159,4 +104,4 @@ class RepositoryManager:
                 future.set_result(True)
 
     def stop(self) -> None:
-        self._task.cancel()
+        self._server.stop()

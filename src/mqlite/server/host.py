@@ -22,6 +22,7 @@ from mqlite.server.channels.mca import MessageChannels
 from mqlite.server.channels.svrconn import ChannelAgents, ClientChannels
 from mqlite.server.channels.telemetry import DEFAULT_CHANNEL, MqttChannels
 from mqlite.server.cluster import RepositoryManager
+from mqlite.server.dist_pubsub import DistributedPubSubAgent
 from mqlite.server.listeners import ServerListeners
 from mqlite.server.native import chlauth_gate, heartbeat
 from mqlite.server.native import tls as native_tls
@@ -54,6 +55,7 @@ class QueueManagerHost:
         self.channels: MqttChannels | None = None
         self.message_channels: MessageChannels | None = None
         self.repository: RepositoryManager | None = None
+        self.dist_pubsub: DistributedPubSubAgent | None = None
         self.listeners: ServerListeners | None = None
         self.runtime: Runtime | None = None
         self.gate: Gate | None = None  # the native connect handshake
@@ -163,6 +165,7 @@ class QueueManagerHost:
         runtime.core.cluster_state.default_conname = f"{host}({self.port})" if self.port else ""
         self.repository = RepositoryManager(runtime)
         runtime.cluster_lookup = self.repository.lookup
+        self.dist_pubsub = DistributedPubSubAgent(runtime)
 
     def _configure(self, runtime: Runtime) -> None:
         """qm.ini stanzas that change behaviour: the publish exit (spec C §8.2), the duplicate
@@ -220,6 +223,8 @@ class QueueManagerHost:
             self.message_channels.close_all()
         if self.repository is not None:
             self.repository.stop()
+        if self.dist_pubsub is not None:
+            self.dist_pubsub.stop()
         self._listening = False
         with contextlib.suppress(FileNotFoundError):
             paths.listeners_path(self.name).unlink()

@@ -20,6 +20,7 @@ from typing import Any, Protocol, cast
 from mqlite.core.dist.cluster_service import STORE_KIND as CLUSTER_KIND
 from mqlite.core.dist.cluster_service import SUBS_KIND as CLUSSUB_KIND
 from mqlite.core.dist.cluster_switch import STORE_KIND as CLUSXQ_KIND
+from mqlite.core.dist.pubsub_service import HIERARCHY_KIND, PROXY_KIND
 from mqlite.core.dist.transfer import SYNC_KIND
 from mqlite.core.errors import MQError
 from mqlite.core.qmgr import GetResult, QueueManager
@@ -184,6 +185,7 @@ class Runtime:
             return 0
         core.restore(self.store.load_records("object"), qmgr_records["attrs"])
         core.restore_pubsub(self.store.load_records("sub"), self.store.load_records("retained"))
+        core.dist_pubsub.restore(self.store.load_records(PROXY_KIND), self.store.load_records(HIERARCHY_KIND))
         core.restore_security(self.store.load_records(AUTHREC_KIND).values())
         core.restore_chlauth(self.store.load_records(CHLAUTH_KIND).values())
         core.transfer.restore(self.store.load_records(SYNC_KIND))

@@ -116,7 +116,7 @@ class PubSubAdmin:
             model = self._sub_named(like)
             if model is None:
                 raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"LIKE subscription {like} not found")
-            attrs = {**self._sub_attrs(model), **attrs}
+            attrs = {**self.sub_attrs(model), **attrs}
         if existing is not None:
             if not replace:
                 raise MQError(C.MQRC_SUB_ALREADY_EXISTS, f"subscription {name} already exists")
@@ -177,7 +177,7 @@ class PubSubAdmin:
         if sub is None:
             raise MQError(C.MQRC_NO_SUBSCRIPTION, f"subscription {name} not found")
         for fixed in ("TOPICSTR", "TOPICOBJ", "WSCHEMA", "DESTCLAS", "SUBLEVEL", "SELECTOR"):
-            if fixed in attrs and attrs[fixed] != self._sub_attrs(sub).get(fixed):
+            if fixed in attrs and attrs[fixed] != self.sub_attrs(sub).get(fixed):
                 raise MQError(C.MQRC_TOPIC_NOT_ALTERABLE if fixed.startswith("TOPIC") else C.MQRC_OPTIONS_ERROR,
                               f"{fixed} of subscription {name} cannot be altered")
         dest = str(attrs["DEST"]).strip() if "DEST" in attrs else sub.dest
@@ -240,7 +240,7 @@ class PubSubAdmin:
 
     def sub_rows(self, generic: str) -> list[dict[str, Any]]:
         """DISPLAY SUB: every subscription with a name matching ``generic``."""
-        rows = [self._sub_attrs(s) for s in self._subs_matching(generic)]
+        rows = [self.sub_attrs(s) for s in self._subs_matching(generic)]
         if not rows and "*" not in generic:
             raise MQError(C.MQRC_NO_SUBSCRIPTION, f"subscription {generic} not found")
         return rows
@@ -272,7 +272,7 @@ class PubSubAdmin:
         subs = sorted(self.subs_by_id.values(), key=lambda s: (s.name, s.sub_id))
         return [s for s in subs if attributes.generic_match(generic, s.name or s.sub_id.hex().upper())]
 
-    def _sub_attrs(self, sub: Subscription) -> dict[str, Any]:
+    def sub_attrs(self, sub: Subscription) -> dict[str, Any]:
         info = sub.view
         crdate, crtime = attributes.date_and_time(sub.created)
         altdate, alttime = attributes.date_and_time(info.altered or sub.created)

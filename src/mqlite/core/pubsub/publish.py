@@ -8,8 +8,8 @@ puts each copy.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
@@ -19,6 +19,7 @@ from mqlite.core.objects import ObjectDefinitions
 from mqlite.core.pubsub import copies
 from mqlite.core.pubsub.delivery import CopyDelivery
 from mqlite.core.pubsub.registry import Subscriptions
+from mqlite.core.pubsub.subscription import Subscription
 from mqlite.core.security.access import Access
 from mqlite.core.security.events import Caller
 from mqlite.core.security.principal import Principal
@@ -32,6 +33,23 @@ _TOPIC_OPEN_OPTIONS = (C.MQOO_OUTPUT | C.MQOO_FAIL_IF_QUIESCING | C.MQOO_PASS_ID
 _GROUP_FLAGS = C.MQMF_MSG_IN_GROUP | C.MQMF_LAST_MSG_IN_GROUP | C.MQMF_SEGMENT | C.MQMF_LAST_SEGMENT
 # Report options that need a reply-to queue (spec C R-PO-2, A-26).
 _REPLY_REPORTS = (C.MQRO_COA | C.MQRO_COD | C.MQRO_EXCEPTION | C.MQRO_EXPIRATION | C.MQRO_PAN | C.MQRO_NAN)
+
+
+# Fingerprints a publication collected on its way here (distributed publish/subscribe): a new
+# publication starts a new chain (MQACTP_NEW, B:R-LOOP-8), so a local publisher's are dropped.
+RFP_PROPERTY = "ibm.Rfp"
+
+
+class Forwarder(Protocol):
+    """Distributed publish/subscribe's part of a publication (``core.dist.pubsub_forward``)."""
+
+    @property
+    def active(self) -> bool: ...
+
+    def plan(self, topic: str, options: int, topic_attrs: Mapping[str, Any]) -> list[str]: ...
+
+    def send(self, conn: Connection, targets: list[str], topic: str, md: MessageDescriptor, properties: Properties,
+             body: bytes, options: int, syncpoint: bool, fingerprints: str = "") -> None: ...
 
 
 class Publisher:
@@ -50,6 +68,7 @@ class Publisher:
         self.delivery = delivery
         self.puts = puts
         self.access = access
+        self.forwarder: Forwarder | None = None  # other queue managers' subscribers, when there are any
 
     # -- MQOPEN of a topic ---------------------------------------------------------------
     def open_topic(self, hobj: int, od: dict[str, Any], options: int, principal: Principal,
@@ -114,14 +133,23 @@ class Publisher:
         if retain:
             self._check_retainable()
         topic = handle.topic_string
+        if RFP_PROPERTY in properties:
+            properties = {k: v for k, v in properties.items() if k != RFP_PROPERTY}
         cached = self.topic_matches.get(topic)  # inline: once per publication
         if cached is None:
             cached = self.match(topic)
         topic_levels, matched = cached
         chosen, level = copies.recipients(matched, topic_levels, md, properties, conn, options, pub_level, now)
+        forwarder = self.forwarder
+        # Where the copies for other queue managers go is checked before any copy is put (B A-41).
+        targets = forwarder.plan(topic, options, topic_attrs) if forwarder is not None and forwarder.active else []
         syncpoint = bool(options & C.MQPMO_SYNCPOINT)
         delivered = self.delivery.deliver_copies(conn, chosen, md, properties, body, topic, options, pub_level,
                                          topic_attrs, syncpoint, now)
+        if targets:
+            assert forwarder is not None
+            forwarder.send(conn, targets, topic, md, properties, body, options, syncpoint)
+            delivered += len(targets)  # handed to a queue manager with subscribers counts (B:R-FWD-11)
         # Intercepted by a level above 1, a retained publication is retained only when the
         # interceptor republishes it (spec C R-INT-9).
         if retain and level <= 1:
@@ -133,6 +161,27 @@ class Publisher:
         if not delivered and options & C.MQPMO_WARN_IF_NO_SUBS_MATCHED:
             conn.warning = C.MQRC_NO_SUBS_MATCHED
         return md
+
+    def publish_received(self, conn: Connection, topic: str, md: MessageDescriptor, options: int,
+                         properties: Properties, body: bytes, eligible: Callable[[Subscription], bool]) -> int:
+        """A publication another queue manager passed here: another MQPUT to the topic under this
+        queue manager's authority, for the ``eligible`` subscriptions (scope ALL, B:R-FWD-4,
+        R-FWD-5), in ``conn``'s unit of work; retained here too when it was (B:R-DRET-3)."""
+        now = self.clock()
+        cached = self.topic_matches.get(topic)
+        if cached is None:
+            cached = self.match(topic)
+        topic_levels, matched = cached
+        chosen, _ = copies.recipients([s for s in matched if eligible(s)], topic_levels, md, properties, None,
+                                      options, copies.DEFAULT_PUB_LEVEL, now)
+        topic_attrs = self.tree.resolved(self.tree.owner_of_pattern(topic, False))
+        delivered = self.delivery.deliver_copies(conn, chosen, md, properties, body, topic, options,
+                                                 copies.DEFAULT_PUB_LEVEL, topic_attrs, True, now)
+        if options & C.MQPMO_RETAIN:
+            stored = Message(md.copy(), body, dict(properties))
+            node = self.tree.node(topic, now)
+            conn.uow.after_commit.append(lambda: self._retain(node, stored))
+        return delivered
 
     def _check_retainable(self) -> None:
         """IBM keeps retained publications on SYSTEM.RETAINED.PUB.QUEUE: when that queue refuses

@@ -2,14 +2,16 @@
 publication's topic to them (spec A: topics, durability, WILDCARD; spec C §0.1).
 
 Subscriptions live in ``subs_by_id``, ``subs_by_name`` (a name may repeat on different queues),
-the index (``sub_index``) and a count on their tree node. A future proxy subscription (one a
-neighbouring queue manager holds here for distributed publish/subscribe, MQSUBTYPE_PROXY) is
-one more record in this registry, added by the ``dist`` service.
+the index (``sub_index``) and a count on their tree node. Proxy subscriptions (the ones
+neighbouring queue managers hold here, MQSUBTYPE_PROXY) are not among them: distributed
+publish/subscribe (``core.dist.pubsub_service``) keeps them, and ``watch`` tells it when a local
+subscription comes or goes (``check_new`` first, to refuse one whose proxy cannot be sent).
 """
 
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from typing import Any
 
 from mqlite import cmqc as C
@@ -46,6 +48,8 @@ class Subscriptions:
         self.managed_queues: dict[str, Subscription] = {}  # managed queue name -> its subscription
         self.last_tree_sweep = 0.0
         self._expiries: list[tuple[float, bytes]] = []  # heap of (expires_at, sub_id)
+        self.watch: Callable[[Subscription, bool], None] | None = None  # (subscription, added)
+        self.check_new: Callable[[Subscription], None] | None = None  # raises to refuse a new one
 
     def resolve_topic(self, object_name: str, object_string: str) -> tuple[str, str]:
         """The full topic string of an (object, string) pair (spec A §8) and the object used."""
@@ -89,6 +93,8 @@ class Subscriptions:
         if sub.durable and persist:
             self.objects.outbox.tx.put_record("sub", sub.sub_id.hex(), sub.to_record())
         self.schedule_expiry(sub)
+        if self.watch is not None:
+            self.watch(sub, True)
 
     def schedule_expiry(self, sub: Subscription) -> None:
         if sub.expires_at:
@@ -114,6 +120,8 @@ class Subscriptions:
             self.objects.outbox.tx.delete_record("sub", sub.sub_id.hex())
         if sub.managed and sub.managed_handle is None:
             self.drop_managed_queue(sub)
+        if self.watch is not None:
+            self.watch(sub, False)
 
     def drop_managed_queue(self, sub: Subscription) -> None:
         self.managed_queues.pop(sub.dest, None)

@@ -202,6 +202,8 @@ class Subscriber:
             expiry=expiry, expires_at=now + expiry / 10 if expiry > 0 else 0.0, wildcard=wildcard,
         )
         sub.created = now
+        if self.subscriptions.check_new is not None:  # before anything exists (B:R-ERR-1)
+            self.subscriptions.check_new(sub)
         return sub
 
     def _create_managed_queue(self, conn: Connection, sub: Subscription, model_name: str,

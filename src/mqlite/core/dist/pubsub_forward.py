@@ -1,0 +1,135 @@
+"""Publications between queue managers: which neighbours get one, what the copy carries, and what
+a queue manager does with one that arrives (B §3, §14, §19).
+
+A publication goes to a neighbour when this queue manager holds a matching proxy from it and the
+link rules allow (``proxy_rules.forward_to``): one copy per neighbour however many of its proxies
+match (publication aggregation, B:R-FWD-3), put to the neighbour's SYSTEM.INTER.QMGR.PUBS. The
+copy is the publication itself (body, MQMD, the publisher's properties) with:
+
+- ``ibm.Rfp``: the fingerprints of the queue managers it passed, this one last (B:R-LOOP-4);
+- ``mqlite.dps.*``: its topic string, the sending queue manager and its put options (retain).
+
+Every destination is checked before anything is put, so a publication whose transmission queue
+refuses it fails whole, local subscribers included (B:R-ERR-4 item 1, A-41). A publication that
+arrives is checked for this queue manager's own fingerprint (a loop: discarded and logged,
+2541), delivered to the local subscriptions whose scope is ALL (B:R-FWD-5) and passed on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from mqlite import cmqc as C
+from mqlite.core.dist import proxy_rules
+from mqlite.core.dist.proxy_rules import RFP_PROPERTY, Link
+from mqlite.core.dist.pubsub_protocol import PUBS_QUEUE, ControlProtocolError
+from mqlite.core.dist.pubsub_service import AGENT_APPL, AGENT_USER, DistributedPubSub, PutToQmgr
+from mqlite.core.errors import MQError
+from mqlite.core.handles import Connection
+from mqlite.core.pubsub.publish import Publisher
+from mqlite.message import NULL_ID, Message, MessageDescriptor, Properties
+
+__all__ = ["FROM_PROPERTY", "OPTIONS_PROPERTY", "TOPIC_PROPERTY", "Forwarding"]
+
+TOPIC_PROPERTY = "mqlite.dps.Top"
+FROM_PROPERTY = "mqlite.dps.From"
+OPTIONS_PROPERTY = "mqlite.dps.Pmo"
+_CARRIED_OPTIONS = C.MQPMO_RETAIN
+_UNKNOWN: frozenset[Link] = frozenset({("UNKNOWN", "")})  # a sender that is no neighbour: passed on nowhere
+
+# refuses(qmgr, queue) -> the reason a put there would fail now (0: it would not)
+RouteCheck = Callable[[str, str], int]
+
+
+class Forwarding:
+    """The publisher's ``forwarder`` and the agent's handler for SYSTEM.INTER.QMGR.PUBS."""
+
+    def __init__(self, service: DistributedPubSub, publisher: Publisher, put_to_qmgr: PutToQmgr,
+                 refuses: RouteCheck) -> None:
+        self.service = service
+        self.publisher = publisher
+        self.put_to_qmgr = put_to_qmgr
+        self.refuses = refuses
+        self.name = service.name
+        self.sent: dict[str, int] = {}  # publications sent per neighbour, since start
+        publisher.forwarder = self
+
+    @property
+    def active(self) -> bool:
+        return self.service.active
+
+    # -- the publisher's side -----------------------------------------------------------------
+    def plan(self, topic: str, options: int, topic_attrs: Mapping[str, Any]) -> list[str]:
+        """The neighbours a local publication goes to, each checked: a refusal fails it (A-41)."""
+        if options & C.MQPMO_SCOPE_QMGR or topic_attrs.get("PUBSCOPE") == "QMGR":
+            return []  # B:R-SCO-2, R-FWD-6
+        targets = self._targets(topic, self.name, frozenset())
+        for target in targets:
+            reason = self.refuses(target, PUBS_QUEUE)
+            if reason:
+                raise MQError(reason, f"the publication on {topic!r} cannot go to {target}: its transmission "
+                                      f"queue refuses it (reason {reason})")
+        return targets
+
+    def send(self, conn: Connection, targets: list[str], topic: str, md: MessageDescriptor, properties: Properties,
+             body: bytes, options: int, syncpoint: bool, fingerprints: str = "") -> None:
+        """One copy to each target's SYSTEM.INTER.QMGR.PUBS (in the publisher's unit of work)."""
+        if not targets:
+            return
+        props = {k: v for k, v in properties.items() if not k.startswith("mqlite.dps.")}
+        props[RFP_PROPERTY] = proxy_rules.fingerprinted(fingerprints, self.service.qmid)
+        props[TOPIC_PROPERTY] = topic
+        props[FROM_PROPERTY] = self.name
+        carried = options & _CARRIED_OPTIONS
+        if carried:
+            props[OPTIONS_PROPERTY] = carried
+        neighbours = self.service.neighbours()
+        sync = C.MQPMO_SYNCPOINT if syncpoint else C.MQPMO_NO_SYNCPOINT
+        for target in targets:
+            copy = md.copy()
+            copy.UserIdentifier = AGENT_USER  # sent with the queue manager's own identity (B:R-DPS-8)
+            copy.PutApplName = AGENT_APPL
+            if all(proxy_rules.is_hierarchy(link) for link in neighbours.get(target, ())):
+                copy.CorrelId = NULL_ID  # a CorrelId crosses cluster links only (B:R-HIE-10, A-29)
+            self.put_to_qmgr(conn, target, PUBS_QUEUE, copy, sync | C.MQPMO_SET_ALL_CONTEXT | C.MQPMO_NEW_MSG_ID,
+                             props, body)
+            self.sent[target] = self.sent.get(target, 0) + 1
+
+    def _targets(self, topic: str, source: str, source_links: frozenset[Link]) -> list[str]:
+        service = self.service
+        origins = {held.origin for held in service.matching_proxies(topic)}
+        if not origins:
+            return []
+        route = service.route(topic)
+        neighbours = service.neighbours()
+        return sorted(o for o in origins if o in neighbours
+                      and proxy_rules.forward_to(o, neighbours[o], source, source_links, route))
+
+    # -- publications that arrive -----------------------------------------------------------------
+    def receive(self, conn: Connection, message: Message) -> str:
+        """A message from SYSTEM.INTER.QMGR.PUBS, in the agent's unit of work: what became of it."""
+        props = dict(message.properties)
+        topic = props.pop(TOPIC_PROPERTY, None)
+        sender = props.pop(FROM_PROPERTY, "")
+        options = props.pop(OPTIONS_PROPERTY, 0)
+        if not isinstance(topic, str) or not topic or not isinstance(sender, str) or type(options) is not int:
+            raise ControlProtocolError("a publication without its topic string, sender or options")
+        fingerprints = props.get(RFP_PROPERTY, "")
+        if not isinstance(fingerprints, str):
+            raise ControlProtocolError("ibm.Rfp is not a string")
+        service = self.service
+        if proxy_rules.looped(fingerprints, service.qmid):  # B:R-LOOP-2, SC-66
+            origin = proxy_rules.fingerprint_list(fingerprints)[0]
+            service.log.append(f"AMQ5818W: a publication on {topic!r} from {origin} came back to "
+                               f"{self.name} round a loop (fingerprints {fingerprints}): discarded (reason "
+                               f"{C.MQRC_LOOPING_PUBLICATION})")
+            return "looped"
+        options &= _CARRIED_OPTIONS
+        md = message.md
+        delivered = self.publisher.publish_received(conn, topic, md, options, props, message.body,
+                                                    service.scope_all)
+        links = service.neighbours().get(sender, _UNKNOWN)
+        targets = self._targets(topic, sender, links)  # this queue manager's PUBSCOPE decides (R-FWD-6)
+        self.send(conn, targets, topic, md, props, message.body, options, True, fingerprints)
+        return f"delivered {delivered}, forwarded to {len(targets)}"

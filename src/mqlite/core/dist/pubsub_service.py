@@ -1,0 +1,477 @@
+"""A queue manager's part in distributed publish/subscribe: its neighbours, the proxy
+subscriptions it holds for them and the ones it has sent them (B §1-§5, §10, §17).
+
+The rules are pure and elsewhere (``proxy_rules``: which neighbour gets a proxy, which gets a
+publication, fingerprints; ``hierarchy``: the parent/child protocol; ``pubsub_protocol``: the
+control messages). This service keeps the state and turns events into control messages:
+
+- a local subscription of scope ALL comes or goes (``local_changed``, from the registry): the
+  interest in its proxy topic string changes; the first and the last one change what this queue
+  manager wants from its neighbours (aggregation, B:R-PXY-1, R-PXY-2);
+- a control message arrived on SYSTEM.INTER.QMGR.CONTROL (``receive``): proxies held from its
+  sender are added, cancelled or replaced (resync), hierarchy relations change;
+- definitions changed (``reevaluate``): topic objects' SUBSCOPE / PROXYSUB / CLUSTER, PSMODE,
+  PARENT (B:R-PXY-13, A-09).
+
+After each event the wanted proxies of the affected topic strings are computed again per
+neighbour and compared with what was sent (``sent``); one ``Proxies`` message per neighbour
+carries the difference. A message that cannot be put on its way goes to SYSTEM.INTER.QMGR.FANREQ
+and is retried from there (B:R-ERR-4 item 3). Proxies held survive a restart (store records
+``proxy``); what was sent is not kept: at start every neighbour gets a resync (B:R-PXY-12).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from mqlite import cmqc as C
+from mqlite.core.dist import proxy_rules
+from mqlite.core.dist.hierarchy import Forget, Hierarchy, Resync, Send
+from mqlite.core.dist.proxy_rules import Link, TopicRoute
+from mqlite.core.dist.pubsub_protocol import (
+    CONTROL_QUEUE,
+    FANREQ_QUEUE,
+    FORMAT,
+    HIERARCHY,
+    PUBS_QUEUE,
+    ControlMessage,
+    Proxies,
+    Register,
+    Registered,
+    encode,
+)
+from mqlite.core.errors import MQError
+from mqlite.core.handles import Connection
+from mqlite.core.pubsub.registry import Subscriptions
+from mqlite.core.pubsub.subscription import Subscription, SubscriptionDetails
+from mqlite.core.topics.index import SubscriptionIndex
+from mqlite.core.topics.strings import has_topic_wildcards, levels
+from mqlite.message import MessageDescriptor
+
+__all__ = ["AGENT_USER", "DistributedPubSub", "HeldProxy", "PutToQmgr"]
+
+PROXY_KIND = "proxy"
+HIERARCHY_KIND = "hier"
+AGENT_USER = "mqm"  # the distributed publish/subscribe agent's identity in what it sends (B:R-DPS-8)
+AGENT_APPL = "amqfcxba"
+
+# put(conn, qmgr, queue, md, pmo options, properties, body): the queue manager-name resolution of
+# an MQOPEN with ObjectQMgrName (transmission queue named after it, alias, cluster, DEFXMITQ).
+PutToQmgr = Callable[[Connection, str, str, MessageDescriptor, int, dict[str, Any], bytes], None]
+
+
+@dataclass(eq=False)
+class HeldProxy:
+    """A proxy subscription this queue manager holds for ``origin`` (B:R-PXY-10)."""
+
+    origin: str
+    topic: str
+    links: set[Link]
+    sub: Subscription
+    qmid: str = ""
+    forced: bool = False
+
+
+@dataclass
+class _Changes:
+    add: list[str] = field(default_factory=list)
+    cancel: list[str] = field(default_factory=list)
+    forced: list[str] = field(default_factory=list)
+
+
+class DistributedPubSub:
+    def __init__(self, name: str, attrs: dict[str, Any], subscriptions: Subscriptions, put_to_qmgr: PutToQmgr,
+                 next_id: Callable[[], bytes]) -> None:
+        self.name = name
+        self.attrs = attrs
+        self.subscriptions = subscriptions
+        self.tree = subscriptions.tree
+        self.objects = subscriptions.objects
+        self.outbox = subscriptions.objects.outbox
+        self.put_to_qmgr = put_to_qmgr
+        self.next_id = next_id
+        self.hierarchy = Hierarchy(name, "")
+        self.held: dict[tuple[str, str], HeldProxy] = {}
+        self.held_by_topic: dict[str, dict[str, HeldProxy]] = {}
+        self.by_sub_id: dict[bytes, HeldProxy] = {}
+        self.proxy_index: SubscriptionIndex[Subscription] = SubscriptionIndex()
+        self.local: dict[str, int] = {}  # proxy topic -> local subscriptions of scope ALL wanting it
+        self.counted: dict[bytes, str] = {}  # sub_id -> the proxy topic it counts for
+        self.forced: set[str] = set()  # topic strings PROXYSUB(FORCE) objects want everywhere
+        self.sent: dict[str, set[str]] = {}  # neighbour -> proxy topics it holds from us
+        self.log: list[str] = []  # error-log lines for the server to write
+        self.conn = Connection("DPS", AGENT_USER, AGENT_APPL)  # the agent's own puts
+        self.on_fanreq: Callable[[], None] = lambda: None  # the server retries what waits there
+        subscriptions.watch = self.local_changed
+        subscriptions.check_new = self.check_fanout
+
+    # -- what others read -----------------------------------------------------------------------
+    @property
+    def qmid(self) -> str:
+        return str(self.attrs.get("QMID", ""))
+
+    @property
+    def hierarchy_enabled(self) -> bool:
+        """Hierarchies need PSMODE(ENABLED) (B:R-HIE-2, A-25)."""
+        return bool(self.attrs.get("PSMODE", "ENABLED") == "ENABLED")
+
+    def neighbours(self) -> dict[str, frozenset[Link]]:
+        found: dict[str, set[Link]] = {}
+        if self.hierarchy_enabled:
+            for neighbour, link in self.hierarchy.neighbours().items():
+                found.setdefault(neighbour, set()).add(link)
+        return {n: frozenset(links) for n, links in found.items()}
+
+    @property
+    def active(self) -> bool:
+        """Whether publications may have anywhere to go (the publish path's one test)."""
+        return bool(self.held)
+
+    def route(self, topic: str) -> TopicRoute:
+        """What ``topic`` (a topic string or a proxy's pattern) resolves to here (B §0.2, A-02)."""
+        attrs = self.tree.resolved(self.tree.owner_of_pattern(topic, False))
+        return TopicRoute(subscope_all=attrs.get("SUBSCOPE") != "QMGR", pubscope_all=attrs.get("PUBSCOPE") != "QMGR",
+                          cluster=str(attrs.get("CLUSTER") or "").strip(), clroute=str(attrs.get("CLROUTE") or "DIRECT"))
+
+    def scope_all(self, sub: Subscription) -> bool:
+        """A subscription's effective scope (B:R-SCO-3, R-SCO-4): MQSO_SCOPE_QMGR, else the
+        SUBSCOPE of its topic."""
+        if sub.options & C.MQSO_SCOPE_QMGR:
+            return False
+        return self.tree.resolved(self.tree.owner_of_pattern(sub.topic, sub.char_scheme)).get("SUBSCOPE") != "QMGR"
+
+    def matching_proxies(self, topic: str) -> list[HeldProxy]:
+        from mqlite.core.pubsub.copies import blocked_for
+
+        topic_levels = levels(topic)
+        return [self.by_sub_id[s.sub_id] for s in self.proxy_index.match(topic) if not blocked_for(s, topic_levels)]
+
+    # -- local subscriptions ---------------------------------------------------------------------
+    def local_changed(self, sub: Subscription, added: bool) -> None:
+        """A local subscription was made or ended (the registry's watch)."""
+        if added:
+            if not self.scope_all(sub):
+                return
+            topic = proxy_rules.proxy_topic(sub.topic, sub.char_scheme)
+            self.counted[sub.sub_id] = topic
+            count = self.local[topic] = self.local.get(topic, 0) + 1
+        else:
+            topic_or_none = self.counted.pop(sub.sub_id, None)
+            if topic_or_none is None:
+                return
+            topic = topic_or_none
+            count = self.local[topic] = self.local[topic] - 1
+            if not count:
+                del self.local[topic]
+        if count <= 1:  # the first came or the last went (B:R-PXY-1, R-PXY-2)
+            self._recompute([topic])
+
+    def check_fanout(self, sub: Subscription) -> None:
+        """Before a subscription is made: when it needs a proxy somewhere and the fan-out queue
+        refuses requests, MQSUB fails with the queue's reason (B:R-ERR-1, A-39, SC-70)."""
+        if not self.scope_all(sub):
+            return
+        topic = proxy_rules.proxy_topic(sub.topic, sub.char_scheme)
+        if self.local.get(topic) or topic in self.forced:
+            return
+        route = self.route(topic)
+        origins = self._origins(topic)
+        if not any(proxy_rules.wants_proxy(n, links, True, origins, route) and topic not in self.sent.get(n, ())
+                   for n, links in self.neighbours().items()):
+            return
+        fanreq = self.objects.queues.get(FANREQ_QUEUE)
+        reason = C.MQRC_UNKNOWN_OBJECT_NAME if fanreq is None else _refuses(fanreq)
+        if reason:
+            self.log.append(f"AMQ5814E: a proxy subscription for {topic!r} cannot be fanned out: "
+                            f"{FANREQ_QUEUE} refuses requests (reason {reason})")
+            raise MQError(reason, f"{FANREQ_QUEUE} is not available for the proxy subscription to {topic!r}")
+
+    # -- the hierarchy -----------------------------------------------------------------------------
+    def set_parent(self, parent: str) -> None:
+        """ALTER QMGR PARENT: validated before the attribute changes (PARENT(own name) fails)."""
+        self._apply(self.hierarchy.set_parent(parent))
+        self._persist_hierarchy()
+
+    def check_parent(self, parent: str) -> None:
+        if parent.strip() == self.name:
+            raise MQError(C.MQRCCF_Q_MGR_NAME_ERROR, f"PARENT({parent.strip()}) is this queue manager's own name")
+
+    def _apply(self, actions: Iterable[Send | Resync | Forget]) -> None:
+        for action in actions:
+            if isinstance(action, Send):
+                if not self._send(action.target, action.message):
+                    self.hierarchy.send_failed(action.target)
+            elif isinstance(action, Resync):
+                self.resync(action.neighbour)
+            else:
+                self._forget(action.neighbour)
+
+    # -- control messages in ------------------------------------------------------------------
+    def receive(self, message: ControlMessage) -> None:
+        """A message from SYSTEM.INTER.QMGR.CONTROL, in the agent's unit of work."""
+        if isinstance(message, Proxies):
+            self._proxies_received(message)
+        else:
+            self._apply(self.hierarchy.received(message))
+            self._persist_hierarchy()
+
+    def _proxies_received(self, message: Proxies) -> None:
+        origin = message.origin
+        links = self.neighbours().get(origin)
+        if links is None:  # from a queue manager that is no neighbour (any more): nothing to hold
+            self.log.append(f"AMQ5815W: proxy subscriptions from {origin}, which is not a neighbour, ignored")
+            return
+        link = next(iter(sorted(links)))
+        changed: set[str] = set()
+        if message.resync:
+            keep = set(message.add)
+            for (held_origin, topic), held in list(self.held.items()):
+                if held_origin == origin and link in held.links and topic not in keep:
+                    changed.add(topic)
+                    self._drop_link(held, link)
+        for topic in message.cancel:
+            held_or_none = self.held.get((origin, topic))
+            if held_or_none is not None:
+                changed.add(topic)
+                self._drop_link(held_or_none, link)
+        forced = set(message.forced)
+        for topic in message.add:
+            if self._hold(origin, topic, link, message.qmid, topic in forced):
+                changed.add(topic)
+        self._recompute(sorted(changed))
+
+    def _hold(self, origin: str, topic: str, link: Link, qmid: str, forced: bool) -> bool:
+        """Hold a proxy for ``origin``; True when it is new (one record per origin and topic
+        string, whatever the links, B:R-PXY-10)."""
+        held = self.held.get((origin, topic))
+        if held is not None:
+            new_link = link not in held.links
+            held.links.add(link)
+            held.forced = forced
+            if new_link:
+                self._persist_held(held)
+            return False
+        sub = Subscription(sub_id=self.next_id(), name=_proxy_name(origin, link, topic), topic=topic,
+                           options=C.MQSO_DURABLE, dest=PUBS_QUEUE, correl_id=b"", sub_type=C.MQSUBTYPE_PROXY,
+                           user=AGENT_USER, wildcard=has_topic_wildcards(topic))
+        sub.details = SubscriptionDetails(dest_qmgr=origin)
+        held = HeldProxy(origin, topic, {link}, sub, qmid, forced)
+        self._index(held)
+        self._persist_held(held)
+        return True
+
+    def _index(self, held: HeldProxy) -> None:
+        sub = held.sub
+        pattern_levels = levels(held.topic)
+        wild = [i for i, level in enumerate(pattern_levels) if level in ("#", "+")]
+        prefix = pattern_levels[:wild[0]] if wild else pattern_levels
+        sub.prefix_depth = len(prefix)
+        if sub.wildcard:
+            sub.blocked = self.tree.blocked_topics()  # WILDCARD(BLOCK) at the holder (A-10)
+        node = self.tree.node_at(prefix, self.subscriptions.clock())
+        node.subscribers += 1
+        sub.node = node
+        self.proxy_index.add(sub, held.topic, False, pattern_levels)
+        self.held[(held.origin, held.topic)] = held
+        self.held_by_topic.setdefault(held.topic, {})[held.origin] = held
+        self.by_sub_id[sub.sub_id] = held
+
+    def _drop_link(self, held: HeldProxy, link: Link) -> None:
+        held.links.discard(link)
+        if held.links:
+            self._persist_held(held)
+            return
+        sub = held.sub
+        self.proxy_index.remove(sub, held.topic, False)
+        del self.held[(held.origin, held.topic)]
+        by_origin = self.held_by_topic[held.topic]
+        del by_origin[held.origin]
+        if not by_origin:
+            del self.held_by_topic[held.topic]
+        del self.by_sub_id[sub.sub_id]
+        if sub.node is not None:
+            sub.node.subscribers -= 1
+            self.tree.released(sub.node, self.subscriptions.clock())
+        self.outbox.tx.delete_record(PROXY_KIND, _held_key(held.origin, held.topic))
+
+    def _forget(self, neighbour: str) -> None:
+        """``neighbour`` left: the proxies held from it go, and what this queue manager asked of
+        others on its behalf follows (B:R-PXY-4); nothing is sent to it any more."""
+        changed = set(self.sent.pop(neighbour, set()))
+        for (origin, topic), held in list(self.held.items()):
+            if origin == neighbour:
+                changed.add(topic)
+                for link in list(held.links):
+                    self._drop_link(held, link)
+        self._recompute(sorted(changed))
+
+    # -- proxies out -------------------------------------------------------------------------------
+    def _origins(self, topic: str) -> dict[str, frozenset[Link]]:
+        return {origin: frozenset(held.links) for origin, held in self.held_by_topic.get(topic, {}).items()}
+
+    def _recompute(self, topics: Iterable[str]) -> None:
+        """Send each neighbour the proxies it should now hold from us and cancel the others."""
+        neighbours = self.neighbours()
+        changes: dict[str, _Changes] = {}
+        for topic in topics:
+            route = self.route(topic)
+            local = bool(self.local.get(topic)) or topic in self.forced
+            origins = self._origins(topic)
+            for neighbour, links in neighbours.items():
+                want = proxy_rules.wants_proxy(neighbour, links, local, origins, route)
+                sent = self.sent.setdefault(neighbour, set())
+                if want and topic not in sent:
+                    sent.add(topic)
+                    change = changes.setdefault(neighbour, _Changes())
+                    change.add.append(topic)
+                    if topic in self.forced:
+                        change.forced.append(topic)
+                elif not want and topic in sent:
+                    sent.discard(topic)
+                    changes.setdefault(neighbour, _Changes()).cancel.append(topic)
+        for neighbour, change in changes.items():
+            self._send(neighbour, Proxies(self.name, self.qmid, HIERARCHY, tuple(change.add), tuple(change.cancel),
+                                          tuple(change.forced)))
+
+    def resync(self, neighbour: str) -> None:
+        """Send ``neighbour`` the whole set of proxies it should hold from us (B:R-PXY-12)."""
+        links = self.neighbours().get(neighbour)
+        if links is None:
+            return
+        topics = set(self.local) | self.forced | set(self.held_by_topic)
+        wanted = sorted(t for t in topics if proxy_rules.wants_proxy(
+            neighbour, links, bool(self.local.get(t)) or t in self.forced, self._origins(t), self.route(t)))
+        self.sent[neighbour] = set(wanted)
+        self._send(neighbour, Proxies(self.name, self.qmid, HIERARCHY, tuple(wanted), (),
+                                      tuple(t for t in wanted if t in self.forced), resync=True))
+
+    def refresh(self) -> None:
+        """REFRESH QMGR TYPE(PROXYSUB): resynchronise with every neighbour (B:R-PXY-12, SC-15)."""
+        for neighbour in sorted(self.neighbours()):
+            self.resync(neighbour)
+
+    def reevaluate(self) -> None:
+        """Definitions changed (topic objects, PSMODE): count the local subscriptions again and
+        send what differs (B:R-PXY-13, A-09)."""
+        self.local.clear()
+        self.counted.clear()
+        for sub in self.subscriptions.subs_by_id.values():
+            if self.scope_all(sub):
+                topic = proxy_rules.proxy_topic(sub.topic, sub.char_scheme)
+                self.counted[sub.sub_id] = topic
+                self.local[topic] = self.local.get(topic, 0) + 1
+        self.forced = self._forced_topics()
+        neighbours = self.neighbours()
+        for gone in [n for n in self.sent if n not in neighbours]:
+            del self.sent[gone]
+        topics = set(self.local) | self.forced | set(self.held_by_topic)
+        for sent in self.sent.values():
+            topics |= sent
+        self._recompute(sorted(topics))
+
+    def _forced_topics(self) -> set[str]:
+        """PROXYSUB(FORCE) objects of effective SUBSCOPE(ALL): their topic string and below
+        (B:R-FRC-2, R-FRC-5)."""
+        forced = set()
+        for attrs in self.tree.objects.values():
+            if attrs.get("PROXYSUB") != "FORCE":
+                continue
+            topic = str(attrs.get("TOPICSTR", ""))
+            pattern = f"{topic}/#" if topic else "#"
+            if self.route(pattern).subscope_all:
+                forced.add(pattern)
+        return forced
+
+    # -- sending -----------------------------------------------------------------------------------
+    def _send(self, target: str, message: ControlMessage) -> bool:
+        """Put a control message on its way to ``target``; a proxy change that cannot go now waits
+        on the fan-out queue (False: it could not go now)."""
+        body = encode(message)
+        try:
+            self.put_control(target, body)
+            return True
+        except MQError as error:
+            self.log.append(f"AMQ5816E: publish/subscribe control message to {target} not sent: "
+                            f"{error.text or error} (reason {error.reason})")
+            if isinstance(message, (Register, Registered)):
+                return False
+        self._fan_out_later(target, body)
+        return False
+
+    def put_control(self, target: str, body: bytes) -> None:
+        md = MessageDescriptor(Format=FORMAT, Persistence=C.MQPER_PERSISTENT, ReplyToQMgr=self.name)
+        self.put_to_qmgr(self.conn, target, CONTROL_QUEUE, md, C.MQPMO_NO_SYNCPOINT | C.MQPMO_NEW_MSG_ID, {}, body)
+
+    def _fan_out_later(self, target: str, body: bytes) -> None:
+        """The proxy message waits on SYSTEM.INTER.QMGR.FANREQ, addressed by ReplyToQMgr."""
+        queue = self.objects.queues.get(FANREQ_QUEUE)
+        if queue is None or _refuses(queue):
+            self.log.append(f"AMQ5817E: proxy subscription message to {target} lost: {FANREQ_QUEUE} unavailable")
+            return
+        md = MessageDescriptor(Format=FORMAT, Persistence=C.MQPER_PERSISTENT, ReplyToQMgr=target)
+        self.put_to_qmgr(self.conn, "", FANREQ_QUEUE, md, C.MQPMO_NO_SYNCPOINT | C.MQPMO_NEW_MSG_ID, {}, body)
+        self.on_fanreq()
+
+    # -- displays ----------------------------------------------------------------------------------
+    def proxy_subscriptions(self) -> list[Subscription]:
+        return [held.sub for held in self.held.values()]
+
+    def status_rows(self) -> list[dict[str, Any]]:
+        return self.hierarchy.rows()
+
+    # -- store -------------------------------------------------------------------------------------
+    def _persist_held(self, held: HeldProxy) -> None:
+        self.outbox.tx.put_record(PROXY_KIND, _held_key(held.origin, held.topic), {
+            "origin": held.origin, "topic": held.topic, "links": [list(link) for link in sorted(held.links)],
+            "qmid": held.qmid, "forced": held.forced, "id": held.sub.sub_id})
+
+    def _persist_hierarchy(self) -> None:
+        self.outbox.tx.put_record(HIERARCHY_KIND, "relations", self.hierarchy.records())
+
+    def restore(self, proxies: Mapping[str, Any], relations: Mapping[str, Any]) -> None:
+        """At start: the relations and the proxies held (what was sent is sent again by resync)."""
+        self.hierarchy = Hierarchy(self.name, self.qmid)
+        record = relations.get("relations")
+        if record:
+            self.hierarchy.restore(record)
+        for value in proxies.values():
+            links = {(str(link[0]), str(link[1])) for link in value["links"]}
+            link = next(iter(sorted(links)))
+            sub = Subscription(sub_id=value["id"], name=_proxy_name(value["origin"], link, value["topic"]),
+                               topic=value["topic"], options=C.MQSO_DURABLE, dest=PUBS_QUEUE, correl_id=b"",
+                               sub_type=C.MQSUBTYPE_PROXY, user=AGENT_USER,
+                               wildcard=has_topic_wildcards(value["topic"]))
+            sub.details = SubscriptionDetails(dest_qmgr=value["origin"])
+            self._index(HeldProxy(value["origin"], value["topic"], links, sub, value.get("qmid", ""),
+                                  bool(value.get("forced"))))
+
+    def retry_relations(self) -> None:
+        """Hierarchy messages that could not be sent (status ERROR) are tried again."""
+        self._apply(self.hierarchy.retry())
+
+    def start(self) -> None:
+        """At queue-manager start: count the local subscriptions and resync every neighbour."""
+        self.hierarchy.qmid = self.qmid
+        self.reevaluate()
+        self._apply(self.hierarchy.retry())
+        self.refresh()
+
+
+def _refuses(queue: Any) -> int:
+    if queue.attrs.get("PUT") == "DISABLED":
+        return int(C.MQRC_PUT_INHIBITED)
+    if queue.depth >= queue.max_depth:
+        return int(C.MQRC_Q_FULL)
+    return 0
+
+
+def _held_key(origin: str, topic: str) -> str:
+    return f"{origin} {topic}"
+
+
+def _proxy_name(origin: str, link: Link, topic: str) -> str:
+    """SYSTEM.PROXY.<origin> <HIERARCHY|cluster> <topic> (B:R-PXY-10, A-07)."""
+    return f"SYSTEM.PROXY.{origin} {link[1] or HIERARCHY} {topic}"
+

@@ -1,0 +1,103 @@
+"""The distributed publish/subscribe agents (IBM's amqfcxba): three tasks serving
+SYSTEM.INTER.QMGR.CONTROL (proxy subscriptions, hierarchy relations), SYSTEM.INTER.QMGR.PUBS
+(publications from other queue managers) and SYSTEM.INTER.QMGR.FANREQ (proxy messages that could
+not be sent when they were made), each message in a unit of work (B §17, R-SYSQ-1).
+
+- A malformed message from a partner goes to the dead-letter queue with its reason (2110); the
+  queue manager keeps serving.
+- A publication or fan-out request that fails is backed out and tried again; at the queue's
+  backout threshold (BOTHRESH, 5) it goes to the dead-letter queue (B:R-ERR-4 items 2 and 3).
+- While PSMODE is not ENABLED nothing is served: the messages wait (A-25).
+
+At start the service counts the local subscriptions again and resynchronises every neighbour
+(B:R-PXY-12); relations in ERROR are retried every minute.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from mqlite import cmqc as C
+from mqlite.core.dist.pubsub_protocol import CONTROL_QUEUE, FANREQ_QUEUE, PUBS_QUEUE, decode
+from mqlite.core.errors import MQError
+from mqlite.core.handles import Connection, GetResult
+from mqlite.server.runtime import Round
+from mqlite.server.system_queue import DEAD_LETTER, RETRY, SystemQueueServer
+
+if TYPE_CHECKING:
+    from mqlite.server.runtime import Runtime
+
+log = logging.getLogger("mqlite.server")
+
+RETRY_RELATIONS_EVERY = 60.0
+DEFAULT_BACKOUT_THRESHOLD = 5  # B A-38
+
+
+class DistributedPubSubAgent:
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+        self.core = runtime.core
+        self.service = self.core.dist_pubsub
+        self.forwarding = self.core.forwarding
+        self._last_retry = 0.0
+        runtime.tick_hooks.append(self._tick)
+        self.service.start()
+        self._finish()
+        self._servers = [
+            SystemQueueServer(runtime, CONTROL_QUEUE, "amqfcxba", self._control, self._bad_input,
+                              self._paused, self._finish),
+            SystemQueueServer(runtime, PUBS_QUEUE, "amqfcxba", self._publication,
+                              self._retry_or_dead_letter(PUBS_QUEUE), self._paused, self._finish),
+            SystemQueueServer(runtime, FANREQ_QUEUE, "amqfcxba", self._fan_out,
+                              self._retry_or_dead_letter(FANREQ_QUEUE), self._paused, self._finish),
+        ]
+
+    def _paused(self) -> bool:
+        return not self.service.hierarchy_enabled
+
+    def _control(self, conn: Connection, result: GetResult) -> None:
+        self.service.receive(decode(result.body))
+
+    def _publication(self, conn: Connection, result: GetResult) -> None:
+        self.forwarding.receive(conn, result.message)
+
+    def _fan_out(self, conn: Connection, result: GetResult) -> None:
+        """A proxy message that waited: to its neighbour's control queue now (ReplyToQMgr)."""
+        self.service.put_control(result.message.md.ReplyToQMgr.strip(), result.body)
+
+    def _bad_input(self, result: GetResult, error: MQError) -> str:
+        log.error("AMQ5819E: publish/subscribe control message from %s rejected: %s (reason %d); it goes to "
+                  "the dead-letter queue", result.message.md.ReplyToQMgr.strip() or "a queue manager",
+                  error.text or error, error.reason)
+        return DEAD_LETTER
+
+    def _retry_or_dead_letter(self, queue: str) -> Callable[[GetResult, MQError], str]:
+        def failed(result: GetResult, error: MQError) -> str:
+            tries = result.message.md.BackoutCount + 1
+            attrs = self.core.qdefs.get(queue, ("", {}))[1]
+            threshold = int(attrs.get("BOTHRESH") or DEFAULT_BACKOUT_THRESHOLD)
+            if error.reason == C.MQRC_FORMAT_ERROR or tries >= threshold:
+                log.error("AMQ5820E: message on %s not processed after %d attempts: %s (reason %d); it goes to "
+                          "the dead-letter queue", queue, tries, error.text or error, error.reason)
+                return DEAD_LETTER
+            return RETRY
+
+        return failed
+
+    def _finish(self) -> None:
+        for line in self.service.log:
+            log.warning("%s", line)
+        self.service.log.clear()
+        self.runtime.finish(Round())
+
+    def _tick(self, now: float) -> None:
+        if now - self._last_retry >= RETRY_RELATIONS_EVERY:
+            self._last_retry = now
+            self.service.retry_relations()
+            self._finish()
+
+    def stop(self) -> None:
+        for server in self._servers:
+            server.stop()

@@ -1,0 +1,124 @@
+"""A task that serves one of the queue manager's own queues, one message per unit of work (the
+shape of IBM's repository manager and distributed publish/subscribe agents).
+
+Each message is got under syncpoint and handed to ``handle``; what the handler did (its puts,
+its store records) commits with the get, so a crash in between leaves the message on its queue
+and nothing half done. A handler that raises ``MQError`` backs the unit out; ``failed`` then
+decides what happens to the message: ``RETRY`` leaves it (its backout count grew), ``DISCARD``
+removes it, ``DEAD_LETTER`` moves it to the dead-letter queue with the reason (removed when there
+is none). ``paused`` stops the serving without ending the task (PSMODE, for example).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from mqlite import cmqc as C
+from mqlite.core.errors import MQError
+from mqlite.core.handles import Connection, GetResult
+from mqlite.core.waiters import GetRequest
+from mqlite.server.channels.agent_base import MCA_USER, AgentSession
+from mqlite.server.runtime import Round
+
+if TYPE_CHECKING:
+    from mqlite.server.runtime import Runtime
+
+log = logging.getLogger("mqlite.server")
+
+RETRY = "retry"
+DISCARD = "discard"
+DEAD_LETTER = "dead-letter"
+PAUSE_SECONDS = 1.0
+
+
+class SystemQueueServer:
+    def __init__(self, runtime: Runtime, queue: str, appl: str, handle: Callable[[Connection, GetResult], None],
+                 failed: Callable[[GetResult, MQError], str], paused: Callable[[], bool] = lambda: False,
+                 finish: Callable[[], None] | None = None) -> None:
+        self.runtime = runtime
+        self.core = runtime.core
+        self.queue = queue
+        self.handle = handle
+        self.failed = failed
+        self.paused = paused
+        self.finish = finish or (lambda: runtime.finish(Round()))
+        self._session = AgentSession(lambda data: None)
+        self.conn = self.core.connect(MCA_USER, appl, os.getpid())
+        self._hobj = self.core.open(self.conn, {"ObjectName": queue}, C.MQOO_INPUT_EXCLUSIVE).hobj
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        while True:
+            if self.paused():
+                await asyncio.sleep(PAUSE_SECONDS)
+                continue
+            result = await self._get()
+            if result is None:
+                continue
+            try:
+                self.handle(self.conn, result)
+            except MQError as error:
+                self.core.backout(self.conn)
+                self.finish()
+                self._after_failure(result, error)
+                continue
+            except Exception:
+                log.exception("AMQ6119E: unexpected error serving %s", self.queue)
+                self.core.backout(self.conn)
+                self.finish()
+                self._after_failure(result, MQError(C.MQRC_UNEXPECTED_ERROR, "unexpected error"))
+                continue
+            self.core.commit(self.conn)
+            self.finish()
+
+    def _after_failure(self, result: GetResult, error: MQError) -> None:
+        verdict = self.failed(result, error)
+        if verdict == RETRY:
+            return
+        with contextlib.suppress(MQError):  # the same message again, now outside any unit of work
+            again = self.core.get(self.conn, self._hobj, GetRequest(C.MQGMO_NO_SYNCPOINT, result.message.md.MsgId,
+                                                                     None, -1, 0), (self._session, 2))
+            if (verdict == DEAD_LETTER and isinstance(again, GetResult)
+                    and not self.core.dead_letter(again.message, error.reason, self.queue)):
+                log.error("AMQ9544E: message from %s could not go to the dead-letter queue: discarded",
+                              self.queue)
+        self.finish()
+
+    async def _get(self) -> GetResult | None:
+        request = GetRequest(C.MQGMO_SYNCPOINT | C.MQGMO_WAIT, None, None, -1, 60_000)
+        future: asyncio.Future[GetResult | MQError] = asyncio.get_running_loop().create_future()
+
+        def completed(outcome: GetResult | MQError) -> None:
+            if not future.done():
+                future.set_result(outcome)
+
+        self._session.on_complete = completed
+        try:
+            result = self.core.get(self.conn, self._hobj, request, (self._session, 1))
+        except MQError as error:
+            if error.reason in (C.MQRC_NO_MSG_AVAILABLE, C.MQRC_Q_MGR_QUIESCING, C.MQRC_GET_INHIBITED):
+                await asyncio.sleep(0 if error.reason == C.MQRC_NO_MSG_AVAILABLE else PAUSE_SECONDS)
+                return None
+            raise
+        finally:
+            self.finish()
+        if isinstance(result, GetResult):
+            return result
+        try:
+            outcome = await future
+        except asyncio.CancelledError:
+            self.runtime.cancel_waiter(result)
+            raise
+        if isinstance(outcome, MQError):
+            if outcome.reason in (C.MQRC_Q_MGR_QUIESCING, C.MQRC_GET_INHIBITED):
+                await asyncio.sleep(PAUSE_SECONDS)
+            return None
+        return outcome
+
+    def stop(self) -> None:
+        self._task.cancel()

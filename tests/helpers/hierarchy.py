@@ -1,0 +1,81 @@
+"""Queue managers linked for a publish/subscribe hierarchy as an administrator links them
+(B fixture F-H2): on each side a transmission queue named after the partner, a sender channel
+to it and a receiver from it, and CHLAUTH letting the partner in; then ALTER QMGR PARENT."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import mqlite.client as mqlite
+from helpers.mqsc import RunCli, mqsc
+from helpers.qmgrs import QMgr
+from helpers.waiting import wait_until
+from mqlite import cmqc as C
+
+
+def link(run_cli: RunCli, a: QMgr, b: QMgr) -> None:
+    """Channels both ways between ``a`` and ``b`` (A.TO.B and B.TO.A), each sender on a
+    transmission queue named after its target."""
+    for here, there in ((a, b), (b, a)):
+        mqsc(run_cli, here, f"DEFINE QLOCAL({there.name}) USAGE(XMITQ)\n"
+                            f"DEFINE CHANNEL({here.name}.TO.{there.name}) CHLTYPE(SDR) "
+                            f"CONNAME('127.0.0.1({there.port})') XMITQ({there.name})\n"
+                            f"DEFINE CHANNEL({there.name}.TO.{here.name}) CHLTYPE(RCVR)\n"
+                            f"SET CHLAUTH({there.name}.TO.{here.name}) TYPE(QMGRMAP) QMNAME({there.name}) "
+                            "USERSRC(CHANNEL)\n")
+
+
+def relations(run_cli: RunCli, qmgr: QMgr, status_type: str = "ALL") -> dict[str, tuple[str, str]]:
+    """DISPLAY PUBSUB TYPE(...): {QMNAME: (TYPE, STATUS)}."""
+    out = mqsc(run_cli, qmgr, f"DISPLAY PUBSUB TYPE({status_type})\n", ok=False)
+    found = {}
+    for record in out.split("AMQ8723I")[1:]:
+        fields = dict(re.findall(r"(\w+)\(([^)]*)\)", record))
+        found[fields["QMNAME"]] = (fields.get("TYPE", ""), fields.get("STATUS", ""))
+    return found
+
+
+def set_parent(run_cli: RunCli, child: QMgr, parent: QMgr) -> None:
+    """ALTER QMGR PARENT and wait until both ends show the relation ACTIVE (B:SC-52)."""
+    mqsc(run_cli, child, f"ALTER QMGR PARENT({parent.name})\n")
+    wait_until(lambda: relations(run_cli, child).get(parent.name) == ("PARENT", "ACTIVE")
+               and relations(run_cli, parent).get(child.name) == ("CHILD", "ACTIVE"),
+               f"{child.name} an active child of {parent.name}")
+
+
+def proxies(run_cli: RunCli, qmgr: QMgr) -> set[tuple[str, str]]:
+    """DISPLAY SUB(*) SUBTYPE(PROXY): {(origin queue manager, topic string)} (B scenarios'
+    "proxies at H", matched by DESTQMGR and TOPICSTR as A-07 advises)."""
+    out = mqsc(run_cli, qmgr, "DISPLAY SUB(*) SUBTYPE(PROXY) DESTQMGR TOPICSTR\n", ok=False)
+    found = set()
+    for record in out.split("AMQ8096I")[1:]:
+        fields = dict(re.findall(r"(\w+)\(([^)]*)\)", record))
+        found.add((fields["DESTQMGR"], fields["TOPICSTR"]))
+    return found
+
+
+def sent(run_cli: RunCli, qmgr: QMgr, channel: str) -> int:
+    """Messages a sender channel has sent since it started (DISPLAY CHSTATUS MSGS; 0 at rest)."""
+    out = mqsc(run_cli, qmgr, f"DISPLAY CHSTATUS({channel}) MSGS\n", ok=False)
+    found = re.search(r"MSGS\((\d+)\)", out)
+    return int(found.group(1)) if found else 0
+
+
+def publish(qmgr: QMgr, topic: str, body: bytes, **keywords: Any) -> None:
+    """A persistent publication (``Topic.pub`` keywords: ``properties``, ``retain`` ...)."""
+    with mqlite.connect(qmgr.name) as conn:
+        mqlite.Topic(conn, topic_string=topic).pub(body, persistent=True, **keywords)
+
+
+def bodies(qmgr: QMgr, queue: str) -> list[bytes]:
+    """Everything on ``queue``, got."""
+    got = []
+    with mqlite.connect(qmgr.name) as conn:
+        q = mqlite.Queue(conn, queue)
+        while True:
+            try:
+                got.append(q.get())
+            except mqlite.MQMIError as error:
+                assert error.reason == C.MQRC_NO_MSG_AVAILABLE
+                return got
