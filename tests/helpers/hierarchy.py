@@ -79,3 +79,20 @@ def bodies(qmgr: QMgr, queue: str) -> list[bytes]:
             except mqlite.MQMIError as error:
                 assert error.reason == C.MQRC_NO_MSG_AVAILABLE
                 return got
+
+
+def _busy_queues(run_cli: RunCli, qmgr: QMgr) -> list[str]:
+    out = mqsc(run_cli, qmgr, "DISPLAY QLOCAL(*) CURDEPTH USAGE\n", ok=False)
+    busy = []
+    for record in out.split("AMQ8409I")[1:]:
+        fields = dict(re.findall(r"(\w+)\(([^)]*)\)", record))
+        name = fields.get("QUEUE", "")
+        if (fields.get("USAGE") == "XMITQ" or name.startswith("SYSTEM.INTER.QMGR.")) and fields.get("CURDEPTH") != "0":
+            busy.append(f"{qmgr.name}:{name}")
+    return busy
+
+
+def idle(run_cli: RunCli, *qmgrs: QMgr) -> None:
+    """Wait until every transmission queue and SYSTEM.INTER.QMGR.* queue of ``qmgrs`` is empty
+    (B "idle", the oracle of B:SC-78)."""
+    wait_until(lambda: not [q for qmgr in qmgrs for q in _busy_queues(run_cli, qmgr)], "the network idle")

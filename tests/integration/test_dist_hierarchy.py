@@ -3,10 +3,12 @@ sender/receiver channels; proxy subscriptions and publications cross them."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
-from helpers.hierarchy import bodies, link, proxies, publish, relations, sent, set_parent
+import mqlite.client as mqlite
+from helpers.hierarchy import bodies, idle, link, proxies, publish, relations, sent, set_parent
 from helpers.mqsc import depth, mqsc
 from helpers.qmgrs import QMgr
 from helpers.waiting import wait_until
@@ -51,3 +53,86 @@ def test_weather_and_traffic(qmgr_factory: Callable[..., QMgr], run_cli: RunCli)
     assert bodies(qm1, "Q3") == [b"W1"] and bodies(qm2, "Q4") == [b"T1"]
     assert sent(run_cli, qm2, "QM2.TO.QM1") - before[0] == 1
     assert sent(run_cli, qm1, "QM1.TO.QM2") - before[1] == 0
+
+
+def world(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> dict[str, QMgr]:
+    """B fixture F-WORLD: HQ the parent of Asia and Europe, Europe the parent of London."""
+    qmgrs = {name: qmgr_factory(name) for name in ("HQ", "ASIA", "EUROPE", "LONDON")}
+    for child, parent in (("ASIA", "HQ"), ("EUROPE", "HQ"), ("LONDON", "EUROPE")):
+        link(run_cli, qmgrs[child], qmgrs[parent])
+        set_parent(run_cli, qmgrs[child], qmgrs[parent])
+    idle(run_cli, *qmgrs.values())
+    return qmgrs
+
+
+CHANNELS = ("ASIA.TO.HQ", "HQ.TO.ASIA", "HQ.TO.EUROPE", "EUROPE.TO.HQ", "EUROPE.TO.LONDON", "LONDON.TO.EUROPE")
+
+
+def counts(run_cli: RunCli, qmgrs: dict[str, QMgr]) -> dict[str, int]:
+    return {channel: sent(run_cli, qmgrs[channel.split(".")[0]], channel) for channel in CHANNELS}
+
+
+def crossed(before: dict[str, int], after: dict[str, int]) -> dict[str, int]:
+    return {channel: after[channel] - before[channel] for channel in CHANNELS if after[channel] != before[channel]}
+
+
+def test_proxies_fan_out_aggregate_route_and_cancel(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
+    """B:SC-03 (a subscription on Asia: one proxy per hop, none echoed back), B:SC-04 (a second
+    subscription on HQ: one new message, to Asia only), B:SC-05 (publications follow the proxies,
+    one copy per hop), B:SC-06 (cancellation cascades), B:SC-65 (fingerprints grow per hop)."""
+    qmgrs = world(qmgr_factory, run_cli)
+    hq, asia, europe, london = (qmgrs[n] for n in ("HQ", "ASIA", "EUROPE", "LONDON"))
+    topic = "Sport/Results"
+    before = counts(run_cli, qmgrs)
+    mqsc(run_cli, asia, f"DEFINE QLOCAL(Q1)\nDEFINE SUB(SUB1) TOPICSTR('{topic}') DEST(Q1)\n")
+    idle(run_cli, *qmgrs.values())
+    assert proxies(run_cli, hq) == {("ASIA", topic)} and proxies(run_cli, europe) == {("HQ", topic)}
+    assert proxies(run_cli, london) == {("EUROPE", topic)} and proxies(run_cli, asia) == set()
+    after = counts(run_cli, qmgrs)
+    assert crossed(before, after) == {"ASIA.TO.HQ": 1, "HQ.TO.EUROPE": 1, "EUROPE.TO.LONDON": 1}
+
+    mqsc(run_cli, hq, f"DEFINE QLOCAL(Q2)\nDEFINE SUB(SUB2) TOPICSTR('{topic}') DEST(Q2)\n")  # SC-04
+    idle(run_cli, *qmgrs.values())
+    assert crossed(after, counts(run_cli, qmgrs)) == {"HQ.TO.ASIA": 1}
+    assert proxies(run_cli, asia) == {("HQ", topic)} and proxies(run_cli, europe) == {("HQ", topic)}
+
+    mqsc(run_cli, europe, f"DEFINE QLOCAL(QE)\nDEFINE SUB(SUBE) TOPICSTR('{topic}') DEST(QE)\n")
+    idle(run_cli, *qmgrs.values())
+    before = counts(run_cli, qmgrs)
+    publish(europe, topic, b"P1")  # SC-05
+    idle(run_cli, *qmgrs.values())
+    assert crossed(before, counts(run_cli, qmgrs)) == {"EUROPE.TO.HQ": 1, "HQ.TO.ASIA": 1}
+    assert bodies(hq, "Q2") == [b"P1"] and bodies(asia, "Q1") == [b"P1"] and bodies(europe, "QE") == [b"P1"]
+    before = counts(run_cli, qmgrs)
+    publish(london, topic, b"P2")
+    idle(run_cli, *qmgrs.values())
+    assert crossed(before, counts(run_cli, qmgrs)) == {"LONDON.TO.EUROPE": 1, "EUROPE.TO.HQ": 1, "HQ.TO.ASIA": 1}
+    assert bodies(hq, "Q2") == [b"P2"] and bodies(asia, "Q1") == [b"P2"] and bodies(europe, "QE") == [b"P2"]
+
+    mqsc(run_cli, europe, "DELETE SUB(SUBE)\n")
+    mqsc(run_cli, asia, "DELETE SUB(SUB1)\n")  # SC-06
+    idle(run_cli, *qmgrs.values())
+    assert proxies(run_cli, hq) == set() and proxies(run_cli, asia) == {("HQ", topic)}
+    assert proxies(run_cli, europe) == {("HQ", topic)} and proxies(run_cli, london) == {("EUROPE", topic)}
+    mqsc(run_cli, hq, "DELETE SUB(SUB2)\n")
+    idle(run_cli, *qmgrs.values())
+    assert all(proxies(run_cli, qmgr) == set() for qmgr in qmgrs.values())
+
+
+def test_fingerprints_grow_per_hop(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
+    """B:SC-65, B:R-LOOP-4, R-LOOP-5: the publisher's local copy has no ibm.Rfp; one hop away
+    it holds the publishing queue manager's QMID; two hops away both, in order."""
+    qmgrs = world(qmgr_factory, run_cli)
+    hq, europe = qmgrs["HQ"], qmgrs["EUROPE"]
+    qmids = {name: re.search(r"QMID\(([^)]*)\)", mqsc(run_cli, qmgrs[name], "DISPLAY QMGR QMID\n")).group(1)
+             for name in ("HQ", "EUROPE")}
+    with mqlite.connect("ASIA") as a, mqlite.connect("HQ") as h, mqlite.connect("EUROPE") as e:
+        subs = {name: mqlite.Subscription(conn, "Sport/Results") for name, conn in
+                (("ASIA", a), ("HQ", h), ("EUROPE", e))}
+        idle(run_cli, *qmgrs.values())
+        wait_until(lambda: ("ASIA", "Sport/Results") in proxies(run_cli, hq), "HQ holds Asia's proxy")
+        publish(europe, "Sport/Results", b"P")
+        got = {name: sub.get(wait=30.0) for name, sub in subs.items()}
+    assert "ibm.Rfp" not in got["EUROPE"].properties
+    assert got["HQ"].properties["ibm.Rfp"] == qmids["EUROPE"]
+    assert got["ASIA"].properties["ibm.Rfp"] == f"{qmids['EUROPE']},{qmids['HQ']}"
