@@ -15,8 +15,9 @@ import pytest
 import mqlite.client as mqlite
 from helpers.cluster import join_all, start_channel_by_put
 from helpers.credentials import APP, add_user, grant_app
+from helpers.module_qmgrs import runner, started
 from helpers.mqsc import depth, mqsc
-from helpers.qmgrs import QMgr, reap, run_mqlite, server_pids
+from helpers.qmgrs import QMgr, server_pids
 from helpers.waiting import wait_until
 from mqlite import cmqc as C
 
@@ -29,22 +30,8 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, QMgr
     """FR1 and FR2 (full repositories), QM3, QM4 and QM5 (partial ones); Q1 on QM3 and QM5,
     defined once the cluster has formed; QM4 puts (it has no definition of Q1)."""
 
-    home = tmp_path_factory.mktemp("cluster") / "mqhome"
-    home.mkdir()
-
-    def run_cli(*args: str, input: str | None = None, timeout: float = 60) -> Any:
-        return run_mqlite(tuple(args), home, input=input, timeout=timeout)
-
-    before = os.environ.get("MQLITE_HOME")
-    os.environ["MQLITE_HOME"] = str(home)  # (module-scoped: monkeypatch is per test; put back below)
-    qmgrs: dict[str, QMgr] = {}
-    try:
-        for name in ("FR1", "FR2", "QM3", "QM4", "QM5"):
-            assert run_cli("crtmqm", "-p", "0", name).returncode == 0
-            add_user(home, name, APP)
-            assert run_cli("strmqm", name).returncode == 0
-            grant_app(home, name)
-            qmgrs[name] = QMgr(name, home)
+    with started(tmp_path_factory.mktemp("cluster") / "mqhome", ("FR1", "FR2", "QM3", "QM4", "QM5")) as (
+            qmgrs, run_cli):
         # The auto-defined cluster-senders retry after 1 s (their timers are SYSTEM.DEF.CLUSSDR's).
         for qmgr in qmgrs.values():
             mqsc(run_cli, qmgr, "ALTER CHANNEL(SYSTEM.DEF.CLUSSDR) CHLTYPE(CLUSSDR) SHORTTMR(1)\n")
@@ -55,17 +42,10 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, QMgr
             wait_until(lambda fr=fr: mqsc(run_cli, qmgrs[fr], "DISPLAY QCLUSTER(Q1)\n", ok=False).count("QUEUE(Q1)")
                        == 2, f"{fr} knows both instances", timeout=60)
         yield qmgrs
-    finally:
-        reap(home)
-        if before is None:
-            os.environ.pop("MQLITE_HOME", None)
-        else:
-            os.environ["MQLITE_HOME"] = before
 
 
 def run(qmgrs: dict[str, QMgr]) -> RunCli:
-    home = next(iter(qmgrs.values())).home
-    return lambda *args, input=None, timeout=60: run_mqlite(tuple(args), home, input=input, timeout=timeout)
+    return runner(next(iter(qmgrs.values())).home)
 
 
 def knows_both(run_cli: RunCli, qmgrs: dict[str, QMgr]) -> None:

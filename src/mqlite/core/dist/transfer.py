@@ -172,7 +172,8 @@ class ChannelTransfer:
         try:
             self._put(conn, od, header.md, _PASS_CONTEXT | sync_option, properties, data)
         except MQError as error:
-            if error.reason in _FATAL_TO_BATCH:
+            if error.reason in _FATAL_TO_BATCH or (error.reason in _WAIT_FOR_SYSTEM_QUEUE
+                                                    and header.remote_q_name.startswith(_INTER_QMGR)):
                 raise
             self._dead_letter(conn, Message(header.md, data, properties), error.reason, header.remote_q_name,
                               target_qmgr, sync_option, usedlq)
@@ -243,5 +244,9 @@ _MAX_OPEN_HANDLES = 256  # destinations a receiving channel keeps open at once
 
 # A put failure that is about the channel, not the message: the batch fails rather than the
 # message going to the dead-letter queue.
+# Distributed publish/subscribe's messages wait on the sender's transmission queue while their
+# system queue refuses them (B:R-ERR-3, A-40); a security refusal still dead-letters (R-DSEC-6).
+_INTER_QMGR = "SYSTEM.INTER.QMGR."
+_WAIT_FOR_SYSTEM_QUEUE = frozenset({C.MQRC_PUT_INHIBITED, C.MQRC_Q_FULL})
 _FATAL_TO_BATCH = frozenset({C.MQRC_Q_MGR_QUIESCING, C.MQRC_Q_MGR_STOPPING, C.MQRC_SYNCPOINT_LIMIT_REACHED,
                              C.MQRC_HCONN_ERROR})
