@@ -208,3 +208,151 @@ def test_bad_control_messages_go_to_the_dead_letter_queue(pair: Pair) -> None:
     assert ("QM2", "After") in proxies(run_cli, qm1)  # still serving
     mqsc(run_cli, qm2, "DELETE SUB(SAFTER)\n")
     idle(run_cli, qm1, qm2)
+
+
+def test_proxysub_force_and_back(pair: Pair) -> None:
+    """B:SC-13 (PROXYSUB(FORCE) on SYSTEM.BASE.TOPIC sends '#' with no subscriber; publications
+    then cross; a subscription still sends its own proxy, and its cancel leaves '#'), B:SC-14
+    (FIRSTUSE again: only the subscriptions' proxies remain)."""
+    qm1, qm2, run_cli = pair
+    mqsc(run_cli, qm1, 'ALTER TOPIC ("SYSTEM.BASE.TOPIC") PROXYSUB (FORCE)\n')
+    try:
+        idle(run_cli, qm1, qm2)
+        assert proxies(run_cli, qm2) == {("QM1", "#")}
+        before = sent(run_cli, qm2, "QM2.TO.QM1")
+        publish(qm2, "A/B", b"to nobody")
+        idle(run_cli, qm1, qm2)
+        assert sent(run_cli, qm2, "QM2.TO.QM1") - before == 1
+        with mqlite.connect("QM1") as conn:
+            ab = mqlite.Subscription(conn, "A/B")
+            ac = mqlite.Subscription(conn, "A/C")
+            idle(run_cli, qm1, qm2)
+            assert proxies(run_cli, qm2) == {("QM1", "#"), ("QM1", "A/B"), ("QM1", "A/C")}
+            publish(qm2, "A/B", b"once")
+            assert bytes(ab.get(wait=30.0)) == b"once"
+            with pytest.raises(mqlite.MQMIError):
+                ab.get(wait=0.5)
+            ab.close(C.MQCO_REMOVE_SUB)
+            idle(run_cli, qm1, qm2)
+            assert proxies(run_cli, qm2) == {("QM1", "#"), ("QM1", "A/C")}
+            mqsc(run_cli, qm1, "ALTER TOPIC(SYSTEM.BASE.TOPIC) PROXYSUB(FIRSTUSE)\n")  # SC-14
+            publish(qm2, "A/C", b"not lost")
+            assert bytes(ac.get(wait=30.0)) == b"not lost"
+            idle(run_cli, qm1, qm2)
+            assert proxies(run_cli, qm2) == {("QM1", "A/C")}
+            before = sent(run_cli, qm2, "QM2.TO.QM1")
+            publish(qm2, "A/B", b"stays")
+            idle(run_cli, qm1, qm2)
+            assert sent(run_cli, qm2, "QM2.TO.QM1") == before
+    finally:
+        mqsc(run_cli, qm1, "ALTER TOPIC(SYSTEM.BASE.TOPIC) PROXYSUB(FIRSTUSE)\n")
+        idle(run_cli, qm1, qm2)
+
+
+def test_refresh_resynchronises_without_duplicates(pair: Pair) -> None:
+    """B:SC-15, B:R-PXY-12: REFRESH QMGR TYPE(PROXYSUB) leaves the proxies as they were; the next
+    publication is delivered once."""
+    qm1, qm2, run_cli = pair
+    mqsc(run_cli, qm2, "DEFINE QLOCAL(QR1)\nDEFINE SUB(SR1) TOPICSTR('Res/#') DEST(QR1)\n"
+                       "DEFINE SUB(SR2) TOPICSTR('Res/+/x') DEST(QR1)\n")
+    idle(run_cli, qm1, qm2)
+    held = proxies(run_cli, qm1)
+    assert held == {("QM2", "Res/#"), ("QM2", "Res/+/x")}
+    assert "AMQ8005I" in mqsc(run_cli, qm2, "REFRESH QMGR TYPE (PROXYSUB)\n")
+    idle(run_cli, qm1, qm2)
+    assert proxies(run_cli, qm1) == held
+    publish(qm1, "Res/a/x", b"once each")
+    idle(run_cli, qm1, qm2)
+    assert bodies(qm2, "QR1") == [b"once each", b"once each"]  # one per subscription
+    mqsc(run_cli, qm2, "DELETE SUB(SR1)\nDELETE SUB(SR2)\n")
+    idle(run_cli, qm1, qm2)
+
+
+def test_fan_out_queue_unavailable(pair: Pair) -> None:
+    """B:SC-70, B:R-ERR-1, A-39: with SYSTEM.INTER.QMGR.FANREQ PUT(DISABLED), an MQSUB that needs
+    a proxy fails with 2051 and leaves nothing; one of scope QMGR is made; enabled again, it works."""
+    qm1, qm2, run_cli = pair
+    mqsc(run_cli, qm2, "ALTER QLOCAL(SYSTEM.INTER.QMGR.FANREQ) PUT(DISABLED)\n")
+    try:
+        with mqlite.connect("QM2") as conn:
+            with pytest.raises(mqlite.MQMIError) as refused:
+                mqlite.Subscription(conn, "Fan/X")
+            assert refused.value.reason == C.MQRC_PUT_INHIBITED
+            sd = mqlite.SD(Options=C.MQSO_CREATE | C.MQSO_MANAGED | C.MQSO_SCOPE_QMGR | C.MQSO_NON_DURABLE)
+            sd.set_vs("ObjectString", "Fan/X")
+            mqlite.Subscription(conn).sub(sub_desc=sd)
+        assert "Fan/X" not in mqsc(run_cli, qm2, "DISPLAY SBSTATUS(*) TOPICSTR\n", ok=False)
+    finally:
+        mqsc(run_cli, qm2, "ALTER QLOCAL(SYSTEM.INTER.QMGR.FANREQ) PUT(ENABLED)\n")
+    with mqlite.connect("QM2") as conn:
+        sub = mqlite.Subscription(conn, "Fan/X")
+        idle(run_cli, qm1, qm2)
+        assert ("QM2", "Fan/X") in proxies(run_cli, qm1)
+        sub.close(C.MQCO_REMOVE_SUB)
+    idle(run_cli, qm1, qm2)
+
+
+def test_transmission_queue_unavailable_at_the_publisher(pair: Pair) -> None:
+    """B:SC-71, B:R-ERR-4 item 1, A-41: the publication fails with 2051 and nobody gets it, the
+    local subscriber included; enabled again, both get the next one."""
+    qm1, qm2, run_cli = pair
+    for qmgr in (qm1, qm2):
+        mqsc(run_cli, qmgr, "DEFINE QLOCAL(QT)\nDEFINE SUB(ST) TOPICSTR('Xmit/X') DEST(QT)\n")
+    idle(run_cli, qm1, qm2)
+    mqsc(run_cli, qm1, "ALTER QLOCAL(QM2) PUT(DISABLED)\n")
+    try:
+        with pytest.raises(mqlite.MQMIError) as refused:
+            publish(qm1, "Xmit/X", b"refused")
+        assert refused.value.reason == C.MQRC_PUT_INHIBITED
+    finally:
+        mqsc(run_cli, qm1, "ALTER QLOCAL(QM2) PUT(ENABLED)\n")
+    publish(qm1, "Xmit/X", b"delivered")
+    idle(run_cli, qm1, qm2)
+    assert bodies(qm1, "QT") == [b"delivered"] and bodies(qm2, "QT") == [b"delivered"]
+    for qmgr in (qm1, qm2):
+        mqsc(run_cli, qmgr, "DELETE SUB(ST)\n")
+    idle(run_cli, qm1, qm2)
+
+
+def test_publication_queue_unavailable_at_the_receiver(pair: Pair) -> None:
+    """B:SC-72, B:R-ERR-3, A-40: the publications wait on QM1's transmission queue (the channel
+    retries) while QM2's SYSTEM.INTER.QMGR.PUBS refuses them, then arrive in order."""
+    qm1, qm2, run_cli = pair
+    mqsc(run_cli, qm2, "DEFINE QLOCAL(QP)\nDEFINE SUB(SP) TOPICSTR('Pubs/X') DEST(QP)\n")
+    idle(run_cli, qm1, qm2)
+    mqsc(run_cli, qm1, "ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) SHORTTMR(1)\n")
+    mqsc(run_cli, qm2, "ALTER QLOCAL(SYSTEM.INTER.QMGR.PUBS) PUT(DISABLED)\n")
+    try:
+        for n in range(3):
+            publish(qm1, "Pubs/X", b"%d" % n)
+        wait_until(lambda: "RETRYING" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2)\n", ok=False),
+                   "QM1's channel retrying")
+        # (the retrying channel keeps taking them into a batch that fails: they are on QM1's side)
+        assert depth(run_cli, qm2, "QP") == 0 and depth(run_cli, qm2, "SYSTEM.DEAD.LETTER.QUEUE") == 0
+    finally:
+        mqsc(run_cli, qm2, "ALTER QLOCAL(SYSTEM.INTER.QMGR.PUBS) PUT(ENABLED)\n")
+    wait_until(lambda: depth(run_cli, qm2, "QP") == 3, "the three delivered", timeout=60)
+    assert bodies(qm2, "QP") == [b"0", b"1", b"2"]
+    mqsc(run_cli, qm2, "DELETE SUB(SP)\n")
+    idle(run_cli, qm1, qm2)
+
+
+def test_a_proxy_that_cannot_be_sent_is_dead_lettered(pair: Pair) -> None:
+    """B:SC-74, B:R-ERR-4 item 3: QM2's transmission queue to QM1 refuses the proxy; MQSUB
+    succeeds; the fan-out request is retried and at the backout threshold goes to the dead-letter
+    queue; QM1 never gets it, until REFRESH QMGR TYPE(PROXYSUB)."""
+    qm1, qm2, run_cli = pair
+    mqsc(run_cli, qm2, "DEFINE QLOCAL(DLQ)\nALTER QMGR DEADQ(DLQ)\nALTER QLOCAL(QM1) PUT(DISABLED)\n")
+    try:
+        mqsc(run_cli, qm2, "DEFINE QLOCAL(QF)\nDEFINE SUB(SF) TOPICSTR('Fanout/X') DEST(QF)\n")
+        wait_until(lambda: depth(run_cli, qm2, "DLQ") == 1, "the proxy on QM2's dead-letter queue")
+        assert depth(run_cli, qm2, "SYSTEM.INTER.QMGR.FANREQ") == 0
+    finally:
+        mqsc(run_cli, qm2, "ALTER QLOCAL(QM1) PUT(ENABLED)\n")
+    idle(run_cli, qm1, qm2)
+    assert ("QM2", "Fanout/X") not in proxies(run_cli, qm1)
+    mqsc(run_cli, qm2, "REFRESH QMGR TYPE(PROXYSUB)\n")
+    idle(run_cli, qm1, qm2)
+    assert ("QM2", "Fanout/X") in proxies(run_cli, qm1)
+    mqsc(run_cli, qm2, "DELETE SUB(SF)\n")
+    idle(run_cli, qm1, qm2)
