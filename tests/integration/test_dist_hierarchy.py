@@ -7,11 +7,14 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 import mqlite.client as mqlite
 from helpers.hierarchy import bodies, idle, link, proxies, publish, relations, sent, set_parent
 from helpers.mqsc import depth, mqsc
 from helpers.qmgrs import QMgr
 from helpers.waiting import wait_until
+from mqlite import cmqc as C
 
 RunCli = Callable[..., Any]
 
@@ -136,3 +139,98 @@ def test_fingerprints_grow_per_hop(qmgr_factory: Callable[..., QMgr], run_cli: R
     assert "ibm.Rfp" not in got["EUROPE"].properties
     assert got["HQ"].properties["ibm.Rfp"] == qmids["EUROPE"]
     assert got["ASIA"].properties["ibm.Rfp"] == f"{qmids['EUROPE']},{qmids['HQ']}"
+
+
+def test_connect_and_disconnect_while_the_channel_is_stopped(qmgr_factory: Callable[..., QMgr],
+                                                             run_cli: RunCli) -> None:
+    """B:SC-54 (PARENT with QM2's channel stopped: STARTING, QM1 knows nothing; started, both
+    ACTIVE and the proxies resynced), B:SC-55 (PARENT('') with it stopped: QM2 forgets at once,
+    QM1 when the channel runs again, with the proxies it held from QM2)."""
+    qm1, qm2 = qmgr_factory("QM1"), qmgr_factory("QM2")
+    link(run_cli, qm1, qm2)
+    mqsc(run_cli, qm2, "DEFINE QLOCAL(Q2)\nDEFINE SUB(S2) TOPICSTR('Held') DEST(Q2)\nSTOP CHANNEL(QM2.TO.QM1)\n")
+    mqsc(run_cli, qm2, "ALTER QMGR PARENT(QM1)\n")
+    assert relations(run_cli, qm2).get("QM1") == ("PARENT", "STARTING")
+    assert "QM2" not in relations(run_cli, qm1)
+    mqsc(run_cli, qm2, "START CHANNEL(QM2.TO.QM1)\n")
+    wait_until(lambda: relations(run_cli, qm2).get("QM1") == ("PARENT", "ACTIVE"), "QM2 active")
+    idle(run_cli, qm1, qm2)
+    assert relations(run_cli, qm1).get("QM2") == ("CHILD", "ACTIVE")
+    assert proxies(run_cli, qm1) == {("QM2", "Held")}
+
+    mqsc(run_cli, qm2, "STOP CHANNEL(QM2.TO.QM1)\n")
+    mqsc(run_cli, qm2, "ALTER QMGR PARENT('')\n")
+    assert "QM1" not in relations(run_cli, qm2)
+    assert relations(run_cli, qm1).get("QM2") == ("CHILD", "ACTIVE") and proxies(run_cli, qm1) == {("QM2", "Held")}
+    mqsc(run_cli, qm2, "START CHANNEL(QM2.TO.QM1)\n")
+    idle(run_cli, qm1, qm2)
+    wait_until(lambda: "QM2" not in relations(run_cli, qm1) and proxies(run_cli, qm1) == set(),
+               "QM1 forgot its child and its proxies")
+
+
+def test_a_parent_in_compat_mode(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
+    """B:SC-56, B:R-HIE-2, A-25: with QM1 in PSMODE(COMPAT) the relation stays STARTING and no
+    proxy flows; ENABLED again, it becomes ACTIVE and publications are delivered."""
+    qm1, qm2 = qmgr_factory("QM1"), qmgr_factory("QM2")
+    link(run_cli, qm1, qm2)
+    mqsc(run_cli, qm1, "ALTER QMGR PSMODE(COMPAT)\n")
+    assert relations(run_cli, qm1, "LOCAL") == {"QM1": ("LOCAL", "COMPAT")}
+    mqsc(run_cli, qm2, "ALTER QMGR PARENT(QM1)\nDEFINE QLOCAL(Q2)\nDEFINE SUB(S2) TOPICSTR('Compat') DEST(Q2)\n")
+    wait_until(lambda: depth(run_cli, qm1, "SYSTEM.INTER.QMGR.CONTROL") >= 1, "the request waits at QM1")
+    assert relations(run_cli, qm2).get("QM1") == ("PARENT", "STARTING") and proxies(run_cli, qm1) == set()
+    publish(qm1, "Compat", b"before")
+    mqsc(run_cli, qm1, "ALTER QMGR PSMODE(ENABLE)\n")
+    wait_until(lambda: relations(run_cli, qm2).get("QM1") == ("PARENT", "ACTIVE"), "active")
+    idle(run_cli, qm1, qm2)
+    assert proxies(run_cli, qm1) == {("QM2", "Compat")}
+    publish(qm1, "Compat", b"after")
+    idle(run_cli, qm1, qm2)
+    assert bodies(qm2, "Q2") == [b"after"]
+
+
+def test_a_chain_shares_one_topic_space(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
+    """B:SC-57, B:R-HIE-7: QM3 -> QM2 -> QM1, Alabama defined on QM1 only: a subscription to its
+    string on QM3 receives QM1's publication over two hops; by the object's name it fails on
+    QM3 with 2085."""
+    qm1, qm2, qm3 = qmgr_factory("QM1"), qmgr_factory("QM2"), qmgr_factory("QM3")
+    link(run_cli, qm1, qm2)
+    link(run_cli, qm2, qm3)
+    set_parent(run_cli, qm2, qm1)
+    set_parent(run_cli, qm3, qm2)
+    mqsc(run_cli, qm1, "DEFINE TOPIC(Alabama) TOPICSTR('USA/Alabama')\n")
+    mqsc(run_cli, qm3, "DEFINE QLOCAL(Q3)\nDEFINE SUB(S3) TOPICSTR('USA/Alabama') DEST(Q3)\n")
+    idle(run_cli, qm1, qm2, qm3)
+    assert proxies(run_cli, qm2) == {("QM3", "USA/Alabama")} and proxies(run_cli, qm1) == {("QM2", "USA/Alabama")}
+    before = sent(run_cli, qm1, "QM1.TO.QM2"), sent(run_cli, qm2, "QM2.TO.QM3")
+    publish(qm1, "USA/Alabama", b"Mobile")
+    idle(run_cli, qm1, qm2, qm3)
+    assert bodies(qm3, "Q3") == [b"Mobile"]
+    assert (sent(run_cli, qm1, "QM1.TO.QM2") - before[0], sent(run_cli, qm2, "QM2.TO.QM3") - before[1]) == (1, 1)
+    with mqlite.connect("QM3") as conn:
+        sd = mqlite.SD(Options=C.MQSO_CREATE | C.MQSO_MANAGED | C.MQSO_NON_DURABLE)
+        sd.ObjectName = "Alabama"
+        with pytest.raises(mqlite.MQMIError) as refused:
+            mqlite.Subscription(conn).sub(sub_desc=sd)
+    assert refused.value.reason == C.MQRC_UNKNOWN_OBJECT_NAME
+
+
+def test_a_ring_delivers_twice_and_stops(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
+    """B:SC-63, B:R-LOOP-3: QMB PARENT(QMA), QMC PARENT(QMB), QMA PARENT(QMC); each holds the
+    proxies of both neighbours; a publication on QMA reaches QMC's subscriber twice, once each
+    way round, and QMA discards both copies that come back (two loop entries in its log)."""
+    qma, qmb, qmc = qmgr_factory("QMA"), qmgr_factory("QMB"), qmgr_factory("QMC")
+    for a, b in ((qma, qmb), (qmb, qmc), (qmc, qma)):
+        link(run_cli, a, b)
+    set_parent(run_cli, qmb, qma)
+    set_parent(run_cli, qmc, qmb)
+    set_parent(run_cli, qma, qmc)
+    mqsc(run_cli, qmc, "DEFINE QLOCAL(QR)\nDEFINE SUB(SR) TOPICSTR('Ring') DEST(QR)\n")
+    idle(run_cli, qma, qmb, qmc)
+    assert proxies(run_cli, qma) == {("QMB", "Ring"), ("QMC", "Ring")}
+    assert proxies(run_cli, qmb) == {("QMA", "Ring"), ("QMC", "Ring")}
+    assert proxies(run_cli, qmc) == {("QMA", "Ring"), ("QMB", "Ring")}
+    publish(qma, "Ring", b"P")
+    idle(run_cli, qma, qmb, qmc)
+    assert bodies(qmc, "QR") == [b"P", b"P"]
+    log = (qma.home / "qmgrs" / "QMA" / "AMQERR01.LOG").read_text()
+    assert log.count("round a loop") == 2 and "2541" in log

@@ -53,6 +53,11 @@ class DistributedPubSubAgent:
             SystemQueueServer(runtime, FANREQ_QUEUE, "amqfcxba", self._fan_out,
                               self._retry_or_dead_letter(FANREQ_QUEUE), self._paused, self._finish),
         ]
+        self.service.on_mode = self._mode_changed
+
+    def _mode_changed(self, enabled: bool) -> None:
+        for server in self._servers:
+            server.interrupt()
 
     def _paused(self) -> bool:
         return not self.service.hierarchy_enabled

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection, GetResult
-from mqlite.core.waiters import GetRequest
+from mqlite.core.waiters import GetRequest, Waiter
 from mqlite.server.channels.agent_base import MCA_USER, AgentSession
 from mqlite.server.runtime import Round
 
@@ -48,6 +48,7 @@ class SystemQueueServer:
         self.paused = paused
         self.finish = finish or (lambda: runtime.finish(Round()))
         self._session = AgentSession(lambda data: None)
+        self._waiting: tuple[Waiter, asyncio.Future[GetResult | MQError | None]] | None = None
         self.conn = self.core.connect(MCA_USER, appl, os.getpid())
         self._hobj = self.core.open(self.conn, {"ObjectName": queue}, C.MQOO_INPUT_EXCLUSIVE).hobj
         self._task = asyncio.get_running_loop().create_task(self._run())
@@ -91,7 +92,7 @@ class SystemQueueServer:
 
     async def _get(self) -> GetResult | None:
         request = GetRequest(C.MQGMO_SYNCPOINT | C.MQGMO_WAIT, None, None, -1, 60_000)
-        future: asyncio.Future[GetResult | MQError] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[GetResult | MQError | None] = asyncio.get_running_loop().create_future()
 
         def completed(outcome: GetResult | MQError) -> None:
             if not future.done():
@@ -109,16 +110,30 @@ class SystemQueueServer:
             self.finish()
         if isinstance(result, GetResult):
             return result
+        self._waiting = (result, future)
         try:
             outcome = await future
         except asyncio.CancelledError:
             self.runtime.cancel_waiter(result)
             raise
+        finally:
+            self._waiting = None
+        if outcome is None:  # interrupted: look at ``paused`` again
+            return None
         if isinstance(outcome, MQError):
             if outcome.reason in (C.MQRC_Q_MGR_QUIESCING, C.MQRC_GET_INHIBITED):
                 await asyncio.sleep(PAUSE_SECONDS)
             return None
         return outcome
+
+    def interrupt(self) -> None:
+        """Stop waiting for a message now (``paused`` changed): the loop looks again."""
+        if self._waiting is not None:
+            waiter, future = self._waiting
+            self.runtime.cancel_waiter(waiter)
+            if not future.done():
+                future.set_result(None)
+            self.finish()
 
     def stop(self) -> None:
         self._task.cancel()

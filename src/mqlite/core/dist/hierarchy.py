@@ -81,7 +81,9 @@ class Hierarchy:
         actions: list[Action] = []
         if old is not None:
             self.parent = None
-            actions += [Forget(old.name), Send(old.name, Deregister(self.name))]
+            if old.name not in self.children:  # (a cycle of two: still a neighbour as a child)
+                actions.append(Forget(old.name))
+            actions.append(Send(old.name, Deregister(self.name)))
         if parent:
             self.parent = Relation(parent)
             actions.append(Send(parent, Register(self.name, self.qmid)))
@@ -108,7 +110,8 @@ class Hierarchy:
         if isinstance(message, Deregister):
             if self.children.pop(message.child, None) is None:
                 return []
-            return [Forget(message.child)]
+            still_parent = self.parent is not None and self.parent.name == message.child
+            return [] if still_parent else [Forget(message.child)]
         return []
 
     def send_failed(self, target: str) -> None:
@@ -126,7 +129,7 @@ class Hierarchy:
         for child in self.children.values():
             if child.status == ERROR:
                 child.status = ACTIVE
-                actions.append(Send(child.name, Registered(self.name, self.qmid)))
+                actions += [Send(child.name, Registered(self.name, self.qmid)), Resync(child.name)]
         return actions
 
     # -- what others read -------------------------------------------------------------------------

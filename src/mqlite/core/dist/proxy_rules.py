@@ -61,21 +61,25 @@ def is_hierarchy(link: Link) -> bool:
 def proxy_topic(pattern: str, char_scheme: bool) -> str:
     """The topic string of the proxy a subscription to ``pattern`` makes (B:R-WCP-1, A-16): a
     character-scheme pattern is cut at the start of the level holding its first ``*`` or ``?``
-    (``%`` escapes) and ends in ``#``; a topic-scheme pattern, or one with no wildcard, goes as is."""
+    (``%`` escapes) and ends in ``#``; one with no wildcard names one topic string (its escapes
+    undone); a topic-scheme pattern goes as is."""
     if not char_scheme:
         return pattern
     escaped = False
     level_start = 0
+    literal = []
     for index, char in enumerate(pattern):
         if escaped:
             escaped = False
         elif char == "%":
             escaped = True
+            continue
         elif char == "/":
             level_start = index + 1
         elif char in "*?":
             return pattern[:level_start] + "#"
-    return pattern
+        literal.append(char)
+    return "".join(literal)  # no wildcard: the topic string it names, escapes undone
 
 
 def _source_passes(source: frozenset[Link], link: Link, neighbour: str, topic: TopicRoute) -> bool:

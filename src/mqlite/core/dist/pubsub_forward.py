@@ -36,7 +36,6 @@ TOPIC_PROPERTY = "mqlite.dps.Top"
 FROM_PROPERTY = "mqlite.dps.From"
 OPTIONS_PROPERTY = "mqlite.dps.Pmo"
 _CARRIED_OPTIONS = C.MQPMO_RETAIN
-_UNKNOWN: frozenset[Link] = frozenset({("UNKNOWN", "")})  # a sender that is no neighbour: passed on nowhere
 
 # refuses(qmgr, queue) -> the reason a put there would fail now (0: it would not)
 RouteCheck = Callable[[str, str], int]
@@ -129,7 +128,9 @@ class Forwarding:
         md = message.md
         delivered = self.publisher.publish_received(conn, topic, md, options, props, message.body,
                                                     service.scope_all)
-        links = service.neighbours().get(sender, _UNKNOWN)
-        targets = self._targets(topic, sender, links)  # this queue manager's PUBSCOPE decides (R-FWD-6)
+        links = service.neighbours().get(sender)
+        # this queue manager's PUBSCOPE decides (R-FWD-6); from a sender that is no neighbour
+        # (any more), nowhere
+        targets = self._targets(topic, sender, links) if links is not None else []
         self.send(conn, targets, topic, md, props, message.body, options, True, fingerprints)
         return f"delivered {delivered}, forwarded to {len(targets)}"

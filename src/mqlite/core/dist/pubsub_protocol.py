@@ -103,7 +103,7 @@ def decode(data: bytes) -> ControlMessage:
         raise ControlProtocolError(f"not JSON ({error})") from None
     if not isinstance(body, dict):
         raise ControlProtocolError("not an object")
-    if body.get("v") != VERSION:
+    if type(body.get("v")) is not int or body.get("v") != VERSION:
         raise ControlProtocolError(f"version {str(body.get('v'))[:32]!r}, not {VERSION}")
     op = body.get("op")
     if op == "proxies":
@@ -127,9 +127,18 @@ def decode(data: bytes) -> ControlMessage:
 
 def _text(body: Mapping[str, Any], key: str) -> str:
     value = body.get(key, "")
-    if not isinstance(value, str) or len(value) > 256:
+    if not isinstance(value, str) or len(value) > 256 or not _encodable(value):
         raise ControlProtocolError(f"{key} is not a short string")
     return value
+
+
+def _encodable(text: str) -> bool:
+    """JSON can carry lone surrogates, which no store or wire can encode."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _name(body: Mapping[str, Any], key: str) -> str:
@@ -141,6 +150,7 @@ def _name(body: Mapping[str, Any], key: str) -> str:
 
 def _topics(body: Mapping[str, Any], key: str) -> tuple[str, ...]:
     value = body.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(t, str) and 0 < len(t) <= _MAX_TOPIC for t in value):
+    if not isinstance(value, list) or not all(isinstance(t, str) and 0 < len(t) <= _MAX_TOPIC and _encodable(t)
+                                              for t in value):
         raise ControlProtocolError(f"{key} is not a list of topic strings")
     return tuple(value)

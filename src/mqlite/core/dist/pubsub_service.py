@@ -103,7 +103,8 @@ class DistributedPubSub:
         self.sent: dict[str, set[str]] = {}  # neighbour -> proxy topics it holds from us
         self.log: list[str] = []  # error-log lines for the server to write
         self.conn = Connection("DPS", AGENT_USER, AGENT_APPL)  # the agent's own puts
-        self.on_fanreq: Callable[[], None] = lambda: None  # the server retries what waits there
+        self.on_mode: Callable[[bool], None] = lambda enabled: None  # PSMODE(ENABLED) came or went
+        self._was_enabled = self.hierarchy_enabled
         subscriptions.watch = self.local_changed
         subscriptions.check_new = self.check_fanout
 
@@ -355,6 +356,9 @@ class DistributedPubSub:
     def reevaluate(self) -> None:
         """Definitions changed (topic objects, PSMODE): count the local subscriptions again and
         send what differs (B:R-PXY-13, A-09)."""
+        if self.hierarchy_enabled != self._was_enabled:
+            self._was_enabled = self.hierarchy_enabled
+            self.on_mode(self._was_enabled)
         self.local.clear()
         self.counted.clear()
         for sub in self.subscriptions.subs_by_id.values():
@@ -412,7 +416,6 @@ class DistributedPubSub:
             return
         md = MessageDescriptor(Format=FORMAT, Persistence=C.MQPER_PERSISTENT, ReplyToQMgr=target)
         self.put_to_qmgr(self.conn, "", FANREQ_QUEUE, md, C.MQPMO_NO_SYNCPOINT | C.MQPMO_NEW_MSG_ID, {}, body)
-        self.on_fanreq()
 
     # -- displays ----------------------------------------------------------------------------------
     def proxy_subscriptions(self) -> list[Subscription]:

@@ -336,7 +336,8 @@ class PubSubAdmin:
     def pubsub_status(self) -> list[dict[str, Any]]:
         """DISPLAY PUBSUB: this queue manager's publish/subscribe engine."""
         mode = self.attrs.get("PSMODE", "ENABLED")
-        return [{"QMNAME": self.name, "TYPE": "LOCAL", "STATUS": "INACTIVE" if mode == "DISABLED" else "ACTIVE",
+        status = {"DISABLED": "INACTIVE", "COMPAT": "COMPAT"}.get(mode, "ACTIVE")  # spec D: COMPAT = engine only
+        return [{"QMNAME": self.name, "TYPE": "LOCAL", "STATUS": status,
                  "SUBCOUNT": len(self.subs_by_id), "TPCOUNT": sum(1 for _ in self.tree.walk())}]
 
 
