@@ -87,12 +87,14 @@ def _busy_queues(run_cli: RunCli, qmgr: QMgr) -> list[str]:
     for record in out.split("AMQ8409I")[1:]:
         fields = dict(re.findall(r"(\w+)\(([^)]*)\)", record))
         name = fields.get("QUEUE", "")
-        if (fields.get("USAGE") == "XMITQ" or name.startswith("SYSTEM.INTER.QMGR.")) and fields.get("CURDEPTH") != "0":
+        watched = name.startswith(("SYSTEM.INTER.QMGR.", "SYSTEM.CLUSTER.COMMAND."))
+        if (fields.get("USAGE") == "XMITQ" or watched) and fields.get("CURDEPTH") != "0":
             busy.append(f"{qmgr.name}:{name}")
     return busy
 
 
 def idle(run_cli: RunCli, *qmgrs: QMgr) -> None:
-    """Wait until every transmission queue and SYSTEM.INTER.QMGR.* queue of ``qmgrs`` is empty
-    (B "idle", the oracle of B:SC-78)."""
-    wait_until(lambda: not [q for qmgr in qmgrs for q in _busy_queues(run_cli, qmgr)], "the network idle")
+    """Wait until every transmission queue, SYSTEM.INTER.QMGR.* queue and cluster command queue
+    of ``qmgrs`` is empty (B "idle", the oracle of B:SC-78)."""
+    wait_until(lambda: not [q for qmgr in qmgrs for q in _busy_queues(run_cli, qmgr)], "the network idle",
+               timeout=60)

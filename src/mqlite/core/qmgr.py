@@ -139,6 +139,16 @@ class QueueManager:
         mqi.cluster = self.cluster
         self.dist_pubsub = DistributedPubSub(name, objects.attrs, subscriptions, mqi.put_to_qmgr, ids.next_id)
         self.forwarding = Forwarding(self.dist_pubsub, publisher, mqi.put_to_qmgr, mqi.refuses_to_qmgr)
+        self.dist_pubsub.clusters.state = self.cluster_state
+        self.dist_pubsub.channel_ok = self.cluster.reachable
+        self.cluster_state.topic_objects = subscriptions.tree.objects  # its cluster topics are published
+        routing_heard = self.cluster_state.on_records
+
+        def records_changed(records: list[Any]) -> None:  # the cluster's routing, then its pub/sub
+            routing_heard(records)
+            self.dist_pubsub.cluster_changed(records)
+
+        self.cluster_state.on_records = records_changed
         admin.on_change = self._definitions_changed
 
         # The state the server, MQSC and tests read, shared with the services (never replaced).
@@ -365,6 +375,8 @@ class QueueManager:
             raise MQError(C.MQRCCF_REPOS_NAME_CONFLICT, "REPOS(YES) is for a partial repository of the cluster")
         dropped = sum(self.cluster_state.refresh(c, forget_full=repos) for c in clusters)
         self.cluster.sync_senders()
+        self.dist_pubsub.cluster_changed([])  # what was dropped is learnt again;
+        self.dist_pubsub.refresh()  # the proxies are resynchronised (B:R-PXY-12, A-21)
         return dropped
 
     def reset_cluster(self, cluster: str, qmname: str, qmid: str, queues: bool) -> int:
@@ -432,6 +444,7 @@ class QueueManager:
         """A DEFINE, ALTER or DELETE: what this queue manager publishes to its clusters, and the
         proxy subscriptions it sends its neighbours, follow."""
         if objtype == "TOPIC":
+            self.cluster_state.changed()  # a cluster topic object is published (B:R-CTD-2)
             self.dist_pubsub.reevaluate()
         elif objtype == "QMGR":
             parent = str(self.attrs.get("PARENT") or "").strip()

@@ -9,6 +9,7 @@ server (``runmqsc`` over the native protocol) and tests (a small in-memory imple
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass
@@ -145,6 +146,8 @@ _SUBTYPES: dict[str, tuple[str, ...] | None] = {
     "USER": ("API", "ADMIN"), "PROXY": ("PROXY",), "ADMIN": ("ADMIN",), "API": ("API",), "ALL": None}
 _PUBSUB_STATUS = {"SBSTATUS": ("SUB", "SUBID"), "TPSTATUS": ("TOPICSTR",), "PUBSUB": ("QMNAME", "TYPE")}
 _ACTCON = {"ACTCON": "ACTCONN"}  # spec A §9.3 writes IBM's ACTCONN as ACTCON
+_TOPIC_TYPES = {"LOCAL": ("LOCAL",), "CLUSTER": ("CLUSTER",), "ALL": ("LOCAL", "CLUSTER")}  # DISPLAY TOPIC TYPE
+_CLUSTER_COPY_KEYS = frozenset({"CLUSQMGR", "CLUSDATE", "CLUSTIME"})  # what a cached cluster topic shows
 # Name keys of object types without a catalogue yet (DISPLAY shows them first).
 _NAME_KEYS = {"QCLUSTER": "QUEUE", "SUB": "SUB", "CHANNEL": "CHANNEL", "LISTENER": "LISTENER", "NAMELIST": "NAMELIST",
               "PROCESS": "PROCESS", "TPSTATUS": "TOPICSTR", "SBSTATUS": "SUB", "CHSTATUS": "CHANNEL",
@@ -407,6 +410,8 @@ def _typed(cmd: Command) -> dict[str, Any]:
 
 # -- DISPLAY ------------------------------------------------------------------------------------
 def _display(admin: AdminAPI, cmd: Command) -> list[str]:
+    if cmd.objtype == "TCLUSTER":  # IBM's DISPLAY TCLUSTER is DISPLAY TOPIC TYPE(CLUSTER)
+        cmd = dataclasses.replace(cmd, objtype="TOPIC", options={**cmd.options, "TYPE": "CLUSTER"})
     objtype, name, where = cmd.objtype, cmd.name or "", cmd.where
     show_all_default = objtype in ("QMGR", "QSTATUS") or not name.endswith("*")
     if objtype == "QSTATUS":
@@ -455,6 +460,11 @@ def _display(admin: AdminAPI, cmd: Command) -> list[str]:
             rows = [*admin.objects("QUEUE", name + ("" if name.endswith("*") else "*")),
                     *admin.objects("QCLUSTER", name + ("" if name.endswith("*") else "*"))]
             rows = [row for row in rows if attributes.generic_match(name, row["QUEUE"])]
+        elif objtype == "TOPIC":  # local objects, cached cluster copies or both; CLUSINFO is ALL (B:R-DSP-4)
+            kinds = _TOPIC_TYPES.get("ALL" if "CLUSINFO" in cmd.flags else cmd.options.get("TYPE", "LOCAL").upper())
+            if kinds is None:
+                raise cmd.error("TYPE must be LOCAL, CLUSTER or ALL", "TYPE")
+            rows = [row for row in admin.objects(kind, name) if row.get("TYPE", "LOCAL") in kinds]
         else:
             rows = admin.objects(kind, "" if objtype == "QMGR" else name)
         chltype = cmd.options.get("CHLTYPE", "").upper()
@@ -477,6 +487,8 @@ def _display(admin: AdminAPI, cmd: Command) -> list[str]:
         shown = identity or tuple(row)[:1]
         if row.get("TYPE") == "QCLUSTER" and "CLUSQMGR" not in shown:  # CLUSINFO: which instance
             shown = (*shown, "CLUSQMGR")
+        elif objtype == "TOPIC" and row.get("TYPE") == "CLUSTER":  # a cached copy: whose
+            shown = (*shown, "CLUSQMGR", "CLUSTER", "CLROUTE")
         out.extend(display.record(objtype, row, shown, [k for k in chosen if k]))
     return out
 
@@ -524,7 +536,7 @@ def _requested(cmd: Command, resolve: Callable[[str], str]) -> list[str]:
 
 
 def _attribute_key(cmd: Command, keyword: str, where: str = "") -> str:
-    if not _catalogued(cmd.objtype):
+    if not _catalogued(cmd.objtype) or (cmd.objtype == "TOPIC" and keyword in _CLUSTER_COPY_KEYS):
         return keyword
     try:
         return attributes.canonical(cmd.objtype, keyword)

@@ -350,6 +350,15 @@ class ClusterRouting:
     def _channel_of(self, qmgr: str) -> str:
         return self.channel_to(qmgr)
 
+    def reachable(self, qmgr: str) -> bool:
+        """Whether cluster member ``qmgr`` can be contacted now: its cluster-sender is neither
+        retrying nor stopped (B A-23; the topic hosts' rotation asks, B:R-RTE-10)."""
+        try:
+            channel = self.channel_to(qmgr)
+        except MQError:
+            return False
+        return self._status(channel) not in ("RETRYING", "STOPPED")
+
     def _status(self, channel: str) -> str:
         agent = self.channels.agent
         if agent is None:

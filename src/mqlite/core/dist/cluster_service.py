@@ -70,6 +70,7 @@ class ClusterState:
         self.subscribers: dict[str, dict[tuple[str, str], set[str]]] = {}
         self._counter = 0
         self.send: Callable[[str, str, ClusterMessage, str], None] = lambda target, cluster, message, via: None
+        self.topic_objects: Mapping[str, Mapping[str, Any]] = {}  # the local topic objects (name -> attributes)
         self.on_answer: Callable[[str], None] = lambda name: None  # a query's answer arrived
         self.on_records: Callable[[list[ClusterRecord]], None] = lambda records: None  # cache changed
         self.log: list[str] = []  # error-log lines for the server to write (AMQ9xxx)
@@ -181,6 +182,11 @@ class ClusterState:
             }
         for qname, definition in self.qdefs.items():
             own.update(self._queue_records(qname, definition, members))
+        for tname, topic in self.topic_objects.items():  # cluster topic objects (B:R-CTD-2)
+            cluster = str(topic.get("CLUSTER") or "").strip()
+            if cluster in members:
+                own[("TOPIC", cluster, tname, self.name)] = {
+                    k: v for k, v in topic.items() if not k.startswith("_") and k not in ("CRDATE", "CRTIME")}
         return own
 
     def _queue_records(self, qname: str, definition: tuple[str, dict[str, Any]] | None,
@@ -235,6 +241,8 @@ class ClusterState:
             if self.name in self.full_repositories(cluster):
                 for record in group:  # a full repository tells the others and the subscribers
                     self._forward(record, self.name)
+                if any(r.kind == "TOPIC" for r in group):
+                    self._share_pubsub(cluster, self._members(cluster))
             elif fulls:
                 for target in sorted(fulls):
                     self.send(target, cluster, Publish(self.name, tuple(group)), "")
@@ -274,6 +282,8 @@ class ClusterState:
         now = self.clock()
         changed: list[ClusterRecord] = []
         newly_known_fulls: list[ClusterRecord] = []
+        share_all: set[str] = set()  # publish/subscribe clusters whose topics changed (at a full repository)
+        newcomers: dict[str, set[str]] = {}  # new members of clusters, likewise
         for record in message.records:
             if record.owner == self.name:
                 continue  # our own records come back from nobody but ourselves
@@ -288,6 +298,11 @@ class ClusterState:
             self._keep(merged.cache[record.key])
             changed.append(record)
             self._forward(record, message.sender)
+            if record.cluster in self.full_for():
+                if record.kind == "TOPIC":
+                    share_all.add(record.cluster)
+                elif record.kind == "QMGR" and not record.deleted and (held is None or held.deleted):
+                    newcomers.setdefault(record.cluster, set()).add(record.owner)
             if record.kind == "QMGR" and not record.deleted:
                 if held is not None and not held.deleted and held.attrs.get("QMID") != record.attrs.get("QMID"):
                     self.log.append(f"AMQ9875E: Cluster {record.cluster}: queue manager {record.name} has joined "
@@ -301,6 +316,11 @@ class ClusterState:
                     newly_known_fulls.append(record)
         for full in newly_known_fulls:
             self._meet_full(full)
+        for cluster in sorted(share_all):
+            self._share_pubsub(cluster, self._members(cluster))
+        for cluster, names in sorted(newcomers.items()):
+            direct = self._direct(cluster)
+            self._share_pubsub(cluster, self._members(cluster) if direct else names)
         if changed:
             self.on_records(changed)
         if message.answer_to:
@@ -360,6 +380,35 @@ class ClusterState:
             for owner in owners:
                 self._subscribe(cluster, "QMGR", owner, query.sender)
             self.send(query.sender, cluster, Publish(self.name, tuple(found + hosts), answer_to=query.name), "")
+
+    # -- publish/subscribe clusters (B §7) ------------------------------------------------------------
+    def _members(self, cluster: str) -> set[str]:
+        return {r.owner for r in self.live("QMGR", cluster=cluster)} - {self.name}
+
+    def _direct(self, cluster: str) -> bool:
+        return any(t.attrs.get("CLROUTE", "DIRECT") != "TOPICHOST" for t in self.live("TOPIC", cluster=cluster))
+
+    def _share_pubsub(self, cluster: str, targets: Iterable[str]) -> None:
+        """A full repository pushes a publish/subscribe cluster's topic objects to every member
+        (B:R-CTD-2), with the members it must know: all of them when a topic is DIRECT (B:R-CLU-3,
+        R-RTE-2), the topic hosts otherwise (a host learns everyone: it serves them, R-RTE-5/6);
+        each target is subscribed to what it got, so later changes reach it."""
+        topics = self.live("TOPIC", cluster=cluster)
+        if not topics:
+            return
+        direct = self._direct(cluster)
+        hosts = {t.owner for t in topics}
+        members = self.live("QMGR", cluster=cluster)
+        for target in sorted(targets):
+            if target == self.name:
+                continue
+            knows_all = direct or target in hosts
+            records = [t for t in topics if t.owner != target]
+            records += [m for m in members if m.owner != target and (knows_all or m.owner in hosts)]
+            for record in records:
+                self._subscribe(cluster, record.kind, record.name, target)
+            if records:
+                self.send(target, cluster, Publish(self.name, tuple(records)), "")
 
     def _subscribe(self, cluster: str, kind: str, name: str, member: str) -> None:
         members = self.subscribers.setdefault(cluster, {}).setdefault((kind, name), set())

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "CHILD", "CLUSTER", "LOCAL", "PARENT", "RFP_PROPERTY", "Link", "TopicRoute", "fingerprinted",
-    "forward_to", "is_hierarchy", "looped", "proxy_topic", "wants_proxy",
+    "forward_to", "is_hierarchy", "looped", "proxy_topic", "wanted_links", "wants_proxy",
 ]
 
 PARENT = "PARENT"
@@ -108,13 +108,22 @@ def wants_proxy(neighbour: str, links: Iterable[Link], local: bool, origins: dic
     ``links``): some interest source other than the neighbour itself passes the link rules.
     ``local``: a local subscription of scope ALL (or a PROXYSUB(FORCE) object) wants the topic;
     ``origins``: the neighbours this queue manager holds a proxy from, with the links they came over."""
+    return bool(wanted_links(neighbour, links, local, origins, topic))
+
+
+def wanted_links(neighbour: str, links: Iterable[Link], local: bool, origins: dict[str, frozenset[Link]],
+                 topic: TopicRoute) -> frozenset[Link]:
+    """The links to ``neighbour`` over which it should hold the proxy (``wants_proxy``, per link:
+    a neighbour in a hierarchy and a cluster may want it over one and not the other)."""
+    wanted = set()
     for link in links:
         if local and _source_passes(LOCAL, link, neighbour, topic):
-            return True
-        for origin, source in origins.items():
-            if origin != neighbour and _source_passes(source, link, neighbour, topic):
-                return True
-    return False
+            wanted.add(link)
+            continue
+        if any(origin != neighbour and _source_passes(source, link, neighbour, topic)
+               for origin, source in origins.items()):
+            wanted.add(link)
+    return frozenset(wanted)
 
 
 def forward_to(neighbour: str, links: Iterable[Link], source: str, source_links: frozenset[Link],

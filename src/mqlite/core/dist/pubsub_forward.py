@@ -22,7 +22,7 @@ from typing import Any
 
 from mqlite import cmqc as C
 from mqlite.core.dist import proxy_rules
-from mqlite.core.dist.proxy_rules import RFP_PROPERTY, Link
+from mqlite.core.dist.proxy_rules import RFP_PROPERTY, Link, TopicRoute
 from mqlite.core.dist.pubsub_protocol import PUBS_QUEUE, ControlProtocolError
 from mqlite.core.dist.pubsub_service import AGENT_APPL, AGENT_USER, DistributedPubSub, PutToQmgr
 from mqlite.core.errors import MQError
@@ -33,6 +33,10 @@ from mqlite.message import NULL_ID, Message, MessageDescriptor, Properties
 __all__ = ["FROM_PROPERTY", "OPTIONS_PROPERTY", "TOPIC_PROPERTY", "Forwarding"]
 
 TOPIC_PROPERTY = "mqlite.dps.Top"
+STAGE_PROPERTY = "mqlite.dps.Stage"
+TO_HOST = "TO_HOST"  # from a publisher's queue manager to one topic host (B:R-RTE-8, A-22)
+FROM_HOST = "FROM_HOST"  # from the topic host to the subscribers' queue managers, never further (R-RTE-9)
+Target = tuple[str, str]  # (queue manager, stage)
 FROM_PROPERTY = "mqlite.dps.From"
 OPTIONS_PROPERTY = "mqlite.dps.Pmo"
 _CARRIED_OPTIONS = C.MQPMO_RETAIN
@@ -52,6 +56,7 @@ class Forwarding:
         self.refuses = refuses
         self.name = service.name
         self.sent: dict[str, int] = {}  # publications sent per neighbour, since start
+        self._turn: dict[str, int] = {}  # cluster -> the next topic host in turn
         publisher.forwarder = self
 
     @property
@@ -59,20 +64,40 @@ class Forwarding:
         return self.service.active
 
     # -- the publisher's side -----------------------------------------------------------------
-    def plan(self, topic: str, options: int, topic_attrs: Mapping[str, Any]) -> list[str]:
-        """The neighbours a local publication goes to, each checked: a refusal fails it (A-41)."""
+    def plan(self, topic: str, options: int, topic_attrs: Mapping[str, Any]) -> list[Target]:
+        """Where a local publication goes, each destination checked: a refusal fails it (A-41)."""
         if options & C.MQPMO_SCOPE_QMGR or topic_attrs.get("PUBSCOPE") == "QMGR":
             return []  # B:R-SCO-2, R-FWD-6
-        targets = self._targets(topic, self.name, frozenset())
-        for target in targets:
+        route = self.service.route(topic)
+        targets = self._targets(topic, self.name, frozenset(), route)
+        if route.cluster and route.clroute == proxy_rules.TOPICHOST:
+            if self.name in route.hosts:  # a host publishing: straight to the subscribers' queue managers (R-RTE-7)
+                targets = [(target, FROM_HOST) for target, _ in targets]
+            else:  # to one topic host, which passes it on (R-RTE-8, A-22)
+                host = self._choose_host(route)
+                targets = [t for t in targets if t[0] != host] + ([(host, TO_HOST)] if host else [])
+        for target, _ in targets:
             reason = self.refuses(target, PUBS_QUEUE)
             if reason:
                 raise MQError(reason, f"the publication on {topic!r} cannot go to {target}: its transmission "
                                       f"queue refuses it (reason {reason})")
         return targets
 
-    def send(self, conn: Connection, targets: list[str], topic: str, md: MessageDescriptor, properties: Properties,
-             body: bytes, options: int, syncpoint: bool, fingerprints: str = "") -> None:
+    def _choose_host(self, route: TopicRoute) -> str:
+        """One of the topic hosts, in turn, among those that can be reached now; when none can, the
+        next in turn anyway: the publication waits for it (R-RTE-10, A-23)."""
+        hosts = sorted(route.hosts)
+        if not hosts:
+            return ""
+        key = route.cluster
+        start = self._turn.get(key, 0)
+        order = [hosts[(start + i) % len(hosts)] for i in range(len(hosts))]
+        chosen = next((h for h in order if self.service.reachable(h)), order[0])
+        self._turn[key] = (hosts.index(chosen) + 1) % len(hosts)
+        return chosen
+
+    def send(self, conn: Connection, targets: list[Target], topic: str, md: MessageDescriptor,
+             properties: Properties, body: bytes, options: int, syncpoint: bool, fingerprints: str = "") -> None:
         """One copy to each target's SYSTEM.INTER.QMGR.PUBS (in the publisher's unit of work)."""
         if not targets:
             return
@@ -85,25 +110,25 @@ class Forwarding:
             props[OPTIONS_PROPERTY] = carried
         neighbours = self.service.neighbours()
         sync = C.MQPMO_SYNCPOINT if syncpoint else C.MQPMO_NO_SYNCPOINT
-        for target in targets:
+        for target, stage in targets:
             copy = md.copy()
             copy.UserIdentifier = AGENT_USER  # sent with the queue manager's own identity (B:R-DPS-8)
             copy.PutApplName = AGENT_APPL
             if all(proxy_rules.is_hierarchy(link) for link in neighbours.get(target, ())):
                 copy.CorrelId = NULL_ID  # a CorrelId crosses cluster links only (B:R-HIE-10, A-29)
+            staged = {**props, STAGE_PROPERTY: stage} if stage else props
             self.put_to_qmgr(conn, target, PUBS_QUEUE, copy, sync | C.MQPMO_SET_ALL_CONTEXT | C.MQPMO_NEW_MSG_ID,
-                             props, body)
+                             staged, body)
             self.sent[target] = self.sent.get(target, 0) + 1
 
-    def _targets(self, topic: str, source: str, source_links: frozenset[Link]) -> list[str]:
+    def _targets(self, topic: str, source: str, source_links: frozenset[Link], route: TopicRoute) -> list[Target]:
         service = self.service
         origins = {held.origin for held in service.matching_proxies(topic)}
         if not origins:
             return []
-        route = service.route(topic)
         neighbours = service.neighbours()
-        return sorted(o for o in origins if o in neighbours
-                      and proxy_rules.forward_to(o, neighbours[o], source, source_links, route))
+        return [(o, "") for o in sorted(origins) if o in neighbours
+                and proxy_rules.forward_to(o, neighbours[o], source, source_links, route)]
 
     # -- publications that arrive -----------------------------------------------------------------
     def receive(self, conn: Connection, message: Message) -> str:
@@ -112,8 +137,10 @@ class Forwarding:
         topic = props.pop(TOPIC_PROPERTY, None)
         sender = props.pop(FROM_PROPERTY, "")
         options = props.pop(OPTIONS_PROPERTY, 0)
-        if not isinstance(topic, str) or not topic or not isinstance(sender, str) or type(options) is not int:
-            raise ControlProtocolError("a publication without its topic string, sender or options")
+        stage = props.pop(STAGE_PROPERTY, "")
+        if (not isinstance(topic, str) or not topic or not isinstance(sender, str) or type(options) is not int
+                or stage not in ("", TO_HOST, FROM_HOST)):
+            raise ControlProtocolError("a publication without its topic string, sender, options or stage")
         fingerprints = props.get(RFP_PROPERTY, "")
         if not isinstance(fingerprints, str):
             raise ControlProtocolError("ibm.Rfp is not a string")
@@ -128,9 +155,17 @@ class Forwarding:
         md = message.md
         delivered = self.publisher.publish_received(conn, topic, md, options, props, message.body,
                                                     service.scope_all)
+        route = service.route(topic)
         links = service.neighbours().get(sender)
-        # this queue manager's PUBSCOPE decides (R-FWD-6); from a sender that is no neighbour
-        # (any more), nowhere
-        targets = self._targets(topic, sender, links) if links is not None else []
+        if stage == FROM_HOST or links is None:
+            targets: list[Target] = []  # passed on by its host already; or from no neighbour (any more)
+        elif stage == TO_HOST:  # this host passes it to the members with subscribers, not back (R-RTE-9)
+            cluster_link = (proxy_rules.CLUSTER, route.cluster)
+            neighbours = service.neighbours()
+            origins = {held.origin for held in service.matching_proxies(topic)}
+            targets = [(o, FROM_HOST) for o in sorted(origins)
+                       if o != sender and cluster_link in neighbours.get(o, ()) and route.pubscope_all]
+        else:  # this queue manager's PUBSCOPE decides (R-FWD-6)
+            targets = self._targets(topic, sender, links, route)
         self.send(conn, targets, topic, md, props, message.body, options, True, fingerprints)
         return f"delivered {delivered}, forwarded to {len(targets)}"

@@ -28,6 +28,7 @@ from typing import Any
 
 from mqlite import cmqc as C
 from mqlite.core.dist import proxy_rules
+from mqlite.core.dist.pubsub_clusters import ClusterTopics
 from mqlite.core.dist.hierarchy import Forget, Hierarchy, Resync, Send
 from mqlite.core.dist.proxy_rules import Link, TopicRoute
 from mqlite.core.dist.pubsub_protocol import (
@@ -100,7 +101,11 @@ class DistributedPubSub:
         self.local: dict[str, int] = {}  # proxy topic -> local subscriptions of scope ALL wanting it
         self.counted: dict[bytes, str] = {}  # sub_id -> the proxy topic it counts for
         self.forced: set[str] = set()  # topic strings PROXYSUB(FORCE) objects want everywhere
-        self.sent: dict[str, set[str]] = {}  # neighbour -> proxy topics it holds from us
+        # (neighbour, HIERARCHY or cluster name) -> the proxy topics it holds from us over that link
+        self.sent: dict[tuple[str, str], set[str]] = {}
+        self.clusters = ClusterTopics(name, subscriptions.tree)  # the publish/subscribe clusters it is in
+        self.channel_ok: Callable[[str], bool] = lambda qmgr: True  # (the cluster routing's channel state)
+        self.topic_hosts = False  # a TOPICHOST cluster topic exists here
         self.log: list[str] = []  # error-log lines for the server to write
         self.conn = Connection("DPS", AGENT_USER, AGENT_APPL)  # the agent's own puts
         self.on_mode: Callable[[bool], None] = lambda enabled: None  # PSMODE(ENABLED) came or went
@@ -119,22 +124,41 @@ class DistributedPubSub:
         return bool(self.attrs.get("PSMODE", "ENABLED") == "ENABLED")
 
     def neighbours(self) -> dict[str, frozenset[Link]]:
+        """The queue managers this one exchanges proxies and publications with, and over which
+        links: its active hierarchy relations (PSMODE(ENABLED)), and the other members of each
+        publish/subscribe cluster it is in (B §0.2, R-CLU-2, R-CLU-3)."""
         found: dict[str, set[Link]] = {}
         if self.hierarchy_enabled:
             for neighbour, link in self.hierarchy.neighbours().items():
                 found.setdefault(neighbour, set()).add(link)
+        if self.attrs.get("PSMODE", "ENABLED") != "DISABLED":
+            for cluster, members in self.clusters.members().items():
+                for member in members:
+                    found.setdefault(member, set()).add((proxy_rules.CLUSTER, cluster))
         return {n: frozenset(links) for n, links in found.items()}
 
     @property
     def active(self) -> bool:
-        """Whether publications may have anywhere to go (the publish path's one test)."""
-        return bool(self.held)
+        """Whether publications may have anywhere to go (the publish path's one test): proxies
+        held here, or a TOPICHOST cluster topic (publications go to a host without them)."""
+        return bool(self.held) or self.topic_hosts
+
+    def reachable(self, qmgr: str) -> bool:
+        """Whether the channel to ``qmgr`` is neither retrying nor stopped (B A-23)."""
+        return self.channel_ok(qmgr)
 
     def route(self, topic: str) -> TopicRoute:
-        """What ``topic`` (a topic string or a proxy's pattern) resolves to here (B §0.2, A-02)."""
-        attrs = self.tree.resolved(self.tree.owner_of_pattern(topic, False))
+        """What ``topic`` (a topic string or a proxy's pattern) resolves to here (B §0.2, A-02):
+        scopes, and the cluster topic object it falls under with its CLROUTE and topic hosts."""
+        owner = self.tree.owner_of_pattern(topic, False)
+        attrs = self.tree.resolved(owner)
+        cluster = str(attrs.get("CLUSTER") or "").strip()
+        clroute = str(attrs.get("CLROUTE") or "DIRECT")
+        hosts: frozenset[str] = frozenset()
+        if cluster and clroute == proxy_rules.TOPICHOST:  # the hosts of identical definitions (A-18)
+            hosts = self.tree.hosts_of(owner.topic, self.name) or self.clusters.hosts(cluster)
         return TopicRoute(subscope_all=attrs.get("SUBSCOPE") != "QMGR", pubscope_all=attrs.get("PUBSCOPE") != "QMGR",
-                          cluster=str(attrs.get("CLUSTER") or "").strip(), clroute=str(attrs.get("CLROUTE") or "DIRECT"))
+                          cluster=cluster, clroute=clroute, hosts=hosts)
 
     def scope_all(self, sub: Subscription) -> bool:
         """A subscription's effective scope (B:R-SCO-3, R-SCO-4): MQSO_SCOPE_QMGR, else the
@@ -179,8 +203,9 @@ class DistributedPubSub:
             return
         route = self.route(topic)
         origins = self._origins(topic)
-        if not any(proxy_rules.wants_proxy(n, links, True, origins, route) and topic not in self.sent.get(n, ())
-                   for n, links in self.neighbours().items()):
+        if not any(topic not in self.sent.get((n, _link_name(link)), ())
+                   for n, links in self.neighbours().items()
+                   for link in proxy_rules.wanted_links(n, links, True, origins, route)):
             return
         fanreq = self.objects.queues.get(FANREQ_QUEUE)
         reason = C.MQRC_UNKNOWN_OBJECT_NAME if fanreq is None else _refuses(fanreq)
@@ -220,11 +245,12 @@ class DistributedPubSub:
 
     def _proxies_received(self, message: Proxies) -> None:
         origin = message.origin
-        links = self.neighbours().get(origin)
-        if links is None:  # from a queue manager that is no neighbour (any more): nothing to hold
-            self.log.append(f"AMQ5815W: proxy subscriptions from {origin}, which is not a neighbour, ignored")
+        links = self.neighbours().get(origin, frozenset())
+        link = next((lk for lk in links if _link_name(lk) == message.link), None)
+        if link is None:  # from a queue manager that is no neighbour that way (any more): nothing to hold
+            self.log.append(f"AMQ5815W: proxy subscriptions from {origin} over {message.link}, which is not a "
+                            "link of this queue manager, ignored")
             return
-        link = next(iter(sorted(links)))
         changed: set[str] = set()
         if message.resync:
             keep = set(message.add)
@@ -300,7 +326,9 @@ class DistributedPubSub:
     def _forget(self, neighbour: str) -> None:
         """``neighbour`` left: the proxies held from it go, and what this queue manager asked of
         others on its behalf follows (B:R-PXY-4); nothing is sent to it any more."""
-        changed = set(self.sent.pop(neighbour, set()))
+        changed: set[str] = set()
+        for key in [k for k in self.sent if k[0] == neighbour]:
+            changed |= self.sent.pop(key)
         for (origin, topic), held in list(self.held.items()):
             if origin == neighbour:
                 changed.add(topic)
@@ -313,40 +341,48 @@ class DistributedPubSub:
         return {origin: frozenset(held.links) for origin, held in self.held_by_topic.get(topic, {}).items()}
 
     def _recompute(self, topics: Iterable[str]) -> None:
-        """Send each neighbour the proxies it should now hold from us and cancel the others."""
+        """Send each neighbour the proxies it should now hold from us and cancel the others, one
+        message per neighbour and link."""
         neighbours = self.neighbours()
-        changes: dict[str, _Changes] = {}
+        changes: dict[tuple[str, str], _Changes] = {}
         for topic in topics:
             route = self.route(topic)
             local = bool(self.local.get(topic)) or topic in self.forced
             origins = self._origins(topic)
             for neighbour, links in neighbours.items():
-                want = proxy_rules.wants_proxy(neighbour, links, local, origins, route)
-                sent = self.sent.setdefault(neighbour, set())
-                if want and topic not in sent:
-                    sent.add(topic)
-                    change = changes.setdefault(neighbour, _Changes())
-                    change.add.append(topic)
-                    if topic in self.forced:
-                        change.forced.append(topic)
-                elif not want and topic in sent:
-                    sent.discard(topic)
-                    changes.setdefault(neighbour, _Changes()).cancel.append(topic)
-        for neighbour, change in changes.items():
-            self._send(neighbour, Proxies(self.name, self.qmid, HIERARCHY, tuple(change.add), tuple(change.cancel),
+                wanted = {_link_name(lk) for lk in proxy_rules.wanted_links(neighbour, links, local, origins, route)}
+                for link in links:
+                    key = (neighbour, _link_name(link))
+                    sent = self.sent.setdefault(key, set())
+                    if key[1] in wanted and topic not in sent:
+                        sent.add(topic)
+                        change = changes.setdefault(key, _Changes())
+                        change.add.append(topic)
+                        if topic in self.forced:
+                            change.forced.append(topic)
+                    elif key[1] not in wanted and topic in sent:
+                        sent.discard(topic)
+                        changes.setdefault(key, _Changes()).cancel.append(topic)
+        for (neighbour, link_name), change in sorted(changes.items()):
+            self._send(neighbour, Proxies(self.name, self.qmid, link_name, tuple(change.add), tuple(change.cancel),
                                           tuple(change.forced)))
 
     def resync(self, neighbour: str) -> None:
-        """Send ``neighbour`` the whole set of proxies it should hold from us (B:R-PXY-12)."""
+        """Send ``neighbour`` the whole set of proxies it should hold from us over each link
+        (B:R-PXY-12)."""
         links = self.neighbours().get(neighbour)
         if links is None:
             return
         topics = set(self.local) | self.forced | set(self.held_by_topic)
-        wanted = sorted(t for t in topics if proxy_rules.wants_proxy(
-            neighbour, links, bool(self.local.get(t)) or t in self.forced, self._origins(t), self.route(t)))
-        self.sent[neighbour] = set(wanted)
-        self._send(neighbour, Proxies(self.name, self.qmid, HIERARCHY, tuple(wanted), (),
-                                      tuple(t for t in wanted if t in self.forced), resync=True))
+        wanted: dict[str, list[str]] = {_link_name(link): [] for link in links}
+        for topic in sorted(topics):
+            for link in proxy_rules.wanted_links(neighbour, links, bool(self.local.get(topic)) or topic in self.forced,
+                                                 self._origins(topic), self.route(topic)):
+                wanted[_link_name(link)].append(topic)
+        for link_name, chosen in sorted(wanted.items()):
+            self.sent[(neighbour, link_name)] = set(chosen)
+            self._send(neighbour, Proxies(self.name, self.qmid, link_name, tuple(chosen), (),
+                                          tuple(t for t in chosen if t in self.forced), resync=True))
 
     def refresh(self) -> None:
         """REFRESH QMGR TYPE(PROXYSUB): resynchronise with every neighbour (B:R-PXY-12, SC-15)."""
@@ -367,19 +403,39 @@ class DistributedPubSub:
                 self.counted[sub.sub_id] = topic
                 self.local[topic] = self.local.get(topic, 0) + 1
         self.forced = self._forced_topics()
+        self.topic_hosts = any(self.clusters.hosts(c) for c in self.clusters.pubsub_clusters())
         neighbours = self.neighbours()
-        for gone in [n for n in self.sent if n not in neighbours]:
+        links_now = {(n, _link_name(link)) for n, links in neighbours.items() for link in links}
+        for gone in [key for key in self.sent if key not in links_now]:
             del self.sent[gone]
+        for origin, held in list(self.held.items()):  # proxies held over links that are gone
+            for link in [lk for lk in held.links if lk not in neighbours.get(origin[0], frozenset())]:
+                self._drop_link(held, link)
+        newcomers = sorted({n for n, _ in links_now - set(self.sent)})
         topics = set(self.local) | self.forced | set(self.held_by_topic)
         for sent in self.sent.values():
             topics |= sent
         self._recompute(sorted(topics))
+        for neighbour in newcomers:  # a member that joined, a relation that became active (B:R-PXY-12)
+            self.resync(neighbour)
+
+    def cluster_changed(self, records: list[Any]) -> None:
+        """Cluster records changed (the repository; none named: all may have, REFRESH CLUSTER):
+        cluster topic objects come into the topic space (B:R-CTD-3), members come and go, and
+        proxies follow (B:R-PXY-13)."""
+        kinds = {r.kind for r in records} if records else {"TOPIC", "QMGR"}
+        if "TOPIC" in kinds:
+            now = self.subscriptions.clock()
+            self.log += self.tree.set_cluster_objects(self.clusters.topic_copies(now), now)
+        if kinds & {"TOPIC", "QMGR"}:
+            self.reevaluate()
 
     def _forced_topics(self) -> set[str]:
-        """PROXYSUB(FORCE) objects of effective SUBSCOPE(ALL): their topic string and below
-        (B:R-FRC-2, R-FRC-5)."""
+        """PROXYSUB(FORCE) objects, local and cluster copies, of effective SUBSCOPE(ALL): their
+        topic string and below (B:R-FRC-2, R-FRC-5, R-FRC-6)."""
         forced = set()
-        for attrs in self.tree.objects.values():
+        objects = [*self.tree.objects.values(), *self.tree.cluster_objects_effective().values()]
+        for attrs in objects:
             if attrs.get("PROXYSUB") != "FORCE":
                 continue
             topic = str(attrs.get("TOPICSTR", ""))
@@ -468,6 +524,11 @@ def _refuses(queue: Any) -> int:
     if queue.depth >= queue.max_depth:
         return int(C.MQRC_Q_FULL)
     return 0
+
+
+def _link_name(link: Link) -> str:
+    """A link as control messages name it: HIERARCHY, or the cluster's name."""
+    return link[1] if link[0] == proxy_rules.CLUSTER else HIERARCHY
 
 
 def _held_key(origin: str, topic: str) -> str:

@@ -11,7 +11,7 @@ subscription comes or goes (``check_new`` first, to refuse one whose proxy canno
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from mqlite import cmqc as C
@@ -52,10 +52,13 @@ class Subscriptions:
         self.check_new: Callable[[Subscription], None] | None = None  # raises to refuse a new one
 
     def resolve_topic(self, object_name: str, object_string: str) -> tuple[str, str]:
-        """The full topic string of an (object, string) pair (spec A §8) and the object used."""
+        """The full topic string of an (object, string) pair (spec A §8) and the object used: a
+        local object, else the cluster topic object of that name cached here (B:R-CTD-5 item 3)."""
         object_name = object_name.strip()
         if object_name:
-            attrs = self.tree.objects.get(object_name)
+            attrs: Mapping[str, Any] | None = self.tree.objects.get(object_name)
+            if attrs is None:
+                attrs = self.tree.cluster_object(object_name)
             if attrs is None:
                 raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"topic object {object_name} is not defined")
             return build_topic_string(str(attrs.get("TOPICSTR", "")), object_string), object_name

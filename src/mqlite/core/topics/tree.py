@@ -6,6 +6,11 @@ level, so ``'/a'`` is the root's child ``''`` and then ``'a'`` (spec A, A-11). N
 what makes them *used* (spec A R-TT-6): an associated topic object, a retained publication,
 children, open publishers and subscriptions counted on them. Whether a wildcard subscription
 still matches a node (the sixth condition) is asked of the subscription index at sweep time.
+
+The topic space is built from the local topic objects and the cached copies of other queue
+managers' cluster topic objects (spec B R-CTD-3): a node whose topic string only a cluster copy
+names holds that copy (``cluster``) and counts as an administrative node; a local object at the
+same topic string always wins (B:R-CTD-8). Which copies are used: ``cluster_objects``.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from mqlite.core import attributes
+from mqlite.core.topics.cluster_objects import ClusterCopy, ClusterObjects
 from mqlite.core.topics.matching import compile_matcher
 from mqlite.core.topics.strings import levels, literal_prefix
 from mqlite.message import Message
@@ -32,6 +38,7 @@ class TopicNode:
 
     __slots__ = (
         "children",
+        "cluster",
         "name",
         "object_name",
         "parent",
@@ -46,6 +53,7 @@ class TopicNode:
         self.parent = parent
         self.children: dict[str, TopicNode] | None = None
         self.object_name: str | None = None
+        self.cluster: ClusterCopy | None = None  # the cluster copy used here (no local object here)
         self.retained: Message | None = None
         self.publishers = 0
         self.subscribers = 0
@@ -72,8 +80,8 @@ class TopicNode:
 
     def in_use(self) -> bool:
         """Conditions 1-5 of spec A R-TT-6 (the wildcard one is checked by the sweep)."""
-        return bool(self.object_name or self.retained is not None or self.children or self.publishers
-                    or self.subscribers or self.parent is None)
+        return bool(self.object_name or self.cluster is not None or self.retained is not None or self.children
+                    or self.publishers or self.subscribers or self.parent is None)
 
 
 class TopicTree:
@@ -83,11 +91,13 @@ class TopicTree:
         self.root = TopicNode("", None)
         self.root.object_name = BASE_TOPIC
         self.objects: dict[str, dict[str, Any]] = {}  # topic object name -> attrs (TOPICSTR...)
-        self._owner_cache: dict[str, dict[str, Any]] = {}  # object name -> resolved attrs
+        self._owner_cache: dict[str, dict[str, Any]] = {}  # object name (or "\0" + copy key) -> resolved attrs
         self._blocked: frozenset[str] | None = None
         self._by_topic: dict[str, str] | None = None
         self.candidates: set[TopicNode] = set()  # nodes that may be unused (checked by sweep)
         self.retained_count = 0
+        self.cluster = ClusterObjects()  # cached cluster topic objects (spec B §7.2)
+        self._cluster_nodes: dict[str, TopicNode] = {}  # topic string -> node holding the copy used
 
     # -- nodes -------------------------------------------------------------------------------
     def node(self, topic: str, now: float = 0.0) -> TopicNode:
@@ -176,7 +186,7 @@ class TopicTree:
         topic = str(attrs.get("TOPICSTR", ""))
         node = self.node(topic, now) if topic else self.root
         node.object_name = name
-        self.changed()
+        self.changed(now)
 
     def dissociate(self, name: str, now: float = 0.0) -> None:
         attrs = self.objects.pop(name, None)
@@ -187,17 +197,80 @@ class TopicTree:
         if node is not None and node.object_name == name:
             node.object_name = None
             self.released(node, now)
-        self.changed()
+        self.changed(now)
 
     def object_for_topic(self, topic: str) -> str | None:
         node = self.find(topic) if topic else self.root
         return node.object_name if node is not None else None
 
-    def changed(self) -> None:
-        """A topic object was defined, altered or deleted: resolved values are stale."""
+    def changed(self, now: float = 0.0) -> None:
+        """A topic object was defined, altered or deleted, or the cluster copies changed: resolved
+        values are stale, and which copies are used may have changed (B:R-CTD-5, SC-31)."""
         self._owner_cache.clear()
         self._blocked = None
         self._by_topic = None
+        if self.cluster.copies or self._cluster_nodes:
+            self._place_cluster_objects(now)
+
+    # -- cluster topic objects (spec B §7.2, §7.3) --------------------------------------------
+    def set_cluster_objects(self, objects: Mapping[str, Mapping[str, Any]], now: float = 0.0) -> list[str]:
+        """The complete current set of cached cluster topic objects: key -> attributes (a local
+        object's, plus NAME, CLUSQMGR and ARRIVED). Returns the log lines of new conflicts."""
+        self.cluster.replace(objects)
+        self.changed(now)
+        return self.cluster_conflicts()
+
+    def cluster_conflicts(self) -> list[str]:
+        """Log lines for conflicting definitions not reported yet (after a local TOPIC change too)."""
+        return self.cluster.conflicts(self.objects)
+
+    def _place_cluster_objects(self, now: float) -> None:
+        self.cluster.select(self.objects)
+        placed: dict[str, TopicNode] = {}
+        for topic, copy in self.cluster.effective.items():
+            node = placed[topic] = self.node(topic, now)
+            node.cluster = copy
+        for topic, node in self._cluster_nodes.items():
+            if topic not in placed:
+                node.cluster = None
+                self.released(node, now)
+        self._cluster_nodes = placed
+
+    def cluster_objects_effective(self) -> dict[str, Mapping[str, Any]]:
+        """Topic string -> attributes of the cluster copy used there (no local object there)."""
+        return {topic: copy.attrs for topic, copy in self.cluster.effective.items()}
+
+    def cluster_object(self, name: str) -> Mapping[str, Any] | None:
+        """The cluster copy an object name means here, when no local object has that name
+        (the most recently arrived of that name, B:R-CTD-5)."""
+        copy = self.cluster.by_name.get(name) if name not in self.objects else None
+        return copy.attrs if copy is not None else None
+
+    def hosts_of(self, topic: str, local_qmgr: str = "") -> frozenset[str]:
+        """The queue managers defining the object used at ``topic`` (an object's exact topic
+        string): the CLUSQMGRs of the copies there identical to it (A-18), and ``local_qmgr``
+        when a local clustered object is the one used (B:R-RTE-13). Empty if no object is there."""
+        name = self.objects_by_topic().get(topic)
+        if name is not None:
+            reference: Mapping[str, Any] = {**self.objects[name], "NAME": name}
+            clustered = bool(str(reference.get("CLUSTER") or "").strip())
+            hosts = {local_qmgr} if local_qmgr and clustered else set()
+        else:
+            copy = self.cluster.effective.get(topic)
+            if copy is None:
+                return frozenset()
+            reference, hosts = copy.attrs, set()
+        return frozenset(hosts | self.cluster.identical_hosts(topic, reference))
+
+    def cluster_topic_rows(self, generic: str) -> list[dict[str, Any]]:
+        """DISPLAY TOPIC TYPE(CLUSTER)'s rows: every cached copy whose name matches (A-47)."""
+        return self.cluster.rows(generic)
+
+    def admin_name(self, node: TopicNode) -> str | None:
+        """The name of the object administering ``node``: local, else the cluster copy's."""
+        if node.object_name is not None and node.object_name in self.objects:
+            return node.object_name
+        return node.cluster.name if node.cluster is not None else None
 
     def objects_by_topic(self) -> dict[str, str]:
         """TOPICSTR -> topic object name (the authority walk's input), rebuilt after a change."""
@@ -206,10 +279,12 @@ class TopicTree:
         return self._by_topic
 
     def owner(self, node: TopicNode) -> TopicNode:
-        """The closest node at or above ``node`` with a topic object (the root if none)."""
+        """The closest node at or above ``node`` with a topic object, local or a cluster copy used
+        there (the root if none)."""
         current: TopicNode | None = node
         while current is not None:
-            if current.object_name is not None and current.object_name in self.objects:
+            local = current.object_name is not None and current.object_name in self.objects
+            if local or current.cluster is not None:
                 return current
             current = current.parent
         return self.root
@@ -227,7 +302,9 @@ class TopicTree:
     def resolved(self, node: TopicNode) -> Mapping[str, Any]:
         """Every inherited attribute's effective value for ``node`` (spec A R-ATO-4, R-ATO-9)."""
         owner = self.owner(node)
-        key = owner.object_name or BASE_TOPIC
+        key = owner.object_name
+        if key is None or key not in self.objects:  # a cluster copy's (no local name has a NUL), or the base
+            key = "\0" + owner.cluster.key if owner.cluster is not None else BASE_TOPIC
         cached = self._owner_cache.get(key)
         if cached is None:
             cached = self._owner_cache[key] = self._resolve(owner)
@@ -237,7 +314,7 @@ class TopicTree:
         values: dict[str, Any] = {}
         current: TopicNode | None = owner
         while current is not None and len(values) < len(INHERITED):
-            attrs = self.objects.get(current.object_name) if current.object_name else None
+            attrs = self._attrs_at(current)
             if attrs is not None:
                 for attr in INHERITED:
                     if attr in values:
@@ -251,12 +328,21 @@ class TopicTree:
             values.setdefault(attr, attributes.SYSTEM_BASE_TOPIC.get(attr, ""))
         return values
 
+    def _attrs_at(self, node: TopicNode) -> Mapping[str, Any] | None:
+        """The attributes of the object at ``node``: the local one, else the cluster copy used."""
+        attrs = self.objects.get(node.object_name) if node.object_name else None
+        if attrs is None and node.cluster is not None:
+            return node.cluster.attrs
+        return attrs
+
     def blocked_topics(self) -> frozenset[str]:
-        """Topic strings of the objects with WILDCARD(BLOCK): a subscription keeps the set that
-        held when it was made (spec A R-WB-6), so it is one shared frozenset per topology."""
+        """Topic strings of the objects with WILDCARD(BLOCK), local or cluster copies used here
+        (B:R-WCP-7): a subscription keeps the set that held when it was made (spec A R-WB-6), so
+        it is one shared frozenset per topology."""
         if self._blocked is None:
+            used = [*self.objects.values(), *(copy.attrs for copy in self.cluster.effective.values())]
             self._blocked = frozenset(
-                str(attrs.get("TOPICSTR", "")) for attrs in self.objects.values()
+                str(attrs.get("TOPICSTR", "")) for attrs in used
                 if attrs.get("WILDCARD") == "BLOCK" and attrs.get("TOPICSTR")
             )
         return self._blocked

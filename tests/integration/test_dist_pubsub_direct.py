@@ -1,0 +1,91 @@
+"""Publish/subscribe clusters with DIRECT routing (B §7, §8, scenarios C and E; seed 000): two
+full repositories and four partial ones as real processes, shared by the tests of this module
+(cluster DEMO, fixture F-DEMO). Each test uses topics of its own and removes its subscriptions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from helpers.cluster import join_all
+from helpers.hierarchy import bodies, idle, proxies, publish, sent
+from helpers.module_qmgrs import started
+from helpers.mqsc import mqsc
+from helpers.qmgrs import QMgr
+from helpers.waiting import wait_until
+
+RunCli = Callable[..., Any]
+Demo = tuple[dict[str, QMgr], RunCli]
+CLUSTER = "DEMO"
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
+    names = ("FR1", "FR2", "QM1", "QM2", "QM3", "QM4")
+    with started(tmp_path_factory.mktemp("direct") / "mqhome", names) as (qmgrs, run_cli):
+        for qmgr in qmgrs.values():
+            mqsc(run_cli, qmgr, "ALTER CHANNEL(SYSTEM.DEF.CLUSSDR) CHLTYPE(CLUSSDR) SHORTTMR(1)\n")
+        join_all(run_cli, CLUSTER, [qmgrs["FR1"], qmgrs["FR2"]], [qmgrs[n] for n in names[2:]])
+        for fr in ("FR1", "FR2"):
+            wait_until(lambda fr=fr: mqsc(run_cli, qmgrs[fr], "DISPLAY CLUSQMGR(*)\n", ok=False).count("AMQ8441I")
+                       == 6, f"{fr} knows all six", timeout=60)
+        idle(run_cli, *qmgrs.values())
+        yield qmgrs, run_cli
+
+
+def held(run_cli: RunCli, qmgrs: dict[str, QMgr]) -> dict[str, set[tuple[str, str]]]:
+    return {name: proxies(run_cli, qmgr) for name, qmgr in qmgrs.items()}
+
+
+def test_a_cluster_shares_only_cluster_topics(demo: Demo) -> None:
+    """B:SC-02, B:R-PXY-8, R-CLU-7: without a cluster topic object nothing crosses the cluster;
+    once WEATHER is defined on QM2 with CLUSTER(DEMO), QM1's subscription sends its proxy to every
+    member and QM2's publication reaches it."""
+    qmgrs, run_cli = demo
+    qm1, qm2 = qmgrs["QM1"], qmgrs["QM2"]
+    mqsc(run_cli, qm1, "DEFINE QLOCAL(Q3)\nDEFINE SUB(SUB3) TOPICSTR('Weather') DEST(Q3)\n")
+    mqsc(run_cli, qm2, "DEFINE QLOCAL(Q4)\nDEFINE SUB(SUB4) TOPICSTR('Traffic') DEST(Q4)\n")
+    idle(run_cli, *qmgrs.values())
+    assert all(not found for found in held(run_cli, qmgrs).values())
+    publish(qm2, "Weather", b"W1")
+    idle(run_cli, *qmgrs.values())
+    assert bodies(qm1, "Q3") == []
+    mqsc(run_cli, qm2, f"DEFINE TOPIC(WEATHER) TOPICSTR('Weather') CLUSTER({CLUSTER})\n")
+    wait_until(lambda: ("QM1", "Weather") in proxies(run_cli, qm2) and ("QM1", "Weather") in proxies(
+        run_cli, qmgrs["FR1"]), "QM1's proxy at QM2 and FR1", timeout=60)
+    idle(run_cli, *qmgrs.values())
+    publish(qm2, "Weather", b"W2")
+    idle(run_cli, *qmgrs.values())
+    assert bodies(qm1, "Q3") == [b"W2"]
+    mqsc(run_cli, qm1, "DELETE SUB(SUB3)\n")
+    mqsc(run_cli, qm2, "DELETE SUB(SUB4)\nDELETE TOPIC(WEATHER)\n")
+    idle(run_cli, *qmgrs.values())
+
+
+def test_direct_routing(demo: Demo) -> None:
+    """B:SC-41, B:R-RTE-2, R-RTE-3, R-CLU-13: a subscription on QM3 to a DIRECT cluster topic
+    puts its proxy on every other member, QM3 gets cluster-senders to all of them; QM2's
+    publication goes straight to QM3 (one copy, through nobody else)."""
+    qmgrs, run_cli = demo
+    qm1, qm2, qm3 = qmgrs["QM1"], qmgrs["QM2"], qmgrs["QM3"]
+    mqsc(run_cli, qm1, f"DEFINE TOPIC(PRICE) TOPICSTR('Price') CLUSTER({CLUSTER})\n")
+    wait_until(lambda: "PRICE" in mqsc(run_cli, qm3, "DISPLAY TOPIC(*) TYPE(CLUSTER)\n", ok=False),
+               "QM3 has the cluster topic", timeout=60)
+    mqsc(run_cli, qm3, "DEFINE QLOCAL(S3Q)\nDEFINE SUB(S3) TOPICSTR('Price/Fruit') DEST(S3Q)\n")
+    idle(run_cli, *qmgrs.values())
+    found = held(run_cli, qmgrs)
+    assert {name for name, subs in found.items() if ("QM3", "Price/Fruit") in subs} == {
+        "FR1", "FR2", "QM1", "QM2", "QM4"}
+    channels = mqsc(run_cli, qm3, "DISPLAY CLUSQMGR(*) CHANNEL\n")
+    assert all(f"{CLUSTER}.{name}" in channels for name in ("FR1", "FR2", "QM1", "QM2", "QM4"))
+    before = {name: sent(run_cli, qm2, f"{CLUSTER}.{name}") for name in ("QM1", "QM3")}
+    publish(qm2, "Price/Fruit", b"apples")
+    idle(run_cli, *qmgrs.values())
+    assert bodies(qm3, "S3Q") == [b"apples"]
+    assert sent(run_cli, qm2, f"{CLUSTER}.QM3") - before["QM3"] == 1
+    assert sent(run_cli, qm2, f"{CLUSTER}.QM1") - before["QM1"] == 0
+    mqsc(run_cli, qm3, "DELETE SUB(S3)\n")
+    idle(run_cli, *qmgrs.values())
+    assert all(("QM3", "Price/Fruit") not in subs for subs in held(run_cli, qmgrs).values())

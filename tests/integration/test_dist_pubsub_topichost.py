@@ -1,0 +1,108 @@
+"""Publish/subscribe clusters with TOPICHOST routing (seed 000, B §8, scenarios E): the topic
+hosts route every publication; members talk to the hosts only. Two full repositories and four
+partial ones as real processes, shared by the tests of this module (cluster HOSTED)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from helpers.cluster import join_all
+from helpers.hierarchy import bodies, idle, proxies, publish, sent
+from helpers.module_qmgrs import started
+from helpers.mqsc import mqsc
+from helpers.qmgrs import QMgr
+from helpers.waiting import wait_until
+
+RunCli = Callable[..., Any]
+Hosted = tuple[dict[str, QMgr], RunCli]
+CLUSTER = "HOSTED"
+NAMES = ("FR1", "FR2", "QM1", "QM2", "QM3", "QM4")
+
+
+@pytest.fixture(scope="module")
+def hosted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hosted]:
+    """F-DEMO with PRICE ('Price') CLROUTE(TOPICHOST) on QM1; S3 'Price/Fruit' on QM3."""
+    with started(tmp_path_factory.mktemp("topichost") / "mqhome", NAMES) as (qmgrs, run_cli):
+        for qmgr in qmgrs.values():
+            mqsc(run_cli, qmgr, "ALTER CHANNEL(SYSTEM.DEF.CLUSSDR) CHLTYPE(CLUSSDR) SHORTTMR(1)\n")
+        join_all(run_cli, CLUSTER, [qmgrs["FR1"], qmgrs["FR2"]], [qmgrs[n] for n in NAMES[2:]])
+        for fr in ("FR1", "FR2"):
+            wait_until(lambda fr=fr: mqsc(run_cli, qmgrs[fr], "DISPLAY CLUSQMGR(*)\n", ok=False).count("AMQ8441I")
+                       == 6, f"{fr} knows all six", timeout=60)
+        mqsc(run_cli, qmgrs["QM1"], f"DEFINE TOPIC(PRICE) TOPICSTR('Price') CLUSTER({CLUSTER}) CLROUTE(TOPICHOST)\n")
+        for name in ("QM2", "QM3", "QM4"):
+            wait_until(lambda name=name: "PRICE" in mqsc(run_cli, qmgrs[name], "DISPLAY TOPIC(*) TYPE(CLUSTER)\n",
+                                                         ok=False), f"{name} has the cluster topic", timeout=60)
+        mqsc(run_cli, qmgrs["QM3"], "DEFINE QLOCAL(S3Q)\nDEFINE SUB(S3) TOPICSTR('Price/Fruit') DEST(S3Q)\n")
+        idle(run_cli, *qmgrs.values())
+        yield qmgrs, run_cli
+
+
+def crossing(run_cli: RunCli, qmgrs: dict[str, QMgr]) -> dict[tuple[str, str], int]:
+    """Messages each member's cluster-senders have sent, by (from, to)."""
+    return {(a, b): sent(run_cli, qmgrs[a], f"{CLUSTER}.{b}") for a in NAMES for b in NAMES if a != b}
+
+
+def moved(before: dict[tuple[str, str], int], after: dict[tuple[str, str], int]) -> dict[tuple[str, str], int]:
+    return {pair: after[pair] - before[pair] for pair in after if after[pair] != before[pair]}
+
+
+def test_one_host(hosted: Hosted) -> None:
+    """B:SC-42 (proxies on the host only; a publication goes through the host; QM2 and QM3 never
+    get a channel between them; a publication with no subscriber anywhere still goes to the host),
+    B:SC-43 (the host's own publication: one hop)."""
+    qmgrs, run_cli = hosted
+    found = {name: proxies(run_cli, qmgr) for name, qmgr in qmgrs.items()}
+    assert {name for name, subs in found.items() if ("QM3", "Price/Fruit") in subs} == {"QM1"}
+    before = crossing(run_cli, qmgrs)
+    publish(qmgrs["QM2"], "Price/Fruit", b"P")
+    idle(run_cli, *qmgrs.values())
+    assert bodies(qmgrs["QM3"], "S3Q") == [b"P"]
+    assert moved(before, crossing(run_cli, qmgrs)) == {("QM2", "QM1"): 1, ("QM1", "QM3"): 1}
+    for a, b in (("QM2", "QM3"), ("QM3", "QM2")):
+        assert f"{CLUSTER}.{b}" not in mqsc(run_cli, qmgrs[a], "DISPLAY CHANNEL(*) CHLTYPE(CLUSSDR)\n", ok=False)
+    before = crossing(run_cli, qmgrs)
+    publish(qmgrs["QM4"], "Price/Veg", b"nobody")
+    idle(run_cli, *qmgrs.values())
+    assert moved(before, crossing(run_cli, qmgrs)) == {("QM4", "QM1"): 1}
+    before = crossing(run_cli, qmgrs)
+    publish(qmgrs["QM1"], "Price/Fruit", b"from the host")
+    idle(run_cli, *qmgrs.values())
+    assert moved(before, crossing(run_cli, qmgrs)) == {("QM1", "QM3"): 1}
+    assert bodies(qmgrs["QM3"], "S3Q") == [b"from the host"]
+
+
+def test_a_subscriber_beside_the_publisher(hosted: Hosted) -> None:
+    """B:SC-45, B:R-RTE-8: QM2's own subscriber is served at once; the host does not send the
+    publication back to QM2; each subscriber gets it once."""
+    qmgrs, run_cli = hosted
+    qm2 = qmgrs["QM2"]
+    mqsc(run_cli, qm2, "DEFINE QLOCAL(S2Q)\nDEFINE SUB(S2) TOPICSTR('Price/Fruit') DEST(S2Q)\n")
+    idle(run_cli, *qmgrs.values())
+    before = crossing(run_cli, qmgrs)
+    publish(qm2, "Price/Fruit", b"P")
+    idle(run_cli, *qmgrs.values())
+    assert bodies(qm2, "S2Q") == [b"P"] and bodies(qmgrs["QM3"], "S3Q") == [b"P"]
+    assert moved(before, crossing(run_cli, qmgrs)) == {("QM2", "QM1"): 1, ("QM1", "QM3"): 1}
+    mqsc(run_cli, qm2, "DELETE SUB(S2)\n")
+    idle(run_cli, *qmgrs.values())
+
+
+def test_two_hosts_share_and_one_fails(hosted: Hosted) -> None:
+    """B:SC-46 (a second identical definition on QM4: QM2's publications alternate between the
+    hosts, each arrives once), B:SC-47 (QM1 ended: all go through QM4; back: the rotation resumes)."""
+    qmgrs, run_cli = hosted
+    qm2, qm3, qm4 = qmgrs["QM2"], qmgrs["QM3"], qmgrs["QM4"]
+    mqsc(run_cli, qm4, f"DEFINE TOPIC(PRICE) TOPICSTR('Price') CLUSTER({CLUSTER}) CLROUTE(TOPICHOST)\n")
+    wait_until(lambda: ("QM3", "Price/Fruit") in proxies(run_cli, qm4), "QM4 holds QM3's proxy", timeout=60)
+    idle(run_cli, *qmgrs.values())
+    before = crossing(run_cli, qmgrs)
+    for n in range(4):
+        publish(qm2, "Price/Fruit", b"%d" % n)
+    idle(run_cli, *qmgrs.values())
+    assert sorted(bodies(qm3, "S3Q")) == [b"0", b"1", b"2", b"3"]
+    assert moved(before, crossing(run_cli, qmgrs)) == {("QM2", "QM1"): 2, ("QM2", "QM4"): 2, ("QM1", "QM3"): 2,
+                                                       ("QM4", "QM3"): 2}
