@@ -234,3 +234,24 @@ def test_a_ring_delivers_twice_and_stops(qmgr_factory: Callable[..., QMgr], run_
     assert bodies(qmc, "QR") == [b"P", b"P"]
     log = (qma.home / "qmgrs" / "QMA" / "AMQERR01.LOG").read_text()
     assert log.count("round a loop") == 2 and "2541" in log
+
+
+def test_two_retained_publishers(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
+    """B:SC-68, B:R-DRET-1: QM2 and QM3 children of QM1; R1 retained on QM1 and R3 on QM3 on one
+    topic before any subscription; a subscription on QM2 then gets both (the seed's warning:
+    publish a topic's retained publications from one queue manager)."""
+    qm1, qm2, qm3 = qmgr_factory("QM1"), qmgr_factory("QM2"), qmgr_factory("QM3")
+    link(run_cli, qm1, qm2)
+    link(run_cli, qm1, qm3)
+    set_parent(run_cli, qm2, qm1)
+    set_parent(run_cli, qm3, qm1)
+    publish(qm1, "T", b"R1", retain=True)
+    publish(qm3, "T", b"R3", retain=True)
+    with mqlite.connect("QM2") as conn:
+        sub = mqlite.Subscription(conn, "T")
+        got = [sub.get(wait=30.0) for _ in range(2)]
+        assert sorted(bytes(m) for m in got) == [b"R1", b"R3"]
+        assert all(m.properties["MQIsRetained"] is True for m in got)
+        idle(run_cli, qm1, qm2, qm3)
+        with pytest.raises(mqlite.MQMIError):
+            sub.get(wait=0.5)

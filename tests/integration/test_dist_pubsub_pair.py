@@ -356,3 +356,36 @@ def test_a_proxy_that_cannot_be_sent_is_dead_lettered(pair: Pair) -> None:
     assert ("QM2", "Fanout/X") in proxies(run_cli, qm1)
     mqsc(run_cli, qm2, "DELETE SUB(SF)\n")
     idle(run_cli, qm1, qm2)
+
+
+def test_retained_publications_reach_a_later_remote_subscriber(pair: Pair) -> None:
+    """B:SC-67, B:R-DRET-2, R-DRET-3, A-35: QM1's retained publication reaches a subscription made
+    later on QM2, flagged retained, and is kept on QM2 too; a second subscription there gets QM2's
+    copy at once (no new proxy); QM1's next retained publication reaches both live."""
+    qm1, qm2, run_cli = pair
+    publish(qm1, "Ret/IBM", b"R1", retain=True)
+    with mqlite.connect("QM2") as conn:
+        before = sent(run_cli, qm2, "QM2.TO.QM1")
+        s = mqlite.Subscription(conn, "Ret/IBM")
+        first = s.get(wait=30.0)
+        assert bytes(first) == b"R1" and first.properties["MQIsRetained"] is True
+        idle(run_cli, qm1, qm2)
+        assert "RETAINED(YES)" in mqsc(run_cli, qm2, "DISPLAY TPSTATUS('Ret/IBM') RETAINED\n")
+        s2 = mqlite.Subscription(conn, "Ret/IBM")
+        assert bytes(s2.get(wait=5.0)) == b"R1"
+        idle(run_cli, qm1, qm2)
+        assert sent(run_cli, qm2, "QM2.TO.QM1") - before == 1  # one proxy, for both subscriptions
+        publish(qm1, "Ret/IBM", b"R2", retain=True)
+        for sub in (s, s2):
+            live = sub.get(wait=30.0)
+            assert bytes(live) == b"R2" and not live.properties.get("MQIsRetained")
+            with pytest.raises(mqlite.MQMIError):
+                sub.get(wait=0.5)
+        s.close(C.MQCO_REMOVE_SUB)
+        s2.close(C.MQCO_REMOVE_SUB)
+    idle(run_cli, qm1, qm2)
+    with mqlite.connect("QM2") as conn:
+        late = mqlite.Subscription(conn, "Ret/IBM")
+        assert bytes(late.get(wait=30.0)) == b"R2"
+        late.close(C.MQCO_REMOVE_SUB)
+    idle(run_cli, qm1, qm2)

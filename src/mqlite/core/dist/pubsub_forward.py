@@ -28,6 +28,7 @@ from mqlite.core.dist.pubsub_service import AGENT_APPL, AGENT_USER, DistributedP
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection
 from mqlite.core.pubsub.publish import Publisher
+from mqlite.core.pubsub.subscription import Subscription
 from mqlite.message import NULL_ID, Message, MessageDescriptor, Properties
 
 __all__ = ["FROM_PROPERTY", "OPTIONS_PROPERTY", "TOPIC_PROPERTY", "Forwarding"]
@@ -36,10 +37,13 @@ TOPIC_PROPERTY = "mqlite.dps.Top"
 STAGE_PROPERTY = "mqlite.dps.Stage"
 TO_HOST = "TO_HOST"  # from a publisher's queue manager to one topic host (B:R-RTE-8, A-22)
 FROM_HOST = "FROM_HOST"  # from the topic host to the subscribers' queue managers, never further (R-RTE-9)
+RETAINED = "RETAINED"  # a retained publication sent to a neighbour whose new proxy matches it (B:R-DRET-3)
+RID_PROPERTY = "mqlite.dps.Rid"  # a retained publication's identity: its origin and first MsgId (A-35)
 Target = tuple[str, str]  # (queue manager, stage)
 FROM_PROPERTY = "mqlite.dps.From"
 OPTIONS_PROPERTY = "mqlite.dps.Pmo"
 _CARRIED_OPTIONS = C.MQPMO_RETAIN
+_NOT_RETAINED = C.MQSO_NEW_PUBLICATIONS_ONLY | C.MQSO_PUBLICATIONS_ON_REQUEST
 
 # refuses(qmgr, queue) -> the reason a put there would fail now (0: it would not)
 RouteCheck = Callable[[str, str], int]
@@ -57,7 +61,10 @@ class Forwarding:
         self.name = service.name
         self.sent: dict[str, int] = {}  # publications sent per neighbour, since start
         self._turn: dict[str, int] = {}  # cluster -> the next topic host in turn
+        self.retained_ids: dict[str, str] = {}  # topic -> the identity of the retained publication held
         publisher.forwarder = self
+        publisher.delivery.retained_sent = self._seen
+        service.on_new_proxy = self.send_retained
 
     @property
     def active(self) -> bool:
@@ -102,6 +109,9 @@ class Forwarding:
         if not targets:
             return
         props = {k: v for k, v in properties.items() if not k.startswith("mqlite.dps.")}
+        if options & C.MQPMO_RETAIN:
+            rid = properties.get(RID_PROPERTY)
+            props[RID_PROPERTY] = rid if isinstance(rid, str) and rid else f"{self.name}:{md.MsgId.hex()}"
         props[RFP_PROPERTY] = proxy_rules.fingerprinted(fingerprints, self.service.qmid)
         props[TOPIC_PROPERTY] = topic
         props[FROM_PROPERTY] = self.name
@@ -138,8 +148,9 @@ class Forwarding:
         sender = props.pop(FROM_PROPERTY, "")
         options = props.pop(OPTIONS_PROPERTY, 0)
         stage = props.pop(STAGE_PROPERTY, "")
+        rid = props.pop(RID_PROPERTY, "")
         if (not isinstance(topic, str) or not topic or not isinstance(sender, str) or type(options) is not int
-                or stage not in ("", TO_HOST, FROM_HOST)):
+                or stage not in ("", TO_HOST, FROM_HOST, RETAINED) or not isinstance(rid, str)):
             raise ControlProtocolError("a publication without its topic string, sender, options or stage")
         fingerprints = props.get(RFP_PROPERTY, "")
         if not isinstance(fingerprints, str):
@@ -153,8 +164,24 @@ class Forwarding:
             return "looped"
         options &= _CARRIED_OPTIONS
         md = message.md
-        delivered = self.publisher.publish_received(conn, topic, md, options, props, message.body,
-                                                    service.scope_all)
+        if options & C.MQPMO_RETAIN:
+            rid = rid or f"{sender}:{md.MsgId.hex()}"
+            self.retained_ids[topic] = rid
+
+            def eligible(sub: Subscription) -> bool:  # each retained publication once per subscription
+                if not service.scope_all(sub) or (stage == RETAINED and sub.options & _NOT_RETAINED):
+                    return False
+                seen = sub.retained_seen
+                if seen is not None and rid in seen:
+                    return False
+                sub.retained_seen = (seen or set()) | {rid}
+                return True
+        else:
+            eligible = service.scope_all
+        delivered = self.publisher.publish_received(conn, topic, md, options, props, message.body, eligible,
+                                                    retained=stage == RETAINED)
+        if options & C.MQPMO_RETAIN:
+            props[RID_PROPERTY] = rid
         route = service.route(topic)
         links = service.neighbours().get(sender)
         if stage == FROM_HOST or links is None:
@@ -167,5 +194,31 @@ class Forwarding:
                        if o != sender and cluster_link in neighbours.get(o, ()) and route.pubscope_all]
         else:  # this queue manager's PUBSCOPE decides (R-FWD-6)
             targets = self._targets(topic, sender, links, route)
+            if stage == RETAINED:
+                targets = [(target, RETAINED) for target, _ in targets]
         self.send(conn, targets, topic, md, props, message.body, options, True, fingerprints)
         return f"delivered {delivered}, forwarded to {len(targets)}"
+
+    # -- retained publications across queue managers (B §15, A-35) --------------------------------
+    def send_retained(self, origin: str, pattern: str) -> None:
+        """A new proxy from ``origin``: it gets a copy of each retained publication held here that
+        the proxy matches (so its new subscriber gets what a local one would, B:R-DRET-3)."""
+        tree = self.publisher.tree
+        if not tree.retained_count:
+            return
+        for node in tree.matching(pattern, False):
+            message = node.retained
+            if message is None:
+                continue
+            props = dict(message.properties)
+            props[RID_PROPERTY] = self.retained_ids.get(node.topic) or f"{self.name}:{message.md.MsgId.hex()}"
+            fingerprints = props.get(RFP_PROPERTY, "")
+            self.send(self.service.conn, [(origin, RETAINED)], node.topic, message.md, props, message.body,
+                      C.MQPMO_RETAIN, False, fingerprints if isinstance(fingerprints, str) else "")
+
+    def _seen(self, sub: Subscription, topic: str) -> None:
+        """A local retained copy went to ``sub``: another queue manager's copy of the same one will
+        not (A-35)."""
+        rid = self.retained_ids.get(topic)
+        if rid:
+            sub.retained_seen = (sub.retained_seen or set()) | {rid}

@@ -109,6 +109,7 @@ class DistributedPubSub:
         self.log: list[str] = []  # error-log lines for the server to write
         self.conn = Connection("DPS", AGENT_USER, AGENT_APPL)  # the agent's own puts
         self.on_mode: Callable[[bool], None] = lambda enabled: None  # PSMODE(ENABLED) came or went
+        self.on_new_proxy: Callable[[str, str], None] = lambda origin, topic: None  # (retained copies)
         self._was_enabled = self.hierarchy_enabled
         subscriptions.watch = self.local_changed
         subscriptions.check_new = self.check_fanout
@@ -267,6 +268,7 @@ class DistributedPubSub:
         for topic in message.add:
             if self._hold(origin, topic, link, message.qmid, topic in forced):
                 changed.add(topic)
+                self.on_new_proxy(origin, topic)
         self._recompute(sorted(changed))
 
     def _hold(self, origin: str, topic: str, link: Link, qmid: str, forced: bool) -> bool:

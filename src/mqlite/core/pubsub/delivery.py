@@ -46,6 +46,9 @@ class CopyDelivery:
         self.next_id = ids.next_id
         self.publish_exit: PublishExit | None = None
         self.publish_exit_error: MQError | None = None  # configured but not loadable: 2531
+        # (subscription, topic): a retained publication was sent to it (distributed
+        # publish/subscribe remembers which, so another queue manager's copy is not sent again)
+        self.retained_sent: Callable[[Subscription, str], None] | None = None
 
     # -- whether publish/subscribe runs, and its exit ----------------------------------------
     def check_enabled(self) -> None:
@@ -161,6 +164,8 @@ class CopyDelivery:
             sent += self.deliver_copies(conn, chosen, message.md, message.properties, message.body, topic,
                                          C.MQPMO_RETAIN, copies.DEFAULT_PUB_LEVEL, topic_attrs, False, now,
                                          retained=True)
+            if self.retained_sent is not None:
+                self.retained_sent(sub, topic)
         return sent
 
 

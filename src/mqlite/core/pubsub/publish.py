@@ -163,20 +163,23 @@ class Publisher:
         return md
 
     def publish_received(self, conn: Connection, topic: str, md: MessageDescriptor, options: int,
-                         properties: Properties, body: bytes, eligible: Callable[[Subscription], bool]) -> int:
+                         properties: Properties, body: bytes, eligible: Callable[[Subscription], bool],
+                         retained: bool = False) -> int:
         """A publication another queue manager passed here: another MQPUT to the topic under this
         queue manager's authority, for the ``eligible`` subscriptions (scope ALL, B:R-FWD-4,
-        R-FWD-5), in ``conn``'s unit of work; retained here too when it was (B:R-DRET-3)."""
+        R-FWD-5), in ``conn``'s unit of work; retained here too when it was (B:R-DRET-3).
+        ``retained``: a copy of a retained publication for subscriptions that had not got it
+        (delivered flagged MQIsRetained)."""
         now = self.clock()
         cached = self.topic_matches.get(topic)
         if cached is None:
             cached = self.match(topic)
         topic_levels, matched = cached
         chosen, _ = copies.recipients([s for s in matched if eligible(s)], topic_levels, md, properties, None,
-                                      options, copies.DEFAULT_PUB_LEVEL, now)
+                                      options, copies.DEFAULT_PUB_LEVEL, now, retained_delivery=retained)
         topic_attrs = self.tree.resolved(self.tree.owner_of_pattern(topic, False))
         delivered = self.delivery.deliver_copies(conn, chosen, md, properties, body, topic, options,
-                                                 copies.DEFAULT_PUB_LEVEL, topic_attrs, True, now)
+                                                 copies.DEFAULT_PUB_LEVEL, topic_attrs, True, now, retained=retained)
         if options & C.MQPMO_RETAIN:
             stored = Message(md.copy(), body, dict(properties))
             node = self.tree.node(topic, now)

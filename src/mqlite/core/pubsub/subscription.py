@@ -90,6 +90,7 @@ class Subscription:
     resumed: float = 0.0
     last_message: float = 0.0
     messages: int = 0
+    retained_seen: set[str] | None = None  # retained publications from other queue managers it got (B A-35)
 
     @property
     def durable(self) -> bool:
