@@ -15,6 +15,7 @@ from helpers.mqsc import depth, mqsc
 from helpers.qmgrs import QMgr
 from helpers.waiting import wait_until
 from mqlite import cmqc as C
+from mqlite.protocol import dlh
 
 RunCli = Callable[..., Any]
 
@@ -255,3 +256,36 @@ def test_two_retained_publishers(qmgr_factory: Callable[..., QMgr], run_cli: Run
         idle(run_cli, qm1, qm2, qm3)
         with pytest.raises(mqlite.MQMIError):
             sub.get(wait=0.5)
+
+
+def test_the_receiving_channel_puts_with_its_own_authority(qmgr_factory: Callable[..., QMgr],
+                                                            run_cli: RunCli) -> None:
+    """B:SC-75, B:R-DSEC-1, R-DSEC-3, R-DSEC-6, A-37: QM1's receiver from QM2 runs as 'appuser',
+    who may not put to SYSTEM.INTER.QMGR.*: QM2's proxy goes to QM1's dead-letter queue with 2035
+    and QM1 holds nothing; granted +put (and +setall: a receiving MCA passes the message's
+    context) and resynchronised, the proxy arrives and publications flow."""
+    qm1, qm2 = qmgr_factory("QM1"), qmgr_factory("QM2")
+    link(run_cli, qm1, qm2)
+    set_parent(run_cli, qm2, qm1)
+    mqsc(run_cli, qm1, "DEFINE QLOCAL(DLQ)\nALTER QMGR DEADQ(DLQ)\n"
+                       "ALTER CHANNEL(QM2.TO.QM1) CHLTYPE(RCVR) MCAUSER('appuser') PUTAUT(DEF)\n")
+    for grant in (("-t", "qmgr", "+connect"), ("-t", "queue", "-n", "DLQ", "+put", "+setall")):
+        granted = run_cli("setmqaut", "-m", "QM1", "-p", "appuser", *grant)  # as IBM asks of an MCAUSER
+        assert granted.returncode == 0, granted.stdout + granted.stderr
+    mqsc(run_cli, qm2, "STOP CHANNEL(QM2.TO.QM1)\n")  # the new MCAUSER applies from the next start
+    mqsc(run_cli, qm2, "START CHANNEL(QM2.TO.QM1)\n")
+    mqsc(run_cli, qm2, "DEFINE QLOCAL(QX)\nDEFINE SUB(SX) TOPICSTR('Secure/X') DEST(QX)\n")
+    wait_until(lambda: depth(run_cli, qm1, "DLQ") >= 1, "the proxy on QM1's dead-letter queue")
+    with mqlite.connect("QM1") as conn:
+        header, _ = dlh.decode(bytes(mqlite.Queue(conn, "DLQ").get()))
+    assert header.reason == C.MQRC_NOT_AUTHORIZED and header.dest_q_name == "SYSTEM.INTER.QMGR.CONTROL"
+    assert proxies(run_cli, qm1) == set()
+    for queue in ("SYSTEM.INTER.QMGR.CONTROL", "SYSTEM.INTER.QMGR.PUBS"):
+        granted = run_cli("setmqaut", "-m", "QM1", "-t", "queue", "-n", queue, "-p", "appuser", "+put",
+                          "+setall")  # (a receiving MCA passes the message's context)
+        assert granted.returncode == 0, granted.stdout + granted.stderr
+    mqsc(run_cli, qm2, "REFRESH QMGR TYPE(PROXYSUB)\n")
+    wait_until(lambda: proxies(run_cli, qm1) == {("QM2", "Secure/X")}, "the proxy at QM1")
+    publish(qm1, "Secure/X", b"through")
+    idle(run_cli, qm1, qm2)
+    assert bodies(qm2, "QX") == [b"through"]
