@@ -12,7 +12,7 @@ import pytest
 from helpers.cluster import join_all
 from helpers.hierarchy import bodies, idle, proxies, publish, sent
 from helpers.module_qmgrs import started
-from helpers.mqsc import mqsc
+from helpers.mqsc import depth, mqsc
 from helpers.qmgrs import QMgr
 from helpers.waiting import wait_until
 
@@ -106,3 +106,18 @@ def test_two_hosts_share_and_one_fails(hosted: Hosted) -> None:
     assert sorted(bodies(qm3, "S3Q")) == [b"0", b"1", b"2", b"3"]
     assert moved(before, crossing(run_cli, qmgrs)) == {("QM2", "QM1"): 2, ("QM2", "QM4"): 2, ("QM1", "QM3"): 2,
                                                        ("QM4", "QM3"): 2}
+    # B:SC-47: QM1 ended, QM2's channel to it retrying: every publication goes through QM4
+    assert run_cli("endmqm", "-i", "QM1").returncode == 0
+    try:
+        publish(qm2, "Price/Veg", b"wake")  # (a publication for QM1 in turn shows QM2 it is gone)
+        wait_until(lambda: "RETRYING" in mqsc(run_cli, qm2, f"DISPLAY CHSTATUS({CLUSTER}.QM1)\n", ok=False),
+                   "QM2's channel to QM1 retrying", timeout=60)
+        before = sent(run_cli, qm2, f"{CLUSTER}.QM4")
+        for n in range(3):
+            publish(qm2, "Price/Fruit", b"via QM4 %d" % n)
+        wait_until(lambda: depth(run_cli, qm3, "S3Q") == 3, "the three at QM3")
+        assert bodies(qm3, "S3Q") == [b"via QM4 0", b"via QM4 1", b"via QM4 2"]
+        assert sent(run_cli, qm2, f"{CLUSTER}.QM4") - before == 3
+    finally:
+        assert run_cli("strmqm", "QM1").returncode == 0
+    idle(run_cli, *qmgrs.values())
