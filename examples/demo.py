@@ -4,7 +4,8 @@ Everything runs for real: queue manager processes on Unix sockets and loopback T
 SQLite stores in a temporary MQLITE_HOME, the `mqlite` command line and the Python client. The
 last parts link three queue managers with message channels (a payment put on DEMO.QM crosses
 DEMO.QM2 to DEMO.QM3, once and once only) and join four in a cluster, where a queue defined on
-two of them is reached from a third with nothing defined there.
+two of them is reached from a third with nothing defined there, and a publication on one member
+reaches a subscriber on another through a cluster topic.
 """
 
 from __future__ import annotations
@@ -160,8 +161,34 @@ def cluster() -> None:
     run("put", "-m", "DEMO.QM", "INVOICES", "--persistent", stdin="".join(f"late invoice {i}\n" for i in range(4)))
     counts = [wait_for_depth(name, "INVOICES", want) for name, want in (("CLUS.A", 9), ("CLUS.B", 5))]
     console.print(f"after SUSPEND QMGR on CLUS.B: {counts[0]} on CLUS.A, {counts[1]} on CLUS.B")
+    cluster_pubsub()
     for name in ("CLUS.B", "CLUS.A", "DEMO.FR"):
         run("endmqm", name)
+
+
+def cluster_pubsub() -> None:
+    """A cluster topic: PRICES, defined on DEMO.FR with CLUSTER(DEMO), reaches every member; a
+    subscription on CLUS.A puts its proxy subscription on the others, and CLUS.B's publication
+    crosses the cluster straight to CLUS.A (DIRECT routing)."""
+    console.print(Panel("TOPIC(PRICES) 'Prices' CLUSTER(DEMO) on DEMO.FR; a subscriber on CLUS.A, a publisher "
+                        "on CLUS.B", title="a publication crossing the cluster"))
+    run("runmqsc", "DEMO.FR", stdin="DEFINE TOPIC(PRICES) TOPICSTR('Prices') CLUSTER(DEMO)\n")
+    deadline = time.monotonic() + 30
+    while "PRICES" not in run_quiet("CLUS.A", "DISPLAY TOPIC(*) TYPE(CLUSTER)\n"):
+        if time.monotonic() > deadline:
+            raise SystemExit("CLUS.A did not learn the cluster topic")
+        time.sleep(0.2)
+    run("runmqsc", "CLUS.A", stdin="DEFINE QLOCAL(PRICES.IN)\nDEFINE SUB(PRICES.SUB) TOPICSTR('Prices/#') "
+                                  "DEST(PRICES.IN)\n")
+    deadline = time.monotonic() + 30
+    while "Prices/#" not in run_quiet("CLUS.B", "DISPLAY SUB(*) SUBTYPE(PROXY) TOPICSTR DESTQMGR\n"):
+        if time.monotonic() > deadline:
+            raise SystemExit("CLUS.B did not get the proxy subscription")
+        time.sleep(0.2)
+    run("runmqsc", "CLUS.B", stdin="DISPLAY SUB(*) SUBTYPE(PROXY) TOPICSTR DESTQMGR\n")
+    run("pub", "-m", "CLUS.B", "Prices/apples", stdin="1.20\n")
+    wait_for_depth("CLUS.A", "PRICES.IN", 1)
+    run("browse", "-m", "CLUS.A", "PRICES.IN")
 
 
 def run_quiet(qmgr: str, script: str) -> str:
