@@ -513,9 +513,10 @@ class DistributedPubSub:
         self._apply(self.hierarchy.retry())
 
     def start(self) -> None:
-        """At queue-manager start: count the local subscriptions and resync every neighbour."""
+        """At queue-manager start: the cached cluster topic objects into the topic tree (before
+        anything resolves a topic), the local subscriptions counted, every neighbour resynced."""
         self.hierarchy.qmid = self.qmid
-        self.reevaluate()
+        self.cluster_changed([])  # (and reevaluate)
         self._apply(self.hierarchy.retry())
         self.refresh()
 
