@@ -43,6 +43,7 @@ class DistributedPubSubAgent:
         self.forwarding = self.core.forwarding
         self._last_retry = 0.0
         runtime.tick_hooks.append(self._tick)
+        runtime.log_sources.append(self.service.log)
         self.service.start()
         self._finish()
         self._servers = [
@@ -92,10 +93,7 @@ class DistributedPubSubAgent:
         return failed
 
     def _finish(self) -> None:
-        for line in self.service.log:
-            log.warning("%s", line)
-        self.service.log.clear()
-        self.runtime.finish(Round())
+        self.runtime.finish(Round())  # (which writes the service's log lines)
 
     def _tick(self, now: float) -> None:
         if now - self._last_retry >= RETRY_RELATIONS_EVERY:

@@ -150,6 +150,8 @@ class Runtime:
         self.reading_paused = False
         self.on_fatal: Callable[[], None] | None = None  # set by the host: end immediately
         self.tick_hooks: list[Callable[[float], None]] = []  # run every tick (MQTT session expiry)
+        # Error-log lines core's services leave (written at the end of every round, whoever ran it).
+        self.log_sources: list[list[str]] = []
         self.ping_channel: Callable[[Any], Awaitable[Any]] | None = None  # PING CHANNEL (the message channels')
         # Ask the cluster's full repositories about a queue name (the repository manager's).
         self.cluster_lookup: Callable[[str, str], Awaitable[bool]] | None = None
@@ -237,6 +239,11 @@ class Runtime:
                     self._pause_reading(True)
         if self.core.waiting or self._timer is None:
             self._schedule_timer()
+        for lines in self.log_sources:
+            if lines:
+                for line in lines:
+                    log.warning("%s", line)
+                lines.clear()
 
     def _add_effects(
         self, round_: Round, completions: list[tuple[Waiter, GetResult | MQError]],
