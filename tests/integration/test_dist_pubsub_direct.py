@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from helpers.cluster import join_all
-from helpers.hierarchy import bodies, idle, proxies, publish, sent
+from helpers.cluster import join_all, receive, send_to
+from helpers.hierarchy import bodies, idle, proxies, publish, sent, sent_all
 from helpers.module_qmgrs import started
 from helpers.mqsc import mqsc
 from helpers.qmgrs import QMgr
@@ -89,3 +89,48 @@ def test_direct_routing(demo: Demo) -> None:
     mqsc(run_cli, qm3, "DELETE SUB(S3)\n")
     idle(run_cli, *qmgrs.values())
     assert all(("QM3", "Price/Fruit") not in subs for subs in held(run_cli, qmgrs).values())
+
+
+def test_publish_everywhere_through_force(demo: Demo) -> None:
+    """B:SC-51, B:R-FRC-6: PROXYSUB(FORCE) on the cluster topic: every member sends every other a
+    forced proxy 'Price/#', so a publication with no subscriber anywhere goes to all five."""
+    qmgrs, run_cli = demo
+    mqsc(run_cli, qmgrs["QM1"], "ALTER TOPIC(PRICE) PROXYSUB(FORCE)\n")
+    try:
+        wait_until(lambda: all(sum(1 for origin, topic in proxies(run_cli, qmgr) if topic == "Price/#") == 5
+                               for qmgr in qmgrs.values()), "five forced proxies everywhere", timeout=60)
+        idle(run_cli, *qmgrs.values())
+        before = sent_all(qmgrs["QM2"])
+        publish(qmgrs["QM2"], "Price/Nobody", b"everywhere")
+        idle(run_cli, *qmgrs.values())
+        after = sent_all(qmgrs["QM2"])
+        assert {c: after[c] - before.get(c, 0) for c in after if after[c] != before.get(c, 0)} == {
+            f"{CLUSTER}.{name}": 1 for name in ("FR1", "FR2", "QM1", "QM3", "QM4")}
+    finally:
+        mqsc(run_cli, qmgrs["QM1"], "ALTER TOPIC(PRICE) PROXYSUB(FIRSTUSE)\n")
+    wait_until(lambda: all(("QM1", "Price/#") not in proxies(run_cli, qmgr) for qmgr in qmgrs.values()),
+               "the forced proxies cancelled", timeout=60)
+
+
+def test_a_member_joining_later_resynchronises(demo: Demo, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """B:SC-36, B:R-CLU-12: QM5 joins the cluster: it learns the cluster topic, every member's
+    proxies reach it, and its publication goes to the subscribers' queue managers."""
+    qmgrs, run_cli = demo
+    mqsc(run_cli, qmgrs["QM3"], "DEFINE QLOCAL(J3)\nDEFINE SUB(SJ3) TOPICSTR('Price/Join') DEST(J3)\n")
+    mqsc(run_cli, qmgrs["QM4"], "DEFINE QLOCAL(J4)\nDEFINE SUB(SJ4) TOPICSTR('Price/Join') DEST(J4)\n")
+    idle(run_cli, *qmgrs.values())
+    home = qmgrs["QM1"].home
+    assert run_cli("crtmqm", "-p", "0", "QM5").returncode == 0
+    assert run_cli("strmqm", "QM5").returncode == 0
+    qm5 = QMgr("QM5", home)
+    mqsc(run_cli, qm5, "ALTER CHANNEL(SYSTEM.DEF.CLUSSDR) CHLTYPE(CLUSSDR) SHORTTMR(1)\n")
+    receive(run_cli, qm5, CLUSTER)
+    send_to(run_cli, qm5, CLUSTER, qmgrs["FR2"])
+    wait_until(lambda: "PRICE" in mqsc(run_cli, qm5, "DISPLAY TOPIC(*) TYPE(CLUSTER)\n", ok=False),
+               "QM5 has the cluster topic", timeout=60)
+    wait_until(lambda: {("QM3", "Price/Join"), ("QM4", "Price/Join")} <= proxies(run_cli, qm5),
+               "QM5 holds QM3's and QM4's proxies", timeout=60)
+    publish(qm5, "Price/Join", b"from the newcomer")
+    idle(run_cli, *qmgrs.values(), qm5)
+    assert bodies(qmgrs["QM3"], "J3") == [b"from the newcomer"] and bodies(qmgrs["QM4"], "J4") == [b"from the newcomer"]
+    run_cli("endmqm", "-i", "QM5")

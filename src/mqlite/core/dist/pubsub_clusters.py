@@ -43,6 +43,16 @@ class ClusterTopics:
         return {cluster: {r.owner for r in self.state.live("QMGR", cluster=cluster)} - {self.name}
                 for cluster in self.pubsub_clusters()}
 
+    def member_of(self) -> set[str]:
+        return self.state.member_of() if self.state is not None else set()
+
+    def left(self, qmgr: str, cluster: str) -> bool:
+        """Whether ``qmgr`` was a member of ``cluster`` and is no more (its record withdrawn)."""
+        if self.state is None:
+            return True
+        record = self.state.cache.get(("QMGR", cluster, qmgr, qmgr))
+        return record is not None and record.deleted
+
     def hosts(self, cluster: str) -> frozenset[str]:
         """The topic hosts of ``cluster``'s TOPICHOST objects: the queue managers that define one,
         this one included (B:R-RTE-5)."""

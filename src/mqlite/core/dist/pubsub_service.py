@@ -248,6 +248,10 @@ class DistributedPubSub:
         origin = message.origin
         links = self.neighbours().get(origin, frozenset())
         link = next((lk for lk in links if _link_name(lk) == message.link), None)
+        if link is None and message.link != HIERARCHY and message.link in self.clusters.member_of():
+            # a member (or a cluster topic) this one has not heard of yet: the full repository's
+            # news and the member's proxies race each other; held now, used once the news comes
+            link = (proxy_rules.CLUSTER, message.link)
         if link is None:  # from a queue manager that is no neighbour that way (any more): nothing to hold
             self.log.append(f"AMQ5815W: proxy subscriptions from {origin} over {message.link}, which is not a "
                             "link of this queue manager, ignored")
@@ -410,8 +414,12 @@ class DistributedPubSub:
         links_now = {(n, _link_name(link)) for n, links in neighbours.items() for link in links}
         for gone in [key for key in self.sent if key not in links_now]:
             del self.sent[gone]
+        clusters = self.clusters.member_of()
         for origin, held in list(self.held.items()):  # proxies held over links that are gone
             for link in [lk for lk in held.links if lk not in neighbours.get(origin[0], frozenset())]:
+                if link[0] == proxy_rules.CLUSTER and link[1] in clusters and not self.clusters.left(
+                        origin[0], link[1]):
+                    continue  # a member not heard of yet, not one that left
                 self._drop_link(held, link)
         newcomers = sorted({n for n, _ in links_now - set(self.sent)})
         topics = set(self.local) | self.forced | set(self.held_by_topic)
