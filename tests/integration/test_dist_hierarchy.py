@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import mqlite.client as mqlite
+from helpers.cluster import join_all
 from helpers.hierarchy import bodies, idle, link, proxies, publish, relations, sent, sent_all, set_parent
 from helpers.mqsc import depth, mqsc
 from helpers.qmgrs import QMgr
@@ -292,3 +293,25 @@ def test_the_receiving_channel_puts_with_its_own_authority(qmgr_factory: Callabl
     publish(qm1, "Secure/X", b"through")
     idle(run_cli, qm1, qm2)
     assert bodies(qm2, "QX") == [b"through"]
+
+
+def test_a_cluster_and_a_hierarchy_between_one_pair(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
+    """B:SC-64, B:R-PXY-9, R-PXY-10, A-07: QMA and QMB are a cluster of two (QMA its full
+    repository, cluster topic 'Sports/Rugby') and QMB is QMA's child: QMB's subscription makes one
+    proxy record at QMA, over both links; QMA's publication crosses once and is delivered once."""
+    qma, qmb = qmgr_factory("QMA"), qmgr_factory("QMB")
+    link(run_cli, qma, qmb)
+    set_parent(run_cli, qmb, qma)
+    join_all(run_cli, "CL", [qma], [qmb])
+    mqsc(run_cli, qma, "DEFINE TOPIC(RUGBY) TOPICSTR('Sports/Rugby') CLUSTER(CL)\n")
+    wait_until(lambda: "CLUSQMGR(QMA)" in mqsc(run_cli, qmb, "DISPLAY TOPIC(RUGBY) TYPE(CLUSTER)\n", ok=False),
+               "QMB has the cluster topic", timeout=60)
+    mqsc(run_cli, qmb, "DEFINE QLOCAL(QL)\nDEFINE SUB(SL) TOPICSTR('Sports/Rugby/Leeds') DEST(QL)\n")
+    idle(run_cli, qma, qmb)
+    records = mqsc(run_cli, qma, "DISPLAY SUB(*) SUBTYPE(PROXY) DESTQMGR TOPICSTR\n").count("AMQ8096I")
+    assert proxies(run_cli, qma) == {("QMB", "Sports/Rugby/Leeds")} and records == 1
+    before = sum(sent_all(qma).values())
+    publish(qma, "Sports/Rugby/Leeds", b"try")
+    idle(run_cli, qma, qmb)
+    assert sum(sent_all(qma).values()) - before == 1
+    assert bodies(qmb, "QL") == [b"try"]

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from helpers.cluster import join_all
-from helpers.hierarchy import bodies, idle, proxies, publish, sent, sent_all
+from helpers.hierarchy import bodies, idle, link, proxies, publish, sent, sent_all, set_parent
 from helpers.module_qmgrs import started
 from helpers.mqsc import depth, mqsc
 from helpers.qmgrs import QMgr
@@ -125,3 +125,25 @@ def test_two_hosts_share_and_one_fails(hosted: Hosted) -> None:
     finally:
         assert run_cli("strmqm", "QM1").returncode == 0
     idle(run_cli, *qmgrs.values())
+
+
+def test_topichost_does_not_span_a_hierarchy(hosted: Hosted) -> None:
+    """B:SC-49, B:R-RTE-12, A-05: HX, in no cluster, is QM3's child; its subscription's proxy
+    stops at QM3 (none goes to the host QM1), and QM2's publication never reaches HX."""
+    qmgrs, run_cli = hosted
+    home = qmgrs["QM1"].home
+    assert run_cli("crtmqm", "-p", "0", "HX").returncode == 0
+    assert run_cli("strmqm", "HX").returncode == 0
+    hx = QMgr("HX", home)
+    try:
+        link(run_cli, qmgrs["QM3"], hx)
+        set_parent(run_cli, hx, qmgrs["QM3"])
+        mqsc(run_cli, hx, "DEFINE QLOCAL(HXQ)\nDEFINE SUB(HXS) TOPICSTR('Price/x') DEST(HXQ)\n")
+        idle(run_cli, hx, *qmgrs.values())
+        assert ("HX", "Price/x") in proxies(run_cli, qmgrs["QM3"])
+        assert all(topic != "Price/x" for _, topic in proxies(run_cli, qmgrs["QM1"]))
+        publish(qmgrs["QM2"], "Price/x", b"stays in the cluster")
+        idle(run_cli, hx, *qmgrs.values())
+        assert bodies(hx, "HXQ") == []
+    finally:
+        run_cli("endmqm", "-i", "HX")
