@@ -112,6 +112,34 @@ def test_publish_everywhere_through_force(demo: Demo) -> None:
                "the forced proxies cancelled", timeout=60)
 
 
+def test_moving_the_topic_host(demo: Demo) -> None:
+    """B:SC-33, B:R-CTD-13, A-18: PRICE copied identically to QM2, deleted on QM1, then altered on
+    QM2: QM3's subscriber gets each step's publication once, QM3's proxy at QM2 is never cancelled,
+    the copies end up QM2's, and no conflict is logged while the two definitions are identical."""
+    qmgrs, run_cli = demo
+    qm1, qm2, qm3 = qmgrs["QM1"], qmgrs["QM2"], qmgrs["QM3"]
+    mqsc(run_cli, qm3, "DEFINE QLOCAL(MOVEQ)\nDEFINE SUB(MOVES) TOPICSTR('Price/Move') DEST(MOVEQ)\n")
+    idle(run_cli, *qmgrs.values())
+    assert ("QM3", "Price/Move") in proxies(run_cli, qm2)
+    steps = [f"DEFINE TOPIC(PRICE) TOPICSTR('Price') CLUSTER({CLUSTER})\n", "DELETE TOPIC(PRICE)\n",
+             "ALTER TOPIC(PRICE) DESCR('moved')\n"]
+    for n, (qmgr, step) in enumerate(zip((qm2, qm1, qm2), steps, strict=True)):
+        mqsc(run_cli, qmgr, step)
+        idle(run_cli, *qmgrs.values())
+        assert ("QM3", "Price/Move") in proxies(run_cli, qm2)
+        publish(qm2, "Price/Move", b"step %d" % n)
+        idle(run_cli, *qmgrs.values())
+        assert bodies(qm3, "MOVEQ") == [b"step %d" % n]
+    wait_until(lambda: "CLUSQMGR(QM1)" not in mqsc(run_cli, qm3, "DISPLAY TOPIC(PRICE) TYPE(CLUSTER)\n", ok=False)
+               and "CLUSQMGR(QM2)" in mqsc(run_cli, qm3, "DISPLAY TOPIC(PRICE) TYPE(CLUSTER)\n", ok=False),
+               "QM3's copy is QM2's", timeout=60)
+    for name in ("QM3", "QM4", "FR1"):
+        log = (qmgrs[name].home / "qmgrs" / name / "AMQERR01.LOG").read_text()
+        assert "conflicting definitions of cluster topic" not in log
+    mqsc(run_cli, qm3, "DELETE SUB(MOVES)\n")
+    idle(run_cli, *qmgrs.values())
+
+
 def test_a_member_joining_later_resynchronises(demo: Demo, tmp_path_factory: pytest.TempPathFactory) -> None:
     """B:SC-36, B:R-CLU-12: QM5 joins the cluster: it learns the cluster topic, every member's
     proxies reach it, and its publication goes to the subscribers' queue managers."""
