@@ -4,13 +4,14 @@ partial ones as real processes, shared by the tests of this module (cluster HOST
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
 from helpers.cluster import join_all
-from helpers.hierarchy import bodies, idle, link, proxies, publish, sent, sent_all, set_parent
+from helpers.hierarchy import bodies, idle, link, proxies, publish, sent, sent_all, set_parent, shown
 from helpers.module_qmgrs import started
 from helpers.mqsc import depth, mqsc
 from helpers.qmgrs import QMgr
@@ -41,6 +42,19 @@ def hosted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hosted]:
         yield qmgrs, run_cli
 
 
+def one_host(hosted: Hosted) -> None:
+    """PRICE hosted by QM1 alone (QM4's definition, which one test makes, gone): the module's tests
+    run in any order."""
+    qmgrs, run_cli = hosted
+    mqsc(run_cli, qmgrs["QM4"], "DELETE TOPIC(PRICE)\n", ok=False)
+    wait_until(lambda: re.findall(r"CLUSQMGR\((\w+)\)", shown(qmgrs["QM2"], "DISPLAY TOPIC(PRICE) TYPE(CLUSTER)\n"))
+               == ["QM1"] and ("QM3", "Price/Fruit") not in proxies(run_cli, qmgrs["QM4"]), "QM1 the only host",
+               timeout=60)
+    for name in ("QM2", "QM4"):  # their channels to the host running (MSGS counts from a channel's start)
+        publish(qmgrs[name], "Price/Warm", b"warm-up")
+    idle(run_cli, *qmgrs.values())
+
+
 def crossing(run_cli: RunCli, qmgrs: dict[str, QMgr]) -> dict[tuple[str, str], int]:
     """Messages each member's cluster-senders have sent, by (from, to)."""
     found = {}
@@ -59,6 +73,7 @@ def test_one_host(hosted: Hosted) -> None:
     get a channel between them; a publication with no subscriber anywhere still goes to the host),
     B:SC-43 (the host's own publication: one hop)."""
     qmgrs, run_cli = hosted
+    one_host(hosted)
     found = {name: proxies(run_cli, qmgr) for name, qmgr in qmgrs.items()}
     assert {name for name, subs in found.items() if ("QM3", "Price/Fruit") in subs} == {"QM1"}
     before = crossing(run_cli, qmgrs)
@@ -83,6 +98,7 @@ def test_a_subscriber_beside_the_publisher(hosted: Hosted) -> None:
     """B:SC-45, B:R-RTE-8: QM2's own subscriber is served at once; the host does not send the
     publication back to QM2; each subscriber gets it once."""
     qmgrs, run_cli = hosted
+    one_host(hosted)
     qm2 = qmgrs["QM2"]
     mqsc(run_cli, qm2, "DEFINE QLOCAL(S2Q)\nDEFINE SUB(S2) TOPICSTR('Price/Fruit') DEST(S2Q)\n")
     idle(run_cli, *qmgrs.values())
@@ -99,6 +115,7 @@ def test_two_hosts_share_and_one_fails(hosted: Hosted) -> None:
     """B:SC-46 (a second identical definition on QM4: QM2's publications alternate between the
     hosts, each arrives once), B:SC-47 (QM1 ended: all go through QM4; back: the rotation resumes)."""
     qmgrs, run_cli = hosted
+    one_host(hosted)
     qm2, qm3, qm4 = qmgrs["QM2"], qmgrs["QM3"], qmgrs["QM4"]
     mqsc(run_cli, qm4, f"DEFINE TOPIC(PRICE) TOPICSTR('Price') CLUSTER({CLUSTER}) CLROUTE(TOPICHOST)\n")
     wait_until(lambda: ("QM3", "Price/Fruit") in proxies(run_cli, qm4), "QM4 holds QM3's proxy", timeout=60)

@@ -43,6 +43,10 @@ class ClusterTopics:
         return {cluster: {r.owner for r in self.state.live("QMGR", cluster=cluster)} - {self.name}
                 for cluster in self.pubsub_clusters()}
 
+    def generation(self) -> int:
+        """Bumped by the repository whenever a record is kept or dropped."""
+        return self.state.generation if self.state is not None else 0
+
     def member_of(self) -> set[str]:
         return self.state.member_of() if self.state is not None else set()
 

@@ -106,6 +106,8 @@ class DistributedPubSub:
         self.clusters = ClusterTopics(name, subscriptions.tree)  # the publish/subscribe clusters it is in
         self.channel_ok: Callable[[str], bool] = lambda qmgr: True  # (the cluster routing's channel state)
         self.topic_hosts = False  # a TOPICHOST cluster topic exists here
+        self._neighbours: tuple[tuple[Any, ...], dict[str, frozenset[Link]]] | None = None
+        self._defs_version = 0  # bumped when definitions change (the neighbours' cache key)
         self.log: list[str] = []  # error-log lines for the server to write
         self.conn = Connection("DPS", AGENT_USER, AGENT_APPL)  # the agent's own puts
         self.on_mode: Callable[[bool], None] = lambda enabled: None  # PSMODE(ENABLED) came or went
@@ -127,16 +129,22 @@ class DistributedPubSub:
     def neighbours(self) -> dict[str, frozenset[Link]]:
         """The queue managers this one exchanges proxies and publications with, and over which
         links: its active hierarchy relations (PSMODE(ENABLED)), and the other members of each
-        publish/subscribe cluster it is in (B §0.2, R-CLU-2, R-CLU-3)."""
+        publish/subscribe cluster it is in (B §0.2, R-CLU-2, R-CLU-3). Asked at every
+        publication: kept until the relations, the cluster's records or the definitions change."""
+        relations = tuple(self.hierarchy.neighbours().items()) if self.hierarchy_enabled else ()
+        key = (self.attrs.get("PSMODE", "ENABLED"), relations, self.clusters.generation(), self._defs_version)
+        if self._neighbours is not None and self._neighbours[0] == key:
+            return self._neighbours[1]
         found: dict[str, set[Link]] = {}
-        if self.hierarchy_enabled:
-            for neighbour, link in self.hierarchy.neighbours().items():
-                found.setdefault(neighbour, set()).add(link)
+        for neighbour, link in relations:
+            found.setdefault(neighbour, set()).add(link)
         if self.attrs.get("PSMODE", "ENABLED") != "DISABLED":
             for cluster, members in self.clusters.members().items():
                 for member in members:
                     found.setdefault(member, set()).add((proxy_rules.CLUSTER, cluster))
-        return {n: frozenset(links) for n, links in found.items()}
+        neighbours = {n: frozenset(links) for n, links in found.items()}
+        self._neighbours = (key, neighbours)
+        return neighbours
 
     @property
     def active(self) -> bool:
@@ -398,6 +406,7 @@ class DistributedPubSub:
     def reevaluate(self) -> None:
         """Definitions changed (topic objects, PSMODE): count the local subscriptions again and
         send what differs (B:R-PXY-13, A-09)."""
+        self._defs_version += 1
         if self.hierarchy_enabled != self._was_enabled:
             self._was_enabled = self.hierarchy_enabled
             self.on_mode(self._was_enabled)
