@@ -50,3 +50,15 @@ def start_channel_by_put(run_cli: RunCli, source: QMgr, cluster: str, target: st
     wait_until(lambda: "STATUS(RUNNING)" in mqsc(
         run_cli, source, f"DISPLAY CHSTATUS({cluster}.{target}) STATUS\n", ok=False),
         f"{source.name}'s channel to {target} running", timeout=60)
+
+
+def formed(run_cli: RunCli, qmgrs: dict[str, QMgr], cluster: str, full: Sequence[str]) -> None:
+    """``qmgrs`` join ``cluster`` (``full`` its full repositories, the others partial ones), with
+    the auto-defined cluster-senders retrying after 1 s; wait until every full repository knows
+    every member."""
+    for qmgr in qmgrs.values():
+        mqsc(run_cli, qmgr, "ALTER CHANNEL(SYSTEM.DEF.CLUSSDR) CHLTYPE(CLUSSDR) SHORTTMR(1)\n")
+    join_all(run_cli, cluster, [qmgrs[n] for n in full], [q for n, q in qmgrs.items() if n not in full])
+    for name in full:
+        wait_until(lambda name=name: mqsc(run_cli, qmgrs[name], "DISPLAY CLUSQMGR(*)\n", ok=False).count("AMQ8441I")
+                   == len(qmgrs), f"{name} knows every member", timeout=60)

@@ -15,6 +15,7 @@ import pytest
 import mqlite.client as mqlite
 from helpers.cluster import join_all, start_channel_by_put
 from helpers.credentials import APP, add_user, grant_app
+from helpers.hierarchy import bodies as drain
 from helpers.module_qmgrs import runner, started
 from helpers.mqsc import depth, mqsc
 from helpers.qmgrs import QMgr, server_pids
@@ -75,18 +76,6 @@ def diagnostics(run_cli: RunCli, qmgrs: dict[str, QMgr]) -> str:
                                                        "DISPLAY CHSTATUS(*) STATUS MSGS\n", ok=False))
         out.append("\n".join((paths.qmgr_dir(name) / "AMQERR01.LOG").read_text().splitlines()[-15:]))
     return "\n".join(out)
-
-
-def drain(qmgr: QMgr, queue: str) -> list[bytes]:
-    got = []
-    with mqlite.connect(qmgr.name) as conn:
-        q = mqlite.Queue(conn, queue)
-        while True:
-            try:
-                got.append(q.get())
-            except mqlite.MQMIError as error:
-                assert error.reason == C.MQRC_NO_MSG_AVAILABLE
-                return got
 
 
 def wait_arrived(run_cli: RunCli, qmgrs: dict[str, QMgr], total: int) -> tuple[int, int]:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from helpers.cluster import join_all, receive, send_to
+from helpers.cluster import formed, receive, send_to
 from helpers.hierarchy import bodies, idle, proxies, publish, sent, sent_all, shown
 from helpers.module_qmgrs import started
 from helpers.mqsc import mqsc
@@ -26,12 +26,7 @@ CLUSTER = "DEMO"
 def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
     names = ("FR1", "FR2", "QM1", "QM2", "QM3", "QM4")
     with started(tmp_path_factory.mktemp("direct") / "mqhome", names) as (qmgrs, run_cli):
-        for qmgr in qmgrs.values():
-            mqsc(run_cli, qmgr, "ALTER CHANNEL(SYSTEM.DEF.CLUSSDR) CHLTYPE(CLUSSDR) SHORTTMR(1)\n")
-        join_all(run_cli, CLUSTER, [qmgrs["FR1"], qmgrs["FR2"]], [qmgrs[n] for n in names[2:]])
-        for fr in ("FR1", "FR2"):
-            wait_until(lambda fr=fr: mqsc(run_cli, qmgrs[fr], "DISPLAY CLUSQMGR(*)\n", ok=False).count("AMQ8441I")
-                       == 6, f"{fr} knows all six", timeout=60)
+        formed(run_cli, qmgrs, CLUSTER, ("FR1", "FR2"))
         idle(run_cli, *qmgrs.values())
         yield qmgrs, run_cli
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from helpers.cluster import join_all
+from helpers.cluster import formed
 from helpers.hierarchy import bodies, idle, link, proxies, publish, sent, sent_all, set_parent, shown
 from helpers.module_qmgrs import started
 from helpers.mqsc import depth, mqsc
@@ -27,12 +27,7 @@ NAMES = ("FR1", "FR2", "QM1", "QM2", "QM3", "QM4")
 def hosted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hosted]:
     """F-DEMO with PRICE ('Price') CLROUTE(TOPICHOST) on QM1; S3 'Price/Fruit' on QM3."""
     with started(tmp_path_factory.mktemp("topichost") / "mqhome", NAMES) as (qmgrs, run_cli):
-        for qmgr in qmgrs.values():
-            mqsc(run_cli, qmgr, "ALTER CHANNEL(SYSTEM.DEF.CLUSSDR) CHLTYPE(CLUSSDR) SHORTTMR(1)\n")
-        join_all(run_cli, CLUSTER, [qmgrs["FR1"], qmgrs["FR2"]], [qmgrs[n] for n in NAMES[2:]])
-        for fr in ("FR1", "FR2"):
-            wait_until(lambda fr=fr: mqsc(run_cli, qmgrs[fr], "DISPLAY CLUSQMGR(*)\n", ok=False).count("AMQ8441I")
-                       == 6, f"{fr} knows all six", timeout=60)
+        formed(run_cli, qmgrs, CLUSTER, ("FR1", "FR2"))
         mqsc(run_cli, qmgrs["QM1"], f"DEFINE TOPIC(PRICE) TOPICSTR('Price') CLUSTER({CLUSTER}) CLROUTE(TOPICHOST)\n")
         for name in ("QM2", "QM3", "QM4"):
             wait_until(lambda name=name: "PRICE" in mqsc(run_cli, qmgrs[name], "DISPLAY TOPIC(*) TYPE(CLUSTER)\n",
