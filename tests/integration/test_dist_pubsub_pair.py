@@ -45,6 +45,8 @@ def test_one_proxy_for_many_subscriptions(pair: Pair) -> None:
         idle(run_cli, qm1, qm2)
         assert proxies(run_cli, qm1) == {("QM2", "News/UK")}
         assert sent(run_cli, qm2, "QM2.TO.QM1") - before == 1
+        status = mqsc(run_cli, qm1, "DISPLAY TPSTATUS('News/UK') TYPE(SUB) ALL\n")  # issue 17 item 9
+        assert "SUBTYPE(PROXY)" in status and "DESTQMGR(QM2)" in status
         s1.close(C.MQCO_REMOVE_SUB)
         idle(run_cli, qm1, qm2)
         assert sent(run_cli, qm2, "QM2.TO.QM1") - before == 1 and proxies(run_cli, qm1) == {("QM2", "News/UK")}

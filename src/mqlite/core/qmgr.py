@@ -141,6 +141,7 @@ class QueueManager:
         self.forwarding = Forwarding(self.dist_pubsub, publisher, mqi.put_to_qmgr, mqi.refuses_to_qmgr)
         self.dist_pubsub.clusters.state = self.cluster_state
         self.dist_pubsub.channel_ok = self.cluster.reachable
+        pubsub_admin.proxy_subscriptions = self.dist_pubsub.proxy_subscriptions
         self.cluster_state.topic_objects = subscriptions.tree.objects  # its cluster topics are published
         routing_heard = self.cluster_state.on_records
 

@@ -48,6 +48,8 @@ class PubSubAdmin:
         self.subscriber = subscriber
         self.delivery = delivery
         self.connections = connections
+        # The proxy subscriptions other queue managers hold here (distributed publish/subscribe).
+        self.proxy_subscriptions: Callable[[], list[Subscription]] = list
 
     # -- topic objects ----------------------------------------------------------------------
     def define_topic(self, name: str, attrs: dict[str, Any], like: str | None = None, replace: bool = False) -> None:
@@ -321,12 +323,13 @@ class PubSubAdmin:
                                                 "MDURMDL", "MNDURMDL", "NPMSGDLV", "PMSGDLV", "PUB", "SUB",
                                                 "PUBSCOPE", "SUBSCOPE")},
                 })
-            elif status_type == "SUB":
-                for sub in self.subs_by_id.values():
+            elif status_type == "SUB":  # and the proxies other queue managers hold here (issue 17)
+                for sub in [*self.subs_by_id.values(), *self.proxy_subscriptions()]:
                     if sub.topic == topic:
                         holder = sub.holder_conn
                         rows.append({"TOPICSTR": topic, "SUBID": sub.sub_id.hex().upper(), "SUBUSER": sub.user,
                                      "DURABLE": "YES" if sub.durable else "NO",
+                                     "DESTQMGR": sub.view.dest_qmgr or self.name,
                                      "SUBTYPE": _SUBTYPE.get(sub.sub_type, "API"),
                                      "ACTCONN": holder.conn_id.rjust(48, "0") if holder else "0" * 48,
                                      "NUMMSGS": sub.messages})
