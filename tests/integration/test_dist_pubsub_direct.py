@@ -10,12 +10,14 @@ from typing import Any
 
 import pytest
 
+import mqlite.client as mqlite
 from helpers.cluster import formed, receive, send_to
 from helpers.hierarchy import bodies, idle, proxies, publish, sent, sent_all, shown
 from helpers.module_qmgrs import started
 from helpers.mqsc import mqsc
 from helpers.qmgrs import QMgr
 from helpers.waiting import wait_until
+from mqlite import cmqc as C
 
 RunCli = Callable[..., Any]
 Demo = tuple[dict[str, QMgr], RunCli]
@@ -191,3 +193,19 @@ def test_a_member_joining_later_resynchronises(demo: Demo, tmp_path_factory: pyt
     mqsc(run_cli, qmgrs["QM3"], "DELETE SUB(SJ3)\n")
     mqsc(run_cli, qmgrs["QM4"], "DELETE SUB(SJ4)\n")
     idle(run_cli, *qmgrs.values(), qm5)  # (QM5 stays a member: the module's end ends it)
+
+
+def test_a_correl_id_crosses_a_cluster(demo: Demo) -> None:
+    """B:SC-59, B:R-HIE-10, A-29: over a cluster link the publisher's CorrelId reaches a
+    subscription that asked for it."""
+    qmgrs, run_cli = demo
+    price_on(demo, "QM1")
+    with mqlite.connect("QM3") as there, mqlite.connect("QM2") as here:
+        remote = mqlite.Subscription(there, "Price/Correl", correl_id=bytes(24))
+        idle(run_cli, *qmgrs.values())
+        mqlite.Topic(here, topic_string="Price/Correl").pub(b"C", persistent=True, correl_id=b"C1".ljust(24, b"\0"))
+        md = mqlite.MD()
+        assert remote.get(None, md, mqlite.GMO(Options=C.MQGMO_WAIT, WaitInterval=30_000)) == b"C"
+        assert bytes(md.CorrelId) == b"C1".ljust(24, b"\0")
+        remote.close(C.MQCO_REMOVE_SUB)
+    idle(run_cli, *qmgrs.values())

@@ -391,3 +391,23 @@ def test_retained_publications_reach_a_later_remote_subscriber(pair: Pair) -> No
         assert bytes(late.get(wait=30.0)) == b"R2"
         late.close(C.MQCO_REMOVE_SUB)
     idle(run_cli, qm1, qm2)
+
+
+def test_a_correl_id_does_not_cross_a_hierarchy(pair: Pair) -> None:
+    """B:SC-59, B:R-HIE-10, A-29: a subscription asking for the publisher's CorrelId
+    (MQSO_SET_CORREL_ID, SubCorrelId none) gets MQCI_NONE when the publication came over a
+    hierarchy link, and the publisher's on its own queue manager."""
+    qm1, qm2, run_cli = pair
+    with mqlite.connect("QM2") as there, mqlite.connect("QM1") as here:
+        remote = mqlite.Subscription(there, "Correl/X", correl_id=bytes(24))
+        local = mqlite.Subscription(here, "Correl/X", correl_id=bytes(24))
+        idle(run_cli, qm1, qm2)
+        mqlite.Topic(here, topic_string="Correl/X").pub(b"C", persistent=True, correl_id=b"C1".ljust(24, b"\0"))
+        md_here, md_there = mqlite.MD(), mqlite.MD()
+        assert local.get(None, md_here, mqlite.GMO(Options=C.MQGMO_WAIT, WaitInterval=30_000)) == b"C"
+        assert remote.get(None, md_there, mqlite.GMO(Options=C.MQGMO_WAIT, WaitInterval=30_000)) == b"C"
+        assert bytes(md_here.CorrelId) == b"C1".ljust(24, b"\0")
+        assert bytes(md_there.CorrelId) == bytes(24)
+        remote.close(C.MQCO_REMOVE_SUB)
+        local.close(C.MQCO_REMOVE_SUB)
+    idle(run_cli, qm1, qm2)

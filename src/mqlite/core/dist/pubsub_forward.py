@@ -7,7 +7,8 @@ match (publication aggregation, B:R-FWD-3), put to the neighbour's SYSTEM.INTER.
 copy is the publication itself (body, MQMD, the publisher's properties) with:
 
 - ``ibm.Rfp``: the fingerprints of the queue managers it passed, this one last (B:R-LOOP-4);
-- ``mqlite.dps.*``: its topic string, the sending queue manager and its put options (retain).
+- ``mqlite.dps.*``: its topic string, the sending queue manager, its put options (retain), its
+  TOPICHOST stage and a retained publication's identity.
 
 Every destination is checked before anything is put, so a publication whose transmission queue
 refuses it fails whole, local subscribers included (B:R-ERR-4 item 1, A-41). A publication that
@@ -34,14 +35,15 @@ from mqlite.message import NULL_ID, Message, MessageDescriptor, Properties
 __all__ = ["FROM_PROPERTY", "OPTIONS_PROPERTY", "TOPIC_PROPERTY", "Forwarding"]
 
 TOPIC_PROPERTY = "mqlite.dps.Top"
+FROM_PROPERTY = "mqlite.dps.From"
+OPTIONS_PROPERTY = "mqlite.dps.Pmo"
 STAGE_PROPERTY = "mqlite.dps.Stage"
+RID_PROPERTY = "mqlite.dps.Rid"  # a retained publication's identity: its origin and first MsgId (A-35)
+# Stages: no stage is a publication following proxies.
 TO_HOST = "TO_HOST"  # from a publisher's queue manager to one topic host (B:R-RTE-8, A-22)
 FROM_HOST = "FROM_HOST"  # from the topic host to the subscribers' queue managers, never further (R-RTE-9)
 RETAINED = "RETAINED"  # a retained publication sent to a neighbour whose new proxy matches it (B:R-DRET-3)
-RID_PROPERTY = "mqlite.dps.Rid"  # a retained publication's identity: its origin and first MsgId (A-35)
 Target = tuple[str, str]  # (queue manager, stage)
-FROM_PROPERTY = "mqlite.dps.From"
-OPTIONS_PROPERTY = "mqlite.dps.Pmo"
 _CARRIED_OPTIONS = C.MQPMO_RETAIN
 _NOT_RETAINED = C.MQSO_NEW_PUBLICATIONS_ONLY | C.MQSO_PUBLICATIONS_ON_REQUEST
 

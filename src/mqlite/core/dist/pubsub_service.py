@@ -11,11 +11,13 @@ control messages). This service keeps the state and turns events into control me
 - a control message arrived on SYSTEM.INTER.QMGR.CONTROL (``receive``): proxies held from its
   sender are added, cancelled or replaced (resync), hierarchy relations change;
 - definitions changed (``reevaluate``): topic objects' SUBSCOPE / PROXYSUB / CLUSTER, PSMODE,
-  PARENT (B:R-PXY-13, A-09).
+  PARENT (B:R-PXY-13, A-09); the cluster's records changed (``cluster_changed``): cluster topic
+  objects, members joining or leaving.
 
-After each event the wanted proxies of the affected topic strings are computed again per
-neighbour and compared with what was sent (``sent``); one ``Proxies`` message per neighbour
-carries the difference. A message that cannot be put on its way goes to SYSTEM.INTER.QMGR.FANREQ
+Neighbours are the active hierarchy relations and the other members of each publish/subscribe
+cluster. After each event the wanted proxies of the affected topic strings are computed again per
+neighbour and link and compared with what was sent (``sent``); one ``Proxies`` message per
+neighbour and link carries the difference. A message that cannot be put on its way goes to SYSTEM.INTER.QMGR.FANREQ
 and is retried from there (B:R-ERR-4 item 3). Proxies held survive a restart (store records
 ``proxy``); what was sent is not kept: at start every neighbour gets a resync (B:R-PXY-12).
 """
@@ -28,9 +30,9 @@ from typing import Any
 
 from mqlite import cmqc as C
 from mqlite.core.dist import proxy_rules
-from mqlite.core.dist.pubsub_clusters import ClusterTopics
 from mqlite.core.dist.hierarchy import Forget, Hierarchy, Resync, Send
 from mqlite.core.dist.proxy_rules import Link, TopicRoute
+from mqlite.core.dist.pubsub_clusters import ClusterTopics
 from mqlite.core.dist.pubsub_protocol import (
     CONTROL_QUEUE,
     FANREQ_QUEUE,
