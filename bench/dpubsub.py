@@ -99,6 +99,7 @@ from mqlite_cli import run as cli
 
 import mqlite.client as mqlite
 from mqlite import cmqc as C
+from mqlite.cli.state import process_alive
 
 console = Console(stderr=True)
 T = TypeVar("T")
@@ -258,14 +259,14 @@ class Cluster:
                 cli(self.home, "endmqm", "-i", name)
         deadline = time.monotonic() + 10
         for pid in self.pids.values():
-            while alive(pid) and time.monotonic() < deadline:
+            while process_alive(pid) and time.monotonic() < deadline:
                 time.sleep(0.05)
-            if alive(pid):
+            if process_alive(pid):
                 with suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
 
     def dead(self) -> list[str]:
-        return [name for name, pid in self.pids.items() if not alive(pid)]
+        return [name for name, pid in self.pids.items() if not process_alive(pid)]
 
     def cpu(self) -> float:
         return sum(cpu_seconds(pid) for pid in self.pids.values())

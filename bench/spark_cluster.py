@@ -78,6 +78,7 @@ from streaming import put_stream
 
 import mqlite
 from mqlite import cmqc as C
+from mqlite.cli.state import process_alive
 
 console = Console(stderr=True)
 CLUSTER = "BENCHSPARK"
@@ -153,19 +154,12 @@ def end_all(home: Path, started: dict[str, int]) -> None:
             cli(home, "endmqm", "-i", name)
     deadline = time.monotonic() + 10
     for pid in started.values():
-        while alive(pid) and time.monotonic() < deadline:
+        while process_alive(pid) and time.monotonic() < deadline:
             time.sleep(0.05)
-        if alive(pid):
+        if process_alive(pid):
             with suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
 
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state != "Z"
 
 
 # -- loading (separate processes, the local binding) ------------------------------------------------

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
@@ -73,6 +74,15 @@ def pubsub() -> None:
     run("sub", "-m", "DEMO.QM", "price/#", "--durable", "DESK1", "-w", "0.5")
     run("runmqsc", "DEMO.QM", stdin="DISPLAY SBSTATUS(*) SUBTYPE(ALL)\n"
                                      "DISPLAY TPSTATUS('price/#') RETAINED\n")
+
+
+def wait_until(condition: Callable[[], bool], failure: str, timeout: float = 30.0) -> None:
+    """Poll ``condition`` until it holds; end the demo with ``failure`` when ``timeout`` passes."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise SystemExit(failure)
+        time.sleep(0.2)
 
 
 def wait_for_depth(qmgr: str, queue: str, want: int, timeout: float = 30.0) -> int:
@@ -143,21 +153,15 @@ def cluster() -> None:
                "CLUSTER(DEMO)\n"))
     for name in ("CLUS.A", "CLUS.B"):
         run("runmqsc", name, stdin="DEFINE QLOCAL(INVOICES) CLUSTER(DEMO) DEFBIND(NOTFIXED)\n")
-    deadline = time.monotonic() + 30
-    while run_quiet("DEMO.FR", "DISPLAY QCLUSTER(INVOICES)\n").count("QUEUE(INVOICES)") < 2:
-        if time.monotonic() > deadline:
-            raise SystemExit("the full repository did not learn INVOICES")
-        time.sleep(0.2)
+    wait_until(lambda: run_quiet("DEMO.FR", "DISPLAY QCLUSTER(INVOICES)\n").count("QUEUE(INVOICES)") >= 2,
+               "the full repository did not learn INVOICES")
     run("put", "-m", "DEMO.QM", "INVOICES", "--persistent", stdin="".join(f"invoice {i}\n" for i in range(10)))
     counts = [wait_for_depth(name, "INVOICES", 5) for name in ("CLUS.A", "CLUS.B")]
     console.print(f"INVOICES: {counts[0]} on CLUS.A, {counts[1]} on CLUS.B (round robin, nothing defined on DEMO.QM)")
     run("runmqsc", "DEMO.QM", stdin="DISPLAY CLUSQMGR(*) QMTYPE DEFTYPE STATUS\nDISPLAY QCLUSTER(INVOICES)\n")
     run("runmqsc", "CLUS.B", stdin="SUSPEND QMGR CLUSTER(DEMO)\n")
-    deadline = time.monotonic() + 30
-    while "SUSPEND(YES)" not in run_quiet("DEMO.QM", "DISPLAY CLUSQMGR(CLUS.B) SUSPEND\n"):
-        if time.monotonic() > deadline:
-            raise SystemExit("DEMO.QM did not hear of the suspension")
-        time.sleep(0.2)
+    wait_until(lambda: "SUSPEND(YES)" in run_quiet("DEMO.QM", "DISPLAY CLUSQMGR(CLUS.B) SUSPEND\n"),
+               "DEMO.QM did not hear of the suspension")
     run("put", "-m", "DEMO.QM", "INVOICES", "--persistent", stdin="".join(f"late invoice {i}\n" for i in range(4)))
     counts = [wait_for_depth(name, "INVOICES", want) for name, want in (("CLUS.A", 9), ("CLUS.B", 5))]
     console.print(f"after SUSPEND QMGR on CLUS.B: {counts[0]} on CLUS.A, {counts[1]} on CLUS.B")
@@ -173,18 +177,12 @@ def cluster_pubsub() -> None:
     console.print(Panel("TOPIC(PRICES) 'Prices' CLUSTER(DEMO) on DEMO.FR; a subscriber on CLUS.A, a publisher "
                         "on CLUS.B", title="a publication crossing the cluster"))
     run("runmqsc", "DEMO.FR", stdin="DEFINE TOPIC(PRICES) TOPICSTR('Prices') CLUSTER(DEMO)\n")
-    deadline = time.monotonic() + 30
-    while "PRICES" not in run_quiet("CLUS.A", "DISPLAY TOPIC(*) TYPE(CLUSTER)\n"):
-        if time.monotonic() > deadline:
-            raise SystemExit("CLUS.A did not learn the cluster topic")
-        time.sleep(0.2)
+    wait_until(lambda: "PRICES" in run_quiet("CLUS.A", "DISPLAY TOPIC(*) TYPE(CLUSTER)\n"),
+               "CLUS.A did not learn the cluster topic")
     run("runmqsc", "CLUS.A", stdin="DEFINE QLOCAL(PRICES.IN)\nDEFINE SUB(PRICES.SUB) TOPICSTR('Prices/#') "
                                   "DEST(PRICES.IN)\n")
-    deadline = time.monotonic() + 30
-    while "Prices/#" not in run_quiet("CLUS.B", "DISPLAY SUB(*) SUBTYPE(PROXY) TOPICSTR DESTQMGR\n"):
-        if time.monotonic() > deadline:
-            raise SystemExit("CLUS.B did not get the proxy subscription")
-        time.sleep(0.2)
+    wait_until(lambda: "Prices/#" in run_quiet("CLUS.B", "DISPLAY SUB(*) SUBTYPE(PROXY) TOPICSTR DESTQMGR\n"),
+               "CLUS.B did not get the proxy subscription")
     run("runmqsc", "CLUS.B", stdin="DISPLAY SUB(*) SUBTYPE(PROXY) TOPICSTR DESTQMGR\n")
     run("pub", "-m", "CLUS.B", "Prices/apples", stdin="1.20\n")
     wait_for_depth("CLUS.A", "PRICES.IN", 1)

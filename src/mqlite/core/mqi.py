@@ -17,7 +17,7 @@ from mqlite.core.errors import MQError
 from mqlite.core.handles import INPUT_OPTIONS, Connection, Handle, handle_of, open_for_input
 from mqlite.core.mqput import Puts
 from mqlite.core.objects import ObjectDefinitions
-from mqlite.core.pubsub.delivery import CopyDelivery
+from mqlite.core.pubsub.delivery import CopyDelivery, refusal
 from mqlite.core.pubsub.publish import Publisher
 from mqlite.core.pubsub.subscribe import Subscriber
 from mqlite.core.queues import LocalQueue
@@ -26,11 +26,13 @@ from mqlite.core.security.principal import Principal
 from mqlite.core.security.service import AuthorityService, administrator
 from mqlite.core.syncpoint import Syncpoint
 from mqlite.core.waiting import WaitingGetters
-from mqlite.message import MessageDescriptor, Properties
+from mqlite.message import Message, MessageDescriptor, Properties
 
 CLUSTER_XMITQ = "SYSTEM.CLUSTER.TRANSMIT.QUEUE"
 _BIND_OPTIONS = C.MQOO_BIND_ON_OPEN | C.MQOO_BIND_NOT_FIXED | C.MQOO_BIND_ON_GROUP
 
+
+_EMPTY = Message(MessageDescriptor(), b"")  # what an agent's put is at least, for the refusal check
 
 class ClusterQueues(Protocol):
     """What MQOPEN and MQPUT need of the clusters (``core.dist.cluster_routing.ClusterRouting``)."""
@@ -346,14 +348,9 @@ class Connections:
             handle, target = self._agent_route(qmgr, queue, MessageDescriptor())
         except MQError as error:
             return error.reason
-        defining = handle.alias_attrs or target.attrs
-        if target.deleted:
-            return C.MQRC_Q_DELETED
-        if target.attrs.get("PUT") == "DISABLED" or defining.get("PUT") == "DISABLED":
+        if handle.alias_attrs and handle.alias_attrs.get("PUT") == "DISABLED":  # (a remote definition)
             return C.MQRC_PUT_INHIBITED
-        if target.depth >= target.max_depth:
-            return C.MQRC_Q_FULL
-        return 0
+        return refusal(target, _EMPTY)
 
     def _agent_route(self, qmgr: str, queue: str, md: MessageDescriptor) -> tuple[Handle, LocalQueue]:
         options = C.MQOO_OUTPUT | C.MQOO_SET_ALL_CONTEXT

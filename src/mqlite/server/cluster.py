@@ -41,6 +41,7 @@ class RepositoryManager:
         self.core.cluster_state.on_answer = self._answered
         self._last_age = self._last_publish = time.time()
         runtime.tick_hooks.append(self._tick)
+        runtime.log_sources.append(self.core.cluster_state.log)  # written at the end of each round
         self._start()
         self._server = SystemQueueServer(runtime, COMMAND_QUEUE, "amqrrmfa", self._receive, self._failed,
                                          finish=self._finish)
@@ -63,11 +64,7 @@ class RepositoryManager:
         return DISCARD
 
     def _finish(self) -> None:
-        state = self.core.cluster_state
-        for line in state.log:
-            log.warning("%s", line)
-        state.log.clear()
-        self.runtime.finish(Round())
+        self.runtime.finish(Round())  # (which writes the state's log lines)
 
     def _tick(self, now: float) -> None:
         state = self.core.cluster_state

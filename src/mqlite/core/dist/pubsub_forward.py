@@ -101,7 +101,7 @@ class Forwarding:
         key = route.cluster
         start = self._turn.get(key, 0)
         order = [hosts[(start + i) % len(hosts)] for i in range(len(hosts))]
-        chosen = next((h for h in order if self.service.reachable(h)), order[0])
+        chosen = next((h for h in order if self.service.channel_ok(h)), order[0])
         self._turn[key] = (hosts.index(chosen) + 1) % len(hosts)
         return chosen
 

@@ -47,14 +47,16 @@ from mqlite.core.dist.pubsub_protocol import (
 )
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection
+from mqlite.core.pubsub.delivery import refusal
 from mqlite.core.pubsub.registry import Subscriptions
 from mqlite.core.pubsub.subscription import Subscription, SubscriptionDetails
 from mqlite.core.topics.index import SubscriptionIndex
 from mqlite.core.topics.strings import has_topic_wildcards, levels
-from mqlite.message import MessageDescriptor
+from mqlite.message import Message, MessageDescriptor
 
 __all__ = ["AGENT_USER", "DistributedPubSub", "HeldProxy", "PutToQmgr"]
 
+_REQUEST = Message(MessageDescriptor(), b"")  # what a fan-out request is, for the queue's refusal check
 PROXY_KIND = "proxy"
 HIERARCHY_KIND = "hier"
 AGENT_USER = "mqm"  # the distributed publish/subscribe agent's identity in what it sends (B:R-DPS-8)
@@ -106,7 +108,9 @@ class DistributedPubSub:
         # (neighbour, HIERARCHY or cluster name) -> the proxy topics it holds from us over that link
         self.sent: dict[tuple[str, str], set[str]] = {}
         self.clusters = ClusterTopics(name, subscriptions.tree)  # the publish/subscribe clusters it is in
-        self.channel_ok: Callable[[str], bool] = lambda qmgr: True  # (the cluster routing's channel state)
+        # Whether the channel to a queue manager is neither retrying nor stopped (B A-23; the
+        # cluster routing's channel state).
+        self.channel_ok: Callable[[str], bool] = lambda qmgr: True
         self.topic_hosts = False  # a TOPICHOST cluster topic exists here
         self._neighbours: tuple[tuple[Any, ...], dict[str, frozenset[Link]]] | None = None
         self._defs_version = 0  # bumped when definitions change (the neighbours' cache key)
@@ -153,10 +157,6 @@ class DistributedPubSub:
         """Whether publications may have anywhere to go (the publish path's one test): proxies
         held here, or a TOPICHOST cluster topic (publications go to a host without them)."""
         return bool(self.held) or self.topic_hosts
-
-    def reachable(self, qmgr: str) -> bool:
-        """Whether the channel to ``qmgr`` is neither retrying nor stopped (B A-23)."""
-        return self.channel_ok(qmgr)
 
     def route(self, topic: str) -> TopicRoute:
         """What ``topic`` (a topic string or a proxy's pattern) resolves to here (B §0.2, A-02):
@@ -219,7 +219,7 @@ class DistributedPubSub:
                    for link in proxy_rules.wanted_links(n, links, True, origins, route)):
             return
         fanreq = self.objects.queues.get(FANREQ_QUEUE)
-        reason = C.MQRC_UNKNOWN_OBJECT_NAME if fanreq is None else _refuses(fanreq)
+        reason = C.MQRC_UNKNOWN_OBJECT_NAME if fanreq is None else refusal(fanreq, _REQUEST)
         if reason:
             self.log.append(f"AMQ5814E: a proxy subscription for {topic!r} cannot be fanned out: "
                             f"{FANREQ_QUEUE} refuses requests (reason {reason})")
@@ -296,11 +296,7 @@ class DistributedPubSub:
             if new_link:
                 self._persist_held(held)
             return False
-        sub = Subscription(sub_id=self.next_id(), name=_proxy_name(origin, link, topic), topic=topic,
-                           options=C.MQSO_DURABLE, dest=PUBS_QUEUE, correl_id=b"", sub_type=C.MQSUBTYPE_PROXY,
-                           user=AGENT_USER, wildcard=has_topic_wildcards(topic))
-        sub.details = SubscriptionDetails(dest_qmgr=origin)
-        held = HeldProxy(origin, topic, {link}, sub, qmid, forced)
+        held = HeldProxy(origin, topic, {link}, _proxy_subscription(self.next_id(), origin, link, topic), qmid, forced)
         self._index(held)
         self._persist_held(held)
         return True
@@ -488,7 +484,7 @@ class DistributedPubSub:
     def _fan_out_later(self, target: str, body: bytes) -> None:
         """The proxy message waits on SYSTEM.INTER.QMGR.FANREQ, addressed by ReplyToQMgr."""
         queue = self.objects.queues.get(FANREQ_QUEUE)
-        if queue is None or _refuses(queue):
+        if queue is None or refusal(queue, _REQUEST):
             self.log.append(f"AMQ5817E: proxy subscription message to {target} lost: {FANREQ_QUEUE} unavailable")
             return
         md = MessageDescriptor(Format=FORMAT, Persistence=C.MQPER_PERSISTENT, ReplyToQMgr=target)
@@ -519,11 +515,7 @@ class DistributedPubSub:
         for value in proxies.values():
             links = {(str(link[0]), str(link[1])) for link in value["links"]}
             link = next(iter(sorted(links)))
-            sub = Subscription(sub_id=value["id"], name=_proxy_name(value["origin"], link, value["topic"]),
-                               topic=value["topic"], options=C.MQSO_DURABLE, dest=PUBS_QUEUE, correl_id=b"",
-                               sub_type=C.MQSUBTYPE_PROXY, user=AGENT_USER,
-                               wildcard=has_topic_wildcards(value["topic"]))
-            sub.details = SubscriptionDetails(dest_qmgr=value["origin"])
+            sub = _proxy_subscription(value["id"], value["origin"], link, value["topic"])
             self._index(HeldProxy(value["origin"], value["topic"], links, sub, value.get("qmid", ""),
                                   bool(value.get("forced"))))
 
@@ -540,14 +532,6 @@ class DistributedPubSub:
         self.refresh()
 
 
-def _refuses(queue: Any) -> int:
-    if queue.attrs.get("PUT") == "DISABLED":
-        return int(C.MQRC_PUT_INHIBITED)
-    if queue.depth >= queue.max_depth:
-        return int(C.MQRC_Q_FULL)
-    return 0
-
-
 def _link_name(link: Link) -> str:
     """A link as control messages name it: HIERARCHY, or the cluster's name."""
     return link[1] if link[0] == proxy_rules.CLUSTER else HIERARCHY
@@ -557,7 +541,12 @@ def _held_key(origin: str, topic: str) -> str:
     return f"{origin} {topic}"
 
 
-def _proxy_name(origin: str, link: Link, topic: str) -> str:
-    """SYSTEM.PROXY.<origin> <HIERARCHY|cluster> <topic> (B:R-PXY-10, A-07)."""
-    return f"SYSTEM.PROXY.{origin} {link[1] or HIERARCHY} {topic}"
+def _proxy_subscription(sub_id: bytes, origin: str, link: Link, topic: str) -> Subscription:
+    """The record of a proxy held for ``origin``: named SYSTEM.PROXY.<origin> <HIERARCHY|cluster>
+    <topic>, durable, its destination the origin's SYSTEM.INTER.QMGR.PUBS (B:R-PXY-10, A-07)."""
+    sub = Subscription(sub_id=sub_id, name=f"SYSTEM.PROXY.{origin} {link[1] or HIERARCHY} {topic}", topic=topic,
+                       options=C.MQSO_DURABLE, dest=PUBS_QUEUE, correl_id=b"", sub_type=C.MQSUBTYPE_PROXY,
+                       user=AGENT_USER, wildcard=has_topic_wildcards(topic))
+    sub.details = SubscriptionDetails(dest_qmgr=origin)
+    return sub
 
