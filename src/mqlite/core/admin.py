@@ -12,6 +12,7 @@ from mqlite import cmqc as C
 from mqlite.core import attributes
 from mqlite.core.authinfo import AuthInfos
 from mqlite.core.channels import Channels
+from mqlite.core.dist.route_defs import RouteDefinitions
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection
 from mqlite.core.listeners import Listeners
@@ -27,12 +28,14 @@ class Admin:
 
     def __init__(self, objects: ObjectDefinitions, pubsub: PubSubAdmin, subscriptions: Subscriptions,
                  channels: Channels, authinfos: AuthInfos, connections: dict[str, Connection],
-                 listeners: Listeners, namelists: Namelists | None = None) -> None:
+                 listeners: Listeners, namelists: Namelists | None = None,
+                 routes: RouteDefinitions | None = None) -> None:
         self.objects = objects
         self.listeners = listeners
         # The facade's (core.qmgr) once it passes one; until then one over the same clock and outbox.
         self.namelists = namelists if namelists is not None else Namelists(objects.clock, objects.outbox)
         self.authinfos = authinfos
+        self.routes = routes if routes is not None else RouteDefinitions(objects.name, objects.clock, objects.outbox)
         self.pubsub = pubsub
         self.subscriptions = subscriptions
         self.channels = channels
@@ -66,6 +69,8 @@ class Admin:
                 self.listeners.restore(name, attrs)
             elif qtype == "NAMELIST":
                 self.namelists.restore(name, attrs)
+            elif qtype == "ROUTE":
+                self.routes.restore(name, attrs)
             else:
                 self.objects.restore_queue(qtype, name, attrs)
         self.channels.restored()
@@ -95,6 +100,8 @@ class Admin:
             return self.listeners.define(name, attrs, like, replace)
         if objtype == "NAMELIST":
             return self.namelists.define(name, attrs, like, replace)
+        if objtype == "ROUTE":
+            return self.routes.define(name, attrs, like, replace)
         return self.objects.define_queue(objtype, name, attrs, like, replace)
 
     def alter(self, objtype: str, name: str, attrs: dict[str, Any]) -> None:
@@ -117,6 +124,8 @@ class Admin:
             return self.listeners.alter(name, attrs)
         if objtype == "NAMELIST":
             return self.namelists.alter(name, attrs)
+        if objtype == "ROUTE":
+            return self.routes.alter(name, attrs)
         return self.objects.alter_queue(objtype, name, attrs)
 
     def delete(self, objtype: str, name: str, purge: bool = False) -> None:
@@ -137,6 +146,8 @@ class Admin:
             return self.listeners.delete(name)
         if objtype == "NAMELIST":
             return self.namelists.delete(name)
+        if objtype == "ROUTE":
+            return self.routes.delete(name)
         if name in self.subscriptions.managed_queues:  # spec A R-MGD-6: the queue manager owns it
             raise MQError(C.MQRC_OBJECT_IN_USE, f"queue {name} is the managed queue of a subscription")
         return self.objects.delete_queue(objtype, name, purge)
@@ -158,6 +169,8 @@ class Admin:
             return self.listeners.rows(generic)
         if objtype == "NAMELIST":
             return self.namelists.rows(generic)
+        if objtype == "ROUTE":
+            return self.routes.rows(generic)
         return self.objects.queue_rows(objtype, generic)
 
     def queue_status(self, generic: str, status_type: str) -> list[dict[str, Any]]:

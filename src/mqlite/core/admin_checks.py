@@ -65,6 +65,8 @@ class Unchecked(Protocol):
 
     def refresh_proxies(self) -> None: ...
 
+    def route_status(self, generic: str) -> list[dict[str, Any]]: ...
+
     def clear_retained(self, topic: str) -> bool: ...
 
     def start_channel(self, name: str, chltype: str | None = None) -> None: ...
@@ -261,6 +263,12 @@ class CheckedAdmin:
         self._command = C.MQCMD_INQUIRE_PUBSUB_STATUS
         self._require_qmgr(C.MQZAO_DISPLAY)
         return self.qm.pubsub_status(status_type)
+
+    def route_status(self, generic: str) -> list[dict[str, Any]]:
+        """DISPLAY RTSTATUS: routes are the queue manager's, like its other links."""
+        self._command = C.MQCMD_INQUIRE_PUBSUB_STATUS
+        self._require_qmgr(C.MQZAO_DISPLAY)
+        return self.qm.route_status(generic)
 
     def refresh_proxies(self) -> None:
         self._command = C.MQCMD_REFRESH_Q_MGR

@@ -194,6 +194,12 @@ _TOPIC = (
     _e("WILDCARD", "PASSTHRU", "PASSTHRU=2 BLOCK=1", 216),
     _e("MASTER", "YES", "NO=0 YES=1"),
     _e("CLROUTE", "DIRECT", "DIRECT=0 TOPICHOST=1", 255),
+    # EMS-style route properties of a topic (B §23, A-57, A-58): routed only when GLOBAL on both
+    # servers; MAXMSGS / MAXBYTES (0: none) bound what each subscriber, internal ones too, holds.
+    _e("GLOBAL", "ASPARENT", "ASPARENT=0 YES=1 NO=2"),
+    _i("MAXMSGS", "ASPARENT", None, 0, _MAXINT, "ASPARENT=-2"),
+    _i("MAXBYTES", "ASPARENT", None, 0, _MAXINT, "ASPARENT=-2"),
+    _e("OVERFLOW", "ASPARENT", "ASPARENT=0 DEFAULT=1 DISCARDOLD=2 REJECTINCOMING=3"),
 )
 
 #: What DISPLAY TOPIC(SYSTEM.BASE.TOPIC) shows on a fresh queue manager (spec A §10.1, TV-SB).
@@ -203,7 +209,7 @@ SYSTEM_BASE_TOPIC: Final[Mapping[str, Any]] = {
     "DEFPRESP": "SYNC", "MDURMDL": "SYSTEM.DURABLE.MODEL.QUEUE",
     "MNDURMDL": "SYSTEM.NDURABLE.MODEL.QUEUE", "NPMSGDLV": "ALLAVAIL", "PMSGDLV": "ALLDUR",
     "PUBSCOPE": "ALL", "SUBSCOPE": "ALL", "PROXYSUB": "FIRSTUSE", "WILDCARD": "PASSTHRU",
-    "MASTER": "YES", "CLROUTE": "DIRECT",
+    "MASTER": "YES", "CLROUTE": "DIRECT", "GLOBAL": "NO", "MAXMSGS": 0, "MAXBYTES": 0, "OVERFLOW": "DEFAULT",
 }
 
 # Administrative subscriptions (DEFINE SUB; spec A §12, spec C §11.9). PCF selectors omitted.
@@ -235,6 +241,15 @@ _QLOCAL_STATUS = (
     _i("CURDEPTH", 0, 3, role=_S), _i("IPPROCS", 0, 17, role=_S), _i("OPPROCS", 0, 18, role=_S),
     *_CREATED, *_ALT,
 )
+# Routes to other queue managers in the style of TIBCO EMS (B §23, A-55..A-60): named after the
+# peer; OUTGOING / INCOMING hold rules 'topic [selector="..."]' as routes.conf writes them.
+_ROUTE = (
+    _s("DESCR", "", None, 64),
+    _s("ZONE", "DEFAULT_MHOP_ZONE", None, 64),
+    _e("ZONETYPE", "MHOP", "MHOP=0 1HOP=1", None, "ONEHOP=1HOP MULTIHOP=MHOP"),
+    Attr("OUTGOING", Kind.LIST, [], None, maxlen=20_480),
+    Attr("INCOMING", Kind.LIST, [], None, maxlen=20_480),
+)
 _QTYPE = _e("TYPE", "QLOCAL", "QLOCAL=1 QMODEL=2 QALIAS=3 QREMOTE=6 QCLUSTER=7", 20)
 
 
@@ -262,6 +277,7 @@ _TABLE: dict[str, tuple[Attr, ...]] = {
     "AUTHINFO": (*_identity(_s("AUTHINFO", "", 2045), None), *AUTHINFO, *_ALT),
     "LISTENER": (*_identity(_s("LISTENER", "", 3554), None), *LISTENER, *_ALT),
     "NAMELIST": (*_identity(_s("NAMELIST", "", 2010), None), *_NAMELIST, *_ALT),
+    "ROUTE": (*_identity(_s("ROUTE", ""), None), *_ROUTE, *_ALT),
 }
 
 #: Object types with a catalogue. "QUEUE" (any queue type, for DISPLAY QUEUE) is accepted too.

@@ -342,6 +342,18 @@ class Connections:
         handle, target = self._agent_route(qmgr, queue, md)
         self.put_message(conn, handle, target, md, options, properties, body)
 
+    def xmitq_to(self, qmgr: str) -> str | None:
+        """The transmission queue a put to queue manager ``qmgr`` takes now: '' through the
+        cluster, None when there is no way to it."""
+        try:
+            handle = self._open_via_xmitq(0, "", qmgr, C.MQOO_OUTPUT)
+        except MQError:
+            return None
+        if handle.queue is None:
+            return ""
+        handle.queue.open_output -= 1
+        return handle.queue.name
+
     def refuses_to_qmgr(self, qmgr: str, queue: str) -> int:
         """The reason a put to ``queue`` at ``qmgr`` would fail now (0: it would not)."""
         try:

@@ -58,6 +58,9 @@ from mqlite.core.dist.cluster_routing import ClusterRouting
 from mqlite.core.dist.cluster_service import ClusterState
 from mqlite.core.dist.pubsub_forward import Forwarding
 from mqlite.core.dist.pubsub_service import DistributedPubSub
+from mqlite.core.dist.route_defs import RouteDefinitions
+from mqlite.core.dist.route_forward import RouteForwarding
+from mqlite.core.dist.route_service import RouteService
 from mqlite.core.dist.transfer import ChannelTransfer, sender_key
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection, Effects, GetResult, Handle, TruncatedError
@@ -127,8 +130,9 @@ class QueueManager:
         self.pubsub_admin = pubsub_admin = PubSubAdmin(objects, subscriptions, subscriber, delivery, connections)
         self.listener_service = listeners = Listeners(clock, outbox)
         self.namelist_service = namelists = Namelists(clock, outbox)
+        self.route_definitions = route_defs = RouteDefinitions(name, clock, outbox)
         self.admin = admin = Admin(objects, pubsub_admin, subscriptions, channels, authinfos, connections, listeners,
-                                   namelists)
+                                   namelists, route_defs)
         self.mqi = mqi = Connections(objects, waiting, puts, syncpoint, publisher, subscriber, delivery, admin.alter,
                                      connections, security)
         self.transfer = ChannelTransfer(name, objects.attrs, objects.queues, mqi, syncpoint, outbox)
@@ -141,7 +145,6 @@ class QueueManager:
         self.forwarding = Forwarding(self.dist_pubsub, publisher, mqi.put_to_qmgr, mqi.refuses_to_qmgr)
         self.dist_pubsub.clusters.state = self.cluster_state
         self.dist_pubsub.channel_ok = self.cluster.reachable
-        pubsub_admin.proxy_subscriptions = self.dist_pubsub.proxy_subscriptions
         self.cluster_state.topic_objects = subscriptions.tree.objects  # its cluster topics are published
         routing_heard = self.cluster_state.on_records
 
@@ -150,6 +153,18 @@ class QueueManager:
             self.dist_pubsub.cluster_changed(records)
 
         self.cluster_state.on_records = records_changed
+        self.routes = RouteService(name, objects.attrs, subscriptions, route_defs, mqi.put_to_qmgr, ids.next_id)
+        self.route_forwarding = RouteForwarding(self.routes, publisher, mqi.put_to_qmgr)
+        self.routes.link_ok = self._link_ok
+        proxies_watch = subscriptions.watch
+        assert proxies_watch is not None
+
+        def watch(sub: Subscription, added: bool) -> None:  # proxies to neighbours, interest to routes
+            proxies_watch(sub, added)
+            self.routes.local_changed(sub, added)
+
+        subscriptions.watch = watch
+        pubsub_admin.proxy_subscriptions = self._proxies_and_internal
         admin.on_change = self._definitions_changed
 
         # The state the server, MQSC and tests read, shared with the services (never replaced).
@@ -437,13 +452,36 @@ class QueueManager:
             return rows
         rows = self.admin.objects_of(objtype, generic)
         if objtype == "SUB":  # and the proxy subscriptions neighbours hold here (MQSC filters by SUBTYPE)
-            rows += [self.pubsub_admin.sub_attrs(sub) for sub in self.dist_pubsub.proxy_subscriptions()
+            rows += [self.pubsub_admin.sub_attrs(sub) for sub in self._proxies_and_internal()
                      if attributes.generic_match(generic or "*", sub.name)]
         return rows
+
+    def _proxies_and_internal(self) -> list[Subscription]:
+        """The proxy subscriptions neighbours hold here and the routes' internal subscriptions."""
+        return [*self.dist_pubsub.proxy_subscriptions(), *self.routes.internal_subscriptions()]
+
+    def _link_ok(self, qmgr: str) -> bool:
+        """Whether the way to ``qmgr`` works now: its transmission queue's sending channel (or
+        its cluster-sender) is neither retrying nor stopped."""
+        xmitq = self.mqi.xmitq_to(qmgr)
+        if xmitq is None:
+            return False
+        if not xmitq:
+            return self.cluster.reachable(qmgr)
+        agent = self.channel_service.agent
+        senders = [name for name, attrs in self.channels.items()
+                   if attrs.get("CHLTYPE") in ("SDR", "SVR") and str(attrs.get("XMITQ", "")).strip() == xmitq]
+        return any((agent.state(name) if agent is not None and hasattr(agent, "state") else "INACTIVE")
+                   not in ("RETRYING", "STOPPED") for name in senders)
+
+    def route_status(self, generic: str) -> list[dict[str, Any]]:
+        return self.routes.status_rows(generic)
 
     def _definitions_changed(self, objtype: str, name: str) -> None:
         """A DEFINE, ALTER or DELETE: what this queue manager publishes to its clusters, and the
         proxy subscriptions it sends its neighbours, follow."""
+        if objtype in ("TOPIC", "ROUTE"):
+            self.routes.definitions_changed()  # GLOBAL, the routes themselves (B §23)
         if objtype == "TOPIC":
             self.cluster_state.changed()  # a cluster topic object is published (B:R-CTD-2)
             self.dist_pubsub.reevaluate()

@@ -57,6 +57,8 @@ class AdminAPI(Protocol):
 
     def refresh_proxies(self) -> None: ...
 
+    def route_status(self, generic: str) -> list[dict[str, Any]]: ...
+
     def clear_retained(self, topic: str) -> bool: ...
 
 
@@ -144,7 +146,8 @@ _QSTATUS_KEYS = {
 # Status displays of publish/subscribe and the keys each record starts with.
 _SUBTYPES: dict[str, tuple[str, ...] | None] = {
     "USER": ("API", "ADMIN"), "PROXY": ("PROXY",), "ADMIN": ("ADMIN",), "API": ("API",), "ALL": None}
-_PUBSUB_STATUS = {"SBSTATUS": ("SUB", "SUBID"), "TPSTATUS": ("TOPICSTR",), "PUBSUB": ("QMNAME", "TYPE")}
+_PUBSUB_STATUS = {"SBSTATUS": ("SUB", "SUBID"), "TPSTATUS": ("TOPICSTR",), "PUBSUB": ("QMNAME", "TYPE"),
+                  "RTSTATUS": ("ROUTE", "STATUS")}
 _ACTCON = {"ACTCON": "ACTCONN"}  # spec A §9.3 writes IBM's ACTCONN as ACTCON
 _TOPIC_TYPES = {"LOCAL": ("LOCAL",), "CLUSTER": ("CLUSTER",), "ALL": ("LOCAL", "CLUSTER")}  # DISPLAY TOPIC TYPE
 _CLUSTER_COPY_KEYS = frozenset({"CLUSQMGR", "CLUSDATE", "CLUSTIME"})  # what a cached cluster topic shows
@@ -444,6 +447,8 @@ def _display(admin: AdminAPI, cmd: Command) -> list[str]:
             rows = admin.sub_status_rows(name or "*", cmd.options.get("SUBTYPE", "USER"))
         elif objtype == "TPSTATUS":
             rows = admin.topic_status_rows(name, cmd.options.get("TYPE", "TOPIC"))
+        elif objtype == "RTSTATUS":
+            rows = admin.route_status(name or "*")
         else:
             rows = admin.pubsub_status(cmd.options.get("TYPE", "ALL"))
         show_all_default = not keys

@@ -56,6 +56,10 @@ _DONE: dict[tuple[str, str], str] = {
     ("DEFINE", "AUTHINFO"): "AMQ8563I: WebSphere MQ authentication information object created.",
     ("ALTER", "AUTHINFO"): "AMQ8567I: WebSphere MQ authentication information changed.",
     ("DELETE", "AUTHINFO"): "AMQ8564I: WebSphere MQ authentication information object deleted.",
+    # Routes are mqlite's (B §23): numbers of their own, in IBM's style.
+    ("DEFINE", "ROUTE"): "AMQ8950I: mqlite route created.",
+    ("ALTER", "ROUTE"): "AMQ8951I: mqlite route changed.",
+    ("DELETE", "ROUTE"): "AMQ8952I: mqlite route deleted.",
 }
 
 # The message that opens each DISPLAY record.
@@ -76,6 +80,8 @@ HEADERS: dict[str, str] = {
     "PUBSUB": "AMQ8723I: Display pub/sub status details.",
     "CLUSQMGR": "AMQ8441I: Display Cluster Queue Manager details.",
     "AUTHINFO": "AMQ8566I: Display authentication information details.",
+    "ROUTE": "AMQ8953I: Display route details.",
+    "RTSTATUS": "AMQ8954I: Display route status details.",
     "AUTHREC": "AMQ8864I: Display authority record details.",
     "ENTAUTH": "AMQ8866I: Display entity authority details.",
 }

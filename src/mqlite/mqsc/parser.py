@@ -41,10 +41,11 @@ NOUNS: dict[str, str] = {
     "SECURITY": "SECURITY",
     "CHLAUTH": "CHLAUTH",
     "AUTHREC": "AUTHREC", "ENTAUTH": "ENTAUTH",
+    "ROUTE": "ROUTE", "RTE": "ROUTE", "RTSTATUS": "RTSTATUS", "RTS": "RTSTATUS",
 }
 
 _DEFINABLE = {"QLOCAL", "QALIAS", "QREMOTE", "QMODEL", "TOPIC", "SUB", "CHANNEL", "LISTENER",
-              "NAMELIST", "PROCESS", "SERVICE", "AUTHINFO"}
+              "NAMELIST", "PROCESS", "SERVICE", "AUTHINFO", "ROUTE"}
 #: Which nouns each verb takes.
 VERB_NOUNS: dict[str, frozenset[str]] = {
     "DEFINE": frozenset(_DEFINABLE),
@@ -52,7 +53,7 @@ VERB_NOUNS: dict[str, frozenset[str]] = {
     "DELETE": frozenset(_DEFINABLE | {"AUTHREC"}),
     "DISPLAY": frozenset(_DEFINABLE | {
         "QUEUE", "QCLUSTER", "QMGR", "QSTATUS", "TCLUSTER", "TPSTATUS", "SBSTATUS", "CHSTATUS",
-        "LSSTATUS", "SVSTATUS", "PUBSUB", "CLUSQMGR", "CONN", "CHLAUTH", "AUTHREC", "ENTAUTH"}),
+        "LSSTATUS", "SVSTATUS", "PUBSUB", "CLUSQMGR", "CONN", "CHLAUTH", "AUTHREC", "ENTAUTH", "RTSTATUS"}),
     "CLEAR": frozenset({"QLOCAL", "TOPICSTR"}),
     "START": frozenset({"CHANNEL", "LISTENER", "SERVICE"}),
     "STOP": frozenset({"CHANNEL", "LISTENER", "SERVICE", "CONN"}),

@@ -30,6 +30,7 @@ from mqlite.server.native.connection import ClientConnection
 from mqlite.server.native.handshake import Gate
 from mqlite.server.native.tls import NativeListener
 from mqlite.server.os_identity import OS_GROUPS, creator_of
+from mqlite.server.routes import RouteAgent
 from mqlite.server.runtime import Round, Runtime
 from mqlite.server.tls import ServerTls
 from mqlite.server.users_file import UsersFile
@@ -56,6 +57,7 @@ class QueueManagerHost:
         self.message_channels: MessageChannels | None = None
         self.repository: RepositoryManager | None = None
         self.dist_pubsub: DistributedPubSubAgent | None = None
+        self.routes: RouteAgent | None = None
         self.listeners: ServerListeners | None = None
         self.runtime: Runtime | None = None
         self.gate: Gate | None = None  # the native connect handshake
@@ -166,6 +168,7 @@ class QueueManagerHost:
         self.repository = RepositoryManager(runtime)
         runtime.cluster_lookup = self.repository.lookup
         self.dist_pubsub = DistributedPubSubAgent(runtime)
+        self.routes = RouteAgent(runtime)
 
     def _configure(self, runtime: Runtime) -> None:
         """qm.ini stanzas that change behaviour: the publish exit (spec C §8.2), the duplicate
@@ -225,6 +228,8 @@ class QueueManagerHost:
             self.repository.stop()
         if self.dist_pubsub is not None:
             self.dist_pubsub.stop()
+        if self.routes is not None:
+            self.routes.stop()
         self._listening = False
         with contextlib.suppress(FileNotFoundError):
             paths.listeners_path(self.name).unlink()

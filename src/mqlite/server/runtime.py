@@ -21,6 +21,8 @@ from mqlite.core.dist.cluster_service import STORE_KIND as CLUSTER_KIND
 from mqlite.core.dist.cluster_service import SUBS_KIND as CLUSSUB_KIND
 from mqlite.core.dist.cluster_switch import STORE_KIND as CLUSXQ_KIND
 from mqlite.core.dist.pubsub_service import HIERARCHY_KIND, PROXY_KIND
+from mqlite.core.dist.route_service import IN_KIND as ROUTE_IN_KIND
+from mqlite.core.dist.route_service import IS_KIND as ROUTE_IS_KIND
 from mqlite.core.dist.transfer import SYNC_KIND
 from mqlite.core.errors import MQError
 from mqlite.core.qmgr import GetResult, QueueManager
@@ -188,6 +190,7 @@ class Runtime:
         core.restore(self.store.load_records("object"), qmgr_records["attrs"])
         core.restore_pubsub(self.store.load_records("sub"), self.store.load_records("retained"))
         core.dist_pubsub.restore(self.store.load_records(PROXY_KIND), self.store.load_records(HIERARCHY_KIND))
+        core.routes.restore(self.store.load_records(ROUTE_IS_KIND), self.store.load_records(ROUTE_IN_KIND))
         core.restore_security(self.store.load_records(AUTHREC_KIND).values())
         core.restore_chlauth(self.store.load_records(CHLAUTH_KIND).values())
         core.transfer.restore(self.store.load_records(SYNC_KIND))

@@ -137,3 +137,14 @@ class SystemQueueServer:
 
     def stop(self) -> None:
         self._task.cancel()
+
+    def close(self) -> None:
+        """End serving for good and let go of the queue (which may then be deleted)."""
+        self.interrupt()
+        self._task.cancel()
+        try:
+            self.core.close(self.conn, self._hobj, 0)
+            self.core.disconnect(self.conn)
+        except MQError as error:
+            log.error("AMQ6119E: %s not released: %s", self.queue, error.text or error)
+        self.finish()

@@ -52,6 +52,19 @@ class Forwarder(Protocol):
              properties: Properties, body: bytes, options: int, syncpoint: bool, fingerprints: str = "") -> None: ...
 
 
+class Router(Protocol):
+    """Routes' part of a publication (``core.dist.route_forward``)."""
+
+    @property
+    def active(self) -> bool: ...
+
+    def plan(self, topic: str, options: int, topic_attrs: Mapping[str, Any], md: MessageDescriptor,
+             properties: Properties, size: int) -> list[Any]: ...
+
+    def send(self, conn: Connection, hops: list[Any], topic: str, md: MessageDescriptor, properties: Properties,
+             body: bytes, syncpoint: bool) -> None: ...
+
+
 class Publisher:
     """Topic handles and publications."""
 
@@ -69,6 +82,7 @@ class Publisher:
         self.puts = puts
         self.access = access
         self.forwarder: Forwarder | None = None  # other queue managers' subscribers, when there are any
+        self.router: Router | None = None  # routes to other queue managers, when they hold subscriptions
 
     # -- MQOPEN of a topic ---------------------------------------------------------------
     def open_topic(self, hobj: int, od: dict[str, Any], options: int, principal: Principal,
@@ -143,6 +157,9 @@ class Publisher:
         forwarder = self.forwarder
         # Where the copies for other queue managers go is checked before any copy is put (B A-41).
         targets = forwarder.plan(topic, options, topic_attrs) if forwarder is not None and forwarder.active else []
+        router = self.router
+        hops = router.plan(topic, options, topic_attrs, md, properties, len(body)) if (
+            router is not None and router.active) else []
         syncpoint = bool(options & C.MQPMO_SYNCPOINT)
         delivered = self.delivery.deliver_copies(conn, chosen, md, properties, body, topic, options, pub_level,
                                          topic_attrs, syncpoint, now)
@@ -150,6 +167,10 @@ class Publisher:
             assert forwarder is not None
             forwarder.send(conn, targets, topic, md, properties, body, options, syncpoint)
             delivered += len(targets)  # handed to a queue manager with subscribers counts (B:R-FWD-11)
+        if hops:
+            assert router is not None
+            router.send(conn, hops, topic, md, properties, body, syncpoint)
+            delivered += len(hops)
         # Intercepted by a level above 1, a retained publication is retained only when the
         # interceptor republishes it (spec C R-INT-9).
         if retain and level <= 1:

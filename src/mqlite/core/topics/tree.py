@@ -28,7 +28,8 @@ BASE_TOPIC = "SYSTEM.BASE.TOPIC"
 # Attributes a node takes from the closest topic object that does not say ASPARENT (spec A R-ATO-4).
 # WILDCARD is not among them: it acts on its own node's subtree (R-WB-2).
 INHERITED = ("DURSUB", "PUB", "SUB", "DEFPRTY", "DEFPERSIST", "DEFPRESP", "MDURMDL", "MNDURMDL",
-             "NPMSGDLV", "PMSGDLV", "PUBSCOPE", "SUBSCOPE", "CLUSTER", "PROXYSUB", "CLROUTE")
+             "NPMSGDLV", "PMSGDLV", "PUBSCOPE", "SUBSCOPE", "CLUSTER", "PROXYSUB", "CLROUTE",
+             "GLOBAL", "MAXMSGS", "MAXBYTES", "OVERFLOW")
 _BLANK_INHERITS = ("MDURMDL", "MNDURMDL", "CLUSTER")
 
 

@@ -1,0 +1,50 @@
+"""Queue managers joined by EMS-style routes (B §23, fixture F-EMS): channels both ways as for a
+hierarchy, a GLOBAL topic, ROUTE objects on the sides that configure them."""
+
+from __future__ import annotations
+
+import re
+
+from helpers.hierarchy import link, shown
+from helpers.mqsc import RunCli, mqsc
+from helpers.qmgrs import QMgr
+from helpers.waiting import wait_until
+
+
+def define_route(run_cli: RunCli, here: QMgr, peer: QMgr, extra: str = "") -> None:
+    mqsc(run_cli, here, f"DEFINE ROUTE({peer.name}) {extra}\n")
+
+
+def join(run_cli: RunCli, a: QMgr, b: QMgr, configured_on: tuple[QMgr, ...] | None = None, extra: str = "") -> None:
+    """Channels between ``a`` and ``b`` and a route between them, configured on both (active-active,
+    the default) or on the ones named (A-56); wait until it is up on both sides."""
+    link(run_cli, a, b)
+    for here in configured_on if configured_on is not None else (a, b):
+        define_route(run_cli, here, b if here is a else a, extra)
+    wait_until(lambda: status(a).get(b.name, {}).get("STATUS") == "ACTIVE"
+               and status(b).get(a.name, {}).get("STATUS") == "ACTIVE", f"route {a.name}-{b.name} up", timeout=30)
+
+
+def global_topic(run_cli: RunCli, qmgr: QMgr, name: str, topic: str, extra: str = "") -> None:
+    mqsc(run_cli, qmgr, f"DEFINE TOPIC({name}) TOPICSTR('{topic}') GLOBAL(YES) {extra}\n")
+
+
+def status(qmgr: QMgr) -> dict[str, dict[str, str]]:
+    """DISPLAY RTSTATUS(*): {route: {attribute: value}}."""
+    out = shown(qmgr, "DISPLAY RTSTATUS(*) ALL\n")
+    rows = {}
+    for record in out.split("AMQ8954I")[1:]:
+        fields = dict(re.findall(r"(\w+)\(([^)]*)\)", record))
+        rows[fields["ROUTE"]] = fields
+    return rows
+
+
+def internal(qmgr: QMgr) -> set[tuple[str, str]]:
+    """The internal subscriptions ``qmgr`` holds: {(peer, topic)} (DISPLAY SUB SUBTYPE(PROXY),
+    the ones named SYSTEM.ROUTE.*)."""
+    out = shown(qmgr, "DISPLAY SUB('SYSTEM.ROUTE.*') SUBTYPE(PROXY) DESTQMGR TOPICSTR\n")
+    found = set()
+    for record in out.split("AMQ8096I")[1:]:
+        fields = dict(re.findall(r"(\w+)\(([^)]*)\)", record))
+        found.add((fields["DESTQMGR"], fields["TOPICSTR"]))
+    return found
