@@ -48,3 +48,19 @@ def internal(qmgr: QMgr) -> set[tuple[str, str]]:
         fields = dict(re.findall(r"(\w+)\(([^)]*)\)", record))
         found.add((fields["DESTQMGR"], fields["TOPICSTR"]))
     return found
+
+
+def restart(run_cli: RunCli, qmgr: QMgr, *peers: QMgr, kill: bool = False) -> None:
+    """Start ``qmgr`` again (it listens on a new port) and point each peer's sender channel at it."""
+    started = run_cli("strmqm", qmgr.name)
+    assert started.returncode == 0, started.stdout + started.stderr
+    for peer in peers:
+        channel = f"{peer.name}.TO.{qmgr.name}"
+        mqsc(run_cli, peer, f"STOP CHANNEL({channel})\n", ok=False)
+        mqsc(run_cli, peer, f"ALTER CHANNEL({channel}) CHLTYPE(SDR) CONNAME('127.0.0.1({qmgr.port})')\n"
+                            f"START CHANNEL({channel})\n")
+
+
+def stop(run_cli: RunCli, qmgr: QMgr) -> None:
+    ended = run_cli("endmqm", "-i", qmgr.name)
+    assert ended.returncode == 0, ended.stdout + ended.stderr

@@ -1,0 +1,196 @@
+"""Routes in the style of TIBCO EMS (B §23, scenarios M: SC-91..SC-103): real queue managers
+linked by sender/receiver channels and ROUTE objects; a GLOBAL topic crosses them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import mqlite.client as mqlite
+from helpers.hierarchy import bodies, publish, shown
+from helpers.mqsc import depth, mqsc
+from helpers.qmgrs import QMgr
+from helpers.routes import global_topic, internal, join, status
+from helpers.waiting import wait_until
+from mqlite import cmqc as C
+
+RunCli = Callable[..., Any]
+Line = tuple[QMgr, QMgr, QMgr]
+
+
+def line(qmgr_factory: Callable[..., QMgr], run_cli: RunCli, extra: str = "",
+         topic_extra: dict[str, str] | None = None) -> Line:
+    """B fixture F-EMS: servers A, M and B connected by routes (Figure 37), T1 global on each."""
+    a, m, b = (qmgr_factory(name) for name in ("A", "M", "B"))
+    for qmgr in (a, m, b):
+        global_topic(run_cli, qmgr, "T1", "T1", (topic_extra or {}).get(qmgr.name, ""))
+    join(run_cli, a, m, extra=extra)
+    join(run_cli, m, b, extra=extra)
+    return a, m, b
+
+
+def durable_on_b(run_cli: RunCli, a: QMgr, m: QMgr, b: QMgr) -> None:
+    mqsc(run_cli, b, "DEFINE QLOCAL(D1Q)\nDEFINE SUB(D1) TOPICSTR('T1') DEST(D1Q)\n")
+    wait_until(lambda: internal(m) == {("B", "T1")} and internal(a) == {("M", "T1")},
+               "the chain of internal subscriptions", timeout=30)
+
+
+def publish_all(qmgr: QMgr, *bodies_: bytes, topic: str = "T1", **keywords: Any) -> None:
+    with mqlite.connect(qmgr.name) as conn:
+        handle = mqlite.Topic(conn, topic_string=topic)
+        for body in bodies_:
+            handle.pub(body, persistent=True, **keywords)
+
+
+def test_internal_subscriber_chain(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
+    """B:SC-91, B:R-EMS-2: a durable subscriber on B makes IS(M->B, T1) on M and IS(A->M, T1) on
+    A; m1..m3 from A reach it once each, through M."""
+    a, m, b = line(qmgr_factory, run_cli)
+    durable_on_b(run_cli, a, m, b)
+    publish_all(a, b"m1", b"m2", b"m3")
+    wait_until(lambda: depth(run_cli, b, "D1Q") == 3, "m1..m3 at B")
+    assert bodies(b, "D1Q") == [b"m1", b"m2", b"m3"]
+    assert status(a)["M"]["FWDMSGS"] == "3" and status(m)["B"]["FWDMSGS"] == "3"
+    assert status(m)["A"]["RCVDMSGS"] == "3" and status(b)["M"]["RCVDMSGS"] == "3"
+    assert status(m)["B"]["CONFIG"] == "ACTIVE-ACTIVE"
+    routes = mqsc(run_cli, m, "DISPLAY ROUTE(*) ZONE ZONETYPE\n")
+    assert "ROUTE(A)" in routes and "ROUTE(B)" in routes and "ZONETYPE(MHOP)" in routes
+
+
+def test_disconnected_route_stores_and_forwards(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
+    """B:SC-92, B:R-EMS-1: with the M-B link broken M stores m4..m6 for B; reconnected, B gets
+    each exactly once."""
+    a, m, b = line(qmgr_factory, run_cli)
+    durable_on_b(run_cli, a, m, b)
+    mqsc(run_cli, m, "STOP CHANNEL(M.TO.B)\n")
+    wait_until(lambda: status(m)["B"]["STATUS"] != "ACTIVE", "route M-B down")
+    publish_all(a, b"m4", b"m5", b"m6")
+    wait_until(lambda: status(m)["B"]["STORED"] == "3", "three stored on M for B")
+    assert depth(run_cli, m, "SYSTEM.ROUTE.B") == 3 and depth(run_cli, b, "D1Q") == 0
+    mqsc(run_cli, m, "START CHANNEL(M.TO.B)\n")
+    wait_until(lambda: depth(run_cli, b, "D1Q") == 3, "m4..m6 at B")
+    assert bodies(b, "D1Q") == [b"m4", b"m5", b"m6"]
+    assert status(m)["B"]["STORED"] == "0"
+
+
+def test_non_durable_subscriber_exits(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
+    """B:SC-93, B:R-EMS-3: a non-durable subscriber's close deletes the whole chain; a message
+    published meanwhile is missed by the next subscriber, the one after reaches it."""
+    a, m, b = line(qmgr_factory, run_cli)
+    with mqlite.connect("B") as conn:
+        n1 = mqlite.Subscription(conn, "T1")
+        wait_until(lambda: internal(a) == {("M", "T1")}, "the chain for N1")
+        n1.close(C.MQCO_REMOVE_SUB)
+    wait_until(lambda: internal(a) == set() and internal(m) == set(), "the chain gone")
+    publish_all(a, b"m7")
+    with mqlite.connect("B") as conn:
+        n2 = mqlite.Subscription(conn, "T1")
+        wait_until(lambda: internal(a) == {("M", "T1")}, "a new chain for N2")
+        publish_all(a, b"m8")
+        got = n2.get(wait=10)
+        assert got == b"m8"
+        with pytest.raises(mqlite.MQMIError) as none:
+            n2.get(wait=0.5)
+        assert none.value.reason == C.MQRC_NO_MSG_AVAILABLE
+
+
+def test_durable_subscriber_exits(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
+    """B:SC-94, B:R-EMS-4: a durable subscriber's client exits, the chain stays; m7..m9 wait on
+    B and the client, back under the same name, gets them."""
+    a, m, b = line(qmgr_factory, run_cli)
+    with mqlite.connect("B") as conn:
+        sub = mqlite.Subscription(conn, "T1", name="D1", durable=True)
+        wait_until(lambda: internal(a) == {("M", "T1")}, "the chain for D1")
+        sub.close()
+    publish_all(a, b"m7", b"m8", b"m9")
+    assert internal(a) == {("M", "T1")} and internal(m) == {("B", "T1")}
+    with mqlite.connect("B") as conn:
+        again = mqlite.Subscription(conn, "T1", name="D1", durable=True)
+        assert [again.get(wait=10) for _ in range(3)] == [b"m7", b"m8", b"m9"]
+        again.close(C.MQCO_REMOVE_SUB)
+
+
+def test_regional_selectors_outgoing_and_incoming(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
+    """B:SC-99 (Figure 38: ORD's outgoing selector for EAST), B:SC-100 (WEST's incoming selector
+    for ORD has the same effect), B:R-EMS-10, R-EMS-11: each region gets only its orders and
+    the others never cross its route."""
+    ord_, west, east = (qmgr_factory(name) for name in ("ORD", "WEST", "EAST"))
+    for qmgr in (ord_, west, east):
+        global_topic(run_cli, qmgr, "ORDERS", "orders")
+    from helpers.hierarchy import link
+    from helpers.routes import define_route
+    link(run_cli, ord_, west)
+    link(run_cli, ord_, east)
+    define_route(run_cli, ord_, west)
+    define_route(run_cli, west, ord_, "INCOMING('orders selector=\"region = ''west''\"')")
+    define_route(run_cli, ord_, east, "OUTGOING('orders selector=\"region = ''east''\"')")
+    define_route(run_cli, east, ord_)
+    for region in (west, east):
+        mqsc(run_cli, region, "DEFINE QLOCAL(ORDQ)\nDEFINE SUB(ORDERS) TOPICSTR('orders') DEST(ORDQ)\n")
+    wait_until(lambda: internal(ord_) == {("WEST", "orders"), ("EAST", "orders")}, "both regions subscribed")
+    wait_until(lambda: all(row["STATUS"] == "ACTIVE" for row in status(ord_).values()), "both routes up")
+    for body, region in ((b"o1", "west"), (b"o2", "east"), (b"o3", "north")):
+        publish_all(ord_, body, topic="orders", properties={"region": region})
+    wait_until(lambda: depth(run_cli, west, "ORDQ") == 1 and depth(run_cli, east, "ORDQ") == 1, "one order each")
+    assert bodies(west, "ORDQ") == [b"o1"] and bodies(east, "ORDQ") == [b"o2"]
+    rows = status(ord_)
+    assert rows["WEST"]["FWDMSGS"] == "1" and rows["EAST"]["FWDMSGS"] == "1"  # o2, o3 never went to WEST
+
+
+def test_selectors_combine_with_and(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
+    """B:SC-101, B:R-EMS-12, A-59: A's outgoing 'amount > 100' and B's incoming
+    "region = 'west'" make (S1 AND S2) on the route from A to B."""
+    a, b = qmgr_factory("A"), qmgr_factory("B")
+    for qmgr in (a, b):
+        global_topic(run_cli, qmgr, "T", "T")
+    from helpers.hierarchy import link
+    from helpers.routes import define_route
+    link(run_cli, a, b)
+    define_route(run_cli, a, b, "OUTGOING('T selector=\"amount > 100\"')")
+    define_route(run_cli, b, a, "INCOMING('T selector=\"region = ''west''\"')")
+    mqsc(run_cli, b, "DEFINE QLOCAL(TQ)\nDEFINE SUB(TS) TOPICSTR('T') DEST(TQ)\n")
+    wait_until(lambda: internal(a) == {("B", "T")} and status(a)["B"]["STATUS"] == "ACTIVE", "B subscribed at A")
+    for body, amount, region in ((b"150-west", 150, "west"), (b"150-east", 150, "east"), (b"50-west", 50, "west")):
+        publish_all(a, body, topic="T", properties={"amount": amount, "region": region})
+    wait_until(lambda: depth(run_cli, b, "TQ") >= 1, "the selected one at B")
+    assert bodies(b, "TQ") == [b"150-west"]
+    assert status(a)["B"]["FWDMSGS"] == "1"
+
+
+def test_non_global_topic_is_not_routed(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
+    """B:SC-102, B:R-EMS-9, A-58: T2 is global on B only; B's subscriber makes no internal
+    subscription on A and A's publications stay on A."""
+    a, b = qmgr_factory("A"), qmgr_factory("B")
+    global_topic(run_cli, b, "T2", "T2")
+    mqsc(run_cli, a, "DEFINE TOPIC(T2) TOPICSTR('T2')\n")
+    join(run_cli, a, b)
+    mqsc(run_cli, b, "DEFINE QLOCAL(T2Q)\nDEFINE SUB(T2S) TOPICSTR('T2') DEST(T2Q)\n")
+    wait_until(lambda: status(a)["B"]["PEERSUBS"] == "0" and status(b)["A"]["PEERSUBS"] == "1",
+               "B's interest sent")
+    publish_all(a, b"t2")
+    assert internal(a) == set()
+    assert status(a)["B"]["FWDMSGS"] == "0" and depth(run_cli, b, "T2Q") == 0
+    assert "not GLOBAL here" in (a.home / "qmgrs" / "A" / "AMQERR01.LOG").read_text()
+
+
+@pytest.mark.parametrize("zone_type", ["MHOP", "1HOP"])
+def test_zones(qmgr_factory: Callable[..., QMgr], run_cli: RunCli, zone_type: str) -> None:
+    """B:SC-103, A-60: on the line A-M-B, a multi-hop zone brings A's messages to a subscriber on
+    B; with both routes in one one-hop zone they reach M's subscriber and not B's."""
+    a, m, b = line(qmgr_factory, run_cli, extra=f"ZONE(Z1) ZONETYPE({zone_type})")
+    for qmgr in (m, b):
+        mqsc(run_cli, qmgr, "DEFINE QLOCAL(ZQ)\nDEFINE SUB(ZS) TOPICSTR('T1') DEST(ZQ)\n")
+    wait_until(lambda: ("M", "T1") in internal(a), "M subscribed at A")
+    if zone_type == "MHOP":
+        wait_until(lambda: internal(m) == {("B", "T1")}, "B subscribed at M")
+    publish_all(a, b"z1")
+    wait_until(lambda: depth(run_cli, m, "ZQ") == 1, "z1 at M")
+    if zone_type == "MHOP":
+        wait_until(lambda: depth(run_cli, b, "ZQ") == 1, "z1 at B")
+    else:
+        assert internal(m) == {("B", "T1")}  # B's interest is held at M, but never passed to A
+        assert status(m)["A"]["PEERSUBS"] == "1"
+        assert depth(run_cli, b, "ZQ") == 0 and status(m)["B"]["FWDMSGS"] == "0"
+    assert "ZONETYPE(" + zone_type + ")" in shown(m, "DISPLAY RTSTATUS(A) ZONETYPE\n")
