@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 import mqlite.client as mqlite
-from helpers.hierarchy import bodies, publish, shown
+from helpers.hierarchy import bodies, link, shown
 from helpers.mqsc import depth, mqsc
 from helpers.qmgrs import QMgr
-from helpers.routes import global_topic, internal, join, status
+from helpers.routes import define_route, global_topic, internal, join, status
 from helpers.waiting import wait_until
 from mqlite import cmqc as C
 
@@ -78,7 +78,7 @@ def test_disconnected_route_stores_and_forwards(qmgr_factory: Callable[..., QMgr
 def test_non_durable_subscriber_exits(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
     """B:SC-93, B:R-EMS-3: a non-durable subscriber's close deletes the whole chain; a message
     published meanwhile is missed by the next subscriber, the one after reaches it."""
-    a, m, b = line(qmgr_factory, run_cli)
+    a, m, _b = line(qmgr_factory, run_cli)
     with mqlite.connect("B") as conn:
         n1 = mqlite.Subscription(conn, "T1")
         wait_until(lambda: internal(a) == {("M", "T1")}, "the chain for N1")
@@ -99,7 +99,7 @@ def test_non_durable_subscriber_exits(qmgr_factory: Callable[..., QMgr], run_cli
 def test_durable_subscriber_exits(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
     """B:SC-94, B:R-EMS-4: a durable subscriber's client exits, the chain stays; m7..m9 wait on
     B and the client, back under the same name, gets them."""
-    a, m, b = line(qmgr_factory, run_cli)
+    a, m, _b = line(qmgr_factory, run_cli)
     with mqlite.connect("B") as conn:
         sub = mqlite.Subscription(conn, "T1", name="D1", durable=True)
         wait_until(lambda: internal(a) == {("M", "T1")}, "the chain for D1")
@@ -119,8 +119,6 @@ def test_regional_selectors_outgoing_and_incoming(qmgr_factory: Callable[..., QM
     ord_, west, east = (qmgr_factory(name) for name in ("ORD", "WEST", "EAST"))
     for qmgr in (ord_, west, east):
         global_topic(run_cli, qmgr, "ORDERS", "orders")
-    from helpers.hierarchy import link
-    from helpers.routes import define_route
     link(run_cli, ord_, west)
     link(run_cli, ord_, east)
     define_route(run_cli, ord_, west)
@@ -145,8 +143,6 @@ def test_selectors_combine_with_and(qmgr_factory: Callable[..., QMgr], run_cli: 
     a, b = qmgr_factory("A"), qmgr_factory("B")
     for qmgr in (a, b):
         global_topic(run_cli, qmgr, "T", "T")
-    from helpers.hierarchy import link
-    from helpers.routes import define_route
     link(run_cli, a, b)
     define_route(run_cli, a, b, "OUTGOING('T selector=\"amount > 100\"')")
     define_route(run_cli, b, a, "INCOMING('T selector=\"region = ''west''\"')")
