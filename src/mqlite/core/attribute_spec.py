@@ -49,6 +49,7 @@ class Attr:
     readonly: bool = False
     aliases: tuple[str, ...] = ()  # other MQSC keywords for this attribute (TARGQ for TARGET)
     role: Role = Role.CONFIG
+    whole_items: bool = False  # LIST: one value is one item, commas and all (a route's selector rules)
 
     def keyword(self, value: Any) -> str:
         """The MQSC keyword DISPLAY prints for a flag value (``SHARE`` or ``NOSHARE``)."""

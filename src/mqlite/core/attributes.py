@@ -247,8 +247,8 @@ _ROUTE = (
     _s("DESCR", "", None, 64),
     _s("ZONE", "DEFAULT_MHOP_ZONE", None, 64),
     _e("ZONETYPE", "MHOP", "MHOP=0 1HOP=1", None, "ONEHOP=1HOP MULTIHOP=MHOP"),
-    Attr("OUTGOING", Kind.LIST, [], None, maxlen=20_480),
-    Attr("INCOMING", Kind.LIST, [], None, maxlen=20_480),
+    Attr("OUTGOING", Kind.LIST, [], None, maxlen=20_480, whole_items=True),
+    Attr("INCOMING", Kind.LIST, [], None, maxlen=20_480, whole_items=True),
 )
 _QTYPE = _e("TYPE", "QLOCAL", "QLOCAL=1 QMODEL=2 QALIAS=3 QREMOTE=6 QCLUSTER=7", 20)
 
@@ -459,7 +459,7 @@ def _coerce(attr: Attr, value: Any, keyword: str) -> Any:
             raise bad("is not one of " + ", ".join(attr.tokens))
         return text
     if attr.kind is Kind.LIST:
-        items = value if isinstance(value, list) else [v for v in str(value).split(",")]
+        items = value if isinstance(value, list) else [value] if attr.whole_items else str(value).split(",")
         result = [str(v).strip() for v in items if str(v).strip()]
         for item in result:
             if len(item) > attr.maxlen:

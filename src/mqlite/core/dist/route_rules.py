@@ -38,6 +38,7 @@ DEFAULT_ZONE = "DEFAULT_MHOP_ZONE"
 STORE_PREFIX = "SYSTEM.ROUTE."
 _MAX_QUEUE_NAME = 48
 _RULE = re.compile(r'\s*(?P<topic>.*?)(?:\s+selector\s*=\s*"(?P<selector>.*)")?\s*', re.S | re.I)
+_STRAY_SELECTOR = re.compile(r'(^|\s)selector\s*=', re.I)  # a selector the pattern above did not take
 _VISITED_SEPARATOR = ","  # queue manager names cannot contain one
 
 
@@ -64,8 +65,8 @@ def parse_rule(item: str) -> Rule:
     match = _RULE.fullmatch(item)
     assert match is not None  # (the pattern accepts any text)
     topic = match.group("topic").strip()
-    if not topic:
-        raise ValueError(f"{item!r} names no topic")
+    if not topic or _STRAY_SELECTOR.search(topic):
+        raise ValueError(f"{item!r} names no topic, or its selector is not selector=\"...\"")
     return Rule(topic, (match.group("selector") or "").strip())
 
 

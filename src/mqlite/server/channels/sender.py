@@ -289,7 +289,7 @@ class SenderAgent:
                 idle_since = time.monotonic()
                 continue
             if first is None:
-                first = await self._get(unit, min(x for x in (hbint or 3600, discint or 3600, 3600)))
+                first = await self._idle_get(unit, reader, min(x for x in (hbint or 3600, discint or 3600, 3600)))
             if first is None:
                 if disconnect_due(time.monotonic() - idle_since, discint):
                     await self._close_quietly(0, "DISCINT")
@@ -380,6 +380,31 @@ class SenderAgent:
             raise
         assert isinstance(result, GetResult)  # a get that does not wait never leaves a waiter
         return result
+
+    async def _idle_get(self, unit: _Unit, reader: asyncio.StreamReader, wait_seconds: float) -> GetResult | None:
+        """``_get`` while the channel is idle, watching the connection meanwhile: a partner that
+        ended (its socket closed) is noticed now, not at the next heartbeat, so the channel
+        retries and whoever asks its state (cluster routing, routes) knows the partner is gone."""
+        watch = asyncio.ensure_future(reader.read(1))
+        get = asyncio.ensure_future(self._get(unit, wait_seconds))
+        try:
+            done, _ = await asyncio.wait({get, watch}, return_when=asyncio.FIRST_COMPLETED)
+            if get in done:
+                return get.result()
+            get.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await get
+            if watch.result():  # an idle receiver sends nothing
+                raise wire.ProtocolError(C.MQRC_UNEXPECTED_ERROR, "the partner sent data while the channel was idle",
+                                         fatal=True)
+            raise EOFError("the partner closed the connection")
+        finally:
+            if not watch.done():
+                watch.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await watch
+            if not get.done():
+                get.cancel()
 
     async def _get(self, unit: _Unit, wait_seconds: float) -> GetResult | None:
         """The next message of the transmission queue in the channel's unit of work, waiting up to
