@@ -233,9 +233,8 @@ class RouteForwarding:
             raise ControlProtocolError("a routed message without its topic, sender, sequence number or route")
         service = self.service
         state = service.routes.get(sender)
-        if state is None:
-            service.log.append(f"AMQ5836W: a message on {topic!r} from {sender}, which has no route here: discarded")
-            return "no route"
+        if state is None:  # routed here, so the sender has a route to us: its Hello is on the way
+            state = service.learn(sender)
         if seq <= state.last_in:  # R-EMS-7
             state.duplicates += 1
             service.log.append(f"AMQ5837W: a message on {topic!r} from route {sender} arrived again (sequence "

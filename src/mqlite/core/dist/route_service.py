@@ -40,7 +40,7 @@ from mqlite.core.dist.route_protocol import (
     RouteMessage,
     encode,
 )
-from mqlite.core.dist.route_rules import MHOP, Rule, RouteView, interest_for, store_queue
+from mqlite.core.dist.route_rules import DEFAULT_ZONE, MHOP, Rule, RouteView, interest_for, store_queue
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection
 from mqlite.core.pubsub.registry import Subscriptions
@@ -244,11 +244,7 @@ class RouteService:
                 self.log.append(f"AMQ5828W: Hello from {hello.origin}, which has no route defined to "
                                 f"{self.name} and none is defined here: ignored")
                 return
-            state = self.routes[hello.origin] = RouteState(hello.origin, False, hello.zone, hello.zone_type,
-                                                           since=now, next_out=_first_sequence(now))
-            self._ensure_queue(store_queue(hello.origin), _STORE_QUEUE, now)
-            self.on_routes()
-            self.log.append(f"AMQ5824I: passive route {hello.origin} made: {hello.origin} configured it")
+            state = self.learn(hello.origin, hello.zone, hello.zone_type)
         elif not state.defined:
             state.zone, state.zone_type = hello.zone, hello.zone_type
         elif (hello.active and (hello.zone, hello.zone_type) != (state.zone, state.zone_type)):
@@ -263,6 +259,16 @@ class RouteService:
             self._hello(state, reply=False)
         self._resync(state)
         self._check_link(state, now)
+
+    def learn(self, peer: str, zone: str = DEFAULT_ZONE, zone_type: str = MHOP) -> RouteState:
+        """A passive route: ``peer`` configured one to this queue manager (its Hello, or a message
+        it routed here before its Hello came, after a restart of this side)."""
+        now = self.clock()
+        state = self.routes[peer] = RouteState(peer, False, zone, zone_type, since=now, next_out=_first_sequence(now))
+        self._ensure_queue(store_queue(peer), _STORE_QUEUE, now)
+        self.on_routes()
+        self.log.append(f"AMQ5824I: passive route {peer} made: {peer} configured it")
+        return state
 
     def _interest_received(self, message: Interest) -> None:
         state = self.routes.get(message.origin)

@@ -383,28 +383,43 @@ class SenderAgent:
 
     async def _idle_get(self, unit: _Unit, reader: asyncio.StreamReader, wait_seconds: float) -> GetResult | None:
         """``_get`` while the channel is idle, watching the connection meanwhile: a partner that
-        ended (its socket closed) is noticed now, not at the next heartbeat, so the channel
-        retries and whoever asks its state (cluster routing, routes) knows the partner is gone."""
-        watch = asyncio.ensure_future(reader.read(1))
+        ended (its socket closed, or its CLOSE came) is noticed now, not at the next heartbeat,
+        so the channel retries and whoever asks its state (cluster routing, routes) knows."""
         get = asyncio.ensure_future(self._get(unit, wait_seconds))
         try:
-            done, _ = await asyncio.wait({get, watch}, return_when=asyncio.FIRST_COMPLETED)
-            if get in done:
-                return get.result()
-            get.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await get
-            if watch.result():  # an idle receiver sends nothing
-                raise wire.ProtocolError(C.MQRC_UNEXPECTED_ERROR, "the partner sent data while the channel was idle",
-                                         fatal=True)
-            raise EOFError("the partner closed the connection")
+            while True:
+                watch = asyncio.ensure_future(reader.read(65536))
+                try:
+                    done, _ = await asyncio.wait({get, watch}, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    if not watch.done():
+                        watch.cancel()
+                        with contextlib.suppress(asyncio.CancelledError):
+                            await watch
+                if watch.done() and not watch.cancelled():
+                    self._idle_frame(watch.result())  # raises unless it was part of a frame
+                if get in done:
+                    return get.result()
         finally:
-            if not watch.done():
-                watch.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await watch
             if not get.done():
                 get.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await get
+
+    def _idle_frame(self, data: bytes) -> None:
+        """What an idle partner sent: its end, or a CLOSE / REFUSE (anything else is an error)."""
+        if not data:
+            raise EOFError("the partner closed the connection")
+        assert self._wire is not None
+        self._count_received(len(data))
+        self._wire.receive_data(data)
+        event = self._wire.next_event()
+        if event is wire.NEED_DATA:
+            return
+        if isinstance(event, wire.Refuse | wire.Close):
+            raise ChannelFailed(f"the partner ended the channel: {event.text} (reason {event.reason})", event.reason)
+        raise wire.ProtocolError(C.MQRC_UNEXPECTED_ERROR, f"unexpected {type(event).__name__} while idle",
+                                 fatal=True)
 
     async def _get(self, unit: _Unit, wait_seconds: float) -> GetResult | None:
         """The next message of the transmission queue in the channel's unit of work, waiting up to
