@@ -114,6 +114,9 @@ class MemoryAdmin:
     def refresh_proxies(self) -> None:
         raise MQError(cmqc.MQRC_FUNCTION_NOT_SUPPORTED, "no neighbours here")
 
+    def route_status(self, generic: str) -> list[dict[str, Any]]:
+        raise MQError(cmqc.MQRC_FUNCTION_NOT_SUPPORTED, "no routes here")
+
     def clear_retained(self, topic: str) -> bool:
         raise MQError(cmqc.MQRC_FUNCTION_NOT_SUPPORTED, "no retained publications here")
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import operator
 from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -594,9 +595,6 @@ def _flag_value(cmd: Command, key: str, wanted: str) -> bool:
 
 
 def _compare(op: str, left: Any, right: Any) -> bool:
-    result: bool = {
-        "EQ": lambda: left == right, "NE": lambda: left != right, "LT": lambda: left < right,
-        "GT": lambda: left > right, "LE": lambda: left <= right, "GE": lambda: left >= right,
-    }[op]()
-    return result
+    return bool({"EQ": operator.eq, "NE": operator.ne, "LT": operator.lt, "GT": operator.gt, "LE": operator.le,
+                 "GE": operator.ge}[op](left, right))
 
