@@ -419,10 +419,10 @@ class Depths:
                 handle.close()
 
 
-def drain(conn: mqlite.QueueManager) -> list[int]:
+def drain(conn: mqlite.QueueManager, queue_name: str = SUB_QUEUE) -> list[int]:
     """Every publication number on the subscriber queue, got."""
     numbers: list[int] = []
-    with mqlite.Queue(conn, SUB_QUEUE, C.MQOO_INPUT_EXCLUSIVE) as queue:
+    with mqlite.Queue(conn, queue_name, C.MQOO_INPUT_EXCLUSIVE) as queue:
         while True:
             try:
                 message = queue.get()
@@ -447,13 +447,13 @@ def exactly_once(numbers: list[int], count: int) -> str | None:
 
 
 # -- publishing --------------------------------------------------------------------------------------
-def publish_stream(conn: mqlite.QueueManager, count: int) -> tuple[float, float, int]:
+def publish_stream(conn: mqlite.QueueManager, count: int, topic_string: str = PUB_TOPIC) -> tuple[float, float, int]:
     """``count`` persistent publications, asynchronous but the last: (began, ended perf_counter,
     asynchronous put failures MQSTAT reports)."""
     md = mqlite.MD(Persistence=C.MQPER_PERSISTENT)
     pmo = mqlite.PMO(Options=C.MQPMO_NO_SYNCPOINT | C.MQPMO_ASYNC_RESPONSE)
     bodies = [body(n) for n in range(count)]
-    with mqlite.Topic(conn, topic_string=PUB_TOPIC, open_opts=C.MQOO_OUTPUT) as topic:
+    with mqlite.Topic(conn, topic_string=topic_string, open_opts=C.MQOO_OUTPUT) as topic:
         began = time.perf_counter()
         for data in bodies[:-1]:
             md.MsgId = C.MQMI_NONE

@@ -99,8 +99,12 @@ def bodies(qmgr: QMgr, queue: str) -> list[bytes]:
 
 
 def _busy_queues(run_cli: RunCli, qmgr: QMgr) -> list[str]:
-    out = shown(qmgr, "DISPLAY QLOCAL(*) CURDEPTH USAGE\n")
-    busy = []
+    """The non-empty transmission and SYSTEM.INTER.QMGR.* queues, and the running senders with a
+    batch awaiting its confirm (its messages are off the queue, its MSGS count not yet up)."""
+    out = shown(qmgr, "DISPLAY CHSTATUS(*) STATUS INDOUBT\nDISPLAY QLOCAL(*) CURDEPTH USAGE\n")
+    busy = [f"{qmgr.name}:{fields.get('CHANNEL')} in doubt" for fields in (
+        dict(re.findall(r"(\w+)\(([^)]*)\)", record)) for record in out.split("AMQ8417I")[1:])
+        if fields.get("STATUS") == "RUNNING" and fields.get("INDOUBT") == "YES"]
     for record in out.split("AMQ8409I")[1:]:
         fields = dict(re.findall(r"(\w+)\(([^)]*)\)", record))
         name = fields.get("QUEUE", "")

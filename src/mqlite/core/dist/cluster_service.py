@@ -338,6 +338,7 @@ class ClusterState:
             self.send(target, record.cluster, Publish(self.name, (record,)), "")
         if record.kind == "QMGR" and not record.deleted and not record.attrs.get("REPOS"):
             self._welcome(record)  # never between full repositories: they would welcome each other for ever
+            self._share_pubsub(record.cluster, [record.owner])  # its topics and members again (REFRESH CLUSTER, A-21)
 
     def _meet_full(self, full: ClusterRecord) -> None:
         """A full repository we did not know: it gets our own records; if we are one too, all we

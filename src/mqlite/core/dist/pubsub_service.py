@@ -58,6 +58,7 @@ __all__ = ["AGENT_USER", "DistributedPubSub", "HeldProxy", "PutToQmgr"]
 
 _REQUEST = Message(MessageDescriptor(), b"")  # what a fan-out request is, for the queue's refusal check
 PROXY_KIND = "proxy"
+STATE_QUEUE = "SYSTEM.HIERARCHY.STATE"
 HIERARCHY_KIND = "hier"
 AGENT_USER = "mqm"  # the distributed publish/subscribe agent's identity in what it sends (B:R-DPS-8)
 AGENT_APPL = "amqfcxba"
@@ -118,6 +119,8 @@ class DistributedPubSub:
         self.conn = Connection("DPS", AGENT_USER, AGENT_APPL)  # the agent's own puts
         self.on_mode: Callable[[bool], None] = lambda enabled: None  # PSMODE(ENABLED) came or went
         self.on_new_proxy: Callable[[str, str], None] = lambda origin, topic: None  # (retained copies)
+        # SYSTEM.HIERARCHY.STATE could not be used at start: the engine runs as under COMPAT (B:R-ERR-2, A-40)
+        self.state_unavailable = False
         self._was_enabled = self.hierarchy_enabled
         subscriptions.watch = self.local_changed
         subscriptions.check_new = self.check_fanout
@@ -129,8 +132,8 @@ class DistributedPubSub:
 
     @property
     def hierarchy_enabled(self) -> bool:
-        """Hierarchies need PSMODE(ENABLED) (B:R-HIE-2, A-25)."""
-        return bool(self.attrs.get("PSMODE", "ENABLED") == "ENABLED")
+        """Hierarchies need PSMODE(ENABLED) (B:R-HIE-2, A-25) and SYSTEM.HIERARCHY.STATE (R-ERR-2)."""
+        return bool(self.attrs.get("PSMODE", "ENABLED") == "ENABLED") and not self.state_unavailable
 
     def neighbours(self) -> dict[str, frozenset[Link]]:
         """The queue managers this one exchanges proxies and publications with, and over which
@@ -303,16 +306,7 @@ class DistributedPubSub:
 
     def _index(self, held: HeldProxy) -> None:
         sub = held.sub
-        pattern_levels = levels(held.topic)
-        wild = [i for i, level in enumerate(pattern_levels) if level in ("#", "+")]
-        prefix = pattern_levels[:wild[0]] if wild else pattern_levels
-        sub.prefix_depth = len(prefix)
-        if sub.wildcard:
-            sub.blocked = self.tree.blocked_topics()  # WILDCARD(BLOCK) at the holder (A-10)
-        node = self.tree.node_at(prefix, self.subscriptions.clock())
-        node.subscribers += 1
-        sub.node = node
-        self.proxy_index.add(sub, held.topic, False, pattern_levels)
+        self.subscriptions.place(sub, self.proxy_index)  # (WILDCARD(BLOCK) at the holder, A-10)
         self.held[(held.origin, held.topic)] = held
         self.held_by_topic.setdefault(held.topic, {})[held.origin] = held
         self.by_sub_id[sub.sub_id] = held
@@ -323,16 +317,13 @@ class DistributedPubSub:
             self._persist_held(held)
             return
         sub = held.sub
-        self.proxy_index.remove(sub, held.topic, False)
+        self.subscriptions.release(sub, self.proxy_index)
         del self.held[(held.origin, held.topic)]
         by_origin = self.held_by_topic[held.topic]
         del by_origin[held.origin]
         if not by_origin:
             del self.held_by_topic[held.topic]
         del self.by_sub_id[sub.sub_id]
-        if sub.node is not None:
-            sub.node.subscribers -= 1
-            self.tree.released(sub.node, self.subscriptions.clock())
         self.outbox.tx.delete_record(PROXY_KIND, _held_key(held.origin, held.topic))
 
     def _forget(self, neighbour: str) -> None:
@@ -527,6 +518,13 @@ class DistributedPubSub:
         """At queue-manager start: the cached cluster topic objects into the topic tree (before
         anything resolves a topic), the local subscriptions counted, every neighbour resynced."""
         self.hierarchy.qmid = self.qmid
+        state = self.objects.queues.get(STATE_QUEUE)
+        self.state_unavailable = state is None or state.attrs.get("GET") == "DISABLED" or (
+            state.attrs.get("PUT") == "DISABLED")
+        if self.state_unavailable:
+            self.log.append(f"AMQ5808E: {STATE_QUEUE} is not available: the publish/subscribe engine runs in "
+                            "COMPAT mode (no hierarchy) until the queue manager starts with it available")
+        self._was_enabled = self.hierarchy_enabled
         self.cluster_changed([])  # (and reevaluate)
         self._apply(self.hierarchy.retry())
         self.refresh()

@@ -73,8 +73,10 @@ class Subscriptions:
         found = self.topic_matches[topic] = (levels(topic), tuple(self.sub_index.match(topic)))
         return found
 
-    def add(self, sub: Subscription, persist: bool = True) -> None:
-        """Index a subscription: matching, names, the tree node it keeps in use, the store."""
+    def place(self, sub: Subscription, index: SubscriptionIndex[Subscription]) -> None:
+        """Put a subscription in ``index`` and keep its tree node (the literal prefix of its pattern)
+        in use, with its WILDCARD(BLOCK) snapshot: for this registry's subscriptions and the proxy
+        subscriptions distributed publish/subscribe keeps in an index of its own."""
         if sub.char_scheme:
             pattern_levels = None
             prefix = literal_prefix(sub.topic, True)
@@ -88,7 +90,18 @@ class Subscriptions:
         node = self.tree.node_at(prefix, self.clock())
         node.subscribers += 1
         sub.node = node
-        self.sub_index.add(sub, sub.topic, sub.char_scheme, pattern_levels)
+        index.add(sub, sub.topic, sub.char_scheme, pattern_levels)
+
+    def release(self, sub: Subscription, index: SubscriptionIndex[Subscription]) -> None:
+        """The inverse of ``place``."""
+        index.remove(sub, sub.topic, sub.char_scheme)
+        if sub.node is not None:
+            sub.node.subscribers -= 1
+            self.tree.released(sub.node, self.clock())
+
+    def add(self, sub: Subscription, persist: bool = True) -> None:
+        """Index a subscription: matching, names, the tree node it keeps in use, the store."""
+        self.place(sub, self.sub_index)
         self.topic_matches.clear()
         self.subs_by_id[sub.sub_id] = sub
         if sub.name:
@@ -108,7 +121,7 @@ class Subscriptions:
         A managed queue goes with it once its handle is closed (spec C R-CLS-6)."""
         if self.subs_by_id.pop(sub.sub_id, None) is None:
             return
-        self.sub_index.remove(sub, sub.topic, sub.char_scheme)
+        self.release(sub, self.sub_index)
         self.topic_matches.clear()
         if sub.name:
             named = self.subs_by_name.get(sub.name, [])
@@ -116,9 +129,6 @@ class Subscriptions:
                 named.remove(sub)
             if not named:
                 self.subs_by_name.pop(sub.name, None)
-        if sub.node is not None:
-            sub.node.subscribers -= 1
-            self.tree.released(sub.node, self.clock())
         if sub.durable:
             self.objects.outbox.tx.delete_record("sub", sub.sub_id.hex())
         if sub.managed and sub.managed_handle is None:
