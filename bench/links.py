@@ -16,7 +16,8 @@ Each round publishes M persistent 256-byte publications (asynchronous puts, the 
 ``--rounds`` rounds is reported, with the ratios to the local rate, and the CPU the queue managers
 used per publication.
 
-Usage: ``python bench/links.py [--messages 2000] [--rounds 3] [--json-only]``. Progress on
+Usage: ``python bench/links.py [--messages 2000] [--rounds 3] [--batchsz 50] [--json-only]``
+(``--batchsz``: the channels' BATCHSZ, IBM's default 50). Progress on
 stderr; one JSON object on stdout. Exit status 1 when a publication was lost or duplicated.
 """
 
@@ -63,12 +64,13 @@ def port(home: Path, name: str) -> int:
     return int(json.loads((home / "qmgrs" / name / "listeners.json").read_text())["tcp"])
 
 
-def link(home: Path, conns: dict[str, mqlite.QueueManager], a: str, b: str) -> None:
+def link(home: Path, conns: dict[str, mqlite.QueueManager], a: str, b: str, batchsz: int) -> None:
     """Channels both ways between ``a`` and ``b`` (tests/helpers/hierarchy.py ``link``)."""
     for here, there in ((a, b), (b, a)):
-        mqsc(conns, here, f"DEFINE QLOCAL({there}) USAGE(XMITQ)\n"
+        mqsc(conns, here, f"DEFINE QLOCAL({there}) USAGE(XMITQ) MAXDEPTH(1000000)\n"
                           f"DEFINE CHANNEL({here}.TO.{there}) CHLTYPE(SDR) CONNAME('127.0.0.1({port(home, there)})') "
-                          f"XMITQ({there})\nDEFINE CHANNEL({there}.TO.{here}) CHLTYPE(RCVR)\n"
+                          f"XMITQ({there}) BATCHSZ({batchsz})\n"
+                          f"DEFINE CHANNEL({there}.TO.{here}) CHLTYPE(RCVR) BATCHSZ({batchsz})\n"
                           f"SET CHLAUTH({there}.TO.{here}) TYPE(QMGRMAP) QMNAME({there}) USERSRC(CHANNEL)\n")
 
 
@@ -89,10 +91,10 @@ def shown(conns: dict[str, mqlite.QueueManager], name: str, script: str) -> str:
     return "\n".join(conns[name].mqsc(script)[1])
 
 
-def set_up(home: Path, conns: dict[str, mqlite.QueueManager]) -> None:
-    link(home, conns, "P1", "H2")
+def set_up(home: Path, conns: dict[str, mqlite.QueueManager], batchsz: int = 50) -> None:
+    link(home, conns, "P1", "H2", batchsz)
     mqsc(conns, "H2", "ALTER QMGR PARENT(P1)\n")
-    link(home, conns, "R1", "R2")
+    link(home, conns, "R1", "R2", batchsz)
     for here, there in (("R1", "R2"), ("R2", "R1")):
         mqsc(conns, here, f"DEFINE TOPIC(ROUTE) TOPICSTR('Route') GLOBAL(YES)\nDEFINE ROUTE({there})\n")
     for way, (_, subscriber, topic) in WAYS.items():
@@ -122,6 +124,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--messages", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--batchsz", type=int, default=50, help="BATCHSZ of the channels (default IBM's 50)")
     parser.add_argument("--json-only", action="store_true")
     args = parser.parse_args()
     home = Path(tempfile.mkdtemp(prefix="mqlite-links-")) / "mqhome"
@@ -138,7 +141,7 @@ def main() -> None:
                 pids[name] = int((home / "qmgrs" / name / "qmgr.pid").read_text().strip())
                 conns[name] = mqlite.connect(name)
             status.update("linking: a hierarchy P1-H2, a route R1-R2")
-            set_up(home, conns)
+            set_up(home, conns, args.batchsz)
             for way in WAYS:  # warm-up: every channel running
                 one_way(conns, pids, way, 20)
             for round_ in range(args.rounds):
@@ -157,7 +160,8 @@ def main() -> None:
         for pid in pids.values():
             if process_alive(pid):
                 os.kill(pid, 9)
-    result: dict[str, Any] = {"messages": args.messages, "rounds": args.rounds, "size": 256, "persistent": True}
+    result: dict[str, Any] = {"messages": args.messages, "rounds": args.rounds, "size": 256, "persistent": True,
+                              "batchsz": args.batchsz}
     for way, found in runs.items():
         result[way] = {key: statistics.median(r[key] for r in found)
                        for key in ("publications_per_s", "put_per_s", "cpu_ms_per_publication")}
