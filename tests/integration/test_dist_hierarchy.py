@@ -128,12 +128,14 @@ def test_proxies_fan_out_aggregate_route_and_cancel(qmgr_factory: Callable[..., 
 
 
 def test_fingerprints_grow_per_hop(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
-    """B:SC-65, B:R-LOOP-4, R-LOOP-5: the publisher's local copy has no ibm.Rfp; one hop away
-    it holds the publishing queue manager's QMID; two hops away both, in order."""
+    """B:SC-65, B:R-LOOP-4, R-LOOP-5, R-LOOP-8: the publisher's local copy has no ibm.Rfp; one hop
+    away it holds the publishing queue manager's QMID; two hops away both, in order. Republished on
+    Asia with MQACTP_NEW the copy starts a new chain; with MQACTP_FORWARD it keeps the old one, and
+    HQ, finding its own QMID in it, discards it and logs why."""
     qmgrs = world(qmgr_factory, run_cli)
     hq, europe = qmgrs["HQ"], qmgrs["EUROPE"]
     qmids = {name: re.search(r"QMID\(([^)]*)\)", mqsc(run_cli, qmgrs[name], "DISPLAY QMGR QMID\n")).group(1)
-             for name in ("HQ", "EUROPE")}
+             for name in ("HQ", "EUROPE", "ASIA")}
     with mqlite.connect("ASIA") as a, mqlite.connect("HQ") as h, mqlite.connect("EUROPE") as e:
         subs = {name: mqlite.Subscription(conn, "Sport/Results") for name, conn in
                 (("ASIA", a), ("HQ", h), ("EUROPE", e))}
@@ -144,6 +146,25 @@ def test_fingerprints_grow_per_hop(qmgr_factory: Callable[..., QMgr], run_cli: R
     assert "ibm.Rfp" not in got["EUROPE"].properties
     assert got["HQ"].properties["ibm.Rfp"] == qmids["EUROPE"]
     assert got["ASIA"].properties["ibm.Rfp"] == f"{qmids['EUROPE']},{qmids['HQ']}"
+
+    with mqlite.connect("HQ") as h:
+        copies = mqlite.Subscription(h, "Sport/Copy")
+        wait_until(lambda: ("HQ", "Sport/Copy") in proxies(run_cli, qmgrs["ASIA"]), "Asia holds HQ's proxy")
+        with mqlite.connect("ASIA") as a:
+            republish = mqlite.Topic(a, topic_string="Sport/Copy")
+            kept = dict(got["ASIA"].properties)
+            republish.pub(b"new", pmo=mqlite.PMO(Version=3, Action=C.MQACTP_NEW), properties=kept)
+            assert copies.get(wait=30.0).properties["ibm.Rfp"] == qmids["ASIA"]  # a new chain
+            republish.pub(b"forwarded", pmo=mqlite.PMO(Version=3, Action=C.MQACTP_FORWARD), properties=kept)
+            idle(run_cli, *qmgrs.values())
+            with pytest.raises(mqlite.MQMIError) as nothing:
+                copies.get(wait=0.5)
+            assert nothing.value.reason == C.MQRC_NO_MSG_AVAILABLE
+            with pytest.raises(mqlite.MQMIError) as bad:
+                republish.pub(b"bad", pmo=mqlite.PMO(Version=3, Action=7))
+            assert bad.value.reason == C.MQRC_ACTION_ERROR
+    log = (hq.home / "qmgrs" / "HQ" / "AMQERR01.LOG").read_text()
+    assert "AMQ5818W" in log and f"{qmids['EUROPE']},{qmids['HQ']},{qmids['ASIA']}" in log
 
 
 def test_connect_and_disconnect_while_the_channel_is_stopped(qmgr_factory: Callable[..., QMgr],

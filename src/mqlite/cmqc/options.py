@@ -103,6 +103,12 @@ MQPMO_RESPONSE_AS_TOPIC_DEF = 0
 MQPMO_NONE = 0
 MQPMO_PUB_OPTIONS_MASK = 0x00200000
 
+# MQPMO.Action: what kind of put this is (a republished message continues its fingerprints)
+MQACTP_NEW = 0
+MQACTP_FORWARD = 1
+MQACTP_REPLY = 2
+MQACTP_REPORT = 3
+
 # Put-message record fields
 MQPMRF_MSG_ID = 1
 MQPMRF_CORREL_ID = 2

@@ -302,13 +302,13 @@ class Connections:
     # -- MQPUT / MQPUT1 ----------------------------------------------------------------
     def put(
         self, conn: Connection, hobj: int, md: MessageDescriptor, options: int,
-        properties: Properties, body: bytes, pub_level: int = 9,
+        properties: Properties, body: bytes, pub_level: int = 9, action: int = C.MQACTP_NEW,
     ) -> MessageDescriptor:
         handle = handle_of(conn, hobj)
         if not handle.options & C.MQOO_OUTPUT:
             raise MQError(C.MQRC_NOT_OPEN_FOR_OUTPUT, f"{handle.opened_as} is not open for output")
         if handle.topic is not None:
-            return self.publish(conn, handle, md, options, properties, body, pub_level)
+            return self.publish(conn, handle, md, options, properties, body, pub_level, action)
         queue: LocalQueue | None
         if handle.cluster is not None:  # the workload algorithm says where this one goes
             assert self.cluster is not None

@@ -125,7 +125,7 @@ class Op(enum.IntEnum):
     PING = 15
     SUB = 16
     SUBRQ = 17
-    PUBLISH = 18  # a PUT with an explicit PubLevel (MQPMO.PubLevel other than 9)
+    PUBLISH = 18  # a PUT with an explicit PubLevel or Action (MQPMO.PubLevel other than 9, Action not NEW)
     OFFSETS = 19  # a queue's oldest and newest sequence numbers (stream readers)
     BROWSE_RANGE = 20  # the messages of a sequence range, left in place
     REMOVE_THROUGH = 21  # remove a committed range
@@ -213,7 +213,7 @@ REQUEST_SHAPES: Final[dict[Op, tuple[Checker, ...]]] = {
     Op.PING: (),
     Op.SUB: (check_sd, int_arg),
     Op.SUBRQ: (int_arg, int_arg),
-    Op.PUBLISH: (int_arg, check_md, int_arg, check_props, bytes_arg, int_arg),
+    Op.PUBLISH: (int_arg, check_md, int_arg, check_props, bytes_arg, int_arg, int_arg),  # PubLevel, Action
     Op.OFFSETS: (str_arg,),
     Op.BROWSE_RANGE: (str_arg, int_arg, int_arg, int_arg),
     Op.REMOVE_THROUGH: (str_arg, int_arg),

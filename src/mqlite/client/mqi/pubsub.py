@@ -81,7 +81,9 @@ class TopicCore:
                 more_options |= option
         if pub_level is None:  # PubLevel counts from MQPMO version 3, as in MQ
             pub_level = int(pmo.PubLevel) if pmo is not None and pmo.Version >= 3 else _DEFAULT_PUB_LEVEL
-        op, extra = (Op.PUT, ()) if pub_level == _DEFAULT_PUB_LEVEL else (Op.PUBLISH, (int(pub_level),))
+        action = int(pmo.Action) if pmo is not None and pmo.Version >= 3 else cmqc.MQACTP_NEW
+        op, extra = (Op.PUT, ()) if pub_level == _DEFAULT_PUB_LEVEL and action == cmqc.MQACTP_NEW else (
+            Op.PUBLISH, (int(pub_level), action))
         qm = self.queue_manager
         return put_step(conn, op, [self._hobj], msg, md, pmo, qm.bytes_encoding, qm.default_ccsid,
                         properties, syncpoint, asynchronous, md_fields, more_options, extra)

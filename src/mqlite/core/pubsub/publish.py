@@ -36,7 +36,8 @@ _REPLY_REPORTS = (C.MQRO_COA | C.MQRO_COD | C.MQRO_EXCEPTION | C.MQRO_EXPIRATION
 
 
 # Fingerprints a publication collected on its way here (distributed publish/subscribe): a new
-# publication starts a new chain (MQACTP_NEW, B:R-LOOP-8), so a local publisher's are dropped.
+# publication starts a new chain (MQACTP_NEW, B:R-LOOP-8), so a local publisher's are dropped
+# unless it forwards the message (MQACTP_FORWARD).
 RFP_PROPERTY = "ibm.Rfp"
 
 
@@ -115,8 +116,10 @@ class Publisher:
     def publish(
         self, conn: Connection, handle: Handle, md: MessageDescriptor, options: int,
         properties: Properties, body: bytes, pub_level: int = copies.DEFAULT_PUB_LEVEL,
+        action: int = C.MQACTP_NEW,
     ) -> MessageDescriptor:
-        """MQPUT to a topic handle."""
+        """MQPUT to a topic handle. ``action`` MQACTP_FORWARD: a message republished as it came
+        keeps its routing fingerprints (``ibm.Rfp``), so a loop is still found (B:R-LOOP-8)."""
         conn.warning = 0
         node = handle.topic
         assert node is not None
@@ -124,6 +127,8 @@ class Publisher:
             raise MQError(C.MQRC_OPTIONS_ERROR, "both MQPMO_SYNCPOINT and MQPMO_NO_SYNCPOINT")
         if not 0 <= pub_level <= 9:
             raise MQError(C.MQRC_PMO_ERROR, f"PubLevel {pub_level} is outside 0..9")
+        if action not in (C.MQACTP_NEW, C.MQACTP_FORWARD, C.MQACTP_REPLY, C.MQACTP_REPORT):
+            raise MQError(C.MQRC_ACTION_ERROR, f"MQPMO.Action {action} is not an MQACTP_* value")
         if md.MsgFlags & _GROUP_FLAGS or options & C.MQPMO_LOGICAL_ORDER:
             raise MQError(C.MQRC_MSG_NOT_ALLOWED_IN_GROUP, "grouped or segmented messages cannot be published")
         if options & C.MQPMO_SUPPRESS_REPLYTO and md.Report & _REPLY_REPORTS:
@@ -147,7 +152,10 @@ class Publisher:
         if retain:
             self._check_retainable()
         topic = handle.topic_string
-        if RFP_PROPERTY in properties:
+        fingerprints = properties.get(RFP_PROPERTY, "") if action == C.MQACTP_FORWARD else ""
+        if not isinstance(fingerprints, str):
+            raise MQError(C.MQRC_PROPERTY_TYPE_ERROR, "ibm.Rfp is not a string")
+        if RFP_PROPERTY in properties and not fingerprints:
             properties = {k: v for k, v in properties.items() if k != RFP_PROPERTY}
         cached = self.topic_matches.get(topic)  # inline: once per publication
         if cached is None:
@@ -165,7 +173,7 @@ class Publisher:
                                          topic_attrs, syncpoint, now)
         if targets:
             assert forwarder is not None
-            forwarder.send(conn, targets, topic, md, properties, body, options, syncpoint)
+            forwarder.send(conn, targets, topic, md, properties, body, options, syncpoint, fingerprints)
             delivered += len(targets)  # handed to a queue manager with subscribers counts (B:R-FWD-11)
         if hops:
             assert router is not None

@@ -285,11 +285,12 @@ class Conversation:
         return self._put_reply(req_id, conn, done)
 
     def _publish(self, req_id: int, args: list[Any]) -> Any:
-        hobj, md, options, props, body, pub_level = args
+        hobj, md, options, props, body, pub_level, action = args
         if len(body) > self.maxmsgl:
             self._too_long(body)
         conn = self._conn()
-        done = self.runtime.core.put(conn, hobj, MessageDescriptor.from_list(md), options, props, body, pub_level)
+        done = self.runtime.core.put(conn, hobj, MessageDescriptor.from_list(md), options, props, body, pub_level,
+                                     action)
         return self._put_reply(req_id, conn, done)
 
     def _sub(self, req_id: int, args: list[Any]) -> Any:
