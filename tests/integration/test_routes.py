@@ -190,3 +190,22 @@ def test_zones(qmgr_factory: Callable[..., QMgr], run_cli: RunCli, zone_type: st
         assert status(m)["A"]["PEERSUBS"] == "1"
         assert depth(run_cli, b, "ZQ") == 0 and status(m)["B"]["FWDMSGS"] == "0"
     assert "ZONETYPE(" + zone_type + ")" in shown(m, "DISPLAY RTSTATUS(A) ZONETYPE\n")
+
+
+def test_a_cycle_in_a_multi_hop_zone_delivers_once(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
+    """B:A-60, issue 17 item 6 (never twice): routes A-B, B-C and A-C in one multi-hop zone form a
+    cycle (EMS forbids one); a message from A reaches C directly and through B, and C, knowing
+    its origin, delivers it once and logs the second way."""
+    a, b, c = (qmgr_factory(name) for name in ("A", "B", "C"))
+    for qmgr in (a, b, c):
+        global_topic(run_cli, qmgr, "T1", "T1")
+    join(run_cli, a, b)
+    join(run_cli, b, c)
+    join(run_cli, a, c)
+    mqsc(run_cli, c, "DEFINE QLOCAL(CQ)\nDEFINE SUB(CS) TOPICSTR('T1') DEST(CQ)\n")
+    wait_until(lambda: {("B", "T1"), ("C", "T1")} <= internal(a) and ("C", "T1") in internal(b), "C's interest")
+    publish_all(a, b"once")
+    wait_until(lambda: status(b)["C"]["FWDMSGS"] == "1" and status(c)["B"]["RCVDMSGS"] == "1"
+               and status(c)["A"]["RCVDMSGS"] == "1", "both ways taken")
+    assert bodies(c, "CQ") == [b"once"]
+    assert "AMQ5845W" in (c.home / "qmgrs" / "C" / "AMQERR01.LOG").read_text()

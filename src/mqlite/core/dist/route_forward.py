@@ -15,6 +15,7 @@ has seen (duplicate suppression, R-EMS-7), and one that has visited it already (
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -51,6 +52,8 @@ from mqlite.message import NULL_ID, Message, MessageDescriptor, Properties
 __all__ = ["Hop", "RouteForwarding"]
 
 PRIORITY_PROPERTY = "mqlite.rte.Pri"
+ORIGIN_PROPERTY = "mqlite.rte.Oid"  # the first server's name and the publication's MsgId there
+ORIGINS_KEPT = 65_536  # origins remembered to find a message that came a second way
 TRANSIT_PRIORITY = 5  # one priority on the way, so a route's messages keep their order (sequence numbers)
 _OWN_PREFIXES = ("mqlite.rte.", "mqlite.dps.", "ibm.Rfp")
 
@@ -74,6 +77,7 @@ class RouteForwarding:
         self.put_to_qmgr = put_to_qmgr
         self.name = service.name
         self._selectors: dict[str, Selector] = {}
+        self.origins: OrderedDict[str, None] = OrderedDict()  # the latest routed messages' origins
         publisher.router = self
 
     @property
@@ -130,12 +134,13 @@ class RouteForwarding:
 
     # -- sending -----------------------------------------------------------------------------------------
     def send(self, conn: Connection, hops: list[Hop], topic: str, md: MessageDescriptor, properties: Properties,
-             body: bytes, syncpoint: bool, visited: tuple[str, ...] = ()) -> None:
+             body: bytes, syncpoint: bool, visited: tuple[str, ...] = (), origin: str = "") -> None:
         if not hops:
             return
         props = {k: v for k, v in properties.items() if not k.startswith(_OWN_PREFIXES)}
         props[TOPIC_PROPERTY] = topic
         props[VISITED_PROPERTY] = visited_text(visited, self.name)
+        props[ORIGIN_PROPERTY] = origin or f"{self.name}:{md.MsgId.hex()}"  # one identity however it travels
         sync = C.MQPMO_SYNCPOINT if syncpoint else C.MQPMO_NO_SYNCPOINT
         for hop in hops:
             copy = md.copy()
@@ -228,9 +233,11 @@ class RouteForwarding:
         seq = props.pop(SEQ_PROPERTY, None)
         via = props.pop(VISITED_PROPERTY, "")
         priority = props.pop(PRIORITY_PROPERTY, message.md.Priority)
+        origin = props.pop(ORIGIN_PROPERTY, "")
         if (not isinstance(topic, str) or not topic or not isinstance(sender, str) or not sender
-                or type(seq) is not int or not isinstance(via, str) or type(priority) is not int):
-            raise ControlProtocolError("a routed message without its topic, sender, sequence number or route")
+                or type(seq) is not int or not isinstance(via, str) or type(priority) is not int
+                or not isinstance(origin, str) or not origin):
+            raise ControlProtocolError("a routed message without its topic, sender, sequence number, route or origin")
         service = self.service
         state = service.routes.get(sender)
         if state is None:  # routed here, so the sender has a route to us: its Hello is on the way
@@ -240,14 +247,20 @@ class RouteForwarding:
             service.log.append(f"AMQ5837W: a message on {topic!r} from route {sender} arrived again (sequence "
                                f"{seq}): discarded")
             return "duplicate"
-        state.last_in = seq
-        service.remember_last_in(state)
+        # Taken once the unit of work commits: one backed out is tried again, not a duplicate.
+        conn.uow.after_commit.append(lambda: self._taken(state, seq, origin))
         state.received += 1
         visited = tuple(visited_list(via))
         if self.name in visited:
             service.log.append(f"AMQ5838W: a message on {topic!r} came back to {self.name} over route {sender} "
                                f"(visited {via}): discarded")
             return "looped"
+        if origin in self.origins:  # a second path to here: routes of a multi-hop zone form a cycle
+            state.duplicates += 1
+            service.log.append(f"AMQ5845W: a message on {topic!r} from {origin.split(':')[0]} came a second way, over "
+                               f"route {sender} (visited {via}): discarded; the routes of zone {state.zone} form a "
+                               "cycle, which a multi-hop zone should not")
+            return "second path"
         topic_attrs = service.tree.resolved(service.tree.owner_of_pattern(topic, False))
         if topic_attrs.get("GLOBAL") != "YES":  # A-58
             service.log.append(f"AMQ5839W: a message on {topic!r} from route {sender}: the topic is not GLOBAL "
@@ -261,8 +274,18 @@ class RouteForwarding:
             service.log.append(f"AMQ5840W: a message on {topic!r} from route {sender} rejected: {error.text}")
             return "rejected"
         delivered = self.publisher.publish_received(conn, topic, md, 0, props, message.body, _scope_all)
-        self.send(conn, hops, topic, md, props, message.body, True, visited)
+        self.send(conn, hops, topic, md, props, message.body, True, visited, origin)
         return f"delivered {delivered}, forwarded to {len(hops)}"
+
+    def _taken(self, state: RouteState, seq: int, origin: str) -> None:
+        """A routed message's unit of work committed: its sequence number is the route's last
+        (kept where the route is defined, A-56) and its origin is remembered."""
+        if seq > state.last_in:
+            state.last_in = seq
+            self.service.remember_last_in(state)
+        self.origins[origin] = None
+        if len(self.origins) > ORIGINS_KEPT:
+            self.origins.popitem(last=False)
 
 
 def _scope_all(sub: Subscription) -> bool:
