@@ -146,6 +146,12 @@ def test_another_local_user_needs_connect_authority(other_user: pwd.struct_passw
     done = run_mqlite(("setmqaut", "-m", shared_qmgr.name, "-t", "qmgr", "-p", OTHER_USER, "+connect"),
                       shared_qmgr.home)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert run_as(other_user, shared_qmgr).get("user") == OTHER_USER
+    # The grant holds from setmqaut's return; a loaded machine may still fail one connection
+    # attempt of the forked child for other reasons, so what it saw is shown and tried again.
+    outcomes = [run_as(other_user, shared_qmgr)]
+    while outcomes[-1].get("user") != OTHER_USER and len(outcomes) < 3:
+        outcomes.append(run_as(other_user, shared_qmgr))
+    assert outcomes[-1].get("user") == OTHER_USER, outcomes
+    assert all(o.get("reason") != C.MQRC_NOT_AUTHORIZED for o in outcomes), outcomes  # never refused again
     log = (shared_qmgr.home / "qmgrs" / shared_qmgr.name / "AMQERR01.LOG").read_text()
     assert f"AMQ8077W: Entity '{OTHER_USER}' has insufficient authority" in log

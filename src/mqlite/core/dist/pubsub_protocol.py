@@ -18,12 +18,11 @@ properties ``PUBLICATION_PROPERTIES`` name. ``decode`` checks all it reads and r
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from mqlite import cmqc as C
-from mqlite.core.errors import MQError
+from mqlite.core.dist import control_fields as fields
+from mqlite.core.dist.control_fields import ControlProtocolError
 
 __all__ = [
     "CONTROL_QUEUE", "FANREQ_QUEUE", "FORMAT", "HIERARCHY", "PUBS_QUEUE", "ControlMessage", "ControlProtocolError",
@@ -36,12 +35,6 @@ HIERARCHY = "HIERARCHY"  # the link name of parent/child proxies (a cluster's pr
 CONTROL_QUEUE = "SYSTEM.INTER.QMGR.CONTROL"
 PUBS_QUEUE = "SYSTEM.INTER.QMGR.PUBS"
 FANREQ_QUEUE = "SYSTEM.INTER.QMGR.FANREQ"
-_MAX_TOPIC = 10_240
-
-
-class ControlProtocolError(MQError):
-    def __init__(self, text: str) -> None:
-        super().__init__(C.MQRC_FORMAT_ERROR, f"malformed publish/subscribe control message: {text}")
 
 
 @dataclass(frozen=True)
@@ -97,60 +90,20 @@ def encode(message: ControlMessage) -> bytes:
 
 
 def decode(data: bytes) -> ControlMessage:
-    try:
-        body = json.loads(data)
-    except (UnicodeDecodeError, ValueError, RecursionError) as error:
-        raise ControlProtocolError(f"not JSON ({error})") from None
-    if not isinstance(body, dict):
-        raise ControlProtocolError("not an object")
-    if type(body.get("v")) is not int or body.get("v") != VERSION:
-        raise ControlProtocolError(f"version {str(body.get('v'))[:32]!r}, not {VERSION}")
+    body = fields.load(data, VERSION)
     op = body.get("op")
     if op == "proxies":
-        resync = body.get("resync", False)
-        if not isinstance(resync, bool):
-            raise ControlProtocolError("resync is not true or false")
-        added = _topics(body, "add")
-        forced = _topics(body, "forced")
+        resync = fields.flag(body, "resync")
+        added = fields.topics(body, "add")
+        forced = fields.topics(body, "forced")
         if not set(forced) <= set(added):
             raise ControlProtocolError("a forced topic is not among the added ones")
-        return Proxies(_name(body, "origin"), _text(body, "qmid"), _name(body, "link"), added,
-                       _topics(body, "cancel"), forced, resync)
+        return Proxies(fields.name(body, "origin"), fields.text(body, "qmid"), fields.name(body, "link"), added,
+                       fields.topics(body, "cancel"), forced, resync)
     if op == "register":
-        return Register(_name(body, "child"), _text(body, "qmid"))
+        return Register(fields.name(body, "child"), fields.text(body, "qmid"))
     if op == "registered":
-        return Registered(_name(body, "parent"), _text(body, "qmid"))
+        return Registered(fields.name(body, "parent"), fields.text(body, "qmid"))
     if op == "deregister":
-        return Deregister(_name(body, "child"))
+        return Deregister(fields.name(body, "child"))
     raise ControlProtocolError(f"operation {str(op)[:32]!r}")
-
-
-def _text(body: Mapping[str, Any], key: str) -> str:
-    value = body.get(key, "")
-    if not isinstance(value, str) or len(value) > 256 or not _encodable(value):
-        raise ControlProtocolError(f"{key} is not a short string")
-    return value
-
-
-def _encodable(text: str) -> bool:
-    """JSON can carry lone surrogates, which no store or wire can encode."""
-    try:
-        text.encode()
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _name(body: Mapping[str, Any], key: str) -> str:
-    value = _text(body, key).strip()
-    if not value or len(value) > 48:
-        raise ControlProtocolError(f"{key} is not a name of 1 to 48 characters")
-    return value
-
-
-def _topics(body: Mapping[str, Any], key: str) -> tuple[str, ...]:
-    value = body.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(t, str) and 0 < len(t) <= _MAX_TOPIC and _encodable(t)
-                                              for t in value):
-        raise ControlProtocolError(f"{key} is not a list of topic strings")
-    return tuple(value)

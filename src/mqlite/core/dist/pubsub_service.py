@@ -31,6 +31,7 @@ from typing import Any
 from mqlite import cmqc as C
 from mqlite.core.dist import proxy_rules
 from mqlite.core.dist.hierarchy import Forget, Hierarchy, Resync, Send
+from mqlite.core.dist.local_interest import LocalInterest
 from mqlite.core.dist.proxy_rules import Link, TopicRoute
 from mqlite.core.dist.pubsub_clusters import ClusterTopics
 from mqlite.core.dist.pubsub_protocol import (
@@ -103,8 +104,7 @@ class DistributedPubSub:
         self.held_by_topic: dict[str, dict[str, HeldProxy]] = {}
         self.by_sub_id: dict[bytes, HeldProxy] = {}
         self.proxy_index: SubscriptionIndex[Subscription] = SubscriptionIndex()
-        self.local: dict[str, int] = {}  # proxy topic -> local subscriptions of scope ALL wanting it
-        self.counted: dict[bytes, str] = {}  # sub_id -> the proxy topic it counts for
+        self.local = LocalInterest()  # proxy topic -> local subscriptions of scope ALL wanting it
         self.forced: set[str] = set()  # topic strings PROXYSUB(FORCE) objects want everywhere
         # (neighbour, HIERARCHY or cluster name) -> the proxy topics it holds from us over that link
         self.sent: dict[tuple[str, str], set[str]] = {}
@@ -194,16 +194,12 @@ class DistributedPubSub:
             if not self.scope_all(sub):
                 return
             topic = proxy_rules.proxy_topic(sub.topic, sub.char_scheme)
-            self.counted[sub.sub_id] = topic
-            count = self.local[topic] = self.local.get(topic, 0) + 1
+            count = self.local.add(sub.sub_id, topic)
         else:
-            topic_or_none = self.counted.pop(sub.sub_id, None)
-            if topic_or_none is None:
+            removed = self.local.remove(sub.sub_id)
+            if removed is None:
                 return
-            topic = topic_or_none
-            count = self.local[topic] = self.local[topic] - 1
-            if not count:
-                del self.local[topic]
+            topic, count = removed
         if count <= 1:  # the first came or the last went (B:R-PXY-1, R-PXY-2)
             self._recompute([topic])
 
@@ -399,13 +395,10 @@ class DistributedPubSub:
         if self.hierarchy_enabled != self._was_enabled:
             self._was_enabled = self.hierarchy_enabled
             self.on_mode(self._was_enabled)
-        self.local.clear()
-        self.counted.clear()
+        self.local.reset()
         for sub in self.subscriptions.subs_by_id.values():
             if self.scope_all(sub):
-                topic = proxy_rules.proxy_topic(sub.topic, sub.char_scheme)
-                self.counted[sub.sub_id] = topic
-                self.local[topic] = self.local.get(topic, 0) + 1
+                self.local.add(sub.sub_id, proxy_rules.proxy_topic(sub.topic, sub.char_scheme))
         self.forced = self._forced_topics()
         self.topic_hosts = any(self.clusters.hosts(c) for c in self.clusters.pubsub_clusters())
         neighbours = self.neighbours()

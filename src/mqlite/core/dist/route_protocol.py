@@ -18,11 +18,11 @@ reads and raises ``ControlProtocolError`` (2110) for anything malformed, never a
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from mqlite.core.dist.pubsub_protocol import ControlProtocolError
+from mqlite.core.dist import control_fields as fields
+from mqlite.core.dist.control_fields import ControlProtocolError
 from mqlite.core.dist.route_rules import MHOP, ONEHOP, Rule
 
 __all__ = [
@@ -38,7 +38,6 @@ TOPIC_PROPERTY = "mqlite.rte.Top"
 FROM_PROPERTY = "mqlite.rte.From"
 SEQ_PROPERTY = "mqlite.rte.Seq"
 VISITED_PROPERTY = "mqlite.rte.Via"
-_MAX_TOPIC = 10_240
 _MAX_SELECTOR = 10_240
 
 
@@ -77,61 +76,19 @@ def encode(message: RouteMessage) -> bytes:
 
 
 def decode(data: bytes) -> RouteMessage:
-    try:
-        body = json.loads(data)
-    except (UnicodeDecodeError, ValueError, RecursionError) as error:
-        raise ControlProtocolError(f"not JSON ({error})") from None
-    if not isinstance(body, dict):
-        raise ControlProtocolError("not an object")
-    if type(body.get("v")) is not int or body.get("v") != VERSION:
-        raise ControlProtocolError(f"version {str(body.get('v'))[:32]!r}, not {VERSION}")
+    body = fields.load(data, VERSION)
     op = body.get("op")
     if op == "hello":
         zone_type = body.get("zonetype")
         if zone_type not in (MHOP, ONEHOP):
             raise ControlProtocolError(f"zone type {str(zone_type)[:32]!r}")
-        return Hello(_name(body, "origin"), _text(body, "qmid", 256), _flag(body, "active"), _text(body, "zone", 256),
-                     str(zone_type), _rules(body.get("incoming", [])), _flag(body, "reply"))
+        return Hello(fields.name(body, "origin"), fields.text(body, "qmid"), fields.flag(body, "active"),
+                     fields.text(body, "zone"), str(zone_type), _rules(body.get("incoming", [])),
+                     fields.flag(body, "reply"))
     if op == "interest":
-        return Interest(_name(body, "origin"), _topics(body, "add"), _topics(body, "cancel"), _flag(body, "resync"))
+        return Interest(fields.name(body, "origin"), fields.topics(body, "add"), fields.topics(body, "cancel"),
+                        fields.flag(body, "resync"))
     raise ControlProtocolError(f"operation {str(op)[:32]!r}")
-
-
-def _flag(body: Mapping[str, Any], key: str) -> bool:
-    value = body.get(key, False)
-    if not isinstance(value, bool):
-        raise ControlProtocolError(f"{key} is not true or false")
-    return value
-
-
-def _text(body: Mapping[str, Any], key: str, limit: int) -> str:
-    value = body.get(key, "")
-    if not isinstance(value, str) or len(value) > limit or not _encodable(value):
-        raise ControlProtocolError(f"{key} is not a string of at most {limit} characters")
-    return value
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode()
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _name(body: Mapping[str, Any], key: str) -> str:
-    value = _text(body, key, 48).strip()
-    if not value:
-        raise ControlProtocolError(f"{key} is not a name of 1 to 48 characters")
-    return value
-
-
-def _topics(body: Mapping[str, Any], key: str) -> tuple[str, ...]:
-    value = body.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(t, str) and 0 < len(t) <= _MAX_TOPIC and _encodable(t)
-                                              for t in value):
-        raise ControlProtocolError(f"{key} is not a list of topic strings")
-    return tuple(value)
 
 
 def _rules(value: Any) -> tuple[Rule, ...]:
@@ -139,9 +96,9 @@ def _rules(value: Any) -> tuple[Rule, ...]:
         raise ControlProtocolError("incoming is not a list")
     rules = []
     for item in value:
-        if (not isinstance(item, list) or len(item) != 2 or not all(isinstance(part, str) and _encodable(part)
+        if (not isinstance(item, list) or len(item) != 2 or not all(isinstance(part, str) and fields.encodable(part)
                                                                      for part in item)
-                or not 0 < len(item[0]) <= _MAX_TOPIC or len(item[1]) > _MAX_SELECTOR):
+                or not 0 < len(item[0]) <= fields.MAX_TOPIC or len(item[1]) > _MAX_SELECTOR):
             raise ControlProtocolError("an incoming rule is not [topic, selector]")
         rules.append(Rule(item[0], item[1]))
     return tuple(rules)

@@ -28,6 +28,7 @@ from typing import Any
 
 from mqlite import cmqc as C
 from mqlite.core import attributes
+from mqlite.core.dist.local_interest import LocalInterest
 from mqlite.core.dist.proxy_rules import proxy_topic
 from mqlite.core.dist.pubsub_service import AGENT_APPL, AGENT_USER, PutToQmgr
 from mqlite.core.dist.route_defs import RouteDefinitions, rules_of
@@ -115,8 +116,7 @@ class RouteService:
         self.held: dict[tuple[str, str], InternalSub] = {}
         self.index: SubscriptionIndex[Subscription] = SubscriptionIndex()
         self.by_sub_id: dict[bytes, InternalSub] = {}
-        self.local: dict[str, int] = {}  # global topic pattern -> local subscriptions wanting it
-        self.counted: dict[bytes, str] = {}
+        self.local = LocalInterest()  # global topic pattern -> local subscriptions wanting it
         self._last_in: dict[str, int] = {}  # restored duplicate suppression state of defined routes
         self.conn = Connection("RTE", AGENT_USER, AGENT_APPL)
         # Whether the channel to a queue manager is neither retrying nor stopped.
@@ -174,8 +174,7 @@ class RouteService:
         for peer, state in list(self.routes.items()):
             if state.defined and peer not in self.definitions.routes:
                 self._end_route(state, f"route {peer} deleted")
-        self.local.clear()
-        self.counted.clear()
+        self.local.reset()
         for sub in self.subscriptions.subs_by_id.values():
             self.local_changed(sub, True, recompute=False)
         self._recompute()
@@ -215,16 +214,12 @@ class RouteService:
             if sub.options & C.MQSO_SCOPE_QMGR or not self.global_topic(topic) or (
                     self.tree.resolved(self.tree.owner_of_pattern(topic, False)).get("SUBSCOPE") == "QMGR"):
                 return
-            self.counted[sub.sub_id] = topic
-            count = self.local[topic] = self.local.get(topic, 0) + 1
+            count = self.local.add(sub.sub_id, topic)
         else:
-            counted = self.counted.pop(sub.sub_id, None)
-            if counted is None:
+            removed = self.local.remove(sub.sub_id)
+            if removed is None:
                 return
-            topic = counted
-            count = self.local[topic] = self.local[topic] - 1
-            if not count:
-                del self.local[topic]
+            count = removed[1]
         if count <= 1 and recompute:
             self._recompute()
 
