@@ -4,8 +4,9 @@ Everything runs for real: queue manager processes on Unix sockets and loopback T
 SQLite stores in a temporary MQLITE_HOME, the `mqlite` command line and the Python client. The
 last parts link three queue managers with message channels (a payment put on DEMO.QM crosses
 DEMO.QM2 to DEMO.QM3, once and once only) and join four in a cluster, where a queue defined on
-two of them is reached from a third with nothing defined there, and a publication on one member
-reaches a subscriber on another through a cluster topic.
+two of them is reached from a third with nothing defined there, a publication on one member
+reaches a subscriber on another through a cluster topic, and a route with a selector lets only
+some of a topic's messages from one member to another.
 """
 
 from __future__ import annotations
@@ -166,6 +167,7 @@ def cluster() -> None:
     counts = [wait_for_depth(name, "INVOICES", want) for name, want in (("CLUS.A", 9), ("CLUS.B", 5))]
     console.print(f"after SUSPEND QMGR on CLUS.B: {counts[0]} on CLUS.A, {counts[1]} on CLUS.B")
     cluster_pubsub()
+    route()
     for name in ("CLUS.B", "CLUS.A", "DEMO.FR"):
         run("endmqm", name)
 
@@ -187,6 +189,31 @@ def cluster_pubsub() -> None:
     run("pub", "-m", "CLUS.B", "Prices/apples", stdin="1.20\n")
     wait_for_depth("CLUS.A", "PRICES.IN", 1)
     run("browse", "-m", "CLUS.A", "PRICES.IN")
+
+
+def route() -> None:
+    """A route in the style of TIBCO EMS between CLUS.A and CLUS.B (it rides on the cluster's
+    channels): 'orders' is GLOBAL on both; CLUS.A lets only the west's orders over the route."""
+    console.print(Panel("ROUTE(CLUS.B) on CLUS.A with OUTGOING('orders selector=\"region = 'west'\"'), "
+                        "ROUTE(CLUS.A) on CLUS.B; a subscriber to 'orders' on CLUS.B",
+                        title="a route with a selector"))
+    run("runmqsc", "CLUS.A", stdin="DEFINE TOPIC(ORDERS) TOPICSTR('orders') GLOBAL(YES)\n"
+                                  "DEFINE ROUTE(CLUS.B) OUTGOING('orders selector=\"region = ''west''\"')\n")
+    run("runmqsc", "CLUS.B", stdin="DEFINE TOPIC(ORDERS) TOPICSTR('orders') GLOBAL(YES)\nDEFINE ROUTE(CLUS.A)\n"
+                                  "DEFINE QLOCAL(ORDERS.WEST)\n"
+                                  "DEFINE SUB(ORDERS.SUB) TOPICSTR('orders') DEST(ORDERS.WEST)\n")
+    wait_until(lambda: "STATUS(ACTIVE)" in run_quiet("CLUS.A", "DISPLAY RTSTATUS(CLUS.B) STATUS\n")
+               and "orders" in run_quiet("CLUS.A", "DISPLAY SUB('SYSTEM.ROUTE.*') SUBTYPE(PROXY) TOPICSTR\n"),
+               "the route did not come up")
+    import mqlite
+
+    with mqlite.connect("CLUS.A") as qm:
+        orders = mqlite.Topic(qm, topic_string="orders")
+        for body, region in ((b"order 1 (west)", "west"), (b"order 2 (east)", "east"), (b"order 3 (west)", "west")):
+            orders.pub(body, properties={"region": region}, persistent=True)
+    wait_for_depth("CLUS.B", "ORDERS.WEST", 2)
+    run("browse", "-m", "CLUS.B", "ORDERS.WEST")
+    run("runmqsc", "CLUS.A", stdin="DISPLAY RTSTATUS(*) STATUS CONFIG ISUBS FWDMSGS STORED\n")
 
 
 def run_quiet(qmgr: str, script: str) -> str:

@@ -1,5 +1,6 @@
-"""Routes in the style of TIBCO EMS (B §23, scenarios M: SC-91..SC-103): real queue managers
-linked by sender/receiver channels and ROUTE objects; a GLOBAL topic crosses them."""
+"""Routes in the style of TIBCO EMS (B §23, scenarios M: SC-99..SC-103; SC-91..SC-94 are in
+test_routes_line.py): real queue managers linked by sender/receiver channels and ROUTE objects;
+a GLOBAL topic crosses them."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from helpers.mqsc import depth, mqsc
 from helpers.qmgrs import QMgr
 from helpers.routes import define_route, global_topic, internal, join, status
 from helpers.waiting import wait_until
-from mqlite import cmqc as C
 
 RunCli = Callable[..., Any]
 Line = tuple[QMgr, QMgr, QMgr]
@@ -31,85 +31,11 @@ def line(qmgr_factory: Callable[..., QMgr], run_cli: RunCli, extra: str = "",
     return a, m, b
 
 
-def durable_on_b(run_cli: RunCli, a: QMgr, m: QMgr, b: QMgr) -> None:
-    mqsc(run_cli, b, "DEFINE QLOCAL(D1Q)\nDEFINE SUB(D1) TOPICSTR('T1') DEST(D1Q)\n")
-    wait_until(lambda: internal(m) == {("B", "T1")} and internal(a) == {("M", "T1")},
-               "the chain of internal subscriptions", timeout=30)
-
-
 def publish_all(qmgr: QMgr, *bodies_: bytes, topic: str = "T1", **keywords: Any) -> None:
     with mqlite.connect(qmgr.name) as conn:
         handle = mqlite.Topic(conn, topic_string=topic)
         for body in bodies_:
             handle.pub(body, persistent=True, **keywords)
-
-
-def test_internal_subscriber_chain(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
-    """B:SC-91, B:R-EMS-2: a durable subscriber on B makes IS(M->B, T1) on M and IS(A->M, T1) on
-    A; m1..m3 from A reach it once each, through M."""
-    a, m, b = line(qmgr_factory, run_cli)
-    durable_on_b(run_cli, a, m, b)
-    publish_all(a, b"m1", b"m2", b"m3")
-    wait_until(lambda: depth(run_cli, b, "D1Q") == 3, "m1..m3 at B")
-    assert bodies(b, "D1Q") == [b"m1", b"m2", b"m3"]
-    assert status(a)["M"]["FWDMSGS"] == "3" and status(m)["B"]["FWDMSGS"] == "3"
-    assert status(m)["A"]["RCVDMSGS"] == "3" and status(b)["M"]["RCVDMSGS"] == "3"
-    assert status(m)["B"]["CONFIG"] == "ACTIVE-ACTIVE"
-    routes = mqsc(run_cli, m, "DISPLAY ROUTE(*) ZONE ZONETYPE\n")
-    assert "ROUTE(A)" in routes and "ROUTE(B)" in routes and "ZONETYPE(MHOP)" in routes
-
-
-def test_disconnected_route_stores_and_forwards(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
-    """B:SC-92, B:R-EMS-1: with the M-B link broken M stores m4..m6 for B; reconnected, B gets
-    each exactly once."""
-    a, m, b = line(qmgr_factory, run_cli)
-    durable_on_b(run_cli, a, m, b)
-    mqsc(run_cli, m, "STOP CHANNEL(M.TO.B)\n")
-    wait_until(lambda: status(m)["B"]["STATUS"] != "ACTIVE", "route M-B down")
-    publish_all(a, b"m4", b"m5", b"m6")
-    wait_until(lambda: status(m)["B"]["STORED"] == "3", "three stored on M for B")
-    assert depth(run_cli, m, "SYSTEM.ROUTE.B") == 3 and depth(run_cli, b, "D1Q") == 0
-    mqsc(run_cli, m, "START CHANNEL(M.TO.B)\n")
-    wait_until(lambda: depth(run_cli, b, "D1Q") == 3, "m4..m6 at B")
-    assert bodies(b, "D1Q") == [b"m4", b"m5", b"m6"]
-    assert status(m)["B"]["STORED"] == "0"
-
-
-def test_non_durable_subscriber_exits(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
-    """B:SC-93, B:R-EMS-3: a non-durable subscriber's close deletes the whole chain; a message
-    published meanwhile is missed by the next subscriber, the one after reaches it."""
-    a, m, _b = line(qmgr_factory, run_cli)
-    with mqlite.connect("B") as conn:
-        n1 = mqlite.Subscription(conn, "T1")
-        wait_until(lambda: internal(a) == {("M", "T1")}, "the chain for N1")
-        n1.close(C.MQCO_REMOVE_SUB)
-    wait_until(lambda: internal(a) == set() and internal(m) == set(), "the chain gone")
-    publish_all(a, b"m7")
-    with mqlite.connect("B") as conn:
-        n2 = mqlite.Subscription(conn, "T1")
-        wait_until(lambda: internal(a) == {("M", "T1")}, "a new chain for N2")
-        publish_all(a, b"m8")
-        got = n2.get(wait=10)
-        assert got == b"m8"
-        with pytest.raises(mqlite.MQMIError) as none:
-            n2.get(wait=0.5)
-        assert none.value.reason == C.MQRC_NO_MSG_AVAILABLE
-
-
-def test_durable_subscriber_exits(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
-    """B:SC-94, B:R-EMS-4: a durable subscriber's client exits, the chain stays; m7..m9 wait on
-    B and the client, back under the same name, gets them."""
-    a, m, _b = line(qmgr_factory, run_cli)
-    with mqlite.connect("B") as conn:
-        sub = mqlite.Subscription(conn, "T1", name="D1", durable=True)
-        wait_until(lambda: internal(a) == {("M", "T1")}, "the chain for D1")
-        sub.close()
-    publish_all(a, b"m7", b"m8", b"m9")
-    assert internal(a) == {("M", "T1")} and internal(m) == {("B", "T1")}
-    with mqlite.connect("B") as conn:
-        again = mqlite.Subscription(conn, "T1", name="D1", durable=True)
-        assert [again.get(wait=10) for _ in range(3)] == [b"m7", b"m8", b"m9"]
-        again.close(C.MQCO_REMOVE_SUB)
 
 
 def test_regional_selectors_outgoing_and_incoming(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:

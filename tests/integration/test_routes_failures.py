@@ -78,7 +78,7 @@ def test_active_passive_configured_downstream_leaves_a_gap(qmgr_factory: Callabl
 TOTAL = 120
 
 
-@pytest.mark.parametrize("configured", ["both", "M"])
+@pytest.mark.parametrize("configured", ["both", pytest.param("M", marks=pytest.mark.slow)])
 def test_kill_9_mid_stream(qmgr_factory: Callable[..., QMgr], run_cli: RunCli, configured: str) -> None:
     """B:SC-97, B:R-EMS-7: B is killed (SIGKILL) while A publishes and started again. Active-active:
     D1 gets every message exactly once. Configured upstream only (on M): M keeps its internal

@@ -349,10 +349,10 @@ class Connections:
             handle = self._open_via_xmitq(0, "", qmgr, C.MQOO_OUTPUT)
         except MQError:
             return None
-        if handle.queue is None:
-            return ""
-        handle.queue.open_output -= 1
-        return handle.queue.name
+        if handle.queue is not None and handle.cluster is None:
+            handle.queue.open_output -= 1  # (an agent's look, not an application's open)
+            return handle.queue.name
+        return ""
 
     def refuses_to_qmgr(self, qmgr: str, queue: str) -> int:
         """The reason a put to ``queue`` at ``qmgr`` would fail now (0: it would not)."""

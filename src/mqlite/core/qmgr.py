@@ -156,6 +156,7 @@ class QueueManager:
         self.routes = RouteService(name, objects.attrs, subscriptions, route_defs, mqi.put_to_qmgr, ids.next_id)
         self.route_forwarding = RouteForwarding(self.routes, publisher, mqi.put_to_qmgr)
         self.routes.link_ok = self._link_ok
+        self.routes.lookup = self._ask_cluster
         proxies_watch = subscriptions.watch
         assert proxies_watch is not None
 
@@ -475,6 +476,10 @@ class QueueManager:
                    if attrs.get("CHLTYPE") in ("SDR", "SVR") and str(attrs.get("XMITQ", "")).strip() == xmitq]
         return any((agent.state(name) if agent is not None and hasattr(agent, "state") else "INACTIVE")
                    not in ("RETRYING", "STOPPED") for name in senders)
+
+    def _ask_cluster(self, qmgr: str) -> None:
+        """A route's peer not known here: the cluster's full repositories are asked about it."""
+        self.cluster_state.query("QMGR", qmgr)
 
     def route_status(self, generic: str) -> list[dict[str, Any]]:
         return self.routes.status_rows(generic)

@@ -42,7 +42,7 @@ from mqlite.core.dist.route_protocol import (
     encode,
 )
 from mqlite.core.dist.route_rules import DEFAULT_ZONE, MHOP, Rule, RouteView, interest_for, store_queue
-from mqlite.core.errors import MQError
+from mqlite.core.errors import ClusterLookup, MQError
 from mqlite.core.handles import Connection
 from mqlite.core.pubsub.registry import Subscriptions
 from mqlite.core.pubsub.subscription import Subscription, SubscriptionDetails
@@ -92,6 +92,7 @@ class RouteState:
     dropped: int = 0  # not stored for this peer: its limit (OVERFLOW DEFAULT) or the topic's
     discarded: int = 0  # oldest stored ones discarded to make room (DISCARDOLD)
     last_hello: float = -HELLO_EVERY
+    failing: bool = False  # control messages to the peer fail (logged once until one goes)
     since: float = 0.0
 
     @property
@@ -121,6 +122,7 @@ class RouteService:
         self.conn = Connection("RTE", AGENT_USER, AGENT_APPL)
         # Whether the channel to a queue manager is neither retrying nor stopped.
         self.link_ok: Callable[[str], bool] = lambda qmgr: False
+        self.lookup: Callable[[str], None] = lambda qmgr: None  # ask the cluster's full repositories
         self.log: list[str] = []
         self.on_routes: Callable[[], None] = lambda: None  # routes came or went (the agent's store servers)
         self.on_up: Callable[[str], None] = lambda peer: None  # a route came up: its store drains
@@ -342,11 +344,20 @@ class RouteService:
             self.put_to_qmgr(self.conn, peer, CONTROL_QUEUE, md, C.MQPMO_NO_SYNCPOINT | C.MQPMO_NEW_MSG_ID, {},
                              encode(message))
         except MQError as error:  # no way to the peer yet: a Hello is tried again (tick), interest at its resync
+            if isinstance(error, ClusterLookup):
+                self.lookup(peer)  # a cluster member not known here yet: the full repositories are asked
             state = self.routes.get(peer)
             if state is not None:
                 state.greeted = False
+                if state.failing:
+                    return
+                state.failing = True
             self.log.append(f"AMQ5832E: route control message to {peer} not sent: {error.text or error} "
-                            f"(reason {error.reason})")
+                            f"(reason {error.reason}); tried again every {HELLO_EVERY:g} s")
+            return
+        state = self.routes.get(peer)
+        if state is not None:
+            state.failing = False
 
     # -- the links ------------------------------------------------------------------------------------
     def tick(self, now: float) -> None:
@@ -354,8 +365,7 @@ class RouteService:
         peer says Hello again; one whose channel and peer are back comes up."""
         for state in list(self.routes.values()):
             self._check_link(state, now)
-            if (state.defined and not state.greeted and now - state.last_hello >= HELLO_EVERY
-                    and self.link_ok(state.peer)):
+            if state.defined and not state.greeted and now - state.last_hello >= HELLO_EVERY:
                 self._hello(state, reply=True)
 
     def _check_link(self, state: RouteState, now: float) -> None:
