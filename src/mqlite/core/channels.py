@@ -172,6 +172,14 @@ class Channels:
         attrs = self.channels.get(name)
         return bool(attrs is not None and attrs.get(STOPPED_KEY))
 
+    def state(self, name: str) -> str:
+        """A channel's STATUS as its agent reports it (INACTIVE with no agent running channels)."""
+        agent = self.agent
+        if agent is None:
+            return "INACTIVE"
+        state = getattr(agent, "state", None)
+        return str(state(name)) if callable(state) else ("RUNNING" if agent.running(name) else "INACTIVE")
+
     def senders_of(self, xmitq: str) -> list[str]:
         """The sending channels (SDR, SVR) that serve transmission queue ``xmitq``."""
         return [name for name, attrs in sorted(self.channels.items())

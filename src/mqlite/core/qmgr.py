@@ -446,10 +446,8 @@ class QueueManager:
             if objtype == "QCLUSTER":
                 rows = cluster_rows.qcluster_rows(self.cluster_state, generic)
             else:
-                agent = self.channel_agent
-                state = getattr(agent, "state", None)
-                rows = cluster_rows.clusqmgr_rows(self.cluster_state, self.channels,
-                                                  state if callable(state) else (lambda name: "INACTIVE"), generic)
+                rows = cluster_rows.clusqmgr_rows(self.cluster_state, self.channels, self.channel_service.state,
+                                                  generic)
             if not rows and "*" not in generic:
                 raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"{objtype} {generic} not found")
             return rows
@@ -471,11 +469,8 @@ class QueueManager:
             return False
         if not xmitq:
             return self.cluster.reachable(qmgr)
-        agent = self.channel_service.agent
-        senders = [name for name, attrs in self.channels.items()
-                   if attrs.get("CHLTYPE") in ("SDR", "SVR") and str(attrs.get("XMITQ", "")).strip() == xmitq]
-        return any((agent.state(name) if agent is not None and hasattr(agent, "state") else "INACTIVE")
-                   not in ("RETRYING", "STOPPED") for name in senders)
+        return any(self.channel_service.state(name) not in ("RETRYING", "STOPPED")
+                   for name in self.channel_service.senders_of(xmitq))
 
     def _ask_cluster(self, qmgr: str) -> None:
         """A route's peer not known here: the cluster's full repositories are asked about it."""

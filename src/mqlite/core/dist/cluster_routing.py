@@ -289,7 +289,7 @@ class ClusterRouting:
         candidates = []
         for destination in destinations:
             if destination.channel:  # the channel's state now: the one thing that changes between puts
-                now = workload.ChannelState.of(self._status(destination.channel))
+                now = workload.ChannelState.of(self.channels.state(destination.channel))
                 if now != destination.state:
                     destination = _in_state(destination, now)
             candidates.append(destination)
@@ -357,14 +357,7 @@ class ClusterRouting:
             channel = self.channel_to(qmgr)
         except MQError:
             return False
-        return self._status(channel) not in ("RETRYING", "STOPPED")
-
-    def _status(self, channel: str) -> str:
-        agent = self.channels.agent
-        if agent is None:
-            return "INACTIVE"
-        state = getattr(agent, "state", None)
-        return str(state(channel)) if callable(state) else ("RUNNING" if agent.running(channel) else "INACTIVE")
+        return self.channels.state(channel) not in ("RETRYING", "STOPPED")
 
     def route_to_qmgr(self, handle: Handle, target: str, queue: str) -> bool:
         """A queue named at cluster queue manager ``target`` (no transmission queue of its name

@@ -295,13 +295,9 @@ class RouteService:
         if changed:
             self._recompute()
 
-    def _hold(self, peer: str, topic: str, sub_id: bytes) -> InternalSub:
-        held = InternalSub(peer, topic, _internal_subscription(sub_id, peer, topic))
-        self.held[(peer, topic)] = held
-        self.by_sub_id[sub_id] = held
-        self.index.add(held.sub, topic, False)
+    def _hold(self, peer: str, topic: str, sub_id: bytes) -> None:
+        self._index(peer, topic, sub_id)
         self.outbox.tx.put_record(IS_KIND, f"{peer} {topic}", {"peer": peer, "topic": topic, "id": sub_id})
-        return held
 
     def _drop(self, held: InternalSub) -> None:
         del self.held[(held.peer, held.topic)]
@@ -416,10 +412,10 @@ class RouteService:
     def restore(self, internal: Mapping[str, Any], received: Mapping[str, Any]) -> None:
         """At start, before ``start``: the internal subscriptions held and the sequence numbers."""
         for value in internal.values():
-            self._hold_restored(str(value["peer"]), str(value["topic"]), bytes(value["id"]))
+            self._index(str(value["peer"]), str(value["topic"]), bytes(value["id"]))
         self._last_in = {str(peer): int(value) for peer, value in received.items()}
 
-    def _hold_restored(self, peer: str, topic: str, sub_id: bytes) -> None:
+    def _index(self, peer: str, topic: str, sub_id: bytes) -> None:
         held = InternalSub(peer, topic, _internal_subscription(sub_id, peer, topic))
         self.held[(peer, topic)] = held
         self.by_sub_id[sub_id] = held
