@@ -4,11 +4,10 @@ to it and a receiver from it, and CHLAUTH letting the partner in; then ALTER QMG
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import mqlite.client as mqlite
-from helpers.mqsc import RunCli, mqsc
+from helpers.mqsc import RunCli, mqsc, records
 from helpers.qmgrs import QMgr
 from helpers.waiting import wait_until
 from mqlite import cmqc as C
@@ -37,11 +36,7 @@ def shown(qmgr: QMgr, text: str) -> str:
 def relations(run_cli: RunCli, qmgr: QMgr, status_type: str = "ALL") -> dict[str, tuple[str, str]]:
     """DISPLAY PUBSUB TYPE(...): {QMNAME: (TYPE, STATUS)}."""
     out = shown(qmgr, f"DISPLAY PUBSUB TYPE({status_type})\n")
-    found = {}
-    for record in out.split("AMQ8723I")[1:]:
-        fields = dict(re.findall(r"(\w+)\(([^)]*)\)", record))
-        found[fields["QMNAME"]] = (fields.get("TYPE", ""), fields.get("STATUS", ""))
-    return found
+    return {fields["QMNAME"]: (fields.get("TYPE", ""), fields.get("STATUS", "")) for fields in records(out, "AMQ8723I")}
 
 
 def set_parent(run_cli: RunCli, child: QMgr, parent: QMgr) -> None:
@@ -56,11 +51,7 @@ def proxies(run_cli: RunCli, qmgr: QMgr) -> set[tuple[str, str]]:
     """DISPLAY SUB(*) SUBTYPE(PROXY): {(origin queue manager, topic string)} (B scenarios'
     "proxies at H", matched by DESTQMGR and TOPICSTR as A-07 advises)."""
     out = shown(qmgr, "DISPLAY SUB(*) SUBTYPE(PROXY) DESTQMGR TOPICSTR\n")
-    found = set()
-    for record in out.split("AMQ8096I")[1:]:
-        fields = dict(re.findall(r"(\w+)\(([^)]*)\)", record))
-        found.add((fields["DESTQMGR"], fields["TOPICSTR"]))
-    return found
+    return {(fields["DESTQMGR"], fields["TOPICSTR"]) for fields in records(out, "AMQ8096I")}
 
 
 def sent(run_cli: RunCli, qmgr: QMgr, channel: str) -> int:
@@ -71,12 +62,8 @@ def sent(run_cli: RunCli, qmgr: QMgr, channel: str) -> int:
 def sent_all(qmgr: QMgr) -> dict[str, int]:
     """Messages each of ``qmgr``'s sending channels has sent since it started."""
     out = shown(qmgr, "DISPLAY CHSTATUS(*) CHLTYPE MSGS\n")
-    counts = {}
-    for record in out.split("AMQ8417I")[1:]:
-        fields = dict(re.findall(r"(\w+)\(([^)]*)\)", record))
-        if fields.get("CHLTYPE") in ("SDR", "CLUSSDR", "SVR"):
-            counts[fields["CHANNEL"]] = int(fields.get("MSGS", "0"))
-    return counts
+    return {fields["CHANNEL"]: int(fields.get("MSGS", "0")) for fields in records(out, "AMQ8417I")
+            if fields.get("CHLTYPE") in ("SDR", "CLUSSDR", "SVR")}
 
 
 def publish(qmgr: QMgr, topic: str, body: bytes, **keywords: Any) -> None:
@@ -102,11 +89,9 @@ def _busy_queues(run_cli: RunCli, qmgr: QMgr) -> list[str]:
     """The non-empty transmission and SYSTEM.INTER.QMGR.* queues, and the running senders with a
     batch awaiting its confirm (its messages are off the queue, its MSGS count not yet up)."""
     out = shown(qmgr, "DISPLAY CHSTATUS(*) STATUS INDOUBT\nDISPLAY QLOCAL(*) CURDEPTH USAGE\n")
-    busy = [f"{qmgr.name}:{fields.get('CHANNEL')} in doubt" for fields in (
-        dict(re.findall(r"(\w+)\(([^)]*)\)", record)) for record in out.split("AMQ8417I")[1:])
-        if fields.get("STATUS") == "RUNNING" and fields.get("INDOUBT") == "YES"]
-    for record in out.split("AMQ8409I")[1:]:
-        fields = dict(re.findall(r"(\w+)\(([^)]*)\)", record))
+    busy = [f"{qmgr.name}:{fields.get('CHANNEL')} in doubt" for fields in records(out, "AMQ8417I")
+            if fields.get("STATUS") == "RUNNING" and fields.get("INDOUBT") == "YES"]
+    for fields in records(out, "AMQ8409I"):
         name = fields.get("QUEUE", "")
         watched = name.startswith(("SYSTEM.INTER.QMGR.", "SYSTEM.CLUSTER.COMMAND."))
         if (fields.get("USAGE") == "XMITQ" or watched) and fields.get("CURDEPTH") != "0":

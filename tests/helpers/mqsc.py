@@ -1,4 +1,4 @@
-"""runmqsc from tests: a script's output, and a queue's depth."""
+"""runmqsc from tests: a script's output, its DISPLAY records, and a queue's depth."""
 
 from __future__ import annotations
 
@@ -23,3 +23,8 @@ def depth(run_cli: RunCli, qmgr: QMgr, queue: str) -> int:
     """CURDEPTH of a local queue (-1 when it cannot be shown)."""
     match = re.search(r"CURDEPTH\((\d+)\)", mqsc(run_cli, qmgr, f"DISPLAY QLOCAL({queue}) CURDEPTH\n", ok=False))
     return int(match[1]) if match else -1
+
+
+def records(out: str, header: str) -> list[dict[str, str]]:
+    """The ``ATTR(value)`` pairs of each DISPLAY record ``header`` (its AMQ message number) opens."""
+    return [dict(re.findall(r"(\w+)\(([^)]*)\)", record)) for record in out.split(header)[1:]]

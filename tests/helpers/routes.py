@@ -3,10 +3,11 @@ hierarchy, a GLOBAL topic, ROUTE objects on the sides that configure them."""
 
 from __future__ import annotations
 
-import re
+from typing import Any
 
+import mqlite.client as mqlite
 from helpers.hierarchy import link, shown
-from helpers.mqsc import RunCli, mqsc
+from helpers.mqsc import RunCli, mqsc, records
 from helpers.qmgrs import QMgr
 from helpers.waiting import wait_until
 
@@ -32,22 +33,14 @@ def global_topic(run_cli: RunCli, qmgr: QMgr, name: str, topic: str, extra: str 
 def status(qmgr: QMgr) -> dict[str, dict[str, str]]:
     """DISPLAY RTSTATUS(*): {route: {attribute: value}}."""
     out = shown(qmgr, "DISPLAY RTSTATUS(*) ALL\n")
-    rows = {}
-    for record in out.split("AMQ8954I")[1:]:
-        fields = dict(re.findall(r"(\w+)\(([^)]*)\)", record))
-        rows[fields["ROUTE"]] = fields
-    return rows
+    return {fields["ROUTE"]: fields for fields in records(out, "AMQ8954I")}
 
 
 def internal(qmgr: QMgr) -> set[tuple[str, str]]:
     """The internal subscriptions ``qmgr`` holds: {(peer, topic)} (DISPLAY SUB SUBTYPE(PROXY),
     the ones named SYSTEM.ROUTE.*)."""
     out = shown(qmgr, "DISPLAY SUB('SYSTEM.ROUTE.*') SUBTYPE(PROXY) DESTQMGR TOPICSTR\n")
-    found = set()
-    for record in out.split("AMQ8096I")[1:]:
-        fields = dict(re.findall(r"(\w+)\(([^)]*)\)", record))
-        found.add((fields["DESTQMGR"], fields["TOPICSTR"]))
-    return found
+    return {(fields["DESTQMGR"], fields["TOPICSTR"]) for fields in records(out, "AMQ8096I")}
 
 
 def restart(run_cli: RunCli, qmgr: QMgr, *peers: QMgr, kill: bool = False) -> None:
@@ -64,3 +57,11 @@ def restart(run_cli: RunCli, qmgr: QMgr, *peers: QMgr, kill: bool = False) -> No
 def stop(run_cli: RunCli, qmgr: QMgr) -> None:
     ended = run_cli("endmqm", "-i", qmgr.name)
     assert ended.returncode == 0, ended.stdout + ended.stderr
+
+
+def publish_all(qmgr: QMgr, *bodies: bytes, topic: str = "T1", **keywords: Any) -> None:
+    """Persistent publications on ``topic``, one connection for all (``Topic.pub`` keywords)."""
+    with mqlite.connect(qmgr.name) as conn:
+        handle = mqlite.Topic(conn, topic_string=topic)
+        for body in bodies:
+            handle.pub(body, persistent=True, **keywords)

@@ -6,7 +6,6 @@ first (they clear their queues and define their subscriptions afresh), so the or
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -15,7 +14,7 @@ import pytest
 from helpers.cluster import formed
 from helpers.hierarchy import bodies, idle, proxies, publish, sent_all, shown
 from helpers.module_qmgrs import started
-from helpers.mqsc import mqsc
+from helpers.mqsc import mqsc, records
 from helpers.qmgrs import QMgr
 from helpers.waiting import wait_until
 
@@ -82,11 +81,7 @@ def sport(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sport]:
 def cached(qmgr: QMgr) -> dict[str, dict[str, str]]:
     """DISPLAY TOPIC(*) TYPE(CLUSTER): {name: attributes}."""
     out = shown(qmgr, "DISPLAY TOPIC(*) TYPE(CLUSTER) TOPICSTR WILDCARD\n")
-    found = {}
-    for record in out.split("AMQ8633I")[1:]:
-        fields = dict(re.findall(r"(\w+)\(([^)]*)\)", record))
-        found[fields["TOPIC"]] = fields
-    return found
+    return {fields["TOPIC"]: fields for fields in records(out, "AMQ8633I")}
 
 
 def scripts(sport: Sport, *texts: str, without_fullsubs: bool = False) -> None:

@@ -9,11 +9,10 @@ from typing import Any
 
 import pytest
 
-import mqlite.client as mqlite
 from helpers.hierarchy import bodies, link, shown
 from helpers.mqsc import depth, mqsc
 from helpers.qmgrs import QMgr
-from helpers.routes import define_route, global_topic, internal, join, status
+from helpers.routes import define_route, global_topic, internal, join, publish_all, status
 from helpers.waiting import wait_until
 
 RunCli = Callable[..., Any]
@@ -29,13 +28,6 @@ def line(qmgr_factory: Callable[..., QMgr], run_cli: RunCli, extra: str = "",
     join(run_cli, a, m, extra=extra)
     join(run_cli, m, b, extra=extra)
     return a, m, b
-
-
-def publish_all(qmgr: QMgr, *bodies_: bytes, topic: str = "T1", **keywords: Any) -> None:
-    with mqlite.connect(qmgr.name) as conn:
-        handle = mqlite.Topic(conn, topic_string=topic)
-        for body in bodies_:
-            handle.pub(body, persistent=True, **keywords)
 
 
 def test_regional_selectors_outgoing_and_incoming(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:

@@ -14,7 +14,7 @@ import mqlite.client as mqlite
 from helpers.hierarchy import bodies
 from helpers.mqsc import depth, mqsc
 from helpers.qmgrs import QMgr, server_pids
-from helpers.routes import global_topic, internal, join, restart, status, stop
+from helpers.routes import global_topic, internal, join, publish_all, restart, status, stop
 from helpers.waiting import wait_until
 from mqlite import cmqc as C
 
@@ -33,13 +33,6 @@ def network(qmgr_factory: Callable[..., QMgr], run_cli: RunCli, m_b_on: str = "b
     mqsc(run_cli, b, "DEFINE QLOCAL(D1Q) MAXDEPTH(100000)\nDEFINE SUB(D1) TOPICSTR('T1') DEST(D1Q)\n")
     wait_until(lambda: internal(m) == {("B", "T1")} and internal(a) == {("M", "T1")}, "the chain", timeout=30)
     return a, m, b
-
-
-def publish_all(qmgr: QMgr, *bodies_: bytes) -> None:
-    with mqlite.connect(qmgr.name) as conn:
-        topic = mqlite.Topic(conn, topic_string="T1")
-        for body in bodies_:
-            topic.pub(body, persistent=True)
 
 
 def test_active_active_route_keeps_storing_while_b_is_down(qmgr_factory: Callable[..., QMgr],

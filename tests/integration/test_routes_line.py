@@ -14,7 +14,7 @@ from helpers.hierarchy import bodies
 from helpers.module_qmgrs import started
 from helpers.mqsc import depth, mqsc
 from helpers.qmgrs import QMgr
-from helpers.routes import global_topic, internal, join, status
+from helpers.routes import global_topic, internal, join, publish_all, status
 from helpers.waiting import wait_until
 from mqlite import cmqc as C
 
@@ -37,13 +37,6 @@ def chained(a: QMgr, m: QMgr, topic: str) -> bool:
     return ("B", topic) in internal(m) and ("M", topic) in internal(a)
 
 
-def publish_all(qmgr: QMgr, topic: str, *bodies_: bytes) -> None:
-    with mqlite.connect(qmgr.name) as conn:
-        handle = mqlite.Topic(conn, topic_string=topic)
-        for body in bodies_:
-            handle.pub(body, persistent=True)
-
-
 def durable_on_b(line: Line, name: str, topic: str) -> None:
     a, m, b, run_cli = line
     mqsc(run_cli, b, f"DEFINE QLOCAL({name}Q)\nDEFINE SUB({name}) TOPICSTR('{topic}') DEST({name}Q)\n")
@@ -56,7 +49,7 @@ def test_internal_subscriber_chain(line: Line) -> None:
     a, m, b, run_cli = line
     sent_a, sent_m = int(status(a)["M"]["FWDMSGS"]), int(status(m)["B"]["FWDMSGS"])
     durable_on_b(line, "D91", "T1/chain")
-    publish_all(a, "T1/chain", b"m1", b"m2", b"m3")
+    publish_all(a, b"m1", b"m2", b"m3", topic="T1/chain")
     wait_until(lambda: depth(run_cli, b, "D91Q") == 3, "m1..m3 at B")
     assert bodies(b, "D91Q") == [b"m1", b"m2", b"m3"]
     assert int(status(a)["M"]["FWDMSGS"]) - sent_a == 3 and int(status(m)["B"]["FWDMSGS"]) - sent_m == 3
@@ -73,7 +66,7 @@ def test_disconnected_route_stores_and_forwards(line: Line) -> None:
     mqsc(run_cli, m, "STOP CHANNEL(M.TO.B)\n")
     try:
         wait_until(lambda: status(m)["B"]["STATUS"] != "ACTIVE", "route M-B down")
-        publish_all(a, "T1/store", b"m4", b"m5", b"m6")
+        publish_all(a, b"m4", b"m5", b"m6", topic="T1/store")
         wait_until(lambda: status(m)["B"]["STORED"] == "3", "three stored on M for B")
         assert depth(run_cli, m, "SYSTEM.ROUTE.B") == 3 and depth(run_cli, b, "D92Q") == 0
     finally:
@@ -93,11 +86,11 @@ def test_non_durable_subscriber_exits(line: Line) -> None:
         wait_until(lambda: chained(a, m, topic), "the chain for N1")
         n1.close(C.MQCO_REMOVE_SUB)
     wait_until(lambda: ("M", topic) not in internal(a) and ("B", topic) not in internal(m), "the chain gone")
-    publish_all(a, topic, b"m7")
+    publish_all(a, b"m7", topic=topic)
     with mqlite.connect("B") as conn:
         n2 = mqlite.Subscription(conn, topic)
         wait_until(lambda: chained(a, m, topic), "a new chain for N2")
-        publish_all(a, topic, b"m8")
+        publish_all(a, b"m8", topic=topic)
         assert n2.get(wait=10) == b"m8"
         with pytest.raises(mqlite.MQMIError) as none:
             n2.get(wait=0.5)
@@ -113,7 +106,7 @@ def test_durable_subscriber_exits(line: Line) -> None:
         sub = mqlite.Subscription(conn, topic, name="D94", durable=True)
         wait_until(lambda: chained(a, m, topic), "the chain for D94")
         sub.close()
-    publish_all(a, topic, b"m7", b"m8", b"m9")
+    publish_all(a, b"m7", b"m8", b"m9", topic=topic)
     assert chained(a, m, topic)
     with mqlite.connect("B") as conn:
         again = mqlite.Subscription(conn, topic, name="D94", durable=True)
