@@ -86,16 +86,19 @@ def bodies(qmgr: QMgr, queue: str) -> list[bytes]:
 
 
 def _busy_queues(run_cli: RunCli, qmgr: QMgr) -> list[str]:
-    """The non-empty transmission and SYSTEM.INTER.QMGR.* queues, and the running senders with a
-    batch awaiting its confirm (its messages are off the queue, its MSGS count not yet up)."""
-    out = shown(qmgr, "DISPLAY CHSTATUS(*) STATUS INDOUBT\nDISPLAY QLOCAL(*) CURDEPTH USAGE\n")
+    """The transmission and SYSTEM.INTER.QMGR.* queues holding messages or uncommitted gets (a
+    message got and not yet passed on is off the queue), and the running senders with a batch
+    awaiting its confirm (its messages are off the queue, its MSGS count not yet up)."""
+    out = shown(qmgr, "DISPLAY CHSTATUS(*) STATUS INDOUBT\nDISPLAY QLOCAL(*) CURDEPTH USAGE\n"
+                      "DISPLAY QSTATUS(*) UNCOM\n")
     busy = [f"{qmgr.name}:{fields.get('CHANNEL')} in doubt" for fields in records(out, "AMQ8417I")
             if fields.get("STATUS") == "RUNNING" and fields.get("INDOUBT") == "YES"]
-    for fields in records(out, "AMQ8409I"):
-        name = fields.get("QUEUE", "")
-        watched = name.startswith(("SYSTEM.INTER.QMGR.", "SYSTEM.CLUSTER.COMMAND."))
-        if (fields.get("USAGE") == "XMITQ" or watched) and fields.get("CURDEPTH") != "0":
-            busy.append(f"{qmgr.name}:{name}")
+    watched = {fields.get("QUEUE", ""): fields.get("CURDEPTH") for fields in records(out, "AMQ8409I")
+               if fields.get("USAGE") == "XMITQ"
+               or fields.get("QUEUE", "").startswith(("SYSTEM.INTER.QMGR.", "SYSTEM.CLUSTER.COMMAND."))}
+    busy += [f"{qmgr.name}:{name}" for name, curdepth in watched.items() if curdepth != "0"]
+    busy += [f"{qmgr.name}:{fields.get('QUEUE')} uncommitted" for fields in records(out, "AMQ8450I")
+             if fields.get("QUEUE") in watched and fields.get("UNCOM", "NO") != "NO"]
     return busy
 
 

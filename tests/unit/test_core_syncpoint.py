@@ -329,3 +329,14 @@ def test_syncpoint_errors_leave_the_unit_of_work_intact(mq: Any, q: Any) -> None
         mq.put(q, b"2", pmo=SP_PUT, Persistence=9)
     mq.qm.commit(mq.conn)
     assert mq.bodies(q) == [b"1"]
+
+
+def test_uncom_counts_uncommitted_gets(mq: Any, q: Any) -> None:
+    """UNCOM shows the uncommitted changes, gets as well as puts (IBM DISPLAY QSTATUS): a message
+    got in a unit of work has left CURDEPTH but is not gone yet."""
+    mq.put(q, b"1")
+    assert mq.get(q, SP_GET).body == b"1"
+    [row] = mq.qm.queue_status("APP.Q", "QUEUE")
+    assert row["CURDEPTH"] == 0 and row["UNCOM"] == 1
+    mq.qm.commit(mq.conn)
+    assert mq.qm.queue_status("APP.Q", "QUEUE")[0]["UNCOM"] == "NO"

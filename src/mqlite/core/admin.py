@@ -185,7 +185,8 @@ class Admin:
             rows.append({
                 "QUEUE": queue.name, "TYPE": "QUEUE", "CURDEPTH": queue.depth,
                 "IPPROCS": queue.open_input, "OPPROCS": queue.open_output,
-                "UNCOM": queue.uncommitted if queue.uncommitted else "NO",
+                # IBM: uncommitted changes, puts and gets alike
+                "UNCOM": (queue.uncommitted + queue.locked) or "NO",
             })
         return rows
 
