@@ -209,3 +209,127 @@ def test_a_correl_id_crosses_a_cluster(demo: Demo) -> None:
         assert bytes(md.CorrelId) == b"C1".ljust(24, b"\0")
         remote.close(C.MQCO_REMOVE_SUB)
     idle(run_cli, *qmgrs.values())
+
+
+def _cluster_topics(demo: Demo, definitions: dict[str, str], on: str) -> None:
+    """Define cluster topic objects (name: attributes) on ``on`` and wait until every member has
+    them; an empty attribute text deletes the object and waits until no member has it."""
+    qmgrs, run_cli = demo
+    script = "".join(f"DEFINE TOPIC({name}) {attrs} CLUSTER({CLUSTER})\n" if attrs else f"DELETE TOPIC({name})\n"
+                     for name, attrs in definitions.items())
+    mqsc(run_cli, qmgrs[on], script)
+
+    def everywhere() -> bool:
+        for name, qmgr in qmgrs.items():
+            if name == on:  # (its own definitions are local objects there)
+                continue
+            shown_names = set(re.findall(r"TOPIC\((\w+)\)", shown(qmgr, "DISPLAY TOPIC(*) TYPE(CLUSTER)\n")))
+            if any((topic in shown_names) != bool(attrs) for topic, attrs in definitions.items()):
+                return False
+        return True
+
+    wait_until(everywhere, "every member has the cluster topics as defined", timeout=60)
+    idle(run_cli, *qmgrs.values())
+
+
+def _subscribe(conn: Any, topic_object: str, options: int = 0, queue: Any = None, correl: bytes = b"") -> Any:
+    """A non-durable subscription through topic object ``topic_object``."""
+    sd = mqlite.SD(Options=C.MQSO_CREATE | C.MQSO_NON_DURABLE | options | (0 if queue else C.MQSO_MANAGED),
+                   ObjectName=topic_object)
+    if correl:
+        sd.SubCorrelId = correl
+    sub = mqlite.Subscription(conn)
+    sub.sub(sub_desc=sd, sub_queue=queue)
+    return sub
+
+
+def _got(sub: Any) -> list[bytes]:
+    got = []
+    while True:
+        try:
+            got.append(bytes(sub.get(wait=0.5)))
+        except mqlite.MQMIError:
+            return got
+
+
+def test_football_league(demo: Demo) -> None:
+    """B:SC-22, B:R-SCO-7 (A-31): NEWPORT (QM1), CARDIFF (QM2) and SWANSEA (QM3). Config A
+    (SUBSCOPE(ALL)): SWANSEA's subscriber through A has proxies at the others and gets both results;
+    config B (SUBSCOPE(QMGR)): no proxies, the home result only; config C: CARDIFF's subscriber
+    gets its own republished result, not NEWPORT's."""
+    qmgrs, run_cli = demo
+    newport, cardiff, swansea = (qmgrs[n] for n in ("QM1", "QM2", "QM3"))
+    _cluster_topics(demo, {"A": "TOPICSTR('Football/result/#') SUBSCOPE(ALL)"}, on="QM2")
+    with mqlite.connect("QM3") as conn:
+        sub = _subscribe(conn, "A")
+        idle(run_cli, *qmgrs.values())
+        assert ("QM3", "Football/result/#") in proxies(run_cli, newport) & proxies(run_cli, cardiff)
+        publish(newport, "Football/result/Newport/Cardiff", b"R1")
+        publish(swansea, "Football/result/Swansea/Newport", b"R2")
+        idle(run_cli, *qmgrs.values())
+        assert sorted(_got(sub)) == [b"R1", b"R2"]
+        sub.close(C.MQCO_REMOVE_SUB)
+    _cluster_topics(demo, {"A": ""}, on="QM2")
+    _cluster_topics(demo, {"B": "TOPICSTR('Football/result/#') SUBSCOPE(QMGR)"}, on="QM2")
+    with mqlite.connect("QM3") as conn:
+        sub = _subscribe(conn, "B")
+        idle(run_cli, *qmgrs.values())
+        assert all(topic != "Football/result/#" for qmgr in (newport, cardiff) for _, topic in proxies(run_cli, qmgr))
+        publish(newport, "Football/result/Newport/Cardiff", b"R1")
+        publish(swansea, "Football/result/Swansea/Newport", b"R2")
+        idle(run_cli, *qmgrs.values())
+        assert _got(sub) == [b"R2"]
+        sub.close(C.MQCO_REMOVE_SUB)
+    _cluster_topics(demo, {"B": "", "C": "TOPICSTR('Football/myteam/#') SUBSCOPE(QMGR)"}, on="QM2")
+    with mqlite.connect("QM2") as conn:
+        sub = _subscribe(conn, "C")
+        idle(run_cli, *qmgrs.values())
+        publish(newport, "Football/myteam/Newport/Cardiff", b"M2")
+        publish(cardiff, "Football/myteam/Newport/Cardiff", b"M1")
+        idle(run_cli, *qmgrs.values())
+        assert _got(sub) == [b"M1"]
+        sub.close(C.MQCO_REMOVE_SUB)
+    _cluster_topics(demo, {"C": ""}, on="QM2")
+
+
+OVERLAPPING = {  # B:R-OVT-3, defined on QM1
+    "A": "TOPICSTR('Football/result/#') SUBSCOPE(QMGR)",
+    "B": "TOPICSTR('Football/#') SUBSCOPE(ALL)",
+    "C": "TOPICSTR('Football/result/Newport/Cardiff') PUBSCOPE(ALL) SUBSCOPE(ALL)",
+    "D": "TOPICSTR('Football/matches/Newport/Cardiff') PUBSCOPE(ALL) SUBSCOPE(QMGR)",
+}
+
+
+@pytest.mark.parametrize("grouped", [False, True], ids=["ungrouped", "grouped"])
+def test_overlapping_topics(demo: Demo, grouped: bool) -> None:
+    """B:SC-23 (ungrouped: proxies Football/# and the Newport/Cardiff result only; two publications
+    cross; QA 0, QB 2, QC 1, QD 0), B:SC-24 (A-33, grouped: the closest match of the group decides
+    with its own scope: one publication, topic C's, reaches QG)."""
+    qmgrs, run_cli = demo
+    qm1, qm2 = qmgrs["QM1"], qmgrs["QM2"]
+    _cluster_topics(demo, OVERLAPPING, on="QM1")
+    mqsc(run_cli, qm2, "DEFINE QLOCAL(QG)\n")
+    with mqlite.connect("QM2") as conn:
+        if grouped:
+            queue = mqlite.Queue(conn, "QG")
+            subs = [_subscribe(conn, name, C.MQSO_GROUP_SUB | C.MQSO_SET_CORREL_ID, queue, b"G".ljust(24, b"\0"))
+                    for name in OVERLAPPING]
+        else:
+            subs = [_subscribe(conn, name) for name in OVERLAPPING]
+        idle(run_cli, *qmgrs.values())
+        assert {topic for origin, topic in proxies(run_cli, qm1) if origin == "QM2"} == {
+            "Football/#", "Football/result/Newport/Cardiff"}
+        before = sent(run_cli, qm1, f"{CLUSTER}.QM2")
+        publish(qm1, "Football/result/Newport/Cardiff", b"C")
+        publish(qm1, "Football/matches/Newport/Cardiff", b"D")
+        idle(run_cli, *qmgrs.values())
+        assert sent(run_cli, qm1, f"{CLUSTER}.QM2") - before == 2
+        if grouped:
+            assert bodies(qm2, "QG") == [b"C"]
+        else:
+            assert {name: sorted(_got(sub)) for name, sub in zip(OVERLAPPING, subs, strict=True)} == {
+                "A": [], "B": [b"C", b"D"], "C": [b"C"], "D": []}
+        for sub in subs:
+            sub.close(C.MQCO_REMOVE_SUB)
+    mqsc(run_cli, qm2, "DELETE QLOCAL(QG)\n")
+    _cluster_topics(demo, dict.fromkeys(OVERLAPPING, ""), on="QM1")

@@ -172,6 +172,53 @@ def test_publication_and_subscription_scopes(pair: Pair) -> None:
     idle(run_cli, qm1, qm2)
 
 
+def _subscribe(conn: Any, topic: str, options: int) -> Any:
+    sd = mqlite.SD(Options=C.MQSO_CREATE | C.MQSO_MANAGED | C.MQSO_NON_DURABLE | options)
+    sd.set_vs("ObjectString", topic)
+    sub = mqlite.Subscription(conn)
+    sub.sub(sub_desc=sd)
+    return sub
+
+
+def test_scope_all_widens_and_define_sub_only_restricts(pair: Pair) -> None:
+    """B:SC-20, B:R-SCO-4 (A-30): under SUBSCOPE(QMGR) on QM2, MQSO_SCOPE_ALL makes a proxy and gets
+    QM1's publication; both scope options fail with 2046; DEFINE SUB SUBSCOPE(ALL) does not widen."""
+    qm1, qm2, run_cli = pair
+    mqsc(run_cli, qm2, "DEFINE TOPIC(WX20) TOPICSTR('Weather20') SUBSCOPE(QMGR)\nDEFINE QLOCAL(QD20)\n"
+                       "DEFINE SUB(SD20) TOPICSTR('Weather20') DEST(QD20) SUBSCOPE(ALL)\n")
+    idle(run_cli, qm1, qm2)
+    assert ("QM2", "Weather20") not in proxies(run_cli, qm1)  # DEFINE SUB only restricts
+    with mqlite.connect("QM2") as conn:
+        with pytest.raises(mqlite.MQMIError) as refused:
+            _subscribe(conn, "Weather20", C.MQSO_SCOPE_QMGR | C.MQSO_SCOPE_ALL)
+        assert refused.value.reason == C.MQRC_OPTIONS_ERROR
+        wide = _subscribe(conn, "Weather20", C.MQSO_SCOPE_ALL)
+        idle(run_cli, qm1, qm2)
+        assert ("QM2", "Weather20") in proxies(run_cli, qm1)
+        publish(qm1, "Weather20", b"from QM1")
+        assert bytes(wide.get(wait=30.0)) == b"from QM1"
+        idle(run_cli, qm1, qm2)
+        assert bodies(qm2, "QD20") == []  # the topic's QMGR scope still holds for SD20
+    mqsc(run_cli, qm2, "DELETE SUB(SD20)\nDELETE TOPIC(WX20)\n")
+    idle(run_cli, qm1, qm2)
+
+
+@pytest.mark.parametrize("pub_scope_qmgr", ["PUBSCOPE", "MQPMO_SCOPE_QMGR"])
+def test_on_one_queue_manager_scope_does_not_matter(pair: Pair, pub_scope_qmgr: str) -> None:
+    """B:SC-21, B:R-SCO-5, R-SCO-6: publisher and subscriber on QM1: a publication of scope QMGR
+    (by PUBSCOPE or by MQPMO_SCOPE_QMGR) reaches subscriptions of scope QMGR and of scope ALL."""
+    qm1, qm2, run_cli = pair
+    scope = "QMGR" if pub_scope_qmgr == "PUBSCOPE" else "ALL"
+    mqsc(run_cli, qm1, f"DEFINE TOPIC(WX21) TOPICSTR('Weather21') PUBSCOPE({scope})\n")
+    options = C.MQPMO_SCOPE_QMGR if pub_scope_qmgr == "MQPMO_SCOPE_QMGR" else 0
+    with mqlite.connect("QM1") as conn:
+        subs = [_subscribe(conn, "Weather21", C.MQSO_SCOPE_QMGR), _subscribe(conn, "Weather21", 0)]
+        mqlite.Topic(conn, topic_string="Weather21").pub(b"here", mqlite.MD(), mqlite.PMO(Options=options))
+        assert [bytes(sub.get(wait=10.0)) for sub in subs] == [b"here", b"here"]  # 2 of the 4 cases each run
+    mqsc(run_cli, qm1, "DELETE TOPIC(WX21)\n")
+    idle(run_cli, qm1, qm2)
+
+
 def test_a_looped_publication_is_discarded(pair: Pair) -> None:
     """B:SC-66, B:R-LOOP-2: a publication that arrives with QM1's own fingerprint is delivered to
     nobody, not passed on, and logged with reason 2541."""

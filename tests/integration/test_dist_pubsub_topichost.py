@@ -106,6 +106,23 @@ def test_a_subscriber_beside_the_publisher(hosted: Hosted) -> None:
     idle(run_cli, *qmgrs.values())
 
 
+def test_a_subscriber_on_the_host_only(hosted: Hosted) -> None:
+    """B:SC-44: the only subscription is on the host QM1: QM2's publication crosses to QM1 once,
+    is delivered there, and QM1 passes it on to nobody."""
+    qmgrs, run_cli = hosted
+    one_host(hosted)
+    qm1 = qmgrs["QM1"]
+    mqsc(run_cli, qm1, "DEFINE QLOCAL(S1Q)\nDEFINE SUB(S1) TOPICSTR('Price/Host') DEST(S1Q)\n")
+    idle(run_cli, *qmgrs.values())
+    before = crossing(run_cli, qmgrs)
+    publish(qmgrs["QM2"], "Price/Host", b"P")
+    idle(run_cli, *qmgrs.values())
+    assert bodies(qm1, "S1Q") == [b"P"]
+    assert moved(before, crossing(run_cli, qmgrs)) == {("QM2", "QM1"): 1}
+    mqsc(run_cli, qm1, "DELETE SUB(S1)\n")
+    idle(run_cli, *qmgrs.values())
+
+
 def test_two_hosts_share_and_one_fails(hosted: Hosted) -> None:
     """B:SC-46 (a second identical definition on QM4: QM2's publications alternate between the
     hosts, each arrives once), B:SC-47 (QM1 ended: all go through QM4; back: the rotation resumes)."""
@@ -136,6 +153,35 @@ def test_two_hosts_share_and_one_fails(hosted: Hosted) -> None:
         assert sent(run_cli, qm2, f"{CLUSTER}.QM4") - before == 3
     finally:
         assert run_cli("strmqm", "QM1").returncode == 0
+    idle(run_cli, *qmgrs.values())
+
+
+def test_all_hosts_unavailable(hosted: Hosted) -> None:
+    """B:SC-48, B:R-RTE-10 (A-23): with both hosts ended, QM2's publication waits on its cluster
+    transmission queue for a host and, once the hosts are back, reaches S3 exactly once."""
+    qmgrs, run_cli = hosted
+    one_host(hosted)
+    qm2, qm3, qm4 = qmgrs["QM2"], qmgrs["QM3"], qmgrs["QM4"]
+    mqsc(run_cli, qm4, f"DEFINE TOPIC(PRICE) TOPICSTR('Price') CLUSTER({CLUSTER}) CLROUTE(TOPICHOST)\n")
+    wait_until(lambda: ("QM3", "Price/Fruit") in proxies(run_cli, qm4), "QM4 holds QM3's proxy", timeout=60)
+    for n in range(2):  # QM2's channels to both hosts running
+        publish(qm2, "Price/Warm", b"warm-up %d" % n)
+    idle(run_cli, *qmgrs.values())
+    for host in ("QM1", "QM4"):
+        assert run_cli("endmqm", "-i", host).returncode == 0
+    try:
+        wait_until(lambda: all("RETRYING" in mqsc(run_cli, qm2, f"DISPLAY CHSTATUS({CLUSTER}.{host})\n", ok=False)
+                               for host in ("QM1", "QM4")), "QM2's channels to both hosts retrying", timeout=60)
+        publish(qm2, "Price/Fruit", b"P")
+        assert depth(run_cli, qm2, "SYSTEM.CLUSTER.TRANSMIT.QUEUE") == 1  # waiting, not lost
+        assert bodies(qm3, "S3Q") == []
+    finally:
+        for host in ("QM1", "QM4"):
+            assert run_cli("strmqm", host).returncode == 0
+    wait_until(lambda: depth(run_cli, qm3, "S3Q") == 1, "P at QM3", timeout=60)
+    idle(run_cli, *qmgrs.values())
+    assert bodies(qm3, "S3Q") == [b"P"]
+    mqsc(run_cli, qm4, "DELETE TOPIC(PRICE)\n")
     idle(run_cli, *qmgrs.values())
 
 

@@ -186,6 +186,9 @@ MQSO_WILDCARD_CHAR = 0x00100000
 MQSO_WILDCARD_TOPIC = 0x00200000
 MQSO_SET_CORREL_ID = 0x00400000
 MQSO_SCOPE_QMGR = 0x04000000
+# Named by seed 003 §3.3.2 but absent from IBM's headers (spec B A-30): mqlite's own bit. It widens
+# a subscription to remote publications even where its topic says SUBSCOPE(QMGR).
+MQSO_SCOPE_ALL = 0x02000000
 MQSO_NO_READ_AHEAD = 0x08000000
 MQSO_READ_AHEAD = 0x10000000
 

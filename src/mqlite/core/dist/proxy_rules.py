@@ -3,6 +3,7 @@
 Nothing here holds state: each function takes what a queue manager knows and returns a decision,
 so every rule is a microsecond unit test.
 
+- ``subscription_scope_all``: a subscription's effective scope (B:R-SCO-4, A-30).
 - ``proxy_topic``: the topic string a subscription's proxy carries (character wildcards become
   ``#``, B:R-WCP-1, A-16).
 - ``wants_proxy``: whether queue manager X should hold a proxy subscription for topic t at
@@ -20,9 +21,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from mqlite import cmqc as C
+
 __all__ = [
     "CHILD", "CLUSTER", "LOCAL", "PARENT", "RFP_PROPERTY", "Link", "TopicRoute", "fingerprinted",
-    "forward_to", "is_hierarchy", "looped", "proxy_topic", "wanted_links", "wants_proxy",
+    "forward_to", "is_hierarchy", "looped", "proxy_topic", "subscription_scope_all", "wanted_links",
+    "wants_proxy",
 ]
 
 PARENT = "PARENT"
@@ -52,6 +56,14 @@ class TopicRoute:
     cluster: str = ""
     clroute: str = DIRECT
     hosts: frozenset[str] = frozenset()
+
+
+def subscription_scope_all(options: int, topic_subscope: object) -> bool:
+    """Whether a subscription is global (B:R-SCO-4, A-30): MQSO_SCOPE_QMGR keeps it local,
+    MQSO_SCOPE_ALL makes it global even under SUBSCOPE(QMGR), neither leaves the topic's SUBSCOPE."""
+    if options & C.MQSO_SCOPE_QMGR:
+        return False
+    return bool(options & C.MQSO_SCOPE_ALL) or topic_subscope != "QMGR"
 
 
 def is_hierarchy(link: Link) -> bool:

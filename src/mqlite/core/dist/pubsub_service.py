@@ -175,11 +175,12 @@ class DistributedPubSub:
                           cluster=cluster, clroute=clroute, hosts=hosts)
 
     def scope_all(self, sub: Subscription) -> bool:
-        """A subscription's effective scope (B:R-SCO-3, R-SCO-4): MQSO_SCOPE_QMGR, else the
-        SUBSCOPE of its topic."""
-        if sub.options & C.MQSO_SCOPE_QMGR:
-            return False
-        return self.tree.resolved(self.tree.owner_of_pattern(sub.topic, sub.char_scheme)).get("SUBSCOPE") != "QMGR"
+        """A subscription's effective scope (B:R-SCO-3, R-SCO-4): its MQSO_SCOPE_* option, else
+        the SUBSCOPE of its topic object (A-02)."""
+        if sub.options & (C.MQSO_SCOPE_QMGR | C.MQSO_SCOPE_ALL):
+            return proxy_rules.subscription_scope_all(sub.options, None)
+        topic_attrs = self.tree.resolved(self.tree.owner_of_pattern(sub.topic, sub.char_scheme))
+        return proxy_rules.subscription_scope_all(sub.options, topic_attrs.get("SUBSCOPE"))
 
     def matching_proxies(self, topic: str) -> list[HeldProxy]:
         from mqlite.core.pubsub.copies import blocked_for

@@ -29,7 +29,7 @@ from typing import Any
 from mqlite import cmqc as C
 from mqlite.core import attributes
 from mqlite.core.dist.local_interest import LocalInterest
-from mqlite.core.dist.proxy_rules import proxy_topic
+from mqlite.core.dist.proxy_rules import proxy_topic, subscription_scope_all
 from mqlite.core.dist.pubsub_service import AGENT_APPL, AGENT_USER, PutToQmgr
 from mqlite.core.dist.route_defs import RouteDefinitions, rules_of
 from mqlite.core.dist.route_protocol import (
@@ -213,8 +213,9 @@ class RouteService:
         topic (scope ALL only, MQSO_SCOPE_QMGR / SUBSCOPE(QMGR) stay here)."""
         if added:
             topic = proxy_topic(sub.topic, sub.char_scheme)
-            if sub.options & C.MQSO_SCOPE_QMGR or not self.global_topic(topic) or (
-                    self.tree.resolved(self.tree.owner_of_pattern(topic, False)).get("SUBSCOPE") == "QMGR"):
+            topic_attrs = self.tree.resolved(self.tree.owner_of_pattern(topic, False))
+            if topic_attrs.get("GLOBAL") != "YES" or not subscription_scope_all(sub.options,
+                                                                                 topic_attrs.get("SUBSCOPE")):
                 return
             count = self.local.add(sub.sub_id, topic)
         else:

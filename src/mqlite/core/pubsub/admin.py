@@ -147,6 +147,8 @@ class PubSubAdmin:
             options |= C.MQSO_PUBLICATIONS_ON_REQUEST
         if attrs.get("VARUSER", "ANY") == "ANY":
             options |= C.MQSO_ANY_USERID
+        if attrs.get("SUBSCOPE") == "QMGR":  # ALL only leaves the topic's scope (spec B A-30)
+            options |= C.MQSO_SCOPE_QMGR
         correl = attrs.get("DESTCORL")
         if correl:
             options |= C.MQSO_SET_CORREL_ID
@@ -184,7 +186,7 @@ class PubSubAdmin:
         sub = self._sub_named(name)
         if sub is None:
             raise MQError(C.MQRC_NO_SUBSCRIPTION, f"subscription {name} not found")
-        for fixed in ("TOPICSTR", "TOPICOBJ", "WSCHEMA", "DESTCLAS", "SUBLEVEL", "SELECTOR"):
+        for fixed in ("TOPICSTR", "TOPICOBJ", "WSCHEMA", "DESTCLAS", "SUBLEVEL", "SELECTOR", "SUBSCOPE"):
             if fixed in attrs and attrs[fixed] != self.sub_attrs(sub).get(fixed):
                 raise MQError(C.MQRC_TOPIC_NOT_ALTERABLE if fixed.startswith("TOPIC") else C.MQRC_OPTIONS_ERROR,
                               f"{fixed} of subscription {name} cannot be altered")

@@ -204,8 +204,12 @@ class Publisher:
         if cached is None:
             cached = self.match(topic)
         topic_levels, matched = cached
-        chosen, _ = copies.recipients([s for s in matched if eligible(s)], topic_levels, md, properties, None,
-                                      options, copies.DEFAULT_PUB_LEVEL, now, retained_delivery=retained)
+        # A group's closest match decides for the group, with its own scope (B A-33): grouped
+        # subscriptions are judged after grouping, the others before.
+        chosen, _ = copies.recipients([s for s in matched if s.options & C.MQSO_GROUP_SUB or eligible(s)],
+                                      topic_levels, md, properties, None, options, copies.DEFAULT_PUB_LEVEL, now,
+                                      retained_delivery=retained)
+        chosen = [s for s in chosen if not s.options & C.MQSO_GROUP_SUB or eligible(s)]
         topic_attrs = self.tree.resolved(self.tree.owner_of_pattern(topic, False))
         delivered = self.delivery.deliver_copies(conn, chosen, md, properties, body, topic, options,
                                                  copies.DEFAULT_PUB_LEVEL, topic_attrs, True, now, retained=retained)

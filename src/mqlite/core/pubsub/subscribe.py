@@ -74,6 +74,8 @@ class Subscriber:
             raise MQError(C.MQRC_OPTIONS_ERROR, "MQSO_ANY_USERID with MQSO_FIXED_USERID")
         if options & C.MQSO_WILDCARD_CHAR and options & C.MQSO_WILDCARD_TOPIC:
             raise MQError(C.MQRC_OPTIONS_ERROR, "MQSO_WILDCARD_CHAR with MQSO_WILDCARD_TOPIC")
+        if options & C.MQSO_SCOPE_QMGR and options & C.MQSO_SCOPE_ALL:  # spec B A-30
+            raise MQError(C.MQRC_OPTIONS_ERROR, "MQSO_SCOPE_QMGR with MQSO_SCOPE_ALL")
         principal, caller = conn.principal, Caller(conn.user, conn.appl_name)
         if options & C.MQSO_ALTERNATE_USER_AUTHORITY:  # altusr; the alternate user becomes SUBUSER
             principal = self.access.alternate(principal, caller, str(sd.get("AlternateUserId") or ""),

@@ -291,13 +291,20 @@ class TopicTree:
         return self.root
 
     def owner_of_pattern(self, pattern: str, char_scheme: bool) -> TopicNode:
-        """Spec A R-ATO-5: truncate at the first wildcard, then the closest object above."""
+        """Spec A R-ATO-5: truncate at the first wildcard, then the closest object above; but an
+        object whose TOPICSTR is the whole pattern comes first (spec B A-02: a subscription to
+        topic object A 'Football/result/#' has A's attributes)."""
         node: TopicNode = self.root
-        for level in literal_prefix(pattern, char_scheme):
+        prefix = literal_prefix(pattern, char_scheme)
+        for level in prefix:
             child = node.children.get(level) if node.children else None
             if child is None:
                 break
             node = child
+        if len(prefix) < len(levels(pattern)):
+            exact = self.find(pattern)
+            if exact is not None and self.owner(exact) is exact:
+                return exact
         return self.owner(node)
 
     def resolved(self, node: TopicNode) -> Mapping[str, Any]:
