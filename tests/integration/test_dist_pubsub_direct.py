@@ -333,3 +333,38 @@ def test_overlapping_topics(demo: Demo, grouped: bool) -> None:
             sub.close(C.MQCO_REMOVE_SUB)
     mqsc(run_cli, qm2, "DELETE QLOCAL(QG)\n")
     _cluster_topics(demo, dict.fromkeys(OVERLAPPING, ""), on="QM1")
+
+
+def _conflicts(qmgr: QMgr) -> int:
+    return (qmgr.home / "qmgrs" / qmgr.name / "AMQERR01.LOG").read_text().count("conflicting definitions")
+
+
+def test_replacing_a_failed_host(demo: Demo) -> None:
+    """B:SC-34, R-CTD-9, R-CTD-10, A-18, A-19: with QM1 ended, QM2 defines a differing PRICE; QM1
+    comes back: the other members keep QM2's (the newer definition), QM1 keeps its own, and both
+    sides log the conflict; once QM1 deletes its PRICE nothing more is logged."""
+    qmgrs, run_cli = demo
+    qm1, qm2 = qmgrs["QM1"], qmgrs["QM2"]
+    price_on(demo, "QM1")
+    assert run_cli("endmqm", "-i", "QM1").returncode == 0
+    try:
+        mqsc(run_cli, qm2, f"DEFINE TOPIC(PRICE) TOPICSTR('Price') CLUSTER({CLUSTER}) DEFPRTY(7)\n")
+    finally:
+        assert run_cli("strmqm", "QM1").returncode == 0
+
+    def uses_qm2s(name: str) -> bool:  # QM2's PRICE has DEFPRTY(7), QM1's inherits 0
+        return "DEFPRTY(7)" in shown(qmgrs[name], "DISPLAY TPSTATUS('Price') DEFPRTY\n")
+
+    wait_until(lambda: _conflicts(qm1) > 0 and any(_conflicts(qmgrs[n]) for n in ("QM3", "QM4", "FR1", "FR2")),
+               "the conflict logged on QM1 and the members", timeout=60)
+    for name in ("QM3", "QM4"):
+        wait_until(lambda name=name: uses_qm2s(name), f"{name} uses QM2's PRICE", timeout=60)
+    assert "DEFPRTY(0)" in shown(qm1, "DISPLAY TPSTATUS('Price') DEFPRTY\n")  # QM1 keeps its own
+    mqsc(run_cli, qm1, "DELETE TOPIC(PRICE)\n")
+    idle(run_cli, *qmgrs.values())
+    logged = {name: _conflicts(qmgr) for name, qmgr in qmgrs.items()}
+    mqsc(run_cli, qm2, "ALTER TOPIC(PRICE) DESCR('newer')\n")  # a change that goes to every member
+    wait_until(lambda: all("DESCR(newer)" in shown(qmgrs[n], "DISPLAY TOPIC(PRICE) TYPE(CLUSTER) DESCR\n")
+                           for n in ("QM1", "QM3", "QM4")), "every member has QM2's change", timeout=60)
+    idle(run_cli, *qmgrs.values())
+    assert {name: _conflicts(qmgr) for name, qmgr in qmgrs.items()} == logged

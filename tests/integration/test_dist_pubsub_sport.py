@@ -196,3 +196,82 @@ def test_local_override_with_pubscope_qmgr(sport: Sport) -> None:
     finally:
         mqsc(run_cli, qmb, "DELETE TOPIC('Rugby')\n", ok=False)
         idle(run_cli, *qmgrs.values())
+
+
+def test_clustering_system_base_topic_everywhere(sport: Sport) -> None:
+    """B:SC-29, R-WCP-8, A-10: with wildsubs.tst only and SYSTEM.BASE.TOPIC clustered on all four,
+    QMB's wildcard subscriptions send proxies; pub.bat on QMA sends three publications across
+    (Football's are blocked at QMA, the proxy holder) and QMB's queues match QMA's."""
+    qmgrs, run_cli = sport
+    qma, qmb = qmgrs["QMA"], qmgrs["QMB"]
+    scripts(sport, WILDSUBS_TST, without_fullsubs=True)
+    try:
+        for qmgr in qmgrs.values():
+            mqsc(run_cli, qmgr, "ALTER TOPIC(SYSTEM.BASE.TOPIC) CLUSTER(CL1)\n")
+        wild = {("QMB", "Sports/#"), ("QMB", "Sports/#/Arsenal"), ("QMB", "Sports/#/Leeds")}
+        wait_until(lambda: wild <= proxies(run_cli, qma), "QMA holds QMB's wildcard proxies", timeout=60)
+        idle(run_cli, *qmgrs.values())
+        assert pub_bat(sport) == 3
+        expected = {"QSPORTS": ["Sports", "Sports/Rugby", "Sports/Rugby/Leeds"], "QARSENAL": [],
+                    "QSLEEDS": ["Sports/Rugby/Leeds"]}
+        assert contents(qma, tuple(expected)) == expected
+        assert contents(qmb, tuple(expected)) == expected
+    finally:
+        for qmgr in qmgrs.values():
+            mqsc(run_cli, qmgr, "ALTER TOPIC(SYSTEM.BASE.TOPIC) CLUSTER(' ')\n")
+        wait_until(lambda: not any(topic.startswith("Sports/#") for _, topic in proxies(run_cli, qma)),
+                   "QMB's wildcard proxies gone", timeout=60)
+        idle(run_cli, *qmgrs.values())
+
+
+def _log(qmgr: QMgr) -> str:
+    return (qmgr.home / "qmgrs" / qmgr.name / "AMQERR01.LOG").read_text()
+
+
+def test_local_and_cluster_object_of_the_same_name(sport: Sport) -> None:
+    """B:SC-31, R-CTD-5, A-09: QMB's local Alabama comes first: two records in DISPLAY TOPIC TYPE(ALL)
+    and no proxy for 'USA/Alabama/Mobile'; once it is deleted the cluster copy applies and the
+    proxy reaches QMA and both full repositories."""
+    qmgrs, run_cli = sport
+    qma, qmb = qmgrs["QMA"], qmgrs["QMB"]
+    mqsc(run_cli, qmb, "DEFINE TOPIC(Alabama) TOPICSTR('USA/Alabama')\n")
+    mqsc(run_cli, qma, "DEFINE TOPIC(Alabama) TOPICSTR('USA/Alabama') CLUSTER(CL1)\n")
+    try:
+        wait_until(lambda: "ALABAMA" in cached(qmb), "QMB caches QMA's Alabama", timeout=60)
+        both = records(shown(qmb, "DISPLAY TOPIC(Alabama) TYPE(ALL)\n"), "AMQ8633I")
+        assert [fields["TYPE"] for fields in both] == ["LOCAL", "CLUSTER"]
+        mqsc(run_cli, qmb, "DEFINE QLOCAL(QMOBILE)\nDEFINE SUB(SMOBILE) TOPICSTR('USA/Alabama/Mobile') DEST(QMOBILE)\n")
+        idle(run_cli, *qmgrs.values())
+        assert ("QMB", "USA/Alabama/Mobile") not in proxies(run_cli, qma)
+        mqsc(run_cli, qmb, "DELETE TOPIC(Alabama)\n")
+        for name in ("QMA", "CL1A", "CL1B"):
+            wait_until(lambda name=name: ("QMB", "USA/Alabama/Mobile") in proxies(run_cli, qmgrs[name]),
+                       f"{name} holds QMB's Mobile proxy", timeout=60)
+    finally:
+        mqsc(run_cli, qmb, "DELETE SUB(SMOBILE)\nDELETE TOPIC(Alabama)\n", ok=False)
+        mqsc(run_cli, qma, "DELETE TOPIC(Alabama)\n")
+        wait_until(lambda: "ALABAMA" not in cached(qmb), "QMB's copy of Alabama gone", timeout=60)
+        idle(run_cli, *qmgrs.values())
+
+
+def test_conflicting_cluster_definitions(sport: Sport) -> None:
+    """B:SC-32, R-CTD-9, R-CTD-10 (A-18, A-19): QMB later defines a differing cluster Football
+    (PASSTHRU): the full repositories log the conflict and use QMB's, the newer; QMA logs it and
+    keeps its own (BLOCK); QMB uses its own."""
+    qmgrs, run_cli = sport
+    qma, qmb = qmgrs["QMA"], qmgrs["QMB"]
+    mqsc(run_cli, qmb, "DEFINE TOPIC('Football') TOPICSTR('Sports/Football') CLUSTER(CL1) WILDCARD(PASSTHRU)\n")
+    try:
+        for name in ("CL1A", "CL1B"):
+            wait_until(lambda name=name: cached(qmgrs[name])["Football"].get("CLUSQMGR") == "QMB",
+                       f"{name} uses QMB's Football", timeout=60)
+            assert cached(qmgrs[name])["Football"]["WILDCARD"] == "PASSTHRU"
+            wait_until(lambda name=name: "conflicting definitions" in _log(qmgrs[name]), f"{name} logs it")
+        wait_until(lambda: "conflicting definitions" in _log(qma), "QMA logs it", timeout=60)
+        assert "WILDCARD(BLOCK)" in mqsc(run_cli, qma, "DISPLAY TOPIC('Football') WILDCARD\n")
+        assert "WILDCARD(PASSTHRU)" in mqsc(run_cli, qmb, "DISPLAY TOPIC('Football') WILDCARD\n")
+    finally:
+        mqsc(run_cli, qmb, "DELETE TOPIC('Football')\n")
+        wait_until(lambda: all(cached(qmgrs[name])["Football"].get("CLUSQMGR") == "QMA"
+                               for name in ("CL1A", "CL1B", "QMB")), "QMA's Football again", timeout=60)
+        idle(run_cli, *qmgrs.values())
