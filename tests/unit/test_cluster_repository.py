@@ -37,6 +37,15 @@ def test_the_same_copy_again_only_refreshes_it() -> None:
     assert next(iter(again.cache.values())).refreshed == 500.0
 
 
+def test_a_copy_from_a_cache_does_not_refresh() -> None:
+    """B:SC-35, A-20: the same copy sent from a full repository's cache (a welcome, REFRESH
+    CLUSTER) is not the owner's republication: the owner may be gone, the record keeps ageing."""
+    first = merge({}, queue("QM1", 10.0), 1.0)
+    cached = merge(first.cache, queue("QM1", 10.0), 500.0, refresh=False)
+    assert not cached.changed and not cached.stale
+    assert next(iter(cached.cache.values())).refreshed == 1.0
+
+
 def test_a_withdrawal_wins_over_older_copies_and_hides_the_instance() -> None:
     cache = merge({}, queue("QM1", 10.0), 1.0).cache
     cache = merge(cache, queue("QM3", 11.0), 1.0).cache

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from typing import TYPE_CHECKING
 
 from mqlite.core.dist.cluster_protocol import decode
@@ -39,7 +38,7 @@ class RepositoryManager:
         self.core = runtime.core
         self._waiting: dict[str, list[asyncio.Future[bool]]] = {}
         self.core.cluster_state.on_answer = self._answered
-        self._last_age = self._last_publish = time.time()
+        self._last_age = self._last_publish = runtime.clock()
         runtime.tick_hooks.append(self._tick)
         runtime.log_sources.append(self.core.cluster_state.log)  # written at the end of each round
         self._start()

@@ -21,6 +21,7 @@ from mqlite.server import exits, qm_ini
 from mqlite.server.channels.mca import MessageChannels
 from mqlite.server.channels.svrconn import ChannelAgents, ClientChannels
 from mqlite.server.channels.telemetry import DEFAULT_CHANNEL, MqttChannels
+from mqlite.server.clock import Clock
 from mqlite.server.cluster import RepositoryManager
 from mqlite.server.dist_pubsub import DistributedPubSubAgent
 from mqlite.server.listeners import ServerListeners
@@ -77,7 +78,7 @@ class QueueManagerHost:
             paths.listeners_path(self.name).unlink()
         self.store = Store(paths.store_path(self.name))
         creator = self.creator or creator_of(self.name)
-        self.runtime = Runtime(self.name, self.store, loop, creator=creator)
+        self.runtime = Runtime(self.name, self.store, loop, Clock.from_environment(), creator=creator)
         self.runtime.on_fatal = self._end_on_store_failure
         recovered = self.runtime.recover()
         self._configure(self.runtime)

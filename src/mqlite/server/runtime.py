@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, cast
@@ -32,6 +31,7 @@ from mqlite.core.waiters import Waiter
 from mqlite.message import Message
 from mqlite.protocol import native
 from mqlite.server.busy_poll import BusyPoll, window_from_env
+from mqlite.server.clock import Clock
 from mqlite.server.memory import IDLE_SECONDS, trim_c_heap
 from mqlite.store.sqlite import Store
 from mqlite.store.tx import StoreTx
@@ -137,11 +137,14 @@ class Runtime:
     """Owns the core engine and the store, and releases output when it is safe to."""
 
     def __init__(self, name: str, store: Store, loop: asyncio.AbstractEventLoop,
-                 clock: Callable[[], float] = time.time, creator: str = "") -> None:
+                 clock: Clock | Callable[[], float] | None = None, creator: str = "") -> None:
         self.name = name
         self.store = store
         self.loop = loop
-        self.core = QueueManager(name, reader=store, clock=clock, creator=creator)
+        # a Clock (the server's, which a test's offset file can move) or any function (tests' fakes)
+        self.clock_source = clock if isinstance(clock, Clock) else Clock()
+        self.clock = clock if clock is not None and not isinstance(clock, Clock) else self.clock_source.now
+        self.core = QueueManager(name, reader=store, clock=self.clock, creator=creator)
         self.sessions: dict[str, Session] = {}  # by core conn_id, for pushes and wake-ups
         self._timer: asyncio.TimerHandle | None = None
         self._next_deadline = 0.0
@@ -346,7 +349,7 @@ class Runtime:
     def _schedule_timer(self) -> None:
         """Wake at the nearest MQGET wait deadline (and every second for housekeeping)."""
         deadlines = [w.deadline for w in self.core.waiting if w.deadline]
-        now = time.time()
+        now = self.clock()
         target = min(deadlines) if deadlines else now + TICK_SECONDS
         target = min(target, now + TICK_SECONDS)
         if self._timer is not None and self._next_deadline <= target:
@@ -358,7 +361,8 @@ class Runtime:
 
     def _on_timer(self) -> None:
         self._timer = None
-        now = time.time()
+        self.clock_source.refresh()
+        now = self.clock()
         self.core.tick(now)
         self.core.pubsub_tick(now)
         if now - self._last_sweep >= SWEEP_EVERY:

@@ -44,6 +44,9 @@ class Publish:
     sender: str
     records: tuple[ClusterRecord, ...]
     answer_to: str = ""  # the query's name when this answers one
+    # the owners' unchanged republication, relayed by a full repository: the copies are refreshed
+    # (A-20); copies a full repository sends from its cache (welcome, REFRESH CLUSTER) are not
+    refresh: bool = False
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,8 @@ def encode(message: ClusterMessage) -> bytes:
     if isinstance(message, Publish):
         body: dict[str, Any] = {"op": "publish", "records": [_record_out(r) for r in message.records],
                                 "answer_to": message.answer_to}
+        if message.refresh:
+            body["refresh"] = True
     elif isinstance(message, Query):
         body = {"op": "query", "cluster": message.cluster, "kind": message.kind, "name": message.name}
     else:
@@ -91,7 +96,8 @@ def decode(data: bytes) -> ClusterMessage:
         records = body.get("records")
         if not isinstance(records, list):
             raise ClusterProtocolError("records is not a list")
-        return Publish(sender, tuple(_record_in(item) for item in records), _text(body, "answer_to"))
+        return Publish(sender, tuple(_record_in(item) for item in records), _text(body, "answer_to"),
+                       body.get("refresh") is True)
     if op == "query":
         kind = _text(body, "kind", required=True)
         if kind not in _KINDS:

@@ -289,9 +289,10 @@ class ClusterState:
                 continue  # our own records come back from nobody but ourselves
             before = self.full_repositories(record.cluster)
             held = self.cache.get(record.key)  # merge one key: the rule needs no more of the cache
-            merged = repository.merge({} if held is None else {record.key: held}, record, now)
+            refresh = message.refresh or message.sender == record.owner
+            merged = repository.merge({} if held is None else {record.key: held}, record, now, refresh)
             if not merged.changed:
-                if not merged.stale:  # the owner's refresh (A-20): its subscribers' copies are refreshed too
+                if refresh and not merged.stale:  # the owner's refresh (A-20): its subscribers' copies too
                     self._keep(merged.cache[record.key], persist=True)
                     self._refresh_subscribers(record, message.sender)
                 continue
@@ -335,7 +336,7 @@ class ClusterState:
             return
         members = self.subscribers.get(record.cluster, {}).get((record.kind, record.name), set())
         for target in sorted(members - {self.name, record.owner}):
-            self.send(target, record.cluster, Publish(self.name, (record,)), "")
+            self.send(target, record.cluster, Publish(self.name, (record,), refresh=True), "")
         if record.kind == "QMGR" and not record.deleted and not record.attrs.get("REPOS"):
             self._welcome(record)  # never between full repositories: they would welcome each other for ever
             self._share_pubsub(record.cluster, [record.owner])  # its topics and members again (REFRESH CLUSTER, A-21)

@@ -50,6 +50,13 @@ class ClusterTopics:
     def member_of(self) -> set[str]:
         return self.state.member_of() if self.state is not None else set()
 
+    def known_member(self, qmgr: str, cluster: str) -> bool:
+        """Whether this queue manager holds ``qmgr``'s live membership record of ``cluster``."""
+        if self.state is None:
+            return False
+        record = self.state.cache.get(("QMGR", cluster, qmgr, qmgr))
+        return record is not None and not record.deleted
+
     def left(self, qmgr: str, cluster: str) -> bool:
         """Whether ``qmgr`` was a member of ``cluster`` and is no more (its record withdrawn)."""
         if self.state is None:

@@ -404,9 +404,15 @@ class DistributedPubSub:
         self.topic_hosts = any(self.clusters.hosts(c) for c in self.clusters.pubsub_clusters())
         neighbours = self.neighbours()
         links_now = {(n, _link_name(link)) for n, links in neighbours.items() for link in links}
-        for gone in [key for key in self.sent if key not in links_now]:
-            del self.sent[gone]
         clusters = self.clusters.member_of()
+        shared = self.clusters.pubsub_clusters()
+        for gone in [key for key in self.sent if key not in links_now]:
+            topics = self.sent.pop(gone)
+            neighbour, link_name = gone
+            if topics and link_name in clusters - shared and self.clusters.known_member(neighbour, link_name):
+                # the cluster shares no topic any more, its member is still known: it is told (B:SC-35);
+                # not a member just forgotten (REFRESH CLUSTER): the resynchronisation follows
+                self._send(neighbour, Proxies(self.name, self.qmid, link_name, (), tuple(sorted(topics)), ()))
         for origin, held in list(self.held.items()):  # proxies held over links that are gone
             for link in [lk for lk in held.links if lk not in neighbours.get(origin[0], frozenset())]:
                 if link[0] == proxy_rules.CLUSTER and link[1] in clusters and not self.clusters.left(

@@ -58,13 +58,16 @@ class Merge:
     stale: bool  # the cache had a newer copy (the sender may be told, or nothing done)
 
 
-def merge(cache: Mapping[Key, ClusterRecord], record: ClusterRecord, now: float) -> Merge:
-    """The cache after receiving ``record`` at ``now``. The same stamp again only refreshes it (the
-    owner's periodic republication); an older one changes nothing."""
+def merge(cache: Mapping[Key, ClusterRecord], record: ClusterRecord, now: float, refresh: bool = True) -> Merge:
+    """The cache after receiving ``record`` at ``now``. The same stamp again only refreshes it when
+    it is the owner's periodic republication (``refresh``; a full repository's copy from its cache
+    is not: the owner may be gone, A-20); an older one changes nothing."""
     held = cache.get(record.key)
     if held is not None and held.stamp > record.stamp:
         return Merge(cache, False, True)
     if held is not None and held.stamp == record.stamp and held.deleted == record.deleted:
+        if not refresh:
+            return Merge(cache, False, False)
         return Merge({**cache, record.key: replace(held, refreshed=now, warned=0)}, False, False)
     return Merge({**cache, record.key: replace(record, refreshed=now, warned=0)}, True, False)
 
