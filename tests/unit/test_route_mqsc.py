@@ -205,6 +205,20 @@ def test_define_topic_with_route_properties(qm: QueueManager) -> None:
     assert values(shown, "MAXBYTES") == ["1048576"] and values(shown, "OVERFLOW") == ["REJECTINCOMING"]
 
 
+@pytest.mark.parametrize(("given", "stored"), [("10KB", 10_240), ("10mb", 10_485_760), ("1GB", 1_073_741_824),
+                                             ("2 MB", 2_097_152), ("512", 512)])
+def test_maxbytes_takes_ems_units(qm: QueueManager, given: str, stored: int) -> None:
+    """B:R-EMS-8 (topics.conf "maxbytes=10MB"): KB, MB and GB multiply by 1024, 1024**2, 1024**3."""
+    value = f"'{given}'" if " " in given else given  # unquoted too: MAXBYTES(10MB)
+    ok(qm, f"DEFINE TOPIC(T) TOPICSTR('T') MAXBYTES({value})")
+    assert values(run(qm, "DISPLAY TOPIC(T) MAXBYTES"), "MAXBYTES") == [str(stored)]
+
+
+def test_maxbytes_beyond_an_mqlong_is_refused(qm: QueueManager) -> None:
+    assert "(3229)" in run(qm, "DEFINE TOPIC(X) TOPICSTR('X') MAXBYTES(2GB)")[0]
+    assert run_mqsc(qm, "DEFINE TOPIC(X) TOPICSTR('X') MAXBYTES(10TB)\n").syntax_errors == 1
+
+
 @pytest.mark.parametrize("command", [
     "DEFINE TOPIC(X) TOPICSTR('X') GLOBAL(MAYBE)",
     "DEFINE TOPIC(X) TOPICSTR('X') OVERFLOW(SOMETIMES)",

@@ -50,6 +50,7 @@ class Attr:
     aliases: tuple[str, ...] = ()  # other MQSC keywords for this attribute (TARGQ for TARGET)
     role: Role = Role.CONFIG
     whole_items: bool = False  # LIST: one value is one item, commas and all (a route's selector rules)
+    units: Mapping[str, int] = field(default_factory=dict)  # INT: accepted suffixes (MAXBYTES(10MB))
 
     def keyword(self, value: Any) -> str:
         """The MQSC keyword DISPLAY prints for a flag value (``SHARE`` or ``NOSHARE``)."""

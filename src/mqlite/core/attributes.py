@@ -176,6 +176,10 @@ _ASP_DLV = "ASPARENT=0 ALL=1 ALLDUR=2 ALLAVAIL=3"
 _PUBSUB = "ASPARENT=0 INHIBITED=1 ENABLE=2"
 _PUBSUB_SYN = "ENABLED=ENABLE INHIBIT=INHIBITED DISABLED=INHIBITED DISABLE=INHIBITED"
 _SCOPE_T = "ASPARENT=1 QMGR=4 ALL=0"
+# MAXBYTES takes EMS's suffixes (topics.conf "maxbytes=10MB") and an MQLONG's range.
+_BYTE_UNITS = {"KB": 1024, "MB": 1024**2, "GB": 1024**3}
+_MQLONG_MAX = 2**31 - 1
+
 _TOPIC = (
     _s("TOPICSTR", "", 2094, 10_240),
     _s("DESCR", "", 2093, 64),
@@ -198,7 +202,7 @@ _TOPIC = (
     # servers; MAXMSGS / MAXBYTES (0: none) bound what each subscriber, internal ones too, holds.
     _e("GLOBAL", "ASPARENT", "ASPARENT=0 YES=1 NO=2"),
     _i("MAXMSGS", "ASPARENT", None, 0, _MAXINT, "ASPARENT=-2"),
-    _i("MAXBYTES", "ASPARENT", None, 0, _MAXINT, "ASPARENT=-2"),
+    replace(_i("MAXBYTES", "ASPARENT", None, 0, _MQLONG_MAX, "ASPARENT=-2"), units=_BYTE_UNITS),
     _e("OVERFLOW", "ASPARENT", "ASPARENT=0 DEFAULT=1 DISCARDOLD=2 REJECTINCOMING=3"),
 )
 
@@ -442,9 +446,14 @@ def _coerce(attr: Attr, value: Any, keyword: str) -> Any:
             text = attr.synonyms.get(text, text)
             if text in attr.tokens:
                 return text
+            scale = 1
+            for unit, multiplier in attr.units.items():
+                if text.endswith(unit):
+                    text, scale = text[:-len(unit)].strip(), multiplier
+                    break
             if not re.fullmatch(r"[+-]?\d{1,15}", text):
                 raise bad("is not a number")
-            value = int(text)
+            value = int(text) * scale
         if not isinstance(value, int):
             raise bad("is not a number")
         if not attr.low <= value <= attr.high:
