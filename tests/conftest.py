@@ -87,11 +87,13 @@ def refused_port() -> Iterator[int]:
         yield held.getsockname()[1]
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_itemcollected(item: pytest.Item) -> None:
     # `make test` runs on pytest-xdist workers with --dist loadgroup: each test module stays on one
     # worker (its module-scoped fixtures, OS users and queue managers are made once), and the Spark
-    # modules share one worker, so one JVM (the session-scoped SparkSession) serves them all.
-    for item in items:
-        module = item.nodeid.split("::", 1)[0].replace("\\", "/")
-        group = "spark" if "spark/" in module else module
-        item.add_marker(pytest.mark.xdist_group(group))
+    # modules share one worker, so one JVM (the session-scoped SparkSession) serves them all. The
+    # mark goes on as each test is collected, before xdist's pytest_collection_modifyitems reads it
+    # (a conftest's modifyitems ran after it: every module was spread over the three workers).
+    # xdist 3.8 needs pytest < 9 for its groups (pyproject.toml), as pytest 9 ignores its node ids.
+    module = item.nodeid.split("::", 1)[0].replace("\\", "/")
+    group = "spark" if "spark/" in module else module
+    item.add_marker(pytest.mark.xdist_group(group))
