@@ -12,9 +12,9 @@ import pytest
 
 import mqlite.client as mqlite
 from helpers.cluster import formed, receive, send_to
-from helpers.hierarchy import bodies, idle, proxies, publish, sent, sent_all, shown
+from helpers.hierarchy import bodies, idle, link, proxies, publish, relations, sent, sent_all, shown
 from helpers.module_qmgrs import started
-from helpers.mqsc import mqsc
+from helpers.mqsc import depth, mqsc
 from helpers.qmgrs import QMgr
 from helpers.waiting import wait_until
 from mqlite import cmqc as C
@@ -368,3 +368,37 @@ def test_replacing_a_failed_host(demo: Demo) -> None:
                            for n in ("QM1", "QM3", "QM4")), "every member has QM2's change", timeout=60)
     idle(run_cli, *qmgrs.values())
     assert {name: _conflicts(qmgr) for name, qmgr in qmgrs.items()} == logged
+
+
+def test_compat_mode_keeps_the_cluster_running(demo: Demo) -> None:
+    """B A-25, R-HIE-2: under PSMODE(COMPAT) QM3's hierarchy traffic waits (HX's request to become
+    its child stays on SYSTEM.INTER.QMGR.CONTROL, the relation STARTING) while its cluster traffic
+    flows past it: QM4's proxy is held, QM2's publication delivered. ENABLED again, HX is a child."""
+    qmgrs, run_cli = demo
+    qm2, qm3, qm4 = qmgrs["QM2"], qmgrs["QM3"], qmgrs["QM4"]
+    price_on(demo, "QM1")
+    home = qm3.home
+    assert run_cli("crtmqm", "-p", "0", "HX").returncode == 0
+    assert run_cli("strmqm", "HX").returncode == 0
+    hx = QMgr("HX", home)
+    try:
+        link(run_cli, qm3, hx)
+        mqsc(run_cli, qm3, "ALTER QMGR PSMODE(COMPAT)\n")
+        mqsc(run_cli, hx, "ALTER QMGR PARENT(QM3)\n")
+        wait_until(lambda: depth(run_cli, qm3, "SYSTEM.INTER.QMGR.CONTROL") >= 1, "HX's request waits at QM3")
+        mqsc(run_cli, qm4, "DEFINE QLOCAL(C4)\nDEFINE SUB(SC4) TOPICSTR('Price/Compat') DEST(C4)\n")
+        mqsc(run_cli, qm3, "DEFINE QLOCAL(C3)\nDEFINE SUB(SC3) TOPICSTR('Price/Compat') DEST(C3)\n")
+        wait_until(lambda: ("QM4", "Price/Compat") in proxies(run_cli, qm3), "QM3 holds QM4's proxy", timeout=60)
+        wait_until(lambda: ("QM3", "Price/Compat") in proxies(run_cli, qm2), "QM2 holds QM3's proxy", timeout=60)
+        publish(qm2, "Price/Compat", b"P")
+        wait_until(lambda: bodies(qm3, "C3") == [b"P"], "QM2's publication at QM3", timeout=60)
+        assert depth(run_cli, qm3, "SYSTEM.INTER.QMGR.CONTROL") >= 1  # the hierarchy's still waits
+        assert relations(run_cli, hx).get("QM3") == ("PARENT", "STARTING")
+        mqsc(run_cli, qm3, "ALTER QMGR PSMODE(ENABLED)\n")
+        wait_until(lambda: relations(run_cli, hx).get("QM3") == ("PARENT", "ACTIVE"), "HX is QM3's child")
+    finally:
+        mqsc(run_cli, qm3, "ALTER QMGR PSMODE(ENABLED)\nDELETE SUB(SC3)\n", ok=False)
+        mqsc(run_cli, qm4, "DELETE SUB(SC4)\n", ok=False)
+        mqsc(run_cli, hx, "ALTER QMGR PARENT('')\n", ok=False)
+        run_cli("endmqm", "-i", "HX")
+    idle(run_cli, *qmgrs.values())

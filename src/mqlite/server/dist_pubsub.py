@@ -7,7 +7,8 @@ not be sent when they were made), each message in a unit of work (B §17, R-SYSQ
   queue manager keeps serving.
 - A publication or fan-out request that fails is backed out and tried again; at the queue's
   backout threshold (BOTHRESH, 5) it goes to the dead-letter queue (B:R-ERR-4 items 2 and 3).
-- While PSMODE is not ENABLED nothing is served: the messages wait (A-25).
+- PSMODE (A-25): under DISABLED nothing is served, the messages wait; under COMPAT the
+  hierarchy's traffic waits (its relations are not used) while the clusters' is served.
 
 At start the service counts the local subscriptions again and resynchronises every neighbour
 (B:R-PXY-12); relations in ERROR are retried every minute.
@@ -48,11 +49,13 @@ class DistributedPubSubAgent:
         self._finish()
         self._servers = [
             SystemQueueServer(runtime, CONTROL_QUEUE, "amqfcxba", self._control, self._bad_input,
-                              self._paused, self._finish),
+                              self._paused, self._finish, self._hierarchy_control, self._compat),
             SystemQueueServer(runtime, PUBS_QUEUE, "amqfcxba", self._publication,
-                              self._retry_or_dead_letter(PUBS_QUEUE), self._paused, self._finish),
+                              self._retry_or_dead_letter(PUBS_QUEUE), self._paused, self._finish,
+                              self._hierarchy_publication, self._compat),
             SystemQueueServer(runtime, FANREQ_QUEUE, "amqfcxba", self._fan_out,
-                              self._retry_or_dead_letter(FANREQ_QUEUE), self._paused, self._finish),
+                              self._retry_or_dead_letter(FANREQ_QUEUE), self._paused, self._finish,
+                              self._hierarchy_control, self._compat),
         ]
         self.service.on_mode = self._mode_changed
 
@@ -61,7 +64,20 @@ class DistributedPubSubAgent:
             server.interrupt()
 
     def _paused(self) -> bool:
+        return bool(self.service.attrs.get("PSMODE", "ENABLED") == "DISABLED")
+
+    def _compat(self) -> bool:
+        """The hierarchy is off (PSMODE(COMPAT), or SYSTEM.HIERARCHY.STATE unusable), the clusters on."""
         return not self.service.hierarchy_enabled
+
+    def _hierarchy_control(self, result: GetResult) -> bool:
+        try:
+            return self.service.hierarchy_traffic(decode(result.message.body))
+        except MQError:
+            return False  # malformed: served, so that it goes to the dead-letter queue
+
+    def _hierarchy_publication(self, result: GetResult) -> bool:
+        return self.forwarding.from_hierarchy(result.message)
 
     def _control(self, conn: Connection, result: GetResult) -> None:
         self.service.receive(decode(result.body))

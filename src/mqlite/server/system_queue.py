@@ -7,6 +7,10 @@ and nothing half done. A handler that raises ``MQError`` backs the unit out; ``f
 decides what happens to the message: ``RETRY`` leaves it (its backout count grew), ``DISCARD``
 removes it, ``DEAD_LETTER`` moves it to the dead-letter queue with the reason (removed when there
 is none). ``paused`` stops the serving without ending the task (PSMODE, for example).
+
+While ``selective`` says so, the server browses the queue and leaves where they are the messages
+``holds`` picks, serving the others (PSMODE(COMPAT): hierarchy traffic waits, cluster traffic
+flows, B A-25); when it stops saying so, the held messages are served in their order.
 """
 
 from __future__ import annotations
@@ -39,7 +43,8 @@ PAUSE_SECONDS = 1.0
 class SystemQueueServer:
     def __init__(self, runtime: Runtime, queue: str, appl: str, handle: Callable[[Connection, GetResult], None],
                  failed: Callable[[GetResult, MQError], str], paused: Callable[[], bool] = lambda: False,
-                 finish: Callable[[], None] | None = None) -> None:
+                 finish: Callable[[], None] | None = None, holds: Callable[[GetResult], bool] | None = None,
+                 selective: Callable[[], bool] = lambda: False) -> None:
         self.runtime = runtime
         self.core = runtime.core
         self.queue = queue
@@ -47,10 +52,14 @@ class SystemQueueServer:
         self.failed = failed
         self.paused = paused
         self.finish = finish or (lambda: runtime.finish(Round()))
+        self.holds = holds
+        self.selective = selective
         self._session = AgentSession(lambda data: None)
         self._waiting: tuple[Waiter, asyncio.Future[GetResult | MQError | None]] | None = None
+        self._browse_from_start = True
         self.conn = self.core.connect(MCA_USER, appl, os.getpid())
-        self._hobj = self.core.open(self.conn, {"ObjectName": queue}, C.MQOO_INPUT_EXCLUSIVE).hobj
+        options = C.MQOO_INPUT_EXCLUSIVE | (C.MQOO_BROWSE if holds is not None else 0)
+        self._hobj = self.core.open(self.conn, {"ObjectName": queue}, options).hobj
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def _run(self) -> None:
@@ -58,7 +67,11 @@ class SystemQueueServer:
             if self.paused():
                 await asyncio.sleep(PAUSE_SECONDS)
                 continue
-            result = await self._get()
+            if self.holds is not None and self.selective():
+                result = await self._next_not_held(self.holds)
+            else:
+                self._browse_from_start = True
+                result = await self._get()
             if result is None:
                 continue
             try:
@@ -66,6 +79,7 @@ class SystemQueueServer:
             except MQError as error:
                 self.core.backout(self.conn)
                 self.finish()
+                self._browse_from_start = True  # (a message left for another try is browsed again)
                 self._after_failure(result, error)
                 continue
             except Exception:
@@ -91,7 +105,26 @@ class SystemQueueServer:
         self.finish()
 
     async def _get(self) -> GetResult | None:
-        request = GetRequest(C.MQGMO_SYNCPOINT | C.MQGMO_WAIT, None, None, -1, 60_000)
+        return await self._wait_for(GetRequest(C.MQGMO_SYNCPOINT | C.MQGMO_WAIT, None, None, -1, 60_000))
+
+    async def _next_not_held(self, holds: Callable[[GetResult], bool]) -> GetResult | None:
+        """The next message ``holds`` does not pick, got under syncpoint; the browse cursor moves
+        past the held ones, which stay where they are."""
+        first = C.MQGMO_BROWSE_FIRST if self._browse_from_start else C.MQGMO_BROWSE_NEXT
+        browsed = await self._wait_for(GetRequest(first | C.MQGMO_WAIT, None, None, -1, 60_000))
+        if browsed is None:
+            return None
+        self._browse_from_start = False
+        if holds(browsed):
+            return None
+        with contextlib.suppress(MQError):  # (this server reads the queue alone: input exclusive)
+            got = self.core.get(self.conn, self._hobj, GetRequest(C.MQGMO_SYNCPOINT | C.MQGMO_MSG_UNDER_CURSOR,
+                                                                  None, None, -1, 0), (self._session, 1))
+            if isinstance(got, GetResult):
+                return got
+        return None
+
+    async def _wait_for(self, request: GetRequest) -> GetResult | None:
         future: asyncio.Future[GetResult | MQError | None] = asyncio.get_running_loop().create_future()
 
         def completed(outcome: GetResult | MQError) -> None:
@@ -127,7 +160,9 @@ class SystemQueueServer:
         return outcome
 
     def interrupt(self) -> None:
-        """Stop waiting for a message now (``paused`` changed): the loop looks again."""
+        """Stop waiting for a message now (``paused`` or ``selective`` changed): the loop looks
+        again, and browses from the start."""
+        self._browse_from_start = True
         if self._waiting is not None:
             waiter, future = self._waiting
             self.runtime.cancel_waiter(waiter)

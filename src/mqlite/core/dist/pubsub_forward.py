@@ -143,6 +143,15 @@ class Forwarding:
                 and proxy_rules.forward_to(o, neighbours[o], source, source_links, route)]
 
     # -- publications that arrive -----------------------------------------------------------------
+    def from_hierarchy(self, message: Message) -> bool:
+        """Whether a publication came from a parent or child that is not also a fellow member of a
+        publish/subscribe cluster: it waits while the hierarchy is off (A-25)."""
+        sender = message.properties.get(FROM_PROPERTY, "")
+        hierarchy = self.service.hierarchy
+        relations = set(hierarchy.children) | ({hierarchy.parent.name} if hierarchy.parent is not None else set())
+        return sender in relations and not any(link[0] == proxy_rules.CLUSTER
+                                               for link in self.service.neighbours().get(str(sender), ()))
+
     def receive(self, conn: Connection, message: Message) -> str:
         """A message from SYSTEM.INTER.QMGR.PUBS, in the agent's unit of work: what became of it."""
         props = dict(message.properties)

@@ -117,11 +117,11 @@ class DistributedPubSub:
         self._defs_version = 0  # bumped when definitions change (the neighbours' cache key)
         self.log: list[str] = []  # error-log lines for the server to write
         self.conn = Connection("DPS", AGENT_USER, AGENT_APPL)  # the agent's own puts
-        self.on_mode: Callable[[bool], None] = lambda enabled: None  # PSMODE(ENABLED) came or went
+        self.on_mode: Callable[[bool], None] = lambda enabled: None  # PSMODE changed (ENABLED: True)
         self.on_new_proxy: Callable[[str, str], None] = lambda origin, topic: None  # (retained copies)
         # SYSTEM.HIERARCHY.STATE could not be used at start: the engine runs as under COMPAT (B:R-ERR-2, A-40)
         self.state_unavailable = False
-        self._was_enabled = self.hierarchy_enabled
+        self._was_mode = self._mode()
         subscriptions.watch = self.local_changed
         subscriptions.check_new = self.check_fanout
 
@@ -134,6 +134,9 @@ class DistributedPubSub:
     def hierarchy_enabled(self) -> bool:
         """Hierarchies need PSMODE(ENABLED) (B:R-HIE-2, A-25) and SYSTEM.HIERARCHY.STATE (R-ERR-2)."""
         return bool(self.attrs.get("PSMODE", "ENABLED") == "ENABLED") and not self.state_unavailable
+
+    def _mode(self) -> tuple[str, bool]:
+        return str(self.attrs.get("PSMODE", "ENABLED")), self.hierarchy_enabled
 
     def neighbours(self) -> dict[str, frozenset[Link]]:
         """The queue managers this one exchanges proxies and publications with, and over which
@@ -246,6 +249,11 @@ class DistributedPubSub:
                 self._forget(action.neighbour)
 
     # -- control messages in ------------------------------------------------------------------
+    def hierarchy_traffic(self, message: ControlMessage) -> bool:
+        """Whether a control message is the hierarchy's (relations, or proxies over one), which
+        waits while the hierarchy is off (A-25)."""
+        return not isinstance(message, Proxies) or message.link == HIERARCHY
+
     def receive(self, message: ControlMessage) -> None:
         """A message from SYSTEM.INTER.QMGR.CONTROL, in the agent's unit of work."""
         if isinstance(message, Proxies):
@@ -393,9 +401,9 @@ class DistributedPubSub:
         """Definitions changed (topic objects, PSMODE): count the local subscriptions again and
         send what differs (B:R-PXY-13, A-09)."""
         self._defs_version += 1
-        if self.hierarchy_enabled != self._was_enabled:
-            self._was_enabled = self.hierarchy_enabled
-            self.on_mode(self._was_enabled)
+        if self._mode() != self._was_mode:
+            self._was_mode = self._mode()
+            self.on_mode(self.hierarchy_enabled)
         self.local.reset()
         for sub in self.subscriptions.subs_by_id.values():
             if self.scope_all(sub):
@@ -524,7 +532,7 @@ class DistributedPubSub:
         if self.state_unavailable:
             self.log.append(f"AMQ5808E: {STATE_QUEUE} is not available: the publish/subscribe engine runs in "
                             "COMPAT mode (no hierarchy) until the queue manager starts with it available")
-        self._was_enabled = self.hierarchy_enabled
+        self._was_mode = self._mode()
         self.cluster_changed([])  # (and reevaluate)
         self._apply(self.hierarchy.retry())
         self.refresh()
