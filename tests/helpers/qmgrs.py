@@ -62,6 +62,10 @@ class QMgr:
         """``-c`` value for client mode."""
         return f"127.0.0.1:{self.port}"
 
+    def error_log(self) -> str:
+        """Its error log (AMQERR01.LOG) as it is now."""
+        return (self.home / "qmgrs" / self.name / "AMQERR01.LOG").read_text()
+
 
 def run_mqlite(args: tuple[str, ...], home: Path, input: str | None = None, timeout: float = 60,
                env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

@@ -151,7 +151,7 @@ def test_two_batches_in_doubt_are_settled_by_the_receivers_last_batch(linked: tu
     settle(run_cli, qm1, qm2, 101)
     got = drain("QM2", 101)
     assert got == list(range(101))
-    log = (qm1.home / "qmgrs" / "QM1" / "AMQERR01.LOG").read_text()
+    log = qm1.error_log()
     outcome = "committed" if victim == "QM1" else "backed out"
     assert f"(sequence 51) {outcome}" in log and f"(sequence 101) {outcome}" in log
 

@@ -163,7 +163,7 @@ def test_fingerprints_grow_per_hop(qmgr_factory: Callable[..., QMgr], run_cli: R
             with pytest.raises(mqlite.MQMIError) as bad:
                 republish.pub(b"bad", pmo=mqlite.PMO(Version=3, Action=7))
             assert bad.value.reason == C.MQRC_ACTION_ERROR
-    log = (hq.home / "qmgrs" / "HQ" / "AMQERR01.LOG").read_text()
+    log = hq.error_log()
     assert "AMQ5818W" in log and f"{qmids['EUROPE']},{qmids['HQ']},{qmids['ASIA']}" in log
 
 
@@ -258,7 +258,7 @@ def test_a_ring_delivers_twice_and_stops(qmgr_factory: Callable[..., QMgr], run_
     publish(qma, "Ring", b"P")
     idle(run_cli, qma, qmb, qmc)
     assert bodies(qmc, "QR") == [b"P", b"P"]
-    log = (qma.home / "qmgrs" / "QMA" / "AMQERR01.LOG").read_text()
+    log = qma.error_log()
     assert log.count("round a loop") == 2 and "2541" in log
 
 

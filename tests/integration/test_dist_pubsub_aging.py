@@ -42,9 +42,6 @@ def aged(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Aged]:
             os.environ["MQLITE_CLOCK_OFFSET_FILE"] = before
 
 
-def _log(qmgr: QMgr) -> str:
-    return (qmgr.home / "qmgrs" / qmgr.name / "AMQERR01.LOG").read_text()
-
 
 def test_host_gone_for_good(aged: Aged) -> None:
     """B:SC-35: QM1, PRICE's host, ends at day 0: QM2's publications still reach S3 on QM3; QM2,
@@ -68,14 +65,14 @@ def test_host_gone_for_good(aged: Aged) -> None:
     for day in (27, 54, 81):
         offset.write_text(str(day * DAY + 3600))
         for name in members:
-            wait_until(lambda name=name, day=day: stale.format(day) in _log(qmgrs[name]),
+            wait_until(lambda name=name, day=day: stale.format(day) in qmgrs[name].error_log(),
                        f"{name} warns about PRICE at day {day}", timeout=60)
     assert "PRICE" in mqsc(run_cli, qm3, "DISPLAY TOPIC(*) TYPE(CLUSTER)\n", ok=False)  # still used
     offset.write_text(str(90 * DAY + 3600))
     for name in members:
         wait_until(lambda name=name: "PRICE" not in mqsc(run_cli, qmgrs[name], "DISPLAY TOPIC(*) TYPE(CLUSTER)\n",
                                                          ok=False), f"{name} dropped PRICE", timeout=60)
-        assert "record of PRICE from queue manager QM1 expired after 90 days" in _log(qmgrs[name])
+        assert "record of PRICE from queue manager QM1 expired after 90 days" in qmgrs[name].error_log()
     assert "CLUSTER( )" in mqsc(run_cli, qm3, "DISPLAY TPSTATUS('Price/Fruit') CLUSTER\n")  # SYSTEM.BASE.TOPIC's
     wait_until(lambda: ("QM3", "Price/Fruit") not in proxies(run_cli, qm2), "QM3's proxy cancelled", timeout=60)
     publish(qm2, "Price/Fruit", b"day 90")

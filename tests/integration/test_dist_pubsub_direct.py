@@ -162,7 +162,7 @@ def test_moving_the_topic_host(demo: Demo) -> None:
                and "CLUSQMGR(QM2)" in mqsc(run_cli, qm3, "DISPLAY TOPIC(PRICE) TYPE(CLUSTER)\n", ok=False),
                "QM3's copy is QM2's", timeout=60)
     for name in ("QM3", "QM4", "FR1"):
-        log = (qmgrs[name].home / "qmgrs" / name / "AMQERR01.LOG").read_text()
+        log = qmgrs[name].error_log()
         assert "conflicting definitions of cluster topic" not in log
     mqsc(run_cli, qm3, "DELETE SUB(MOVES)\n")
     idle(run_cli, *qmgrs.values())
@@ -336,7 +336,7 @@ def test_overlapping_topics(demo: Demo, grouped: bool) -> None:
 
 
 def _conflicts(qmgr: QMgr) -> int:
-    return (qmgr.home / "qmgrs" / qmgr.name / "AMQERR01.LOG").read_text().count("conflicting definitions")
+    return qmgr.error_log().count("conflicting definitions")
 
 
 def test_replacing_a_failed_host(demo: Demo) -> None:

@@ -59,5 +59,5 @@ def test_overlapping_clusters(qmgr_factory: Callable[..., QMgr], run_cli: RunCli
     mqsc(run_cli, qmgrs["QM3"], "DEFINE QLOCAL(QT)\nDEFINE SUB(ST) TOPICSTR('T/x') DEST(QT)\n")
     idle(run_cli, *qmgrs.values())
     assert {n for n, qmgr in qmgrs.items() if ("QM3", "T/x") in proxies(run_cli, qmgr)} == {"QM4", "QM5"}
-    log = (qmgrs["QM3"].home / "qmgrs" / "QM3" / "AMQERR01.LOG").read_text()
+    log = qmgrs["QM3"].error_log()
     assert "conflicting definitions of cluster topic" in log

@@ -233,7 +233,7 @@ def test_a_looped_publication_is_discarded(pair: Pair) -> None:
                                                                      "mqlite.dps.From": "QM2"})
     idle(run_cli, qm1)
     assert depth(run_cli, qm1, "QLOOP") == 0
-    log = (qm1.home / "qmgrs" / "QM1" / "AMQERR01.LOG").read_text()
+    log = qm1.error_log()
     assert "Loop" in log and "2541" in log
     mqsc(run_cli, qm1, "DELETE SUB(SLOOP)\n")
 

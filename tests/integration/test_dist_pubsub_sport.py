@@ -224,9 +224,6 @@ def test_clustering_system_base_topic_everywhere(sport: Sport) -> None:
         idle(run_cli, *qmgrs.values())
 
 
-def _log(qmgr: QMgr) -> str:
-    return (qmgr.home / "qmgrs" / qmgr.name / "AMQERR01.LOG").read_text()
-
 
 def test_local_and_cluster_object_of_the_same_name(sport: Sport) -> None:
     """B:SC-31, R-CTD-5, A-09: QMB's local Alabama comes first: two records in DISPLAY TOPIC TYPE(ALL)
@@ -266,8 +263,8 @@ def test_conflicting_cluster_definitions(sport: Sport) -> None:
             wait_until(lambda name=name: cached(qmgrs[name])["Football"].get("CLUSQMGR") == "QMB",
                        f"{name} uses QMB's Football", timeout=60)
             assert cached(qmgrs[name])["Football"]["WILDCARD"] == "PASSTHRU"
-            wait_until(lambda name=name: "conflicting definitions" in _log(qmgrs[name]), f"{name} logs it")
-        wait_until(lambda: "conflicting definitions" in _log(qma), "QMA logs it", timeout=60)
+            wait_until(lambda name=name: "conflicting definitions" in qmgrs[name].error_log(), f"{name} logs it")
+        wait_until(lambda: "conflicting definitions" in qma.error_log(), "QMA logs it", timeout=60)
         assert "WILDCARD(BLOCK)" in mqsc(run_cli, qma, "DISPLAY TOPIC('Football') WILDCARD\n")
         assert "WILDCARD(PASSTHRU)" in mqsc(run_cli, qmb, "DISPLAY TOPIC('Football') WILDCARD\n")
     finally:

@@ -41,7 +41,7 @@ def test_hierarchy_state_queue_unavailable(qmgr_factory: Callable[..., QMgr], ru
         assert run_cli(command, "QM2").returncode == 0
     assert relations(run_cli, qmgr, "LOCAL") == {"QM2": ("LOCAL", "COMPAT")}
     assert "PSMODE(ENABLED)" in mqsc(run_cli, qmgr, "DISPLAY QMGR PSMODE\n")
-    assert "AMQ5808E" in (qmgr.home / "qmgrs" / "QM2" / "AMQERR01.LOG").read_text()
+    assert "AMQ5808E" in qmgr.error_log()
     mqsc(run_cli, qmgr, "ALTER QLOCAL(SYSTEM.HIERARCHY.STATE) GET(ENABLED)\n")
     for command in ("endmqm", "strmqm"):
         assert run_cli(command, "QM2").returncode == 0

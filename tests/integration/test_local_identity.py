@@ -157,7 +157,7 @@ def test_another_local_user_needs_connect_authority(other_user: pwd.struct_passw
     outcomes = [run_as(other_user, shared_qmgr)]
     while outcomes[-1].get("user") != OTHER_USER and len(outcomes) < 3:
         outcomes.append(run_as(other_user, shared_qmgr))
-    log = (shared_qmgr.home / "qmgrs" / shared_qmgr.name / "AMQERR01.LOG").read_text()
+    log = shared_qmgr.error_log()
     seen = [(o.get("user"), o.get("reason"), o.get("error")) for o in outcomes]
     assert outcomes[-1].get("user") == OTHER_USER, f"{seen}; the log ends: {log[-1500:]}"
     assert all(o.get("reason") != C.MQRC_NOT_AUTHORIZED for o in outcomes), seen  # never refused again

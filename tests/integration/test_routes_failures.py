@@ -129,6 +129,6 @@ def test_limits_and_overflow_policies(qmgr_factory: Callable[..., QMgr], run_cli
         publish_all(m, b"refused")
     assert refused.value.reason == C.MQRC_PUBLICATION_FAILURE
     publish_all(a, b"r3")  # from the route: rejected at M, logged
-    wait_until(lambda: "AMQ5840W" in (m.home / "qmgrs" / "M" / "AMQERR01.LOG").read_text(), "the rejection logged")
+    wait_until(lambda: "AMQ5840W" in m.error_log(), "the rejection logged")
     assert bodies(m, "MQ") == [b"r1", b"r2"]  # neither the refused one nor r3
     reconnect([b"r1", b"r2"])

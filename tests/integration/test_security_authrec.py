@@ -44,14 +44,11 @@ def refused_reason(qmgr: QMgr, user: str) -> int:
     return 0
 
 
-def error_log(qmgr: QMgr) -> str:
-    return (qmgr.home / "qmgrs" / qmgr.name / "AMQERR01.LOG").read_text()
-
 
 def test_secure_by_default_connect_needs_connect_authority(qmgr: QMgr, run_cli: RunCli) -> None:  # C A-31
     add_user(run_cli, qmgr, "bob")
     assert refused_reason(qmgr, "bob") == C.MQRC_NOT_AUTHORIZED
-    assert "AMQ8077W: Entity 'bob' has insufficient authority" in error_log(qmgr)
+    assert "AMQ8077W: Entity 'bob' has insufficient authority" in qmgr.error_log()
     assert "completed successfully" in ok(run_cli("setmqaut", "-m", qmgr.name, "-t", "qmgr", "-p", "bob",
                                                   "+connect"))
     qm = connect_as(qmgr, "bob")
