@@ -176,11 +176,18 @@ class RouteService:
         for peer, state in list(self.routes.items()):
             if state.defined and peer not in self.definitions.routes:
                 self._end_route(state, f"route {peer} deleted")
-        self.local.reset()
-        for sub in self.subscriptions.subs_by_id.values():
-            self.local_changed(sub, True, recompute=False)
-        self._recompute()
+        self._count_local()
+        if self.routes:
+            self._recompute()
         self.on_routes()
+
+    def _count_local(self) -> None:
+        """The local interest counted afresh; with no route at all nothing is counted (a queue
+        manager without routes pays nothing per subscription: the first route counts them)."""
+        self.local.reset()
+        if self.routes:
+            for sub in self.subscriptions.subs_by_id.values():
+                self.local_changed(sub, True, recompute=False)
 
     def _ensure_queue(self, name: str, extra: Mapping[str, Any], now: float) -> None:
         if name in self.objects.qdefs:
@@ -212,6 +219,8 @@ class RouteService:
         """A local subscription was made or ended (the registry's watch): interest in a global
         topic (scope ALL only, MQSO_SCOPE_QMGR / SUBSCOPE(QMGR) stay here)."""
         if added:
+            if not self.routes:
+                return  # (counted when the first route comes)
             topic = proxy_topic(sub.topic, sub.char_scheme)
             topic_attrs = self.tree.resolved(self.tree.owner_of_pattern(topic, False))
             if topic_attrs.get("GLOBAL") != "YES" or not subscription_scope_all(sub.options,
@@ -262,8 +271,11 @@ class RouteService:
         """A passive route: ``peer`` configured one to this queue manager (its Hello, or a message
         it routed here before its Hello came, after a restart of this side)."""
         now = self.clock()
+        first = not self.routes
         state = self.routes[peer] = RouteState(peer, False, zone, zone_type, since=now, next_out=_first_sequence(now))
         self._ensure_queue(store_queue(peer), _STORE_QUEUE, now)
+        if first:
+            self._count_local()
         self.on_routes()
         self.log.append(f"AMQ5824I: passive route {peer} made: {peer} configured it")
         return state
