@@ -386,6 +386,29 @@ def test_publication_queue_unavailable_at_the_receiver(pair: Pair) -> None:
     idle(run_cli, qm1, qm2)
 
 
+def test_a_publication_that_cannot_be_delivered_spoils_none_beside_it(pair: Pair) -> None:
+    """B:R-ERR-4 item 2, A-38: publications that arrive together share the agent's unit of work;
+    one whose copy can go neither to its subscriber's full queue nor to a dead-letter queue fails:
+    it is backed out, tried again and, at the backout threshold, discarded (AMQ9544E, there is no
+    dead-letter queue), while those beside it arrive exactly once and in order."""
+    qm1, qm2, run_cli = pair
+    mqsc(run_cli, qm2, "ALTER QMGR DEADQ(' ')\n"
+                       "DEFINE QLOCAL(QFULL) MAXDEPTH(1)\nDEFINE SUB(SFULL) TOPICSTR('Batch/Full') DEST(QFULL)\n"
+                       "DEFINE QLOCAL(QFINE)\nDEFINE SUB(SFINE) TOPICSTR('Batch/Fine') DEST(QFINE)\n")
+    idle(run_cli, qm1, qm2)
+    with mqlite.connect("QM1") as conn:
+        fine, full = (mqlite.Topic(conn, topic_string=f"Batch/{t}") for t in ("Fine", "Full"))
+        md = mqlite.MD(Persistence=C.MQPER_PERSISTENT)
+        for n in range(12):
+            (full if n in (3, 7) else fine).pub(b"%d" % n, md)
+    wait_until(lambda: "AMQ9544E" in qm2.error_log(), "the undeliverable publication discarded", timeout=60)
+    idle(run_cli, qm1, qm2)
+    assert bodies(qm2, "QFINE") == [b"%d" % n for n in range(12) if n not in (3, 7)]
+    assert bodies(qm2, "QFULL") == [b"3"]
+    mqsc(run_cli, qm2, "DELETE SUB(SFULL)\nDELETE SUB(SFINE)\n")
+    idle(run_cli, qm1, qm2)
+
+
 def test_a_proxy_that_cannot_be_sent_is_dead_lettered(pair: Pair) -> None:
     """B:SC-74, B:R-ERR-4 item 3: QM2's transmission queue to QM1 refuses the proxy; MQSUB
     succeeds; the fan-out request is retried and at the backout threshold goes to the dead-letter

@@ -34,6 +34,7 @@ log = logging.getLogger("mqlite.server")
 
 RETRY_RELATIONS_EVERY = 60.0
 DEFAULT_BACKOUT_THRESHOLD = 5  # B A-38
+PUBS_BATCH = 50  # publications that arrived together share a unit of work (one store commit)
 
 
 class DistributedPubSubAgent:
@@ -52,7 +53,7 @@ class DistributedPubSubAgent:
                               self._paused, self._finish, self._hierarchy_control, self._compat),
             SystemQueueServer(runtime, PUBS_QUEUE, "amqfcxba", self._publication,
                               self._retry_or_dead_letter(PUBS_QUEUE), self._paused, self._finish,
-                              self._hierarchy_publication, self._compat),
+                              self._hierarchy_publication, self._compat, batch=PUBS_BATCH),
             SystemQueueServer(runtime, FANREQ_QUEUE, "amqfcxba", self._fan_out,
                               self._retry_or_dead_letter(FANREQ_QUEUE), self._paused, self._finish,
                               self._hierarchy_control, self._compat),

@@ -44,7 +44,7 @@ class SystemQueueServer:
     def __init__(self, runtime: Runtime, queue: str, appl: str, handle: Callable[[Connection, GetResult], None],
                  failed: Callable[[GetResult, MQError], str], paused: Callable[[], bool] = lambda: False,
                  finish: Callable[[], None] | None = None, holds: Callable[[GetResult], bool] | None = None,
-                 selective: Callable[[], bool] = lambda: False) -> None:
+                 selective: Callable[[], bool] = lambda: False, batch: int = 1) -> None:
         self.runtime = runtime
         self.core = runtime.core
         self.queue = queue
@@ -54,6 +54,8 @@ class SystemQueueServer:
         self.finish = finish or (lambda: runtime.finish(Round()))
         self.holds = holds
         self.selective = selective
+        self.batch = batch
+        self._single = 0  # messages still to serve one per unit of work (after a failure)
         self._session = AgentSession(lambda data: None)
         self._waiting: tuple[Waiter, asyncio.Future[GetResult | MQError | None]] | None = None
         self._browse_from_start = True
@@ -74,22 +76,43 @@ class SystemQueueServer:
                 result = await self._get()
             if result is None:
                 continue
+            # Up to ``batch`` messages already waiting share the unit of work (one commit); after a
+            # failure the next ones go singly, so a bad message costs the others one backout at most.
+            limit = 1 if self._single > 0 or self.selective() else self.batch
+            self._single = max(0, self._single - 1)
+            served = 0
             try:
-                self.handle(self.conn, result)
+                while result is not None:
+                    self.handle(self.conn, result)
+                    served += 1
+                    result = self._get_now() if served < limit else None
             except MQError as error:
-                self.core.backout(self.conn)
-                self.finish()
-                self._browse_from_start = True  # (a message left for another try is browsed again)
-                self._after_failure(result, error)
+                self._failed_unit(result, error, served)
                 continue
             except Exception:
                 log.exception("AMQ6119E: unexpected error serving %s", self.queue)
-                self.core.backout(self.conn)
-                self.finish()
-                self._after_failure(result, MQError(C.MQRC_UNEXPECTED_ERROR, "unexpected error"))
+                self._failed_unit(result, MQError(C.MQRC_UNEXPECTED_ERROR, "unexpected error"), served)
                 continue
             self.core.commit(self.conn)
             self.finish()
+
+    def _failed_unit(self, result: GetResult | None, error: MQError, served: int) -> None:
+        self.core.backout(self.conn)
+        self.finish()
+        self._browse_from_start = True  # (a message left for another try is browsed again)
+        if served:
+            self._single = served + 1  # the ones backed out with it come back one by one
+        if result is not None:
+            self._after_failure(result, error)
+
+    def _get_now(self) -> GetResult | None:
+        """The next message if one is there now, in the same unit of work."""
+        try:
+            got = self.core.get(self.conn, self._hobj, GetRequest(C.MQGMO_SYNCPOINT, None, None, -1, 0),
+                                (self._session, 1))
+        except MQError:
+            return None
+        return got if isinstance(got, GetResult) else None
 
     def _after_failure(self, result: GetResult, error: MQError) -> None:
         verdict = self.failed(result, error)
