@@ -72,6 +72,21 @@ def publish(qmgr: QMgr, topic: str, body: bytes, **keywords: Any) -> None:
         mqlite.Topic(conn, topic_string=topic).pub(body, persistent=True, **keywords)
 
 
+def subscribe(conn: Any, options: int = 0, topic: str = "", topic_object: str = "", queue: Any = None,
+              correl: bytes = b"") -> Any:
+    """A non-durable MQSUB with ``options`` added, to ``topic`` or through ``topic_object``;
+    managed unless ``queue`` is given (then ``correl`` is its SubCorrelId, if any)."""
+    sd = mqlite.SD(Options=C.MQSO_CREATE | C.MQSO_NON_DURABLE | options | (0 if queue else C.MQSO_MANAGED),
+                   ObjectName=topic_object)
+    if topic:
+        sd.set_vs("ObjectString", topic)
+    if correl:
+        sd.SubCorrelId = correl
+    sub = mqlite.Subscription(conn)
+    sub.sub(sub_desc=sd, sub_queue=queue)
+    return sub
+
+
 def bodies(qmgr: QMgr, queue: str) -> list[bytes]:
     """Everything on ``queue``, got."""
     got = []

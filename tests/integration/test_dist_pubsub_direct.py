@@ -12,7 +12,7 @@ import pytest
 
 import mqlite.client as mqlite
 from helpers.cluster import formed, receive, send_to
-from helpers.hierarchy import bodies, idle, link, proxies, publish, relations, sent, sent_all, shown
+from helpers.hierarchy import bodies, idle, link, proxies, publish, relations, sent, sent_all, shown, subscribe
 from helpers.module_qmgrs import started
 from helpers.mqsc import depth, mqsc
 from helpers.qmgrs import QMgr
@@ -232,17 +232,6 @@ def _cluster_topics(demo: Demo, definitions: dict[str, str], on: str) -> None:
     idle(run_cli, *qmgrs.values())
 
 
-def _subscribe(conn: Any, topic_object: str, options: int = 0, queue: Any = None, correl: bytes = b"") -> Any:
-    """A non-durable subscription through topic object ``topic_object``."""
-    sd = mqlite.SD(Options=C.MQSO_CREATE | C.MQSO_NON_DURABLE | options | (0 if queue else C.MQSO_MANAGED),
-                   ObjectName=topic_object)
-    if correl:
-        sd.SubCorrelId = correl
-    sub = mqlite.Subscription(conn)
-    sub.sub(sub_desc=sd, sub_queue=queue)
-    return sub
-
-
 def _got(sub: Any) -> list[bytes]:
     got = []
     while True:
@@ -261,7 +250,7 @@ def test_football_league(demo: Demo) -> None:
     newport, cardiff, swansea = (qmgrs[n] for n in ("QM1", "QM2", "QM3"))
     _cluster_topics(demo, {"A": "TOPICSTR('Football/result/#') SUBSCOPE(ALL)"}, on="QM2")
     with mqlite.connect("QM3") as conn:
-        sub = _subscribe(conn, "A")
+        sub = subscribe(conn, topic_object="A")
         idle(run_cli, *qmgrs.values())
         assert ("QM3", "Football/result/#") in proxies(run_cli, newport) & proxies(run_cli, cardiff)
         publish(newport, "Football/result/Newport/Cardiff", b"R1")
@@ -272,7 +261,7 @@ def test_football_league(demo: Demo) -> None:
     _cluster_topics(demo, {"A": ""}, on="QM2")
     _cluster_topics(demo, {"B": "TOPICSTR('Football/result/#') SUBSCOPE(QMGR)"}, on="QM2")
     with mqlite.connect("QM3") as conn:
-        sub = _subscribe(conn, "B")
+        sub = subscribe(conn, topic_object="B")
         idle(run_cli, *qmgrs.values())
         assert all(topic != "Football/result/#" for qmgr in (newport, cardiff) for _, topic in proxies(run_cli, qmgr))
         publish(newport, "Football/result/Newport/Cardiff", b"R1")
@@ -282,7 +271,7 @@ def test_football_league(demo: Demo) -> None:
         sub.close(C.MQCO_REMOVE_SUB)
     _cluster_topics(demo, {"B": "", "C": "TOPICSTR('Football/myteam/#') SUBSCOPE(QMGR)"}, on="QM2")
     with mqlite.connect("QM2") as conn:
-        sub = _subscribe(conn, "C")
+        sub = subscribe(conn, topic_object="C")
         idle(run_cli, *qmgrs.values())
         publish(newport, "Football/myteam/Newport/Cardiff", b"M2")
         publish(cardiff, "Football/myteam/Newport/Cardiff", b"M1")
@@ -312,10 +301,11 @@ def test_overlapping_topics(demo: Demo, grouped: bool) -> None:
     with mqlite.connect("QM2") as conn:
         if grouped:
             queue = mqlite.Queue(conn, "QG")
-            subs = [_subscribe(conn, name, C.MQSO_GROUP_SUB | C.MQSO_SET_CORREL_ID, queue, b"G".ljust(24, b"\0"))
+            subs = [subscribe(conn, C.MQSO_GROUP_SUB | C.MQSO_SET_CORREL_ID, topic_object=name, queue=queue,
+                              correl=b"G".ljust(24, b"\0"))
                     for name in OVERLAPPING]
         else:
-            subs = [_subscribe(conn, name) for name in OVERLAPPING]
+            subs = [subscribe(conn, topic_object=name) for name in OVERLAPPING]
         idle(run_cli, *qmgrs.values())
         assert {topic for origin, topic in proxies(run_cli, qm1) if origin == "QM2"} == {
             "Football/#", "Football/result/Newport/Cardiff"}

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import mqlite.client as mqlite
-from helpers.hierarchy import bodies, idle, link, proxies, publish, sent, set_parent
+from helpers.hierarchy import bodies, idle, link, proxies, publish, sent, set_parent, subscribe
 from helpers.module_qmgrs import started
 from helpers.mqsc import depth, mqsc
 from helpers.qmgrs import QMgr
@@ -151,10 +151,7 @@ def test_publication_and_subscription_scopes(pair: Pair) -> None:
     bodies(qm1, "QW")
     mqsc(run_cli, qm2, "ALTER TOPIC(WX) SUBSCOPE(ALL)\nDELETE SUB(SW)\n")  # SC-19
     with mqlite.connect("QM2") as conn:
-        sd = mqlite.SD(Options=C.MQSO_CREATE | C.MQSO_MANAGED | C.MQSO_SCOPE_QMGR | C.MQSO_NON_DURABLE)
-        sd.set_vs("ObjectString", "Weather")
-        local_only = mqlite.Subscription(conn)
-        local_only.sub(sub_desc=sd)
+        local_only = subscribe(conn, C.MQSO_SCOPE_QMGR, topic="Weather")
         idle(run_cli, qm1, qm2)
         assert ("QM2", "Weather") not in proxies(run_cli, qm1)  # only a QMGR-scoped one: no proxy
         everywhere = mqlite.Subscription(conn, "Weather")
@@ -172,14 +169,6 @@ def test_publication_and_subscription_scopes(pair: Pair) -> None:
     idle(run_cli, qm1, qm2)
 
 
-def _subscribe(conn: Any, topic: str, options: int) -> Any:
-    sd = mqlite.SD(Options=C.MQSO_CREATE | C.MQSO_MANAGED | C.MQSO_NON_DURABLE | options)
-    sd.set_vs("ObjectString", topic)
-    sub = mqlite.Subscription(conn)
-    sub.sub(sub_desc=sd)
-    return sub
-
-
 def test_scope_all_widens_and_define_sub_only_restricts(pair: Pair) -> None:
     """B:SC-20, B:R-SCO-4 (A-30): under SUBSCOPE(QMGR) on QM2, MQSO_SCOPE_ALL makes a proxy and gets
     QM1's publication; both scope options fail with 2046; DEFINE SUB SUBSCOPE(ALL) does not widen."""
@@ -190,9 +179,9 @@ def test_scope_all_widens_and_define_sub_only_restricts(pair: Pair) -> None:
     assert ("QM2", "Weather20") not in proxies(run_cli, qm1)  # DEFINE SUB only restricts
     with mqlite.connect("QM2") as conn:
         with pytest.raises(mqlite.MQMIError) as refused:
-            _subscribe(conn, "Weather20", C.MQSO_SCOPE_QMGR | C.MQSO_SCOPE_ALL)
+            subscribe(conn, C.MQSO_SCOPE_QMGR | C.MQSO_SCOPE_ALL, topic="Weather20")
         assert refused.value.reason == C.MQRC_OPTIONS_ERROR
-        wide = _subscribe(conn, "Weather20", C.MQSO_SCOPE_ALL)
+        wide = subscribe(conn, C.MQSO_SCOPE_ALL, topic="Weather20")
         idle(run_cli, qm1, qm2)
         assert ("QM2", "Weather20") in proxies(run_cli, qm1)
         publish(qm1, "Weather20", b"from QM1")
@@ -212,7 +201,7 @@ def test_on_one_queue_manager_scope_does_not_matter(pair: Pair, pub_scope_qmgr: 
     mqsc(run_cli, qm1, f"DEFINE TOPIC(WX21) TOPICSTR('Weather21') PUBSCOPE({scope})\n")
     options = C.MQPMO_SCOPE_QMGR if pub_scope_qmgr == "MQPMO_SCOPE_QMGR" else 0
     with mqlite.connect("QM1") as conn:
-        subs = [_subscribe(conn, "Weather21", C.MQSO_SCOPE_QMGR), _subscribe(conn, "Weather21", 0)]
+        subs = [subscribe(conn, C.MQSO_SCOPE_QMGR, topic="Weather21"), subscribe(conn, 0, topic="Weather21")]
         mqlite.Topic(conn, topic_string="Weather21").pub(b"here", mqlite.MD(), mqlite.PMO(Options=options))
         assert [bytes(sub.get(wait=10.0)) for sub in subs] == [b"here", b"here"]  # 2 of the 4 cases each run
     mqsc(run_cli, qm1, "DELETE TOPIC(WX21)\n")
@@ -327,9 +316,7 @@ def test_fan_out_queue_unavailable(pair: Pair) -> None:
             with pytest.raises(mqlite.MQMIError) as refused:
                 mqlite.Subscription(conn, "Fan/X")
             assert refused.value.reason == C.MQRC_PUT_INHIBITED
-            sd = mqlite.SD(Options=C.MQSO_CREATE | C.MQSO_MANAGED | C.MQSO_SCOPE_QMGR | C.MQSO_NON_DURABLE)
-            sd.set_vs("ObjectString", "Fan/X")
-            mqlite.Subscription(conn).sub(sub_desc=sd)
+            subscribe(conn, C.MQSO_SCOPE_QMGR, topic="Fan/X")
         assert "Fan/X" not in mqsc(run_cli, qm2, "DISPLAY SBSTATUS(*) TOPICSTR\n", ok=False)
     finally:
         mqsc(run_cli, qm2, "ALTER QLOCAL(SYSTEM.INTER.QMGR.FANREQ) PUT(ENABLED)\n")
