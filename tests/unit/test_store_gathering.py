@@ -100,3 +100,28 @@ def test_a_wait_runs_out_and_commits_what_came(store: Store) -> None:
     store.write(put_tx("Q", 1))  # returns: the wait ran out, the tx committed alone
     assert store.stats.waits_ran_out == 1 and store.stats.commits == 1
     assert store.gathering.want() == 1
+
+
+def test_an_urgent_tx_ends_the_wait_and_commits_what_is_ready(store: Store) -> None:
+    """A message channel's END_BATCH or CONFIRM waits for its tx with nothing else to do: an urgent
+    tx is committed at once with what is ready, not held for callers that may come."""
+    policy = store.gathering
+    policy.last = policy.before_last = 8
+    policy.commit_seconds = policy.max_delay = 120.0  # a gathering wait would outlast the test
+    done = threading.Semaphore(0)
+    store.submit(put_tx("Q", 1), lambda error: done.release())
+    wait_for(lambda: store.stats.waits == 1 and store.writer_waiting)  # held for seven more
+    store.submit(put_tx("Q", 2), lambda error: done.release(), urgent=True)
+    assert done.acquire(timeout=60) and done.acquire(timeout=60)
+    assert store.stats.commits == 1 and store.stats.transactions == 2
+    assert store.stats.waits_ran_out == 0  # the wait ended because of the urgent tx, not its deadline
+
+
+def test_an_urgent_tx_arriving_first_is_not_held_at_all(store: Store) -> None:
+    policy = store.gathering
+    policy.last = policy.before_last = 8
+    policy.commit_seconds = policy.max_delay = 120.0
+    done = threading.Event()
+    store.submit(put_tx("Q", 1), lambda error: done.set(), urgent=True)
+    assert done.wait(60)
+    assert store.stats.waits == 0 and store.stats.commits == 1

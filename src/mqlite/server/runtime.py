@@ -235,7 +235,7 @@ class Runtime:
             pass
         elif tx:
             try:
-                self.store.submit(tx, self._durable_callback(round_, tx))
+                self.store.submit(tx, self._durable_callback(round_, tx), round_.urgent)
             except RuntimeError as error:  # the store closed under us: the process is ending
                 log.error("AMQ6118E: %s; %d changes not written", error, len(tx.runs))
                 self._release(round_)
@@ -318,8 +318,10 @@ class Runtime:
                 continue
             if pause:
                 transport.pause_reading()
-            elif not getattr(transport.get_protocol(), "writing_paused", False):
-                transport.resume_reading()
+            else:
+                protocol = transport.get_protocol()
+                if not getattr(protocol, "writing_paused", False) and not getattr(protocol, "input_paused", False):
+                    transport.resume_reading()
 
     def _on_durable(self, round_: Round, tx: StoreTx, error: BaseException | None) -> None:
         self.backlog -= len(tx)

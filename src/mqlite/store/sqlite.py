@@ -43,6 +43,7 @@ import msgpack
 
 from mqlite.message import NULL_ID, Message, MessageDescriptor
 from mqlite.store.gathering import ENOUGH_OPS, GatherPolicy
+from mqlite.store.multirow import delete_statements, insert_statements
 from mqlite.store.tx import (
     DELETE_MESSAGE,
     DELETE_RECORD,
@@ -108,6 +109,9 @@ _OP_SQL: dict[int, str] = {
     DELETE_RECORD: "DELETE FROM records WHERE kind = ? AND key = ?",
     MARK_SEQ: _HIGH_SQL,
 }
+_PUT_HEAD = ("INSERT INTO messages (queue, seq, priority, expiry_at, msg_id, correl_id, backout, md, props,"
+             " body)")
+_DELETE_HEAD = "DELETE FROM messages WHERE queue = ? AND seq"
 _READ_ONE = "SELECT md, props, body, backout FROM messages WHERE queue = ? AND seq = ?"
 _READ_MANY = (
     "SELECT seq, md, props, body, backout FROM messages WHERE queue = ? AND seq IN (SELECT value FROM json_each(?))"
@@ -184,6 +188,7 @@ class Store:
         self._ready_cond = threading.Condition(self._lock)
         self._ready: deque[tuple[StoreTx, Done]] = deque()
         self._ready_ops = 0
+        self._urgent = False  # a ready tx's caller can do nothing until it is durable: no gathering
         self._wake_at = 1  # the writer, waiting, wants waking once this many txs are ready
         self.writer_waiting = False  # the writer sleeps for txs (and needs no GIL until woken)
         self._shrink_writer = False  # release_memory asked the writer to shrink its cache
@@ -216,16 +221,19 @@ class Store:
 
     # -- writing -------------------------------------------------------------------------------
 
-    def submit(self, tx: StoreTx, done: Done) -> None:
+    def submit(self, tx: StoreTx, done: Done, urgent: bool = False) -> None:
         """Queue ``tx``; ``done(None)`` runs on the writer thread once it is durable, or
-        ``done(exc)`` if it failed (then none of its ops were applied)."""
+        ``done(exc)`` if it failed (then none of its ops were applied). ``urgent``: its caller
+        can do nothing until then (a message channel's END_BATCH or CONFIRM), so the writer
+        commits what is ready without waiting to gather more."""
         with self._lock:
             if self._closed:
                 raise RuntimeError("store is closed")
             ready = self._ready
             ready.append((tx, done))
             self._ready_ops += len(tx)
-            if len(ready) >= self._wake_at or self._ready_ops >= ENOUGH_OPS:
+            self._urgent |= urgent
+            if len(ready) >= self._wake_at or self._ready_ops >= ENOUGH_OPS or urgent:
                 self.writer_waiting = False
                 self._ready_cond.notify()
 
@@ -336,7 +344,7 @@ class Store:
     def _ready_to_commit(self) -> bool:
         with self._lock:
             return bool(self._ready) and (
-                self._closed or not self.gathering.should_wait(len(self._ready), self._ready_ops))
+                self._closed or self._urgent or not self.gathering.should_wait(len(self._ready), self._ready_ops))
 
     def _gather(self) -> tuple[list[tuple[StoreTx, Done]], bool]:
         """Wait for a tx, then (``GatherPolicy``) briefly for the others recent groups had; take
@@ -358,12 +366,12 @@ class Store:
                 self.writer_waiting = True
                 cond.wait()
             self.writer_waiting = False
-            if ready and not self._closed and policy.should_wait(len(ready), self._ready_ops):
+            if ready and not self._closed and not self._urgent and policy.should_wait(len(ready), self._ready_ops):
                 want = policy.want()
                 deadline = time.monotonic() + policy.delay()
                 self._wake_at = want
                 self.stats.waits += 1
-                while len(ready) < want and self._ready_ops < ENOUGH_OPS and not self._closed:
+                while len(ready) < want and self._ready_ops < ENOUGH_OPS and not self._closed and not self._urgent:
                     remaining = deadline - time.monotonic()
                     if remaining <= 0:
                         ran_out = True
@@ -376,6 +384,7 @@ class Store:
             group = list(ready)
             ready.clear()
             self._ready_ops = 0
+            self._urgent = False
         return group, ran_out
 
     def _commit_group(self, group: list[tuple[StoreTx, Done]], earlier: _Committed | None) -> _Committed:
@@ -475,8 +484,15 @@ class Store:
     def _run(self, op: int, run: list[list[Row]]) -> None:
         if op == FAIL:
             raise run[0][0][0]
-        rows = run[0] if len(run) == 1 else chain.from_iterable(run)
-        self._cur.executemany(_OP_SQL[op], rows)
+        if op in (PUT_MESSAGE, DELETE_MESSAGE):  # the hot ops: many rows per statement
+            rows = run[0] if len(run) == 1 else list(chain.from_iterable(run))
+            statements = (insert_statements(_PUT_HEAD, rows) if op == PUT_MESSAGE
+                          else delete_statements(_DELETE_HEAD, rows))
+            execute = self._cur.execute
+            for sql, params in statements:
+                execute(sql, params)
+            return
+        self._cur.executemany(_OP_SQL[op], run[0] if len(run) == 1 else chain.from_iterable(run))
 
     def _rollback(self) -> None:
         if self._conn.in_transaction:

@@ -37,6 +37,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("mqlite.server")
 Op = native.Op
 ROUND_OUTPUT_LIMIT = 1 << 20  # bytes of replies one round may produce before it yields
+# Requests one round takes before the loop serves others: a client streaming asynchronous puts
+# must not hold the loop for a whole 256 KB read (~30 ms) while a channel's turn waits behind it.
+ROUND_REQUEST_LIMIT = 64
+BUFFERED_INPUT_LIMIT = 1 << 18  # bytes of requests read ahead of the rounds: then reading pauses
 
 
 class ClientConnection(asyncio.Protocol):
@@ -54,6 +58,8 @@ class ClientConnection(asyncio.Protocol):
         self.os_principal: Principal | None = None  # a local connection's OS user and groups
         self.local = False  # over the Unix socket
         self.writing_paused = False
+        self.input_paused = False  # BUFFERED_INPUT_LIMIT reached: reading waits for the rounds
+        self._process_soon = False  # a _process is scheduled
         self.heard = time.monotonic()  # when the client last sent anything (heartbeats, HBINT)
         self.beat_sent = 0.0  # when our last heartbeat went, if unanswered since
         self._opening: bytes | None = b""  # the first bytes, until they tell a client from a channel
@@ -86,9 +92,10 @@ class ClientConnection(asyncio.Protocol):
         self.writing_paused = False
         if self.transport is None or self.transport.is_closing():
             return
-        if not self.runtime.reading_paused:
+        if not self.runtime.reading_paused and not self.input_paused:
             self.transport.resume_reading()
-        if self.codec.buffered:
+        if self.codec.buffered and not self._process_soon:
+            self._process_soon = True
             asyncio.get_running_loop().call_soon(self._process)  # requests that waited for us
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -123,19 +130,28 @@ class ClientConnection(asyncio.Protocol):
             self.codec.receive_data(data)
         except native.ProtocolError:
             return
+        if self._process_soon:  # earlier requests wait for the loop's next turn: these join them
+            assert self.transport is not None
+            self._pace_input(self.transport)
+            return
         self._process()
 
     def _process(self) -> None:
-        """Handle the requests buffered so far, as one round. A round stops taking requests once
+        """Handle the requests buffered so far, as rounds. A round stops taking requests once
         its replies pass ROUND_OUTPUT_LIMIT; the rest wait in the codec until the client has read
-        them (``resume_writing``), so a few bytes of requests cannot make megabytes of replies."""
+        them (``resume_writing``), so a few bytes of requests cannot make megabytes of replies.
+        It also stops after ROUND_REQUEST_LIMIT requests: the rest are served in the loop's next
+        turn, after whatever else is ready (a channel, a durable round's replies)."""
+        self._process_soon = False
         codec = self.codec
         round_ = Round()
         more = False
+        taken = 0
         while not self.writing_paused and self.login is None:  # requests after a CONNECT wait for it
-            if round_.size > ROUND_OUTPUT_LIMIT:
+            if round_.size > ROUND_OUTPUT_LIMIT or taken == ROUND_REQUEST_LIMIT:
                 more = True
                 break
+            taken += 1
             try:
                 event = codec.next_event()
             except native.ProtocolError as error:
@@ -155,8 +171,24 @@ class ClientConnection(asyncio.Protocol):
             else:
                 self._handle_shared(round_, number, event)
         self.runtime.finish(round_)
-        if more and not self.writing_paused and self.transport is not None and not self.transport.is_closing():
-            asyncio.get_running_loop().call_soon(self._process)  # the writes drained at once
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        if more and not self.writing_paused and not self._process_soon:
+            self._process_soon = True
+            asyncio.get_running_loop().call_soon(self._process)
+        self._pace_input(transport)
+
+    def _pace_input(self, transport: asyncio.Transport) -> None:
+        """Pause reading while more than BUFFERED_INPUT_LIMIT of requests wait for their rounds."""
+        buffered = self.codec.buffered
+        if not self.input_paused and buffered > BUFFERED_INPUT_LIMIT:
+            self.input_paused = True
+            transport.pause_reading()
+        elif self.input_paused and buffered <= BUFFERED_INPUT_LIMIT // 2:
+            self.input_paused = False
+            if not self.writing_paused and not self.runtime.reading_paused:
+                transport.resume_reading()
 
     def _handle_shared(self, round_: Round, number: int, request: native.Request) -> None:
         """A request of a shared conversation; a CONNECT under a new number starts one."""
