@@ -63,3 +63,20 @@ def test_client_mode(qmgr: Any, run_cli: RunCli) -> None:
                      env=client_env(ADMIN))
     assert result.returncode == 0, result.stdout + result.stderr
     assert "AMQ8006" in result.stdout
+
+
+def test_emsconf_defines_topics_and_routes_and_refuses_a_bad_line(qmgr: Any, run_cli: RunCli, tmp_path: Any) -> None:
+    """B §23 (A-57, A-60): topics.conf and routes.conf through ``mqlite emsconf``; a line it cannot
+    take stops it before anything runs, naming file and line (exit 20)."""
+    topics, routes = tmp_path / "topics.conf", tmp_path / "routes.conf"
+    topics.write_text("orders global,maxmsgs=10,overflowPolicy=rejectIncoming\n")
+    routes.write_text("[QM2]\nzone_name=regions\noutgoing_topic=orders selector=\"region = 'west'\"\n")
+    result = run_cli("emsconf", "-m", "QM1", "--topics", str(topics), "--routes", str(routes))
+    assert result.returncode == 0, result.stdout + result.stderr
+    shown = run_cli("runmqsc", "QM1", input="DISPLAY TOPIC(EMS.ORDERS) ALL\nDISPLAY ROUTE(QM2) ALL\n").stdout
+    assert "TOPICSTR(orders)" in shown and "GLOBAL(YES)" in shown and "OVERFLOW(REJECTINCOMING)" in shown
+    assert "ZONE(REGIONS)" in shown and "OUTGOING(orders selector=\"region = 'west'\")" in shown
+    routes.write_text("[QM3]\nzone_name=other\nmirror=yes\n")
+    bad = run_cli("emsconf", "-m", "QM1", "--routes", str(routes))
+    assert bad.returncode == 20 and f"{routes}:3: unknown route setting 'mirror'" in bad.stdout + bad.stderr
+    assert "ROUTE(QM3)" not in run_cli("runmqsc", "QM1", input="DISPLAY ROUTE(*)\n").stdout

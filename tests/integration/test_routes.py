@@ -5,6 +5,7 @@ a GLOBAL topic crosses them."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,19 +31,31 @@ def line(qmgr_factory: Callable[..., QMgr], run_cli: RunCli, extra: str = "",
     return a, m, b
 
 
-def test_regional_selectors_outgoing_and_incoming(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
+def ems_configure(run_cli: RunCli, qmgr: QMgr, tmp: Path, topics: str, routes: str) -> None:
+    """``mqlite emsconf``: the server's topics.conf and routes.conf, as an EMS administrator wrote them."""
+    (tmp / f"{qmgr.name}.topics.conf").write_text(topics)
+    (tmp / f"{qmgr.name}.routes.conf").write_text(routes)
+    result = run_cli("emsconf", "-m", qmgr.name, "--topics", str(tmp / f"{qmgr.name}.topics.conf"),
+                     "--routes", str(tmp / f"{qmgr.name}.routes.conf"))
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_regional_selectors_outgoing_and_incoming(qmgr_factory: Callable[..., QMgr], run_cli: RunCli,
+                                                  tmp_path: Path) -> None:
     """B:SC-99 (Figure 38: ORD's outgoing selector for EAST), B:SC-100 (WEST's incoming selector
     for ORD has the same effect), B:R-EMS-10, R-EMS-11: each region gets only its orders and
-    the others never cross its route."""
+    the others never cross its route. Configured as the scenario writes it: topics.conf and
+    routes.conf (A-60), through ``mqlite emsconf``."""
     ord_, west, east = (qmgr_factory(name) for name in ("ORD", "WEST", "EAST"))
-    for qmgr in (ord_, west, east):
-        global_topic(run_cli, qmgr, "ORDERS", "orders")
     link(run_cli, ord_, west)
     link(run_cli, ord_, east)
-    define_route(run_cli, ord_, west)
-    define_route(run_cli, west, ord_, "INCOMING('orders selector=\"region = ''west''\"')")
-    define_route(run_cli, ord_, east, "OUTGOING('orders selector=\"region = ''east''\"')")
-    define_route(run_cli, east, ord_)
+    topics = "# orders cross routes\norders  global\n"
+    ems_configure(run_cli, ord_, tmp_path, topics, "[WEST]\nurl=tcp://localhost:7223\nzone_name=default_mhop_zone\n"
+                  "zone_type=mhop\n\n[EAST]\nurl=tcp://localhost:7224\n"
+                  "outgoing_topic=orders selector=\"region = 'east'\"\n")
+    ems_configure(run_cli, west, tmp_path, topics, "[ORD]\nurl=tcp://localhost:7222\n"
+                  "incoming_topic=orders selector=\"region = 'west'\"\n")
+    ems_configure(run_cli, east, tmp_path, topics, "[ORD]\nurl=tcp://localhost:7222\n")
     for region in (west, east):
         mqsc(run_cli, region, "DEFINE QLOCAL(ORDQ)\nDEFINE SUB(ORDERS) TOPICSTR('orders') DEST(ORDQ)\n")
     wait_until(lambda: internal(ord_) == {("WEST", "orders"), ("EAST", "orders")}, "both regions subscribed")

@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from mqlite.cli import admin, certificates, control, dmpmqmsg, events, messaging, security, users
+from mqlite.cli import admin, certificates, control, dmpmqmsg, ems, events, messaging, security, users
 
 
 @click.group(context_settings={"max_content_width": 100})
@@ -28,7 +28,7 @@ def cli() -> None:
 
 for command in (
     control.crtmqm, control.strmqm, control.endmqm, control.dltmqm, control.dspmq,
-    admin.runmqsc, admin.runswchl,
+    admin.runmqsc, admin.runswchl, ems.emsconf,
     messaging.put, messaging.get, messaging.browse, messaging.pub, messaging.sub,
     security.setmqaut, security.dspmqaut, security.dmpmqaut, users.passwd, certificates.mkcert, certificates.addcert,
     dmpmqmsg.dmpmqmsg, events.amqsevt,

@@ -5,7 +5,7 @@ per hosting queue manager. The member the data source connects to lists them wit
 administrator would: ``DISPLAY QCLUSTER(Q1) CLUSQMGR CLUSQT`` (a row per instance, with the
 queue manager hosting it) and ``DISPLAY CLUSQMGR(*) CONNAME`` (the address each member's
 clients and channels use). The client has no structured admin call for these, so the runmqsc
-lines are parsed here (``display_records``).
+lines are parsed (``mqsc.records.display_records``).
 
 A partial repository knows the instances of a queue only once it has asked a full repository
 for them, which an MQOPEN of the name does; ``discover`` opens the queue for inquiry first, so
@@ -16,17 +16,15 @@ without an instance.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mqlite.mqsc.records import display_records
 from mqlite.spark.options import ADMIN_CHANNEL, Options
 
 __all__ = ["Instance", "discover", "display_records", "instances_from"]
 
-_HEADER = re.compile(r"^AMQ\d{4}I:")  # the line that opens each object IBM's DISPLAY shows
-_KEYWORD = re.compile(r"([A-Z][A-Z0-9]*)\(")
 
 
 @dataclass(frozen=True)
@@ -35,44 +33,6 @@ class Instance:
 
     qmgr: str
     conname: str
-
-
-def display_records(lines: Sequence[str]) -> list[dict[str, str]]:
-    """The objects in runmqsc's output of DISPLAY commands: one dict of keyword -> value per
-    object (values unquoted; a CONNAME keeps its inner parentheses: ``127.0.0.1(1414)``)."""
-    records: list[dict[str, str]] = []
-    current: dict[str, str] | None = None
-    for line in lines:
-        if _HEADER.match(line):
-            current = {}
-            records.append(current)
-        elif current is not None and line.startswith(" ") and not line.lstrip()[:1].isdigit():
-            current.update(_attributes(line))
-        else:  # a command's echo ("     2 : DISPLAY ..."), an error or the closing lines
-            current = None
-    return records
-
-
-def _attributes(line: str) -> Iterator[tuple[str, str]]:
-    """``KEYWORD(value)`` pairs of one line; parentheses nest, quotes ('' for a quote) hide them."""
-    at = 0
-    while (found := _KEYWORD.search(line, at)) is not None:
-        depth, end, quoted = 1, found.end(), False
-        while end < len(line) and depth:
-            char = line[end]
-            if char == "'":
-                if quoted and line[end + 1:end + 2] == "'":
-                    end += 2
-                    continue
-                quoted = not quoted
-            elif not quoted:
-                depth += (char == "(") - (char == ")")
-            end += 1
-        value = line[found.end():end - 1].strip()
-        if len(value) >= 2 and value[0] == value[-1] == "'":
-            value = value[1:-1].replace("''", "'")
-        yield found[1], value
-        at = end
 
 
 def instances_from(queue_rows: Sequence[dict[str, str]], member_rows: Sequence[dict[str, str]],
