@@ -99,7 +99,8 @@ def test_a_changed_association_switches_at_the_next_start_under_load(trio: tuple
     manual queue with the generic CLCHNAME('DEMO.*') changes nothing until the channel starts
     (runswchl -q says a switch is needed); at START the waiting messages move, in order, to the
     new queue and go from there. Then an exact CLCHNAME beats the generic one, switched by
-    runswchl while an application keeps putting: every message arrives once, in order."""
+    runswchl while an application keeps putting: every message arrives once, in order, and a unit
+    of work open across that switch has its message moved once it commits (no restart needed)."""
     _, qm1, qm2 = trio
     put(qm2, [b"warm-up"])
     wait_until(lambda: depth(run_cli, qm1, "Q1") == 1, "the first one on QM1")
@@ -136,20 +137,28 @@ def test_a_changed_association_switches_at_the_next_start_under_load(trio: tuple
 
     worker = threading.Thread(target=producer)
     worker.start()
-    try:
-        wait_until(lambda: len(sent) > 200, "the producer under way")
-        mqsc(run_cli, qm2, "DEFINE QLOCAL(XMITQ.QM1) USAGE(XMITQ) CLCHNAME(DEMO.QM1)\n")
-        mqsc(run_cli, qm2, "STOP CHANNEL(DEMO.QM1)\n")
-        wait_until(lambda: "STATUS(STOPPED)" in mqsc(run_cli, qm2, "DISPLAY CHSTATUS(DEMO.QM1)\n", ok=False),
-                   "DEMO.QM1 stopped")
-        switched = run_cli("runswchl", "-m", "QM2", "-c", "DEMO.QM1")
-        assert "switched" in switched.stdout, switched.stdout
-        mqsc(run_cli, qm2, "START CHANNEL(DEMO.QM1)\n")
-    finally:
-        worker.join(120)
+    # ... and a unit of work open across the switch: its put went to XMITQ.DEMO before it, it
+    # commits after; its message follows the others at once, not at the channel's next start.
+    with mqlite.connect("QM2") as uow:
+        try:
+            mqlite.Queue(uow, "Q1").put(b"in-uow", mqlite.MD(Persistence=C.MQPER_PERSISTENT),
+                                        mqlite.PMO(Options=C.MQPMO_SYNCPOINT))
+            wait_until(lambda: len(sent) > 200, "the producer under way")
+            mqsc(run_cli, qm2, "DEFINE QLOCAL(XMITQ.QM1) USAGE(XMITQ) CLCHNAME(DEMO.QM1)\n")
+            mqsc(run_cli, qm2, "STOP CHANNEL(DEMO.QM1)\n")
+            wait_until(lambda: "STATUS(STOPPED)" in mqsc(run_cli, qm2, "DISPLAY CHSTATUS(DEMO.QM1)\n", ok=False),
+                       "DEMO.QM1 stopped")
+            switched = run_cli("runswchl", "-m", "QM2", "-c", "DEMO.QM1")
+            assert "switched" in switched.stdout, switched.stdout
+            mqsc(run_cli, qm2, "START CHANNEL(DEMO.QM1)\n")
+        finally:
+            worker.join(120)
+        uow.commit()
     assert len(sent) == 1500
-    wait_until(lambda: depth(run_cli, qm1, "Q1") >= 1500, "all 1,500 on QM1", timeout=120)
+    wait_until(lambda: depth(run_cli, qm1, "Q1") >= 1501, "all 1,500 and the unit of work's on QM1", timeout=120)
     got = take_all(qm1)
-    assert got == sent  # once each, in order (one channel, one instance)
+    assert [body for body in got if body != b"in-uow"] == sent  # once each, in order (one channel, one instance)
+    assert got.count(b"in-uow") == 1
+    assert "committed on 'XMITQ.DEMO' after the switch moved" in error_log(qm2)
     assert depth(run_cli, qm2, "XMITQ.DEMO") == 0 and depth(run_cli, qm2, SCTQ) == 0
     assert "XMITQ(XMITQ.QM1)" in mqsc(run_cli, qm2, "DISPLAY CHSTATUS(DEMO.QM1) XMITQ\n")

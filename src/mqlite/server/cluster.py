@@ -66,6 +66,9 @@ class RepositoryManager:
         self.runtime.finish(Round())  # (which writes the state's log lines)
 
     def _tick(self, now: float) -> None:
+        associations = self.core.cluster.associations
+        if associations.strays:  # units of work open at a switch that may have committed since
+            associations.sweep_strays()
         state = self.core.cluster_state
         if now - self._last_age >= AGE_EVERY:
             self._last_age = now

@@ -7,9 +7,11 @@ a DEFINE: nothing changes then ("changes ... do not take immediate effect"). The
 when the channel starts (or ``runswchl`` switches a channel at rest): with no batch of the
 channel in doubt, every message waiting for the channel on the old queue moves to the new one,
 in order, in one store transaction, and the association changes; the error log records its
-start and end (AMQ7341I, AMQ7342I: IBM's numbers from memory). Messages of the channel found on
-another cluster transmission queue (a unit of work that committed after a switch) are swept
-along at the next start too.
+start and end (AMQ7341I, AMQ7342I: IBM's numbers from memory). A unit of work that put messages
+for the channel on the old queue and had not committed at the switch is watched: once it commits,
+its messages follow the others (``sweep_strays``, on the queue manager's one-second tick), as
+IBM's queue manager moves them in the background. Anything else of the channel found on another
+cluster transmission queue is swept along at the next start.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from dataclasses import dataclass
 from mqlite.core.dist.cluster_xmitq import DEFAULT_XMITQ
 from mqlite.core.objects import ObjectDefinitions
 from mqlite.core.outbox import Outbox
-from mqlite.core.queues import AVAILABLE, LocalQueue
+from mqlite.core.queues import AVAILABLE, UNCOMMITTED, LocalQueue
 
 __all__ = ["STORE_KIND", "Associations", "Switch"]
 
@@ -51,6 +53,7 @@ class Associations:
         self.correl = correl
         self.deliver = deliver
         self.associated: dict[str, str] = {}
+        self.strays: dict[str, set[str]] = {}  # channel -> old queues with its uncommitted puts
 
     def restore(self, records: dict[str, str]) -> None:
         self.associated.update(records)
@@ -92,7 +95,41 @@ class Associations:
             self._associate(channel, target.name)
             log.info("AMQ7342I: The transmission queue switch for channel '%s' to '%s' has completed: %d messages "
                      "moved", channel, target.name, moved)
+        if move:
+            self._watch_uncommitted(channel, target)
         return pending
+
+    def _watch_uncommitted(self, channel: str, target: LocalQueue) -> None:
+        correl = self.correl(channel)
+        for queue in self._cluster_xmitqs():
+            if queue is not target and queue.uncommitted and any(
+                    entry.state == UNCOMMITTED and queue.load(entry).md.CorrelId == correl
+                    for entry in queue.iter_entries()):
+                self.strays.setdefault(channel, set()).add(queue.name)
+
+    def sweep_strays(self) -> int:
+        """Move what units of work open at a switch have committed since onto the channel's queue;
+        stop watching an old queue once none of them is left open. The messages moved."""
+        moved = 0
+        for channel, names in list(self.strays.items()):
+            target = self.queue_for(channel)
+            correl = self.correl(channel)
+            for name in list(names):
+                queue = self.objects.queues.get(name)
+                if queue is None or queue is target:
+                    names.discard(name)
+                    continue
+                count = self._move(channel, queue, target)
+                if count:
+                    log.info("AMQ7342I: The transmission queue switch for channel '%s' to '%s' has completed: %d "
+                             "messages committed on '%s' after the switch moved", channel, target.name, count, name)
+                moved += count
+                if not queue.uncommitted or not any(entry.state == UNCOMMITTED and queue.load(entry).md.CorrelId
+                                                    == correl for entry in queue.iter_entries()):
+                    names.discard(name)
+            if not names:
+                del self.strays[channel]
+        return moved
 
     def _cluster_xmitqs(self) -> list[LocalQueue]:
         queues = []
