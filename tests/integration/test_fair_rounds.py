@@ -104,3 +104,13 @@ def test_a_streaming_producer_is_served_in_rounds_with_room_for_others(qmgr: obj
     finally:
         producer.sock.close()
         watcher.sock.close()
+
+
+def test_a_message_larger_than_the_read_ahead_limit_is_read_whole(qmgr: object) -> None:
+    """Reading pauses only for whole requests waiting their turn: a frame larger than
+    BUFFERED_INPUT_LIMIT must be read to its end, not wait for ever for its own rest."""
+    big = bytes(range(256)) * (4 * BUFFERED_INPUT_LIMIT // 256)
+    with mqlite.connect(QM) as conn:
+        queue = mqlite.Queue(conn, "FAIR.Q")
+        queue.put(big)
+        assert bytes(queue.get(wait=5.0)) == big

@@ -180,8 +180,10 @@ class ClientConnection(asyncio.Protocol):
         self._pace_input(transport)
 
     def _pace_input(self, transport: asyncio.Transport) -> None:
-        """Pause reading while more than BUFFERED_INPUT_LIMIT of requests wait for their rounds."""
-        buffered = self.codec.buffered
+        """Pause reading while more than BUFFERED_INPUT_LIMIT of requests wait for their rounds.
+        Only whole requests waiting for the loop's next turn count: the rest of a large message
+        still to come must be read (a frame bigger than the limit would wait for ever)."""
+        buffered = self.codec.buffered if self._process_soon else 0
         if not self.input_paused and buffered > BUFFERED_INPUT_LIMIT:
             self.input_paused = True
             transport.pause_reading()
