@@ -10,11 +10,12 @@ bytes tell them apart. PORT(0) asks the system for a free port (mqlite's, for te
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from mqlite import cmqc as C
 from mqlite.core import attributes
+from mqlite.core.defined_objects import DefinedObjects
 from mqlite.core.errors import MQError
 from mqlite.core.outbox import Outbox
 
@@ -34,73 +35,46 @@ class ListenerAgent(Protocol):
         """Its LSSTATUS row while it runs (PORT is the port it got), else None."""
 
 
-class Listeners:
+class Listeners(DefinedObjects):
     """Listener definitions and START/STOP LISTENER, DISPLAY LSSTATUS."""
 
+    objtype = "LISTENER"
+    noun = "listener"
+
     def __init__(self, clock: Callable[[], float], outbox: Outbox) -> None:
-        self.clock = clock
-        self.outbox = outbox
-        self.listeners: dict[str, dict[str, Any]] = {}
+        super().__init__(clock, outbox)
+        self.listeners = self.objects
         self.agent: ListenerAgent | None = None
 
-    def restore(self, name: str, attrs: dict[str, Any]) -> None:
-        self.listeners[name] = attrs
-
-    def define(self, name: str, attrs: dict[str, Any], like: str | None = None, replace: bool = False) -> None:
+    # -- DefinedObjects' hooks --------------------------------------------------------------------
+    def check_name(self, name: str) -> None:
         if not name or len(name) > NAME_LENGTH:
             raise MQError(C.MQRCCF_OBJECT_NAME_ERROR, f"listener name '{name}' is not 1 to {NAME_LENGTH} characters")
-        attributes.check_name("LISTENER", name)
-        if name in self.listeners and not replace:
-            raise MQError(C.MQRC_OBJECT_ALREADY_EXISTS, f"listener {name} already exists")
-        if like is not None:
-            base = dict(self._listener(like))
-        else:
-            base = attributes.defaults("LISTENER")
-            base.pop("LISTENER", None)
-        base.update(attrs)
-        self._store(name, base)
+        super().check_name(name)
 
-    def alter(self, name: str, attrs: dict[str, Any]) -> None:
-        self._store(name, {**self._listener(name), **attrs})
+    def new_object(self, attrs: Mapping[str, Any]) -> dict[str, Any]:
+        base = attributes.defaults("LISTENER")
+        base.pop("LISTENER", None)
+        return base
 
-    def delete(self, name: str) -> None:
-        self._listener(name)
+    def check_delete(self, name: str) -> None:
         if self.agent is not None and self.agent.listener_status(name) is not None:
             raise MQError(C.MQRC_OBJECT_IN_USE, f"listener {name} is running: stop it first")
-        del self.listeners[name]
-        self.outbox.tx.delete_record("object", f"LISTENER/{name}")
 
-    def rows(self, generic: str) -> list[dict[str, Any]]:
-        rows = [{"LISTENER": name, **attrs} for name, attrs in sorted(self.listeners.items())
-                if attributes.generic_match(generic, name)]
-        if not rows and "*" not in generic:
-            raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"listener {generic} not found")
-        return rows
-
-    def _listener(self, name: str) -> dict[str, Any]:
-        attrs = self.listeners.get(name)
-        if attrs is None:
-            raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"listener {name} not found")
-        return attrs
-
-    def _store(self, name: str, attrs: dict[str, Any]) -> None:
+    def prepare(self, name: str, attrs: dict[str, Any]) -> None:
         if str(attrs.get("TRPTYPE", "TCP")) != "TCP":
             raise MQError(C.MQRCCF_PARM_VALUE_ERROR, f"TRPTYPE({attrs['TRPTYPE']}): only TCP listeners are served")
-        date, clock = attributes.date_and_time(self.clock())
-        attrs.update(ALTDATE=date, ALTTIME=clock)
-        self.listeners[name] = attrs
-        self.outbox.tx.put_record("object", f"LISTENER/{name}", attrs)
 
     # -- START, STOP, LSSTATUS ----------------------------------------------------------------------
     def start(self, name: str) -> None:
-        attrs = self._listener(name)
+        attrs = self.get(name)
         agent = self._agent()
         if agent.listener_status(name) is not None:
             raise MQError(C.MQRCCF_LISTENER_RUNNING, f"listener {name} is already running")
         agent.start_listener(name, attrs)
 
     def stop(self, name: str) -> None:
-        self._listener(name)
+        self.get(name)
         if not self._agent().stop_listener(name):
             raise MQError(C.MQRCCF_LISTENER_STOPPED, f"listener {name} is not running")
 

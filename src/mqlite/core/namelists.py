@@ -16,6 +16,7 @@ from typing import Any, Final
 
 from mqlite import cmqc as C
 from mqlite.core import attributes
+from mqlite.core.defined_objects import DefinedObjects, copy_attrs
 from mqlite.core.errors import MQError
 from mqlite.core.outbox import Outbox
 
@@ -30,23 +31,22 @@ SYSTEM_NAMELISTS: Final[Mapping[str, Mapping[str, Any]]] = {
 _OBJECT_NAME = re.compile(r"[A-Za-z0-9._/%]{1,48}")
 
 
-class Namelists:
+class Namelists(DefinedObjects):
     """Namelist definitions (``namelists``: name -> attributes, without NAMCOUNT)."""
 
+    objtype = "NAMELIST"
+    noun = "namelist"
+
     def __init__(self, clock: Callable[[], float], outbox: Outbox) -> None:
-        self.clock = clock
-        self.outbox = outbox
-        self.namelists: dict[str, dict[str, Any]] = {}
+        super().__init__(clock, outbox)
+        self.namelists = self.objects
 
     # -- start-up ----------------------------------------------------------------------------
     def bootstrap(self) -> None:
         """crtmqm's namelists (the default one first: the other takes its defaults from it)."""
         for name, attrs in SYSTEM_NAMELISTS.items():
             if name not in self.namelists:
-                self.define(name, _copy(attrs))
-
-    def restore(self, name: str, attrs: dict[str, Any]) -> None:
-        self.namelists[name] = attrs
+                self.define(name, copy_attrs(attrs))
 
     def restored(self) -> None:
         """A queue manager created before namelists existed gets crtmqm's (one whose
@@ -57,47 +57,16 @@ class Namelists:
     # -- what other services read --------------------------------------------------------------
     def names(self, name: str) -> tuple[str, ...]:
         """The NAMES of namelist ``name`` (MQRC_UNKNOWN_OBJECT_NAME when there is none)."""
-        return tuple(self._namelist(name).get("NAMES", ()))
+        return tuple(self.get(name).get("NAMES", ()))
 
-    # -- DEFINE / ALTER / DELETE / DISPLAY -------------------------------------------------------
-    def define(self, name: str, attrs: dict[str, Any], like: str | None = None, replace: bool = False) -> None:
-        attributes.check_name("NAMELIST", name)
-        typed = attributes.validate("NAMELIST", attrs)
-        if name in self.namelists and not replace:
-            raise MQError(C.MQRC_OBJECT_ALREADY_EXISTS, f"namelist {name} already exists")
-        if like is not None:
-            model = self.namelists.get(like)
-            if model is None:
-                raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"LIKE namelist {like} not found")
-            base = _copy(model)
-        else:
-            base = _copy(self.namelists.get(DEFAULT_NAMELIST) or attributes.defaults("NAMELIST"))
-        base.update(typed)
-        self._store(name, base)
+    # -- DefinedObjects' hooks --------------------------------------------------------------------
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        return attributes.validate("NAMELIST", attrs)
 
-    def alter(self, name: str, attrs: dict[str, Any]) -> None:
-        current = self._namelist(name)
-        self._store(name, {**_copy(current), **attributes.validate("NAMELIST", attrs)})
+    def new_object(self, attrs: Mapping[str, Any]) -> dict[str, Any]:
+        return copy_attrs(self.namelists.get(DEFAULT_NAMELIST) or attributes.defaults("NAMELIST"))
 
-    def delete(self, name: str) -> None:
-        self._namelist(name)
-        del self.namelists[name]
-        self.outbox.tx.delete_record("object", f"NAMELIST/{name}")
-
-    def rows(self, generic: str) -> list[dict[str, Any]]:
-        rows = [{"NAMELIST": name, "NAMCOUNT": len(attrs.get("NAMES", ())), **_copy(attrs)}
-                for name, attrs in sorted(self.namelists.items()) if attributes.generic_match(generic, name)]
-        if not rows and "*" not in generic:
-            raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"namelist {generic} not found")
-        return rows
-
-    def _namelist(self, name: str) -> dict[str, Any]:
-        attrs = self.namelists.get(name)
-        if attrs is None:
-            raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"namelist {name} not found")
-        return attrs
-
-    def _store(self, name: str, attrs: dict[str, Any]) -> None:
+    def prepare(self, name: str, attrs: dict[str, Any]) -> None:
         names = list(attrs.get("NAMES", ()))
         if len(names) > MAX_NAMES:
             raise MQError(C.MQRCCF_PARM_VALUE_ERROR, f"NAMES has {len(names)} names: at most {MAX_NAMES}")
@@ -106,11 +75,7 @@ class Namelists:
                 raise MQError(C.MQRCCF_PARM_VALUE_ERROR,
                               f"NAMES item '{item}' is not an object name (1 to 48 of A-Z a-z 0-9 . / _ %)")
         attrs["NAMES"] = names
-        attrs["ALTDATE"], attrs["ALTTIME"] = attributes.date_and_time(self.clock())
-        self.namelists[name] = attrs
-        self.outbox.tx.put_record("object", f"NAMELIST/{name}", attrs)
 
+    def shown_beside(self, attrs: Mapping[str, Any]) -> dict[str, Any]:
+        return {"NAMCOUNT": len(attrs.get("NAMES", ()))}
 
-def _copy(attrs: Mapping[str, Any]) -> dict[str, Any]:
-    """A namelist's attributes with its own NAMES list (definitions never share one)."""
-    return {key: list(value) if isinstance(value, list) else value for key, value in attrs.items()}

@@ -17,6 +17,7 @@ from typing import Any
 from mqlite import cmqc as C
 from mqlite.core import attributes
 from mqlite.core.dist.route_rules import Rule, parse_rule
+from mqlite.core.defined_objects import DefinedObjects
 from mqlite.core.errors import MQError
 from mqlite.core.outbox import Outbox
 from mqlite.core.selectors import compile_selector
@@ -24,61 +25,29 @@ from mqlite.core.topics.strings import check_topic_string
 
 __all__ = ["RouteDefinitions", "rules_of"]
 
-_RECORD = "ROUTE"
 
 
-class RouteDefinitions:
+class RouteDefinitions(DefinedObjects):
     """ROUTE definitions (``routes``: peer -> attributes)."""
 
+    objtype = "ROUTE"
+    noun = "route"
+
     def __init__(self, qmgr_name: str, clock: Callable[[], float], outbox: Outbox) -> None:
+        super().__init__(clock, outbox)
         self.qmgr_name = qmgr_name
-        self.clock = clock
-        self.outbox = outbox
-        self.routes: dict[str, dict[str, Any]] = {}
+        self.routes = self.objects
 
-    def restore(self, name: str, attrs: dict[str, Any]) -> None:
-        self.routes[name] = attrs
-
-    # -- DEFINE / ALTER / DELETE / DISPLAY -------------------------------------------------------
-    def define(self, name: str, attrs: dict[str, Any], like: str | None = None, replace: bool = False) -> None:
-        attributes.check_name("ROUTE", name)
+    # -- DefinedObjects' hooks --------------------------------------------------------------------
+    def check_name(self, name: str) -> None:
+        super().check_name(name)
         if name == self.qmgr_name:
             raise MQError(C.MQRCCF_Q_MGR_NAME_ERROR, f"a route leads to another queue manager, not to {name} itself")
-        typed = attributes.validate("ROUTE", attrs)
-        if name in self.routes and not replace:
-            raise MQError(C.MQRC_OBJECT_ALREADY_EXISTS, f"route {name} already exists")
-        if like is not None:
-            model = self.routes.get(like)
-            if model is None:
-                raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"LIKE route {like} not found")
-            base = _copy(model)
-        else:
-            base = attributes.defaults("ROUTE")
-        base.update(typed)
-        self._store(name, base)
 
-    def alter(self, name: str, attrs: dict[str, Any]) -> None:
-        self._store(name, {**_copy(self._route(name)), **attributes.validate("ROUTE", attrs)})
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        return attributes.validate("ROUTE", attrs)
 
-    def delete(self, name: str) -> None:
-        self._route(name)
-        del self.routes[name]
-        self.outbox.tx.delete_record("object", f"{_RECORD}/{name}")
-
-    def rows(self, generic: str) -> list[dict[str, Any]]:
-        rows = [{"ROUTE": name, **_copy(attrs)} for name, attrs in sorted(self.routes.items())
-                if attributes.generic_match(generic, name)]
-        if not rows and "*" not in generic:
-            raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"route {generic} not found")
-        return rows
-
-    def _route(self, name: str) -> dict[str, Any]:
-        attrs = self.routes.get(name)
-        if attrs is None:
-            raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"route {name} not found")
-        return attrs
-
-    def _store(self, name: str, attrs: dict[str, Any]) -> None:
+    def prepare(self, name: str, attrs: dict[str, Any]) -> None:
         for key in ("OUTGOING", "INCOMING"):
             attrs[key] = [_checked(key, item) for item in attrs.get(key, ())]
         zone, zone_type = attrs["ZONE"].strip(), attrs["ZONETYPE"]
@@ -89,9 +58,6 @@ class RouteDefinitions:
                 raise MQError(C.MQRCCF_PARM_CONFLICT, f"zone {zone} is {other_attrs['ZONETYPE']} (route {other}), "
                                                       f"not {zone_type}")
         attrs["ZONE"] = zone
-        attrs["ALTDATE"], attrs["ALTTIME"] = attributes.date_and_time(self.clock())
-        self.routes[name] = attrs
-        self.outbox.tx.put_record("object", f"{_RECORD}/{name}", attrs)
 
 
 def rules_of(attrs: dict[str, Any], key: str) -> tuple[Rule, ...]:
@@ -116,6 +82,3 @@ def _checked(key: str, item: str) -> str:
             raise MQError(error.reason, f"{key} item {item!r}: the selector is not valid: {error.text}") from None
     return item.strip()
 
-
-def _copy(attrs: dict[str, Any]) -> dict[str, Any]:
-    return {key: list(value) if isinstance(value, list) else value for key, value in attrs.items()}
