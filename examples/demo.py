@@ -194,11 +194,16 @@ def cluster_pubsub() -> None:
 def route() -> None:
     """A route in the style of TIBCO EMS between CLUS.A and CLUS.B (it rides on the cluster's
     channels): 'orders' is GLOBAL on both; CLUS.A lets only the west's orders over the route."""
-    console.print(Panel("ROUTE(CLUS.B) on CLUS.A with OUTGOING('orders selector=\"region = 'west'\"'), "
-                        "ROUTE(CLUS.A) on CLUS.B; a subscriber to 'orders' on CLUS.B",
+    console.print(Panel("CLUS.A configured from EMS's own files (topics.conf, routes.conf: mqlite emsconf), "
+                        "CLUS.B with MQSC (ROUTE(CLUS.A)); a subscriber to 'orders' on CLUS.B",
                         title="a route with a selector"))
-    run("runmqsc", "CLUS.A", stdin="DEFINE TOPIC(ORDERS) TOPICSTR('orders') GLOBAL(YES)\n"
-                                  "DEFINE ROUTE(CLUS.B) OUTGOING('orders selector=\"region = ''west''\"')\n")
+    conf = Path(tempfile.mkdtemp(prefix="mqlite-ems-"))
+    (conf / "topics.conf").write_text("# name  properties\norders  global,maxmsgs=10000,overflowPolicy=discardOld\n")
+    (conf / "routes.conf").write_text("[CLUS.B]\nzone_name=default_mhop_zone\nzone_type=mhop\n"
+                                      "outgoing_topic=orders selector=\"region = 'west'\"\n")
+    for name in ("topics.conf", "routes.conf"):
+        console.print(f"[dim]{name}:\n{(conf / name).read_text().rstrip()}[/]", highlight=False)
+    run("emsconf", "-m", "CLUS.A", "--topics", str(conf / "topics.conf"), "--routes", str(conf / "routes.conf"))
     run("runmqsc", "CLUS.B", stdin="DEFINE TOPIC(ORDERS) TOPICSTR('orders') GLOBAL(YES)\nDEFINE ROUTE(CLUS.A)\n"
                                   "DEFINE QLOCAL(ORDERS.WEST)\n"
                                   "DEFINE SUB(ORDERS.SUB) TOPICSTR('orders') DEST(ORDERS.WEST)\n")
