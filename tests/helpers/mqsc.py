@@ -15,31 +15,31 @@ RunCli = Callable[..., Any]
 
 
 def mqsc(run_cli: RunCli, qmgr: QMgr, text: str, ok: bool = True) -> str:
-    """The output of ``runmqsc`` fed ``text``; with ``ok`` every command must have worked."""
-    result = run_cli("runmqsc", qmgr.name, input=text)
-    if ok:
-        assert result.returncode == 0, result.stdout
-    return str(result.stdout)
+    """What ``runmqsc`` prints for ``text``; with ``ok`` every command must have worked.
 
-
-def _displayed(run_cli: RunCli, qmgr: QMgr, text: str) -> str:
-    """What DISPLAY ``text`` shows, over a local client connection when the queue manager is under
-    this process's MQLITE_HOME (a poll then costs a connection, not a Python process: the tests
-    poll depths thousands of times), else by ``runmqsc``. Commands that change anything go through
-    ``mqsc``: the tests' pace between them stays what it was."""
+    Run over a local client connection when this process's MQLITE_HOME is the queue manager's
+    (the tests' thousands of looks cost a connection each, not a Python process each, which made
+    a tenth of ``make test``); otherwise by the real ``runmqsc``. The command line itself is tested
+    in ``test_cli_runmqsc.py``."""
     if os.environ.get("MQLITE_HOME") != str(qmgr.home):
-        return mqsc(run_cli, qmgr, text, ok=False)
+        result = run_cli("runmqsc", qmgr.name, input=text)
+        if ok:
+            assert result.returncode == 0, result.stdout
+        return str(result.stdout)
     try:
         with mqlite.connect(qmgr.name) as conn:
-            _, lines = conn.mqsc(text)
-    except (mqlite.MQMIError, OSError) as error:  # as runmqsc says it
-        lines = [f"{NOT_AVAILABLE} {error}"]
-    return "\n".join(lines)
+            code, lines = conn.mqsc(text)
+    except (mqlite.MQMIError, OSError) as error:  # as runmqsc says it (exit code 20)
+        code, lines = 20, [f"{NOT_AVAILABLE} {error}"]
+    out = f"Starting MQSC for queue manager {qmgr.name}.\n\n" + "".join(f"{line}\n" for line in lines)
+    if ok:
+        assert code == 0, out
+    return out
 
 
 def depth(run_cli: RunCli, qmgr: QMgr, queue: str) -> int:
     """CURDEPTH of a local queue (-1 when it cannot be shown)."""
-    match = re.search(r"CURDEPTH\((\d+)\)", _displayed(run_cli, qmgr, f"DISPLAY QLOCAL({queue}) CURDEPTH\n"))
+    match = re.search(r"CURDEPTH\((\d+)\)", mqsc(run_cli, qmgr, f"DISPLAY QLOCAL({queue}) CURDEPTH\n", ok=False))
     return int(match[1]) if match else -1
 
 
