@@ -26,7 +26,6 @@ from mqlite.spark.options import ADMIN_CHANNEL, Options
 __all__ = ["Instance", "discover", "display_records", "instances_from"]
 
 
-
 @dataclass(frozen=True)
 class Instance:
     """One instance of a cluster queue: the queue manager hosting it and its CONNAME."""

@@ -102,9 +102,7 @@ class Associations:
     def _watch_uncommitted(self, channel: str, target: LocalQueue) -> None:
         correl = self.correl(channel)
         for queue in self._cluster_xmitqs():
-            if queue is not target and queue.uncommitted and any(
-                    entry.state == UNCOMMITTED and queue.load(entry).md.CorrelId == correl
-                    for entry in queue.iter_entries()):
+            if queue is not target and _has_open_puts(queue, correl):
                 self.strays.setdefault(channel, set()).add(queue.name)
 
     def sweep_strays(self) -> int:
@@ -124,8 +122,7 @@ class Associations:
                     log.info("AMQ7342I: The transmission queue switch for channel '%s' to '%s' has completed: %d "
                              "messages committed on '%s' after the switch moved", channel, target.name, count, name)
                 moved += count
-                if not queue.uncommitted or not any(entry.state == UNCOMMITTED and queue.load(entry).md.CorrelId
-                                                    == correl for entry in queue.iter_entries()):
+                if not _has_open_puts(queue, correl):
                     names.discard(name)
             if not names:
                 del self.strays[channel]
@@ -173,3 +170,9 @@ class Associations:
         if self.associated.get(channel) != queue:
             self.associated[channel] = queue
             self.outbox.tx.put_record(STORE_KIND, channel, queue)
+
+
+def _has_open_puts(queue: LocalQueue, correl: bytes) -> bool:
+    """Whether a unit of work not yet committed put a message for the channel ``correl`` names."""
+    return bool(queue.uncommitted) and any(entry.state == UNCOMMITTED and queue.load(entry).md.CorrelId == correl
+                                           for entry in queue.iter_entries())

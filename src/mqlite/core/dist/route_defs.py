@@ -26,7 +26,6 @@ from mqlite.core.topics.strings import check_topic_string
 __all__ = ["RouteDefinitions", "rules_of"]
 
 
-
 class RouteDefinitions(DefinedObjects):
     """ROUTE definitions (``routes``: peer -> attributes)."""
 

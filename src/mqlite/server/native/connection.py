@@ -92,7 +92,7 @@ class ClientConnection(asyncio.Protocol):
         self.writing_paused = False
         if self.transport is None or self.transport.is_closing():
             return
-        if not self.runtime.reading_paused and not self.input_paused:
+        if self._may_read():
             self.transport.resume_reading()
         if self.codec.buffered and not self._process_soon:
             self._process_soon = True
@@ -189,8 +189,13 @@ class ClientConnection(asyncio.Protocol):
             transport.pause_reading()
         elif self.input_paused and buffered <= BUFFERED_INPUT_LIMIT // 2:
             self.input_paused = False
-            if not self.writing_paused and not self.runtime.reading_paused:
+            if self._may_read():
                 transport.resume_reading()
+
+    def _may_read(self) -> bool:
+        """Nothing holds reading back: not this client's unread replies, not its requests waiting
+        for their rounds, not the store's backlog (``Runtime._pause_reading``)."""
+        return not (self.writing_paused or self.input_paused or self.runtime.reading_paused)
 
     def _handle_shared(self, round_: Round, number: int, request: native.Request) -> None:
         """A request of a shared conversation; a CONNECT under a new number starts one."""
