@@ -3,6 +3,9 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# A machine that sets PYTHONDONTWRITEBYTECODE makes every queue manager and CLI process the tests
+# start compile mqlite again (a third of make test's CPU); the tests and demo want bytecode cached.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: install tools test demo bench lint clean
 
@@ -27,6 +30,7 @@ test: install tools
 	$(BIN)/mypy
 	@# three workers on two cores: most tests wait on queue managers, not on the CPU; a module stays
 	@# on one worker and the Spark modules share one (tests/conftest.py), so fixtures are made once
+	$(BIN)/python -m compileall -q src tests >/dev/null
 	$(BIN)/pytest -q -p no:cacheprovider -n 3 --dist loadgroup
 
 demo: install
