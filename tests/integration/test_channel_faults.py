@@ -48,13 +48,16 @@ def linked(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> Iterator[tuple
         relay.close()
 
 
-def put_numbered(qmgr: str, first: int, count: int) -> None:
+def put_numbered(qmgr: str, first: int, count: int, *, at_once: bool = False) -> None:
     """Asynchronous persistent puts (IBM's way to stream them); the last synchronous one returns
-    once all are durable."""
+    once all are durable. ``at_once``: in one unit of work, so the sender finds them all on its
+    transmission queue together and cuts full batches."""
     with mqlite.connect(qmgr) as qm, mqlite.Queue(qm, "TO.APP.IN") as queue:
         for n in range(first, first + count - 1):
-            queue.put(b"%06d" % n, PERSISTENT, asynchronous=True)
-        queue.put(b"%06d" % (first + count - 1), PERSISTENT)
+            queue.put(b"%06d" % n, PERSISTENT, syncpoint=at_once, asynchronous=True)
+        queue.put(b"%06d" % (first + count - 1), PERSISTENT, syncpoint=at_once)
+        if at_once:
+            qm.commit()
 
 
 def drain(qmgr: str, expected: int) -> list[int]:
@@ -73,7 +76,10 @@ def drain(qmgr: str, expected: int) -> list[int]:
 
 
 def settle(run_cli: RunCli, qm1: QMgr, qm2: QMgr, total: int, timeout: float = 120) -> None:
-    wait_until(lambda: depth(run_cli, qm2, "APP.IN") >= total and depth(run_cli, qm1, "QM2") == 0,
+    """All ``total`` messages across and the sender's last batch confirmed (a receiver's message
+    is on APP.IN before its CONFIRM reaches the sender, so depths alone may leave a batch in doubt)."""
+    wait_until(lambda: depth(run_cli, qm2, "APP.IN") >= total and depth(run_cli, qm1, "QM2") == 0
+               and "INDOUBT(YES)" not in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) INDOUBT\n", ok=False),
                f"all {total} messages across", timeout=timeout, interval=0.25)
 
 
@@ -134,7 +140,7 @@ def test_two_batches_in_doubt_are_settled_by_the_receivers_last_batch(linked: tu
     pids = server_pids(qm1.home)
     os.kill(pids["QM2"], signal.SIGSTOP)
     try:
-        put_numbered("QM1", 1, 100)  # two batches of 50
+        put_numbered("QM1", 1, 100, at_once=True)  # two batches of 50
         wait_until(lambda: "CURSEQNO(101)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) CURSEQNO INDOUBT\n",
                                                    ok=False), "both batches ended, unconfirmed", timeout=20)
         status = mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) INDOUBT LSTSEQNO\n")
