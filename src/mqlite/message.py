@@ -16,6 +16,10 @@ from typing import Any
 PropertyValue = bool | int | float | str | bytes | None
 Properties = dict[str, PropertyValue]
 
+# A cluster transmission message put not fixed to its instance carries this property while it
+# waits on the queue manager's cluster transmission queue; the cluster-sender drops it on send.
+NOT_FIXED_PROPERTY = "mqlite.bind.notfixed"
+
 NULL_ID = bytes(24)
 NULL_ACCOUNTING_TOKEN = bytes(32)
 

@@ -207,6 +207,61 @@ def test_displays_and_the_cluster_transmission_queue_is_not_for_applications(clu
     drain(cluster["QM5"], "Q1")
 
 
+def bound_to_qm5(run_cli: RunCli, cluster: dict[str, QMgr], conn: Any) -> Any:
+    """A BIND_ON_OPEN handle on Q1 bound to QM5's instance (opened while QM5 is up): the workload
+    algorithm picks by round robin, so handles are opened until one lands there."""
+    for _attempt in range(4):
+        bound = mqlite.Queue(conn, "Q1", C.MQOO_OUTPUT | C.MQOO_BIND_ON_OPEN)
+        bound.put(b"probe", mqlite.MD(Persistence=C.MQPER_PERSISTENT))
+        _, on_qm5 = wait_arrived(run_cli, cluster, 1)
+        drain(cluster["QM3"], "Q1")
+        drain(cluster["QM5"], "Q1")
+        if on_qm5:
+            return bound
+        bound.close()
+    raise AssertionError("no handle bound to QM5")
+
+
+def test_not_fixed_messages_waiting_for_a_retrying_channel_go_elsewhere(cluster: dict[str, QMgr]) -> None:
+    """Issue 16 item 4, as IBM's queue manager does it (B's decision A-23 / R-BIND-5 let them wait):
+    QM5 frozen (SIGSTOP), QM4 puts 5 messages bound to QM5 and 400 not fixed, half of them for
+    QM5's channel, which can have at most two batches of 50 in flight. QM5 killed: once the channel
+    is RETRYING, the not-fixed messages still waiting go to QM3, the bound ones and the batches in
+    doubt wait; QM5 restarted, every message has arrived once."""
+    run_cli = run(cluster)
+    knows_both(run_cli, cluster)
+    qm5 = cluster["QM5"]
+    persistent = mqlite.MD(Persistence=C.MQPER_PERSISTENT)
+    with mqlite.connect("QM4") as conn:
+        bound = bound_to_qm5(run_cli, cluster, conn)
+        pid = server_pids(qm5.home)["QM5"]
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            for i in range(5):
+                bound.put(b"bound %d" % i, persistent)
+            spread = mqlite.Queue(conn, "Q1", C.MQOO_OUTPUT | C.MQOO_BIND_NOT_FIXED)
+            for i in range(400):
+                spread.put(b"spread %03d" % i, persistent)
+            spread.close()
+            bound.close()
+        finally:
+            os.kill(pid, signal.SIGKILL)  # (a stopped process dies too)
+    wait_until(lambda: "STATUS(RETRYING)" in mqsc(run_cli, cluster["QM4"], f"DISPLAY CHSTATUS({CLUSTER}.QM5)\n",
+                                                  ok=False), "QM4's channel to QM5 retrying", timeout=60)
+    # Round robin gave QM3 200; at least 100 of QM5's 200 were not in flight and come too.
+    wait_until(lambda: depth(run_cli, cluster["QM3"], "Q1") >= 300, "the waiting unbound ones on QM3", timeout=60)
+    assert "reallocated to" in cluster["QM4"].error_log()
+    with mqlite.connect("QM3") as conn, mqlite.Queue(conn, "Q1", C.MQOO_BROWSE) as browsing:
+        first = browsing.get(None, None, mqlite.GMO(Options=C.MQGMO_BROWSE_FIRST))
+        assert not [name for name in first.properties if name.startswith("mqlite.")]  # QM4's mark stays home
+    assert run_cli("strmqm", "QM5").returncode == 0
+    wait_arrived(run_cli, cluster, 405)
+    on_qm5 = drain(qm5, "Q1")
+    assert {b"bound %d" % i for i in range(5)} <= set(on_qm5)
+    everything = sorted(drain(cluster["QM3"], "Q1") + on_qm5)
+    assert everything == sorted([b"bound %d" % i for i in range(5)] + [b"spread %03d" % i for i in range(400)])
+
+
 def test_a_member_killed_keeps_bound_messages_and_the_rest_go_elsewhere(cluster: dict[str, QMgr]) -> None:
     """B:SC-87 (A-23, A-54): QM5 killed with kill -9; a handle bound to QM5 puts messages that
     wait on QM4's cluster transmission queue; once QM4's channel to QM5 is RETRYING, NOT_FIXED
@@ -215,20 +270,8 @@ def test_a_member_killed_keeps_bound_messages_and_the_rest_go_elsewhere(cluster:
     run_cli = run(cluster)
     knows_both(run_cli, cluster)
     qm5 = cluster["QM5"]
-    with mqlite.connect("QM4") as conn:  # bind a handle to QM5 while it is up
-        bound = mqlite.Queue(conn, "Q1", C.MQOO_OUTPUT | C.MQOO_BIND_ON_OPEN)
-        probe = b""
-        for _attempt in range(4):  # BIND_ON_OPEN picks by round robin: open until one lands on QM5
-            bound.put(b"probe", mqlite.MD(Persistence=C.MQPER_PERSISTENT))
-            _, on_qm5 = wait_arrived(run_cli, cluster, 1)
-            drain(cluster["QM3"], "Q1")
-            drain(qm5, "Q1")
-            if on_qm5:
-                probe = b"bound"
-                break
-            bound.close()
-            bound = mqlite.Queue(conn, "Q1", C.MQOO_OUTPUT | C.MQOO_BIND_ON_OPEN)
-        assert probe, "no handle bound to QM5"
+    with mqlite.connect("QM4") as conn:
+        bound = bound_to_qm5(run_cli, cluster, conn)
         os.kill(server_pids(qm5.home)["QM5"], signal.SIGKILL)
         for i in range(5):
             bound.put(b"bound %d" % i, mqlite.MD(Persistence=C.MQPER_PERSISTENT))

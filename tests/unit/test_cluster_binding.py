@@ -9,7 +9,7 @@ from itertools import cycle
 import pytest
 
 from mqlite import cmqc as C
-from mqlite.core.dist.binding import Bind, Bound, at_open, at_put, bind_mode
+from mqlite.core.dist.binding import Bind, Bound, at_open, at_put, bind_mode, fixed
 from mqlite.core.errors import MQError
 
 GROUP = C.MQMF_MSG_IN_GROUP
@@ -67,3 +67,14 @@ def test_on_group_keeps_each_group_together_and_spreads_the_rest() -> None:
     assert bound.fixed is None
     where = puts(bound, [GROUP, GROUP, GROUP | LAST, GROUP, GROUP, GROUP | LAST, 0, 0], choose)
     assert where == ["QM1", "QM1", "QM1", "QM3", "QM3", "QM3", "QM1", "QM3"]
+
+
+def test_only_bound_messages_are_fixed_to_their_instance() -> None:
+    """Issue 16 item 4: what waits for a RETRYING channel may be chosen again unless it is bound:
+    a BIND_ON_OPEN handle's every message, a BIND_ON_GROUP message inside a group (its last one
+    too); not a NOT_FIXED put nor a BIND_ON_GROUP message outside a group."""
+    assert fixed(Bound(Bind.ON_OPEN, "QM1"), 0)
+    assert not fixed(Bound(Bind.NOT_FIXED), C.MQMF_MSG_IN_GROUP)
+    assert fixed(Bound(Bind.ON_GROUP, "QM1"), C.MQMF_MSG_IN_GROUP)
+    assert fixed(Bound(Bind.ON_GROUP), C.MQMF_LAST_MSG_IN_GROUP)
+    assert not fixed(Bound(Bind.ON_GROUP), 0)

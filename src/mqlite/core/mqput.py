@@ -14,7 +14,7 @@ from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection, Handle
 from mqlite.core.outbox import MessageIds, Outbox
 from mqlite.core.queues import AVAILABLE, UNCOMMITTED, LocalQueue, expiry_deadline
-from mqlite.message import NULL_ID, Message, MessageDescriptor, Properties, put_date_time
+from mqlite.message import NOT_FIXED_PROPERTY, NULL_ID, Message, MessageDescriptor, Properties, put_date_time
 
 _CONTEXT_SET = C.MQPMO_SET_IDENTITY_CONTEXT | C.MQPMO_SET_ALL_CONTEXT
 _CONTEXT_PASS = C.MQPMO_PASS_IDENTITY_CONTEXT | C.MQPMO_PASS_ALL_CONTEXT
@@ -66,6 +66,8 @@ class Puts:
             md.Format = xqh.FORMAT_XMIT_Q_HEADER
             if handle.xmit_correl is not None:  # a cluster transmission queue: the channel's own
                 md.CorrelId = handle.xmit_correl
+                if handle.xmit_not_fixed:  # kept with the message: it may be reallocated while it waits
+                    properties = {**properties, NOT_FIXED_PROPERTY: True}
         length = len(body)
         if length > int(self.qmgr_attrs.get("MAXMSGL", 4194304)):
             raise MQError(C.MQRC_MSG_TOO_BIG_FOR_Q_MGR, f"{length} bytes exceed the queue manager's MAXMSGL")

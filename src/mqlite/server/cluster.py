@@ -69,6 +69,7 @@ class RepositoryManager:
         associations = self.core.cluster.associations
         if associations.strays:  # units of work open at a switch that may have committed since
             associations.sweep_strays()
+        self.core.cluster.reallocate_retrying()
         state = self.core.cluster_state
         if now - self._last_age >= AGE_EVERY:
             self._last_age = now

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
 
-__all__ = ["Bind", "Bound", "at_open", "at_put", "bind_mode"]
+__all__ = ["Bind", "Bound", "at_open", "at_put", "bind_mode", "fixed"]
 
 _BIND_OPTIONS = C.MQOO_BIND_ON_OPEN | C.MQOO_BIND_NOT_FIXED | C.MQOO_BIND_ON_GROUP
 _IN_GROUP = C.MQMF_MSG_IN_GROUP | C.MQMF_LAST_MSG_IN_GROUP
@@ -70,3 +70,9 @@ def at_put(bound: Bound, msg_flags: int, choose: Callable[[], str]) -> tuple[str
     destination = bound.fixed if bound.fixed is not None else choose()
     last = bool(msg_flags & C.MQMF_LAST_MSG_IN_GROUP)
     return destination, replace(bound, fixed=None if last else destination)
+
+
+def fixed(bound: Bound, msg_flags: int) -> bool:
+    """Whether a put's instance is fixed (its message waits for that instance) or may be chosen
+    again while it waits for a channel that cannot reach its instance (``ClusterRouting.reallocate``)."""
+    return bound.mode is Bind.ON_OPEN or (bound.mode is Bind.ON_GROUP and bool(msg_flags & _IN_GROUP))

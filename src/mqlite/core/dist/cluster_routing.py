@@ -26,19 +26,21 @@ from mqlite.core.channels import Channels
 from mqlite.core.dist import binding, cluster_xmitq, workload
 from mqlite.core.dist.cluster_protocol import FORMAT, ClusterMessage, encode
 from mqlite.core.dist.cluster_service import ClusterState
-from mqlite.core.dist.cluster_switch import Associations
+from mqlite.core.dist.cluster_switch import Associations, move_entry
 from mqlite.core.dist.repository import ClusterRecord
 from mqlite.core.errors import ClusterLookup, MQError
 from mqlite.core.handles import Connection, Handle
 from mqlite.core.mqput import Puts
 from mqlite.core.objects import ObjectDefinitions
-from mqlite.core.queues import LocalQueue
-from mqlite.message import MessageDescriptor
+from mqlite.core.queues import Entry, LocalQueue
+from mqlite.message import NOT_FIXED_PROPERTY, Message, MessageDescriptor
+from mqlite.protocol import xqh
 
 __all__ = ["COMMAND_QUEUE", "ClusterBinding", "ClusterRouting", "channel_correl"]
 
 COMMAND_QUEUE = "SYSTEM.CLUSTER.COMMAND.QUEUE"
 LOOKUP_AGAIN = 60.0  # seconds an MQOPEN's question to the full repositories is not asked again
+REALLOCATE_AGAIN = 10.0  # seconds before a RETRYING channel's waiting messages are looked at again
 _OPEN_OPTIONS = (C.MQOO_OUTPUT | C.MQOO_INQUIRE | C.MQOO_FAIL_IF_QUIESCING | C.MQOO_BIND_ON_OPEN
                  | C.MQOO_BIND_NOT_FIXED | C.MQOO_BIND_ON_GROUP | C.MQOO_PASS_IDENTITY_CONTEXT
                  | C.MQOO_PASS_ALL_CONTEXT | C.MQOO_SET_IDENTITY_CONTEXT | C.MQOO_SET_ALL_CONTEXT
@@ -81,6 +83,7 @@ class ClusterRouting:
         self._channels: dict[str, tuple[int, str]] = {}  # queue manager -> its cluster-sender, likewise
         self._candidates: dict[tuple[str, str, bool], tuple[int, list[workload.Destination]]] = {}
         self.wanted: set[str] = set()  # cluster-senders with a message waiting since the last look
+        self._reallocated: dict[str, float] = {}  # RETRYING cluster-sender -> when its messages were looked at
         self.on_wanted: Callable[[str], None] = lambda channel: None  # start it now (the channel agent)
         state.send = self.send
         state.on_records = self._records_changed
@@ -278,8 +281,61 @@ class ClusterRouting:
             self._want(channel)
         else:
             self._aim(handle, target)
+        handle.xmit_not_fixed = not binding.fixed(state.bound, md.MsgFlags)
         assert handle.queue is not None
         return handle.queue
+
+    # -- messages waiting for a channel that cannot reach its instance ------------------------------
+    def reallocate_retrying(self) -> int:
+        """Every cluster-sender that is RETRYING: its messages put not fixed are chosen again
+        (``reallocate``), when it has just begun retrying and every REALLOCATE_AGAIN seconds after."""
+        now = self.clock()
+        retrying = [name for name, attrs in self.channels.channels.items()
+                    if attrs.get("CHLTYPE") == "CLUSSDR" and self.channels.state(name) == "RETRYING"]
+        for name in [n for n in self._reallocated if n not in retrying]:
+            del self._reallocated[name]  # running again (or gone): the next retry looks at once
+        moved = 0
+        for name in retrying:
+            if now - self._reallocated.get(name, -REALLOCATE_AGAIN) >= REALLOCATE_AGAIN:
+                self._reallocated[name] = now
+                moved += self.reallocate(name)
+        return moved
+
+    def reallocate(self, channel: str) -> int:
+        """The messages waiting for cluster-sender ``channel`` that were put not fixed to their
+        instance (MQOO_BIND_NOT_FIXED, a BIND_ON_GROUP message outside a group, MQPUT1) go through
+        the workload algorithm again; those it sends elsewhere move, in order, to the chosen
+        instance's channel. Bound messages, and a batch in doubt, wait for the channel. (IBM's
+        queue manager reallocates so; B's decision A-23 / R-BIND-5 kept them waiting.)"""
+        correl = channel_correl(channel)
+        moved: dict[str, int] = {}
+        for source in self.associations.cluster_xmitqs():
+            def waiting_not_fixed(entry: Entry, source: LocalQueue = source) -> bool:
+                message = source.load(entry)
+                return message.md.CorrelId == correl and NOT_FIXED_PROPERTY in message.properties
+            for entry in source.available(self.clock(), [], limit=None, accept=waiting_not_fixed):
+                message = source.load(entry)
+                try:
+                    header, data = xqh.unwrap(message.body)
+                    target = self._choose(ClusterBinding(header.remote_q_name, binding.Bound(binding.Bind.NOT_FIXED)))
+                    if target in (header.remote_q_mgr_name, self.state.name):
+                        continue  # no better instance now (this queue manager's own is not a choice here)
+                    new_channel = self._channel_of(target)
+                except (MQError, ValueError):
+                    continue  # its queue or every other instance gone: it waits
+                md = message.md.copy()
+                md.CorrelId = channel_correl(new_channel)
+                body = xqh.wrap(header.remote_q_name, target, header.md, data)
+                queue = self.xmitq_of(new_channel)
+                move_entry(self.state.outbox, source, entry, queue, Message(md, body, dict(message.properties)))
+                moved[new_channel] = moved.get(new_channel, 0) + 1
+                self._want(new_channel)
+                self.puts.deliver(queue)
+        for new_channel, count in moved.items():
+            # (no AMQ number: IBM's queue manager reallocates without a message in its log)
+            self.state.log.append(f"Cluster workload: {count} messages put not fixed and waiting for RETRYING "
+                                  f"cluster-sender '{channel}' reallocated to '{new_channel}'")
+        return sum(moved.values())
 
     def _choose(self, state: ClusterBinding) -> str:
         """The workload algorithm over the instances as known now (B:R-BIND-4)."""

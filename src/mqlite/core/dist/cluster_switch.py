@@ -23,9 +23,10 @@ from dataclasses import dataclass
 from mqlite.core.dist.cluster_xmitq import DEFAULT_XMITQ
 from mqlite.core.objects import ObjectDefinitions
 from mqlite.core.outbox import Outbox
-from mqlite.core.queues import AVAILABLE, UNCOMMITTED, LocalQueue
+from mqlite.core.queues import AVAILABLE, UNCOMMITTED, Entry, LocalQueue
+from mqlite.message import Message
 
-__all__ = ["STORE_KIND", "Associations", "Switch"]
+__all__ = ["STORE_KIND", "Associations", "Switch", "move_entry"]
 
 log = logging.getLogger("mqlite.server")
 
@@ -88,7 +89,7 @@ class Associations:
             log.info("AMQ7341I: The transmission queue switch for channel '%s' from '%s' to '%s' has started "
                      "(%d messages to move)", channel, pending.old, pending.new, pending.waiting if move else 0)
         moved = 0
-        for queue in self._cluster_xmitqs():
+        for queue in self.cluster_xmitqs():
             if queue is not target and (move or pending is None or queue.name != pending.old):
                 moved += self._move(channel, queue, target)
         if pending is not None:
@@ -101,7 +102,7 @@ class Associations:
 
     def _watch_uncommitted(self, channel: str, target: LocalQueue) -> None:
         correl = self.correl(channel)
-        for queue in self._cluster_xmitqs():
+        for queue in self.cluster_xmitqs():
             if queue is not target and _has_open_puts(queue, correl):
                 self.strays.setdefault(channel, set()).add(queue.name)
 
@@ -128,7 +129,8 @@ class Associations:
                 del self.strays[channel]
         return moved
 
-    def _cluster_xmitqs(self) -> list[LocalQueue]:
+    def cluster_xmitqs(self) -> list[LocalQueue]:
+        """The cluster transmission queues that hold messages."""
         queues = []
         for name, (qtype, attrs) in sorted(self.objects.qdefs.items()):
             if qtype == "QLOCAL" and attrs.get("USAGE") == "XMITQ" and (name == DEFAULT_XMITQ or attrs.get("CLCHNAME")):
@@ -148,20 +150,12 @@ class Associations:
         expired: list = []  # type: ignore[type-arg]
         entries = source.available(self.clock(), expired, limit=None,
                                    accept=lambda entry: source.load(entry).md.CorrelId == correl)
-        tx = self.outbox.tx
         for entry in expired:
             if entry.persistent:
-                tx.delete_message(source.name, entry.seq)
+                self.outbox.tx.delete_message(source.name, entry.seq)
         for entry in entries:
-            if entry.state != AVAILABLE:
-                continue
-            message = source.load(entry)
-            source.remove(entry)
-            if entry.persistent:
-                tx.delete_message(source.name, entry.seq)
-            moved = target.add(message, entry.expiry_at, AVAILABLE)
-            if message.persistent:
-                self.outbox.persist_put(target, moved, message)
+            if entry.state == AVAILABLE:
+                move_entry(self.outbox, source, entry, target, source.load(entry))
         if entries:
             self.deliver(target)
         return len(entries)
@@ -170,6 +164,17 @@ class Associations:
         if self.associated.get(channel) != queue:
             self.associated[channel] = queue
             self.outbox.tx.put_record(STORE_KIND, channel, queue)
+
+
+def move_entry(outbox: Outbox, source: LocalQueue, entry: Entry, target: LocalQueue, message: Message) -> None:
+    """An available message off ``source`` and onto the end of ``target`` as ``message`` (the same,
+    or rewritten for another destination), in the store transaction under way."""
+    source.remove(entry)
+    if entry.persistent:
+        outbox.tx.delete_message(source.name, entry.seq)
+    moved = target.add(message, entry.expiry_at, AVAILABLE)
+    if message.persistent:
+        outbox.persist_put(target, moved, message)
 
 
 def _has_open_puts(queue: LocalQueue, correl: bytes) -> bool:

@@ -39,6 +39,7 @@ from mqlite.core.dist.transfer import sender_key
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection, GetResult
 from mqlite.core.waiters import GetRequest
+from mqlite.message import NOT_FIXED_PROPERTY
 from mqlite.protocol import channel as wire
 from mqlite.server import tls_rules
 from mqlite.server.channels.agent_base import MCA_USER, AgentSession, ChannelFailed, failure, parse_conname
@@ -308,8 +309,11 @@ class SenderAgent:
                 md = message.message.md
                 body = message.body
                 assert self._wire is not None
+                properties = message.message.properties
+                if NOT_FIXED_PROPERTY in properties:  # this queue manager's own mark, not the message's
+                    properties = {k: v for k, v in properties.items() if k != NOT_FIXED_PROPERTY}
                 self._queue_frame(self._wire.send(wire.Msg(seq, md.Persistence == C.MQPER_PERSISTENT, md.to_list(),
-                                                           dict(message.message.properties), body)))
+                                                           dict(properties), body)))
                 count += 1
                 size += len(body)
                 self.status.cur_seq, self.status.cur_msgs = seq, count
