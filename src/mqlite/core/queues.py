@@ -143,7 +143,7 @@ class LocalQueue:
         self.max_msgl = int(attrs.get("MAXMSGL", 4194304))
         # CorrelId -> its entries per level, in put order: built at the first get by CorrelId (a
         # cluster transmission queue's senders each take their own), kept up to date after.
-        self._by_correl: dict[bytes, list[deque[Entry]]] | None = None
+        self._by_correl: dict[bytes, list[deque[Entry]]] | None = None  # CorrelId -> its entries by level
 
     # -- attributes used on hot paths ---------------------------------------------------
     def refresh(self) -> None:
@@ -213,6 +213,8 @@ class LocalQueue:
         entry.state = LOCKED
         self.depth -= 1
         self.locked += 1
+        if self._by_correl is not None:  # out of the CorrelId index: a channel's batch in flight
+            self._unindex(entry)         # is not stepped over by each get of the next one
 
     def unlock(self, entry: Entry) -> None:
         """Backed out: the message is available again, where it was."""
@@ -220,6 +222,8 @@ class LocalQueue:
         self.depth += 1
         self.locked -= 1
         self.levels[entry.level].rescan_from(entry)
+        if self._by_correl is not None:
+            self._reindex(entry)
 
     # -- removing ----------------------------------------------------------------------
     def remove(self, entry: Entry) -> None:
@@ -349,15 +353,45 @@ class LocalQueue:
         return found
 
     def _index(self, entry: Entry, correl: bytes) -> None:
+        self._correl_level(correl, entry.level).append(entry)
+
+    def _correl_level(self, correl: bytes, level: int) -> deque[Entry]:
+        """The index's entries of ``correl`` at priority ``level``: a CorrelId's list holds the
+        levels up to the highest it has used (one on a FIFO queue), so a get looks at those only."""
         assert self._by_correl is not None
         levels = self._by_correl.get(correl)
         if levels is None:
-            levels = self._by_correl[correl] = [deque() for _ in range(10)]
-        levels[entry.level].append(entry)
+            levels = self._by_correl[correl] = []
+        while len(levels) <= level:
+            levels.append(deque())
+        return levels[level]
+
+    def _unindex(self, entry: Entry) -> None:
+        assert self._by_correl is not None
+        if entry.message is None:
+            self._by_correl = None  # its CorrelId is on disk: rebuilt when it is needed again
+            return
+        levels = self._by_correl.get(entry.message.md.CorrelId)
+        entries = levels[entry.level] if levels is not None and entry.level < len(levels) else None
+        if entries and entries[0] is entry:
+            entries.popleft()
+        elif entries is not None and entry in entries:
+            entries.remove(entry)
+
+    def _reindex(self, entry: Entry) -> None:
+        """A backed-out entry back into the CorrelId index, in sequence order (where it was)."""
+        assert self._by_correl is not None
+        if entry.message is None:
+            self._by_correl = None
+            return
+        entries = self._correl_level(entry.message.md.CorrelId, entry.level)
+        # backed-out messages were at the front: the first later one is near
+        position = next((i for i, other in enumerate(entries) if other.seq > entry.seq), len(entries))
+        entries.insert(position, entry)
 
     def _find_correl(self, now: float, expired: list[Entry], correl: bytes) -> Entry | None:
         """The first available message with this CorrelId, through the index: the removed ones at
-        the front go, the locked ones (a batch in flight) are stepped over."""
+        the front go, uncommitted puts are stepped over (locked gets are out of the index)."""
         if self._by_correl is None:
             self._by_correl = {}
             for entry in self.iter_entries():
@@ -366,8 +400,7 @@ class LocalQueue:
         levels = self._by_correl.get(correl)
         if levels is None:
             return None
-        for index in range(9, -1, -1):
-            entries = levels[index]
+        for entries in reversed(levels):  # the highest priority first
             while entries and entries[0].state == REMOVED:
                 entries.popleft()
             for entry in entries:
