@@ -12,6 +12,7 @@ from mqlite import cmqc as C
 from mqlite.core import attributes
 from mqlite.core.authinfo import AuthInfos
 from mqlite.core.channels import Channels
+from mqlite.core.connection_status import connection_rows
 from mqlite.core.dist.route_defs import RouteDefinitions
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection
@@ -189,6 +190,11 @@ class Admin:
                 "UNCOM": (queue.uncommitted + queue.locked) or "NO",
             })
         return rows
+
+    def connection_status(self, generic: str, status_type: str) -> list[dict[str, Any]]:
+        """DISPLAY CONN: the connections and their open handles (``core.connection_status``)."""
+        waiting = {(w.conn.conn_id, w.hobj) for queue in self.objects.queues.values() for w in queue.waiters}
+        return connection_rows(self.connections.values(), self.objects.name, generic, status_type, waiting)
 
     def _handle_rows(self, queue: LocalQueue) -> list[dict[str, Any]]:
         rows = []

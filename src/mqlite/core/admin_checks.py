@@ -57,6 +57,8 @@ class Unchecked(Protocol):
 
     def queue_status(self, generic: str, status_type: str) -> list[dict[str, Any]]: ...
 
+    def connection_status(self, generic: str, status_type: str) -> list[dict[str, Any]]: ...
+
     def sub_status_rows(self, generic: str, subtype: str = "USER") -> list[dict[str, Any]]: ...
 
     def topic_status_rows(self, pattern: str, status_type: str = "TOPIC") -> list[dict[str, Any]]: ...
@@ -248,6 +250,11 @@ class CheckedAdmin:
     def queue_status(self, generic: str, status_type: str) -> list[dict[str, Any]]:
         self._command = C.MQCMD_INQUIRE_Q_STATUS
         return self._visible(C.MQOT_Q, self.qm.queue_status(generic, status_type), "QUEUE", generic)
+
+    def connection_status(self, generic: str, status_type: str) -> list[dict[str, Any]]:
+        self._command = C.MQCMD_INQUIRE_CONNECTION
+        self._require_qmgr(C.MQZAO_DISPLAY)
+        return self.qm.connection_status(generic, status_type)
 
     def sub_status_rows(self, generic: str, subtype: str = "USER") -> list[dict[str, Any]]:
         self._command = C.MQCMD_INQUIRE_SUB_STATUS

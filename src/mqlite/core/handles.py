@@ -113,6 +113,9 @@ class Connection:
     connected: bool = True
     warning: int = 0  # reason of the last call's MQCC_WARNING (e.g. 2049 on MQPUT), 0 if none
     principal: Principal = _UNSET  # who the connection runs as: authority checks use it
+    channel: str = ""  # the client channel (or message channel) it came through: DISPLAY CONN
+    conname: str = ""  # its partner's address over TCP
+    system: bool = False  # the queue manager's own (its channel agents and services): APPLTYPE(SYSTEM)
 
     def __post_init__(self) -> None:
         if self.principal is _UNSET:

@@ -78,12 +78,14 @@ class Connections:
         self.cluster: ClusterQueues | None = None  # set once the cluster service is built
 
     # -- connections -------------------------------------------------------------------
-    def connect(self, principal: Principal, appl_name: str = "", pid: int = 0) -> Connection:
+    def connect(self, principal: Principal, appl_name: str = "", pid: int = 0, *, channel: str = "",
+                conname: str = "", system: bool = False) -> Connection:
         if self.quiescing:
             raise MQError(C.MQRC_Q_MGR_QUIESCING, "the queue manager is ending")
         self.access.connect(principal, Caller(principal.user, appl_name[:28]))
         conn_id = f"{next(self._conn_ids):016X}"
-        conn = Connection(conn_id, principal.user, appl_name[:28], pid, principal=principal)
+        conn = Connection(conn_id, principal.user, appl_name[:28], pid, principal=principal, channel=channel,
+                          conname=conname, system=system)
         self.connections[conn_id] = conn
         return conn
 

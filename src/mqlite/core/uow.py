@@ -15,6 +15,7 @@ class UnitOfWork:
     puts: list[tuple[LocalQueue, Entry]] = field(default_factory=list)
     gets: list[tuple[LocalQueue, Entry]] = field(default_factory=list)
     after_commit: list[Callable[[], None]] = field(default_factory=list)  # e.g. retaining a publication
+    started: float = 0.0  # when its first put or get was made (DISPLAY CONN's UOWSTDA/UOWSTTI)
 
     def __len__(self) -> int:
         return len(self.puts) + len(self.gets)
@@ -25,6 +26,7 @@ class UnitOfWork:
     def take(self) -> tuple[list[tuple[LocalQueue, Entry]], list[tuple[LocalQueue, Entry]]]:
         puts, gets = self.puts, self.gets
         self.puts, self.gets = [], []
+        self.started = 0.0
         return puts, gets
 
     def take_after_commit(self) -> list[Callable[[], None]]:

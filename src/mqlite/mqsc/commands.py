@@ -19,7 +19,7 @@ from typing import Any, Protocol, runtime_checkable
 from mqlite import cmqc
 from mqlite.core import attributes
 from mqlite.core.errors import MQError
-from mqlite.mqsc import chlauth, cluster, display, security
+from mqlite.mqsc import chlauth, cluster, connections, display, security
 from mqlite.mqsc.lexer import MqscSyntaxError, split_script
 from mqlite.mqsc.parser import Command, Where, parse
 from mqlite.mqsc.summary import summary
@@ -149,6 +149,8 @@ _SUBTYPES: dict[str, tuple[str, ...] | None] = {
     "USER": ("API", "ADMIN"), "PROXY": ("PROXY",), "ADMIN": ("ADMIN",), "API": ("API",), "ALL": None}
 _PUBSUB_STATUS = {"SBSTATUS": ("SUB", "SUBID"), "TPSTATUS": ("TOPICSTR",), "PUBSUB": ("QMNAME", "TYPE"),
                   "RTSTATUS": ("ROUTE", "STATUS")}
+_COMPARISONS = {"EQ": operator.eq, "NE": operator.ne, "LT": operator.lt, "GT": operator.gt, "LE": operator.le,
+                "GE": operator.ge}
 _ACTCON = {"ACTCON": "ACTCONN"}  # spec A §9.3 writes IBM's ACTCONN as ACTCON
 _TOPIC_TYPES = {"LOCAL": ("LOCAL",), "CLUSTER": ("CLUSTER",), "ALL": ("LOCAL", "CLUSTER")}  # DISPLAY TOPIC TYPE
 _CLUSTER_COPY_KEYS = frozenset({"CLUSQMGR", "CLUSDATE", "CLUSTIME"})  # what a cached cluster topic shows
@@ -417,6 +419,8 @@ def _display(admin: AdminAPI, cmd: Command) -> list[str]:
     if cmd.objtype == "TCLUSTER":  # IBM's DISPLAY TCLUSTER is DISPLAY TOPIC TYPE(CLUSTER)
         cmd = dataclasses.replace(cmd, objtype="TOPIC", options={**cmd.options, "TYPE": "CLUSTER"})
     objtype, name, where = cmd.objtype, cmd.name or "", cmd.where
+    if objtype == "CONN":
+        return connections.display_conn(admin, cmd, _where_match)
     show_all_default = objtype in ("QMGR", "QSTATUS") or not name.endswith("*")
     if objtype == "QSTATUS":
         status_type = cmd.options.get("TYPE", "QUEUE").upper()
@@ -581,7 +585,7 @@ def _where_match(cmd: Command, where: Where, key: str, row: Mapping[str, Any]) -
             raise cmd.error(f"{wanted} is not a number for {key}", "WHERE") from None
     else:
         left = display.format_value(value).strip()
-    return _compare(op, left, right)
+    return bool(_COMPARISONS[op](left, right))
 
 
 def _flag_value(cmd: Command, key: str, wanted: str) -> bool:
@@ -592,9 +596,3 @@ def _flag_value(cmd: Command, key: str, wanted: str) -> bool:
     if upper in ("NO", "FALSE") or (spec is not None and upper == spec.negative):
         return False
     raise cmd.error(f"{wanted} is not a value of {key}", "WHERE")
-
-
-def _compare(op: str, left: Any, right: Any) -> bool:
-    return bool({"EQ": operator.eq, "NE": operator.ne, "LT": operator.lt, "GT": operator.gt, "LE": operator.le,
-                 "GE": operator.ge}[op](left, right))
-

@@ -67,6 +67,7 @@ HEADERS: dict[str, str] = {
     "QUEUE": "AMQ8409I: Display Queue details.",
     "QMGR": "AMQ8408I: Display Queue Manager details.",
     "QSTATUS": "AMQ8450I: Display queue status details.",
+    "CONN": "AMQ8276I: Display Connection details.",
     "TOPIC": "AMQ8633I: Display topic details.",
     "TPSTATUS": "AMQ8754I: Display topic status details.",
     "SUB": "AMQ8096I: WebSphere MQ subscription inquired.",

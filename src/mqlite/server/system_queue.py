@@ -59,7 +59,7 @@ class SystemQueueServer:
         self._session = AgentSession(lambda data: None)
         self._waiting: tuple[Waiter, asyncio.Future[GetResult | MQError | None]] | None = None
         self._browse_from_start = True
-        self.conn = self.core.connect(MCA_USER, appl, os.getpid())
+        self.conn = self.core.connect(MCA_USER, appl, os.getpid(), system=True)
         options = C.MQOO_INPUT_EXCLUSIVE | (C.MQOO_BROWSE if holds is not None else 0)
         self._hobj = self.core.open(self.conn, {"ObjectName": queue}, options).hobj
         self._task = asyncio.get_running_loop().create_task(self._run())

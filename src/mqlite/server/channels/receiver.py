@@ -136,7 +136,7 @@ class ReceiverAgent(asyncio.Protocol):
         try:
             principal = admit_partner(self.core, name, attrs, self.status.conname, str(fields["qmgr"]), self.groups_of,
                                       sslpeer, sslcerti)
-            self.conn = self.core.connect(principal, "runmqchl " + name, os.getpid())
+            self.conn = self.core.connect(principal, "runmqchl " + name, os.getpid(), channel=name, system=True)
         except MQError as error:
             self._refuse(error.reason, f"channel '{name}': {error.text}")
             return

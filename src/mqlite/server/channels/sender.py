@@ -252,7 +252,7 @@ class SenderAgent:
 
     def _open_units(self, attrs: Any, pipeline: int) -> None:
         while len(self._units) < pipeline:
-            conn = self.core.connect(MCA_USER, "runmqchl " + self.name, os.getpid())
+            conn = self.core.connect(MCA_USER, "runmqchl " + self.name, os.getpid(), channel=self.name, system=True)
             handle = self.core.open(conn, {"ObjectName": self.status.xmitq},
                                     C.MQOO_INPUT_SHARED | C.MQOO_FAIL_IF_QUIESCING)
             self._units.append(_Unit(conn, handle.hobj))

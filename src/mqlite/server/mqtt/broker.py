@@ -118,7 +118,7 @@ class MqttBroker:
                     self.discard(session)
 
     def publish_will(self, will: Will, user: str) -> None:
-        conn = self.core.connect(Principal(user), "MQTT will", 0)
+        conn = self.core.connect(Principal(user), "MQTT will", 0, system=True)
         try:
             publish_on(self.core, conn, None, will.topic, will.payload, will.qos, will.retain, will.properties)
         finally:

@@ -115,7 +115,7 @@ class SharedSubscriptions:
     @property
     def conn(self) -> Any:
         if self._conn is None:
-            self._conn = self.core.connect(administrator("mqtt"), "MQTT shared subscriptions", 0)
+            self._conn = self.core.connect(administrator("mqtt"), "MQTT shared subscriptions", 0, system=True)
         return self._conn
 
     # -- membership ------------------------------------------------------------------------------

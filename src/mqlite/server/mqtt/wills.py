@@ -69,7 +69,7 @@ class DelayedWills:
     def _open(self) -> tuple[Any, int]:
         core = self.core
         if self._conn is None:
-            self._conn = core.connect(administrator("mqtt"), "MQTT delayed wills", 0)
+            self._conn = core.connect(administrator("mqtt"), "MQTT delayed wills", 0, system=True)
         if not self._hobj:
             if WILLS_QUEUE not in core.queues:
                 core.define("QLOCAL", WILLS_QUEUE, {"DESCR": "MQTT delayed wills", "MAXDEPTH": 100_000})

@@ -199,7 +199,8 @@ class Conversation:
         """Connect to core as ``principal``; over TCP the conversation joins its channel instance."""
         runtime = self.runtime
         try:
-            conn = runtime.core.connect(principal, hello.appl_name, pid)
+            conn = runtime.core.connect(principal, hello.appl_name, pid, channel=admitted.channel,
+                                        conname=hello.address if admitted.channel else "")
         except MQError as error:
             if error.reason == C.MQRC_NOT_AUTHORIZED:  # no connect authority (AMQ8077W), logged once
                 log.warning("%s (from %s)", error.text, hello.address or "a local connection")
