@@ -5,13 +5,17 @@ connection that is not there and an attribute DISPLAY CONN does not have are ref
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
+
+import pytest
 
 import mqlite
 from helpers.credentials import APP
 from helpers.mqsc import mqsc, records
 from helpers.qmgrs import QMgr
+from helpers.waiting import wait_until
 from mqlite import cmqc as C
 
 RunCli = Callable[..., Any]
@@ -55,3 +59,43 @@ def test_display_conn_refuses_what_it_does_not_have(qmgr: QMgr, run_cli: RunCli)
     assert HEADER not in out and "MAXDEPTH" in out
     out = mqsc(run_cli, qmgr, "DISPLAY CONN(*) TYPE(QUEUE)\n", ok=False)
     assert HEADER not in out and "TYPE" in out
+
+
+def test_stop_conn_breaks_one_connection_and_backs_out_its_unit_of_work(qmgr: QMgr, run_cli: RunCli) -> None:
+    """STOP CONN: the client's uncommitted put is backed out, its waiting MQGET and its next call
+    fail with 2009, another connection of the same process goes on; the queue manager's own
+    connections and unknown ids are refused with their PCF reasons (3260, 3174)."""
+    mqsc(run_cli, qmgr, "DEFINE QLOCAL(APP.Q)\nDEFINE QLOCAL(APP.WAIT)\n")
+    address = f"127.0.0.1({qmgr.port})"
+    with mqlite.connect("QM1", "DEV.APP.SVRCONN", address, **APP.kwargs) as victim, \
+            mqlite.connect("QM1", "DEV.APP.SVRCONN", address, **APP.kwargs) as bystander:
+        mqlite.Queue(victim, "APP.Q", C.MQOO_OUTPUT).put(b"never committed", syncpoint=True)
+        rows = records(mqsc(run_cli, qmgr, "DISPLAY CONN(*) WHERE(UOWSTATE EQ ACTIVE) USERID\n"), HEADER)
+        assert [r["USERID"] for r in rows] == ["app"]
+        target = rows[0]["CONN"]
+        waiting = mqlite.Queue(victim, "APP.WAIT", C.MQOO_INPUT_SHARED)
+        failures: list[int] = []
+
+        def wait_for_a_message() -> None:
+            try:
+                waiting.get(wait=30)
+            except mqlite.MQMIError as error:
+                failures.append(error.reason)
+
+        thread = threading.Thread(target=wait_for_a_message)
+        thread.start()
+        wait_until(lambda: "HSTATE(ACTIVE)" in mqsc(run_cli, qmgr, f"DISPLAY CONN({target}) TYPE(HANDLE) HSTATE\n"),
+                   "the MQGET waiting")
+        out = mqsc(run_cli, qmgr, f"STOP CONN({target})\n")
+        assert "connection stopped" in out
+        thread.join(10)
+        assert failures == [C.MQRC_CONNECTION_BROKEN]
+        with pytest.raises(mqlite.MQMIError) as later:
+            mqlite.Queue(victim, "APP.Q", C.MQOO_OUTPUT)
+        assert later.value.reason == C.MQRC_CONNECTION_BROKEN
+        assert mqlite.Queue(bystander, "APP.Q", C.MQOO_INQUIRE).depth == 0  # the put was backed out
+        assert target not in mqsc(run_cli, qmgr, "DISPLAY CONN(*)\n")
+    system = next(r["CONN"] for r in records(mqsc(run_cli, qmgr, "DISPLAY CONN(*) WHERE(APPLTYPE EQ SYSTEM)\n"),
+                                              HEADER))
+    assert "3260" in mqsc(run_cli, qmgr, f"STOP CONN({system})\n", ok=False)
+    assert "3174" in mqsc(run_cli, qmgr, "STOP CONN(00000000DEADBEEF)\n", ok=False)

@@ -41,6 +41,8 @@ class Admin:
         self.subscriptions = subscriptions
         self.channels = channels
         self.connections = connections
+        # STOP CONN: the server ends a connection it serves (False when it cannot).
+        self.connection_stopper: Callable[[str], bool] = lambda conn_id: False
         # After every DEFINE/ALTER/DELETE (the cluster service republishes what changed).
         self.on_change: Callable[[str, str], None] = lambda objtype, name: None
 
@@ -195,6 +197,16 @@ class Admin:
         """DISPLAY CONN: the connections and their open handles (``core.connection_status``)."""
         waiting = {(w.conn.conn_id, w.hobj) for queue in self.objects.queues.values() for w in queue.waiters}
         return connection_rows(self.connections.values(), self.objects.name, generic, status_type, waiting)
+
+    def stop_connection(self, conn_id: str) -> None:
+        """STOP CONN: break an application's connection (its unit of work is backed out)."""
+        conn = self.connections.get(conn_id.upper())
+        if conn is None or not conn.connected:
+            raise MQError(C.MQRCCF_CONNECTION_ID_ERROR, f"connection {conn_id} not found")
+        if conn.system:
+            raise MQError(C.MQRCCF_CONN_NOT_STOPPED, f"connection {conn_id} is the queue manager's own")
+        if not self.connection_stopper(conn.conn_id):
+            raise MQError(C.MQRCCF_CONN_NOT_STOPPED, f"connection {conn_id} cannot be stopped here")
 
     def _handle_rows(self, queue: LocalQueue) -> list[dict[str, Any]]:
         rows = []

@@ -59,6 +59,8 @@ class Unchecked(Protocol):
 
     def connection_status(self, generic: str, status_type: str) -> list[dict[str, Any]]: ...
 
+    def stop_connection(self, conn_id: str) -> None: ...
+
     def sub_status_rows(self, generic: str, subtype: str = "USER") -> list[dict[str, Any]]: ...
 
     def topic_status_rows(self, pattern: str, status_type: str = "TOPIC") -> list[dict[str, Any]]: ...
@@ -255,6 +257,11 @@ class CheckedAdmin:
         self._command = C.MQCMD_INQUIRE_CONNECTION
         self._require_qmgr(C.MQZAO_DISPLAY)
         return self.qm.connection_status(generic, status_type)
+
+    def stop_connection(self, conn_id: str) -> None:
+        self._command = C.MQCMD_STOP_CONNECTION
+        self._require_qmgr(C.MQZAO_CHANGE)
+        self.qm.stop_connection(conn_id)
 
     def sub_status_rows(self, generic: str, subtype: str = "USER") -> list[dict[str, Any]]:
         self._command = C.MQCMD_INQUIRE_SUB_STATUS

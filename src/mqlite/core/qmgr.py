@@ -223,6 +223,7 @@ class QueueManager:
         self.clear_queue = objects.clear_queue
         self.queue_status = admin.queue_status
         self.connection_status = admin.connection_status
+        self.stop_connection = admin.stop_connection
         self.sub_status_rows = pubsub_admin.sub_status_rows
         self.topic_status_rows = pubsub_admin.topic_status_rows
         self.clear_retained = publisher.clear_retained

@@ -323,6 +323,8 @@ def _dispatch(admin: AdminAPI, cmd: Command) -> list[str]:
             # CLIENTID names an MQTT client; CONNAME the address of SVRCONN instances to end.
             client = cmd.options.get("CLIENTID") or cmd.options.get("CONNAME")
             channels.stop_channel(name, chltype, client, cmd.options.get("STATUS"), cmd.options.get("MODE"))
+    elif verb == "STOP" and objtype == "CONN":
+        return connections.stop_conn(admin, cmd)
     elif verb in ("START", "STOP") and objtype == "LISTENER":
         _no_attributes(cmd)
         listeners = _listener_admin(admin, cmd)

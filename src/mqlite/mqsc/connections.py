@@ -14,7 +14,7 @@ from mqlite.core.errors import MQError
 from mqlite.mqsc import display
 from mqlite.mqsc.parser import Command, Where
 
-__all__ = ["ConnectionAdmin", "display_conn"]
+__all__ = ["ConnectionAdmin", "display_conn", "stop_conn"]
 
 _CONN_KEYS = frozenset({"PID", "APPLDESC", "APPLTAG", "APPLTYPE", "ASTATE", "CHANNEL", "CLIENTID", "CONNAME",
                         "CONNOPTS", "USERID", "UOWLOG", "UOWSTDA", "UOWSTTI", "UOWLOGDA", "UOWLOGTI", "URTYPE",
@@ -29,6 +29,21 @@ WhereMatch = Callable[[Command, Where, str, Mapping[str, Any]], bool]
 @runtime_checkable
 class ConnectionAdmin(Protocol):
     def connection_status(self, generic: str, status_type: str) -> list[dict[str, Any]]: ...
+
+    def stop_connection(self, conn_id: str) -> None: ...
+
+
+def stop_conn(admin: object, cmd: Command) -> list[str]:
+    """STOP CONN(connection-identifier): the connection is broken, its unit of work backed out;
+    its application's next call fails with 2009. The queue manager's own connections stay."""
+    if not isinstance(admin, ConnectionAdmin):
+        raise MQError(cmqc.MQRC_FUNCTION_NOT_SUPPORTED, "STOP CONN is not supported here")
+    if not cmd.name or "*" in cmd.name:
+        raise cmd.error("STOP CONN needs one connection identifier", "CONN")
+    if cmd.attrs:
+        raise cmd.error(f"{next(iter(cmd.attrs))} is not a STOP CONN parameter", next(iter(cmd.attrs)))
+    admin.stop_connection(cmd.name)
+    return [display.done_message("STOP", "CONN")]
 
 
 def display_conn(admin: object, cmd: Command, where_match: WhereMatch) -> list[str]:

@@ -42,6 +42,7 @@ _DONE: dict[tuple[str, str], str] = {
     ("DELETE", "CHANNEL"): "AMQ8015I: WebSphere MQ channel deleted.",
     ("START", "CHANNEL"): "AMQ8018I: Start WebSphere MQ channel accepted.",
     ("STOP", "CHANNEL"): "AMQ8019I: Stop WebSphere MQ channel accepted.",
+    ("STOP", "CONN"): "AMQ8000I: WebSphere MQ connection stopped.",  # (IBM's number not known here)
     ("DEFINE", "LISTENER"): "AMQ8626I: WebSphere MQ listener created.",
     ("ALTER", "LISTENER"): "AMQ8627I: WebSphere MQ listener changed.",
     ("DELETE", "LISTENER"): "AMQ8628I: WebSphere MQ listener deleted.",

@@ -81,7 +81,7 @@ class Round:
 class Session:
     """A connection's output queue: keeps frames in order across rounds still waiting for disk."""
 
-    __slots__ = ("closed", "conn", "on_drained", "pending", "sink", "waiters")
+    __slots__ = ("closed", "conn", "on_drained", "on_stop", "pending", "sink", "waiters")
 
     def __init__(self, sink: Sink) -> None:
         self.sink = sink
@@ -89,6 +89,7 @@ class Session:
         self.pending: deque[tuple[Round, bytes]] = deque()
         self.closed = False
         self.waiters: dict[int, Waiter] = {}  # pending MQGETs by request id
+        self.on_stop: Callable[[], None] | None = None  # STOP CONN ends the connection through this
         self.on_drained: Callable[[], None] | None = None  # called once nothing is pending any more
 
     def emit(self, round_: Round, data: bytes) -> None:
@@ -146,6 +147,7 @@ class Runtime:
         self.clock = clock if clock is not None and not isinstance(clock, Clock) else self.clock_source.now
         self.core = QueueManager(name, reader=store, clock=self.clock, creator=creator)
         self.sessions: dict[str, Session] = {}  # by core conn_id, for pushes and wake-ups
+        self.core.admin.connection_stopper = self.stop_connection
         self._timer: asyncio.TimerHandle | None = None
         self._next_deadline = 0.0
         self._last_sweep = 0.0
@@ -375,6 +377,15 @@ class Runtime:
         self._release_memory_when_idle(now)
         if not self.ending:
             self.finish(Round())
+
+    def stop_connection(self, conn_id: str) -> bool:
+        """STOP CONN of a connection this runtime serves (False: none it can stop)."""
+        session = self.sessions.get(conn_id)
+        stop = getattr(session, "on_stop", None)
+        if stop is None:
+            return False
+        stop()
+        return True
 
     def _release_memory_when_idle(self, now: float) -> None:
         """Once quiet for IDLE_SECONDS after work, give the caches' and heaps' memory back."""

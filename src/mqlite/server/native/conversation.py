@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from mqlite.server.runtime import Runtime
 
 log = logging.getLogger("mqlite.server")
+_STOPPED = "the connection was stopped (STOP CONN)"
 Op = native.Op
 _MATCH_DEFAULT = C.MQMO_MATCH_MSG_ID | C.MQMO_MATCH_CORREL_ID
 _NO_LIMIT = 1 << 62
@@ -84,6 +85,7 @@ class Conversation:
         self.session = Session(sink)
         self.maxmsgl = 0  # a message longer than this is refused (2010); 0 until connected
         self.async_put = {"put_success": 0, "put_warning": 0, "put_failure": 0, "reason": 0}
+        self.stopped = False  # by STOP CONN: every later call is answered 2009
         self._dispatch: dict[Op, Callable[[int, list[Any]], Any]] = {
             Op.CONNECT: self._connect, Op.DISCONNECT: self._disconnect, Op.OPEN: self._open,
             Op.CLOSE: self._close, Op.PUT: self._put, Op.PUT1: self._put1, Op.GET: self._get,
@@ -102,7 +104,9 @@ class Conversation:
         op, req_id, args = request
         session = self.session
         if op != Op.CONNECT and session.conn is None:
-            if req_id:
+            if req_id and self.stopped:
+                round_.add(session, native.encode_reply(req_id, 2, C.MQRC_CONNECTION_BROKEN, _STOPPED))
+            elif req_id:
                 round_.add(session, native.encode_reply(req_id, 2, C.MQRC_HCONN_ERROR, "not connected"))
             return
         try:
@@ -147,6 +151,24 @@ class Conversation:
             self.runtime.core.disconnect(conn, commit=False)
             self.runtime.sessions.pop(conn.conn_id, None)
             self.runtime.finish(Round())
+
+    def stop(self) -> None:
+        """STOP CONN: the unit of work backed out, a waiting MQGET and every later call of this
+        conversation answered 2009 (MQRC_CONNECTION_BROKEN); the socket's other conversations go on."""
+        session, conn = self.session, self.session.conn
+        if conn is None:
+            return
+        round_ = Round()
+        for req_id, waiter in session.waiters.items():
+            self.runtime.cancel_waiter(waiter)
+            round_.add(session, native.encode_reply(req_id, 2, C.MQRC_CONNECTION_BROKEN, _STOPPED))
+        session.waiters.clear()
+        self.runtime.core.disconnect(conn, commit=False)
+        self.runtime.sessions.pop(conn.conn_id, None)
+        session.conn, session.on_stop, self.stopped = None, None, True
+        self.socket.leave_instance(self)
+        log.info("Connection %s (%s, user %s) stopped by STOP CONN", conn.conn_id, conn.appl_name, conn.user)
+        self.runtime.finish(round_)
 
     def _conn(self) -> Any:
         return self.session.conn
@@ -206,6 +228,7 @@ class Conversation:
                 log.warning("%s (from %s)", error.text, hello.address or "a local connection")
             raise
         self.session.conn = conn
+        self.session.on_stop = self.stop
         runtime.sessions[conn.conn_id] = self.session
         # A local connection has no channel: core's own limits (2030, 2031) apply to it alone.
         self.maxmsgl = admitted.maxmsgl if admitted.channel else _NO_LIMIT
