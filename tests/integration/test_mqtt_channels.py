@@ -83,6 +83,8 @@ def test_define_start_display_and_stop(run_cli: Any, qm: Any, mqtt_clients: list
                  "KAINT(30)", "MCAUSER(mqtt)", "PENDING(0)", "INDOUBTOUT(0)", "CHLSDATE(", "LMSGTIME("):
         assert item in detail, detail
     assert "AMQ8420I: Channel Status not found." in mqsc(run_cli, qm, "DISPLAY CHSTATUS(*) CLIENTID('nobody')\n")
+    conn = mqsc(run_cli, qm, "DISPLAY CONN(*) WHERE(CHANNEL EQ MQTT) APPLTAG CONNAME\n")  # its connection too
+    assert "APPLTAG(MQTT watcher)" in conn and "CONNAME(127.0.0.1(" in conn, conn
 
     out = mqsc(run_cli, qm, "STOP CHANNEL(MQTT) CHLTYPE(MQTT) CLIENTID('watcher')\n")
     assert "AMQ8019I" in out

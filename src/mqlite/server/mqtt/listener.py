@@ -148,6 +148,9 @@ class MqttConnection(asyncio.Protocol):
             self.link.session.channel = self.channel.name
         if self.link is not None and self.link.conn is not None:
             self.runtime.sessions[self.link.conn.conn_id] = self.link.output
+            # DISPLAY CONN shows the telemetry channel and the client's address
+            self.link.conn.channel = self.channel.name if self.channel is not None else ""
+            self.link.conn.conname = self.link.peer
         if self.link is not None:
             self._arm_keep_alive(self.link.keep_alive)
 
