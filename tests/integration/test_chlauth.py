@@ -119,7 +119,8 @@ def test_blocked_user_and_blocked_address(qmgr: QMgr, run_cli: RunCli) -> None:
     assert "AMQ9776E" in error_log(qmgr)
     _mqsc(run_cli, qmgr, "SET CHLAUTH(DEV.APP.SVRCONN) TYPE(BLOCKUSER) ACTION(REMOVEALL)\n"
                          "SET CHLAUTH('*') TYPE(BLOCKADDR) ADDRLIST('10.*', '127.0.0.1-9')\n")
-    assert refused(qmgr) == C.MQRC_NOT_AUTHORIZED
+    # BLOCKADDR acts at the listener, before a byte is read: the client sees its socket dropped
+    assert refused(qmgr) == C.MQRC_CONNECTION_BROKEN
     assert "AMQ9782E: Remote connection blocked. A connection from IP address '127.0.0.1'" in error_log(qmgr)
     _mqsc(run_cli, qmgr, "SET CHLAUTH('*') TYPE(BLOCKADDR) ADDRLIST('127.0.0.1-9') ACTION(REMOVE)\n")
     with connect(qmgr) as qm:
@@ -183,7 +184,7 @@ def test_blocked_channels_are_channel_blocked_events_with_chlev(qmgr: QMgr, run_
     assert refused(qmgr) == C.MQRC_NOT_AUTHORIZED
     _mqsc(run_cli, qmgr, "SET CHLAUTH(DEV.APP.SVRCONN) TYPE(BLOCKUSER) ACTION(REMOVEALL)\n"
                          "SET CHLAUTH('*') TYPE(BLOCKADDR) ADDRLIST('127.0.0.1')\n")
-    assert refused(qmgr) == C.MQRC_NOT_AUTHORIZED
+    assert refused(qmgr) == C.MQRC_CONNECTION_BROKEN  # (dropped at the listener)
     _mqsc(run_cli, qmgr, "SET CHLAUTH('*') TYPE(BLOCKADDR) ACTION(REMOVEALL)\n"
                          "SET CHLAUTH(DEV.APP.SVRCONN) TYPE(BLOCKUSER) USERLIST('app') WARN(YES)\n")
     with connect(qmgr) as qm:  # WARN(YES): let through, with a warning event
@@ -198,6 +199,7 @@ def test_blocked_channels_are_channel_blocked_events_with_chlev(qmgr: QMgr, run_
     assert "UserIdentifier                 : app" in user and "ConnName                       : 127.0.0.1" in user
     assert "MQRQ_CHANNEL_BLOCKED_ADDRESS" in address
     fields = [line.split(":")[0].strip() for line in address.splitlines() if line.startswith("  ")]
-    assert "ChannelName" not in fields and "UserIdentifier" not in fields, address  # blocked before either is known
-    assert "ClientUserIdentifier" in fields  # what the client asserted
+    # blocked at the listener, before the client sent its channel, its user or anything else
+    assert "ChannelName" not in fields and "UserIdentifier" not in fields and "ClientUserIdentifier" not in fields
+    assert "ConnName" in fields, address
     assert "MQRC_CHANNEL_BLOCKED_WARNING [2578]" in warning and "MQRQ_CHANNEL_BLOCKED_USERID" in warning

@@ -263,6 +263,7 @@ class QueueManager:
         self.chlauth_rows = chlauth.rows
         self.chlauth_runcheck = chlauth.runcheck
         self.check_channel = chlauth.check
+        self.blocked_address = chlauth.blocked_address
 
     # -- settings the server makes after construction ----------------------------------
     @property

@@ -28,6 +28,7 @@ from mqlite.core.security.chlauth import (
     ChlauthRecord,
     Connecting,
     Decision,
+    address_blocked,
     decide,
     sort_key,
 )
@@ -118,6 +119,13 @@ class ChlauthService:
 
     def is_admin(self, user: str) -> bool:
         return bool(user) and self._is_admin(Principal(user, self.groups_of(user)))
+
+    def blocked_address(self, address: str) -> ChlauthRecord | None:
+        """The BLOCKADDR record (not WARN(YES)) that refuses ``address`` at the listener, if any."""
+        if not self.enabled or not address:
+            return None
+        record = address_blocked(self.records.values(), address)
+        return record if record is not None and not record.warn else None
 
     def check(self, conn: Connecting) -> Decision:
         """The decision for a channel connecting now."""

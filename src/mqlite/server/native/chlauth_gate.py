@@ -92,6 +92,18 @@ def apply(core: QueueManager, hello: HelloLike, admitted: AdmittedLike) -> Decis
     return decision
 
 
+def refused_at_accept(core: QueueManager, address: str) -> bool:
+    """BLOCKADDR at the listener, before the partner has sent a byte (IBM's listener does the
+    same): one AMQ9782E line and a Channel Blocked event, and the caller drops the socket."""
+    record = core.blocked_address(address)
+    if record is None:
+        return False
+    qualifier = C.MQRQ_CHANNEL_BLOCKED_ADDRESS
+    core.authority_events.emit_channel(channel_blocked(core.name, qualifier, "", address), C.MQRC_CHANNEL_BLOCKED)
+    log.error("%s", refusal_message(Decision(False, "", qualifier, record), Connecting("", address)))
+    return True
+
+
 class GateLike(Protocol):
     """The handshake's gate (``handshake.Gate``): its queue manager, its checks, its groups."""
 

@@ -25,6 +25,7 @@ from mqlite.protocol import channel as channel_wire
 from mqlite.protocol import native
 from mqlite.server import tls_rules
 from mqlite.server.channels.svrconn import Instance
+from mqlite.server.native.chlauth_gate import refused_at_accept
 from mqlite.server.native.conversation import Conversation, ConversationSink
 from mqlite.server.native.handshake import Admitted, Gate, Hello
 from mqlite.server.os_identity import peer_principal
@@ -68,13 +69,17 @@ class ClientConnection(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # uvloop's transports do not derive from asyncio.Transport; they behave like one.
         self.transport = cast(asyncio.Transport, transport)
+        sock = transport.get_extra_info("socket")
+        self.local = sock is not None and sock.family == socket.AF_UNIX
+        if not self.local and refused_at_accept(self.runtime.core, self.address()):
+            self.transport.abort()  # (connection_lost follows: nothing was set up)
+            self.runtime.finish(Round())  # the event message
+            return
         self.first = Conversation(self, 0, self.transport)
         self.runtime.readers.add(self.transport)
         if self.runtime.reading_paused:
             self.transport.pause_reading()
         self.os_principal = peer_principal(transport)
-        sock = transport.get_extra_info("socket")
-        self.local = sock is not None and sock.family == socket.AF_UNIX
         if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
