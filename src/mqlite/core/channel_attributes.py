@@ -61,6 +61,8 @@ CHANNEL: Final[tuple[Attr, ...]] = (
     _e("PUTAUT", "DEF", "DEF=1 CTX=2 ONLYMCA=3 ALTMCA=4", 1508),
     _e("CONVERT", "NO", "NO=0 YES=1", 1515),
     _e("USEDLQ", "YES", "NO=1 YES=2"),
+    _i("MRRTY", 10, 1544, 0, 999_999_999),  # message retry: how often a put that failed is tried again
+    _i("MRTMR", 1000, 1545, 0, 999_999_999),  # and how many milliseconds apart
     # Cluster channels (CLUSSDR, CLUSRCVR): the clusters they serve and the workload attributes a
     # cluster-receiver publishes for the senders its partners build from it.
     _s("CLUSTER", "", 2029, 48),
@@ -75,7 +77,7 @@ _COMMON = ("CHLTYPE", "TRPTYPE", "DESCR", "MCAUSER", "MAXINST", "SSLCIPH", "SSLC
 # What every message channel has; the sending end's batching and retry attributes; the
 # receiving end's (IBM's lists per CHLTYPE).
 _MESSAGE = ("CHLTYPE", "TRPTYPE", "DESCR", "MCAUSER", "HBINT", "KAINT", "MAXMSGL", "SEQWRAP", "NPMSPEED",
-            "SSLCIPH", "SSLPEER", "CERTLABL", "BATCHSZ")
+            "SSLCIPH", "SSLPEER", "CERTLABL", "BATCHSZ", "MRRTY", "MRTMR")
 _SENDING = ("CONNAME", "XMITQ", "BATCHINT", "BATCHLIM", "BATCHHB", "DISCINT", "SHORTRTY", "SHORTTMR",
             "LONGRTY", "LONGTMR", "LOCLADDR", "CONVERT")
 _RECEIVING = ("PUTAUT", "USEDLQ", "SSLCAUTH")

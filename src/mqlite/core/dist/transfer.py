@@ -152,11 +152,13 @@ class ChannelTransfer:
 
     # -- the receiving end ----------------------------------------------------------------------
     def deliver(self, conn: Connection, md: list[Any], properties: dict[str, Any], body: bytes,
-                in_unit: bool, putaut: str = "DEF", usedlq: bool = True) -> str:
+                in_unit: bool, putaut: str = "DEF", usedlq: bool = True, retry: bool = False) -> str:
         """Put one arriving transmission-queue message where its header says; returns where it went
         (``QUEUE@QMGR``, or ``DLQ:<reason>``). MQError when it can go nowhere (the batch must fail).
         ``md`` is the transmission queue message's own MQMD as a list: only a message without an
-        MQXQH needs it (the header carries the original MQMD)."""
+        MQXQH needs it (the header carries the original MQMD). With ``retry`` a failure that may
+        pass (RETRYABLE: the queue full or put-inhibited) is raised for the channel to try again
+        later (MRRTY, MRTMR) instead of dead-lettering the message."""
         sync_option = C.MQPMO_SYNCPOINT if in_unit else C.MQPMO_NO_SYNCPOINT
         try:
             header, data = xqh.unwrap(body)
@@ -174,6 +176,8 @@ class ChannelTransfer:
         except MQError as error:
             if error.reason in _FATAL_TO_BATCH or (error.reason in _WAIT_FOR_SYSTEM_QUEUE
                                                     and header.remote_q_name.startswith(_INTER_QMGR)):
+                raise
+            if retry and error.reason in RETRYABLE:
                 raise
             self._dead_letter(conn, Message(header.md, data, properties), error.reason, header.remote_q_name,
                               target_qmgr, sync_option, usedlq)
@@ -248,5 +252,8 @@ _MAX_OPEN_HANDLES = 256  # destinations a receiving channel keeps open at once
 # system queue refuses them (B:R-ERR-3, A-40); a security refusal still dead-letters (R-DSEC-6).
 _INTER_QMGR = "SYSTEM.INTER.QMGR."
 _WAIT_FOR_SYSTEM_QUEUE = frozenset({C.MQRC_PUT_INHIBITED, C.MQRC_Q_FULL})
+# Failures a receiving channel's message retry waits out (IBM's MCA retries these when it has no
+# message-retry exit); anything else goes to the dead-letter queue at once.
+RETRYABLE = frozenset({C.MQRC_PUT_INHIBITED, C.MQRC_Q_FULL, C.MQRC_Q_SPACE_NOT_AVAILABLE})
 _FATAL_TO_BATCH = frozenset({C.MQRC_Q_MGR_QUIESCING, C.MQRC_Q_MGR_STOPPING, C.MQRC_SYNCPOINT_LIMIT_REACHED,
                              C.MQRC_HCONN_ERROR})

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from mqlite import cmqc as C
 from mqlite.core.dist.channel import first_seq_ok
-from mqlite.core.dist.transfer import receiver_key
+from mqlite.core.dist.transfer import RETRYABLE, receiver_key
 from mqlite.core.errors import MQError
 from mqlite.message import MD_FIELDS
 from mqlite.protocol import channel as wire
@@ -51,6 +51,7 @@ class ReceiverAgent(asyncio.Protocol):
         self.conn: Any = None
         self.status = ChannelStatus("", "RCVR")
         self.closed = False
+        self.retrying = False  # a put waits for its message retry (MRRTY/MRTMR): reading paused
         if transport is not None:  # a connection the listener accepted (set_protocol calls nothing)
             self.connection_made(transport)
 
@@ -64,16 +65,28 @@ class ReceiverAgent(asyncio.Protocol):
         if self.closed:
             return
         self.status.bytes_received += len(data)
-        try:
+
+        def feed() -> None:
             self.wire.receive_data(data)
-            while (event := self.wire.next_event()) is not wire.NEED_DATA:
-                assert not isinstance(event, NeedData)
-                self._handle(event)
-                if self.closed:
-                    return
-            if self._delivered_now:  # NPMSPEED(FAST) messages are there now: a waiting MQGET gets them now
-                self._delivered_now = False
-                self.runtime.finish(Round())
+            self._process_events()
+
+        self._guarded(feed)
+
+    def _process_events(self) -> None:
+        """The frames received, in order, until one waits (a message retry) or the channel ends."""
+        while not self.retrying and (event := self.wire.next_event()) is not wire.NEED_DATA:
+            assert not isinstance(event, NeedData)
+            self._handle(event)
+            if self.closed:
+                return
+        if self._delivered_now:  # NPMSPEED(FAST) messages are there now: a waiting MQGET gets them now
+            self._delivered_now = False
+            self.runtime.finish(Round())
+
+    def _guarded(self, action: Callable[[], None]) -> None:
+        """Run ``action``; what goes wrong ends this channel, never the queue manager."""
+        try:
+            action()
         except wire.ProtocolError as error:
             log.error("AMQ9504E: protocol error on channel '%s' from %s: %s", self.name or "?",
                       self.status.conname, error.text)
@@ -170,9 +183,21 @@ class ReceiverAgent(asyncio.Protocol):
                                 C.MQRC_UNEXPECTED_ERROR)
         in_unit = msg.persistent or not self.fast
         self._batch_persistent |= msg.persistent
+        self._deliver(msg, in_unit, int(self.attrs.get("MRRTY", 10)))
+
+    def _deliver(self, msg: wire.Msg, in_unit: bool, retries: int) -> None:
+        """Put the message; a put that may succeed later (the queue full or put-inhibited) is tried
+        again ``retries`` times, MRTMR apart, the channel PAUSED meanwhile, then dead-lettered."""
         try:
-            self.core.transfer.deliver(self.conn, msg.md, msg.props, msg.body, in_unit, self.putaut, self.usedlq)
+            self.core.transfer.deliver(self.conn, msg.md, msg.props, msg.body, in_unit, self.putaut, self.usedlq,
+                                       retry=retries > 0)
         except MQError as error:
+            if retries > 0 and error.reason in RETRYABLE:
+                self.retrying, self.status.status = True, "PAUSED"
+                self.transport.pause_reading()
+                delay = int(self.attrs.get("MRTMR", 1000)) / 1000
+                asyncio.get_running_loop().call_later(delay, self._retry, msg, in_unit, retries - 1)
+                return
             self.core.backout(self.conn)
             self.runtime.finish(Round())
             raise ChannelFailed(error.text or f"reason {error.reason}", error.reason) from None
@@ -180,6 +205,22 @@ class ReceiverAgent(asyncio.Protocol):
         self.status.cur_seq = msg.seq
         self.status.last_message = time.time()
         self._delivered_now |= not in_unit
+
+    def _retry(self, msg: wire.Msg, in_unit: bool, retries: int) -> None:
+        if self.closed:
+            return
+
+        def again() -> None:
+            self.retrying = False
+            self._deliver(msg, in_unit, retries)
+            if self.retrying or self.closed:
+                return
+            self.status.status = "RUNNING"
+            self._process_events()  # the frames that came meanwhile
+            if not self.retrying and not self.closed:
+                self.transport.resume_reading()
+
+        self._guarded(again)
 
     def _end_batch(self, end: wire.EndBatch) -> None:
         """Commit the batch with the sync record; CONFIRM once it is durable."""
