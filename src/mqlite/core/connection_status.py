@@ -1,6 +1,6 @@
 """DISPLAY CONN's records: each connection of the queue manager (TYPE(CONN)) and each object it
 has open (TYPE(HANDLE)), as IBM's runmqsc shows them. Pure: the caller passes the connections,
-the queue manager's name and the clock.
+the queue manager's name and which handles have an MQGET waiting.
 
 CONN is the connection's 16-hex-digit id (IBM: the last eight bytes of its 24-byte ConnectionId)
 and EXTCONN the first sixteen bytes, ``AMQC`` and the queue manager's name, in hex. A unit of
