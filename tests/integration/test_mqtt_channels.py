@@ -17,6 +17,7 @@ import pytest
 from mqtt_clients import V5, V311, Client
 
 import mqlite
+from helpers.mqsc import records
 from helpers.qmgrs import listening
 from helpers.waiting import wait_until
 
@@ -85,6 +86,13 @@ def test_define_start_display_and_stop(run_cli: Any, qm: Any, mqtt_clients: list
     assert "AMQ8420I: Channel Status not found." in mqsc(run_cli, qm, "DISPLAY CHSTATUS(*) CLIENTID('nobody')\n")
     conn = mqsc(run_cli, qm, "DISPLAY CONN(*) WHERE(CHANNEL EQ MQTT) APPLTAG CONNAME\n")  # its connection too
     assert "APPLTAG(MQTT watcher)" in conn and "CONNAME(127.0.0.1(" in conn, conn
+    victim = Client(port, "victim")  # STOP CONN ends a client as STOP CHANNEL ... CLIENTID does
+    mqtt_clients.append(victim)
+    shown = mqsc(run_cli, qm, "DISPLAY CONN(*) WHERE(APPLTAG EQ 'MQTT victim')\n")
+    (conn_id,) = [r["CONN"] for r in records(shown, "AMQ8276I: Display Connection details.")]
+    assert "connection stopped" in mqsc(run_cli, qm, f"STOP CONN({conn_id})\n")
+    assert victim.disconnects.get(timeout=10) is not None
+    victim.paho.loop_stop()
 
     out = mqsc(run_cli, qm, "STOP CHANNEL(MQTT) CHLTYPE(MQTT) CLIENTID('watcher')\n")
     assert "AMQ8019I" in out

@@ -151,6 +151,7 @@ class MqttConnection(asyncio.Protocol):
             # DISPLAY CONN shows the telemetry channel and the client's address
             self.link.conn.channel = self.channel.name if self.channel is not None else ""
             self.link.conn.conname = self.link.peer
+            self.link.output.on_stop = self._stopped_by_operator
         if self.link is not None:
             self._arm_keep_alive(self.link.keep_alive)
 
@@ -181,6 +182,13 @@ class MqttConnection(asyncio.Protocol):
         elif self.stream.version == V5:
             self._send(round_, Disconnect(reason))
         self.close(reason)
+
+    def _stopped_by_operator(self) -> None:
+        """STOP CONN: as STOP CHANNEL ... CLIENTID ends a client (a 5.0 client hears 0x98 first)."""
+        if self.link is not None:
+            round_ = Round()
+            self.link.fail(round_, R.ADMINISTRATIVE_ACTION)
+            self.runtime.finish(round_)
 
     def close(self, reason: int) -> None:
         """End the connection once the round's output has gone (``reason`` is for the log)."""
