@@ -107,6 +107,21 @@ def test_mqsc_authrec_commands_and_refresh_security(qmgr: QMgr, run_cli: RunCli)
     assert "No matching authority records." in ok(run_cli("dmpmqaut", "-m", qmgr.name, "-g", "payroll"))
 
 
+def test_delete_keeps_the_objects_authority_records_with_authrec_no(qmgr: QMgr, run_cli: RunCli) -> None:
+    """DELETE QLOCAL ... AUTHREC(NO) keeps the records of the queue's own name (a queue defined
+    again has them); IBM's default AUTHREC(YES) deletes them with the object; other values are
+    a syntax error."""
+    show = "DISPLAY AUTHREC PROFILE(PAY.IN) OBJTYPE(QUEUE)\n"
+    ok(run_cli("runmqsc", qmgr.name, input="DEFINE QLOCAL(PAY.IN)\n"
+               "SET AUTHREC PROFILE(PAY.IN) OBJTYPE(QUEUE) GROUP('payroll') AUTHADD(PUT)\n"
+               "DELETE QLOCAL(PAY.IN) AUTHREC(NO)\n"))
+    assert "ENTITY(payroll)" in ok(run_cli("runmqsc", qmgr.name, input=show))
+    bad = run_cli("runmqsc", qmgr.name, input="DEFINE QLOCAL(PAY.IN)\nDELETE QLOCAL(PAY.IN) AUTHREC(MAYBE)\n")
+    assert bad.returncode != 0 and "AUTHREC" in bad.stdout
+    ok(run_cli("runmqsc", qmgr.name, input="DELETE QLOCAL(PAY.IN)\n"))
+    assert "ENTITY(payroll)" not in run_cli("runmqsc", qmgr.name, input=show).stdout
+
+
 def test_remote_administration_only_for_administrators(qmgr: QMgr, run_cli: RunCli) -> None:
     add_user(run_cli, qmgr, "bob")
     ok(run_cli("setmqaut", "-m", qmgr.name, "-t", "qmgr", "-p", "bob", "+connect", "+dsp", "+chg"))

@@ -69,7 +69,7 @@ class MemoryAdmin:
             raise MQError(cmqc.MQRC_OBJECT_TYPE_ERROR, f"{name} is a {found[0]}")
         return found
 
-    def delete(self, objtype: str, name: str, purge: bool = False) -> None:
+    def delete(self, objtype: str, name: str, purge: bool = False, authrec: bool = True) -> None:
         self._find(objtype, name)
         if self.depth.get(name) and not purge:
             raise MQError(cmqc.MQRC_Q_NOT_EMPTY, f"{name} is not empty")

@@ -131,7 +131,8 @@ class Admin:
             return self.routes.alter(name, attrs)
         return self.objects.alter_queue(objtype, name, attrs)
 
-    def delete(self, objtype: str, name: str, purge: bool = False) -> None:
+    def delete(self, objtype: str, name: str, purge: bool = False, authrec: bool = True) -> None:
+        """DELETE of an object (``authrec``: the authority records are the checked admin's to keep)."""
         self._delete(objtype, name, purge)
         self.on_change(objtype.upper(), name)
 

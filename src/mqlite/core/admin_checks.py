@@ -44,7 +44,7 @@ class Unchecked(Protocol):
 
     def alter(self, objtype: str, name: str, attrs: dict[str, Any]) -> None: ...
 
-    def delete(self, objtype: str, name: str, purge: bool = False) -> None: ...
+    def delete(self, objtype: str, name: str, purge: bool = False, authrec: bool = True) -> None: ...
 
     def define_sub(self, name: str, attrs: dict[str, Any], like: str | None = None, replace: bool = False,
                    principal: Principal | None = None) -> None: ...
@@ -223,7 +223,7 @@ class CheckedAdmin:
             return self.qm.alter_sub(name, attrs, principal=self.principal)
         self.qm.alter(objtype, name, attrs)
 
-    def delete(self, objtype: str, name: str, purge: bool = False) -> None:
+    def delete(self, objtype: str, name: str, purge: bool = False, authrec: bool = True) -> None:
         self._command = object_command(DELETE, objtype)
         kind = objtype.upper()
         if kind == "SUB":
@@ -231,7 +231,7 @@ class CheckedAdmin:
         else:
             self._require(OBJECT_TYPES.get(kind, C.MQOT_Q_MGR), name, C.MQZAO_DELETE)
         self.qm.delete(objtype, name, purge)
-        if kind in OBJECT_TYPES:  # IBM's AUTHREC(YES): the object's own records go with it
+        if authrec and kind in OBJECT_TYPES:  # IBM's AUTHREC(YES): the object's own records go with it
             self.security.delete_profile(OBJECT_TYPES[kind], name)
 
     def objects(self, objtype: str, generic: str) -> list[dict[str, Any]]:

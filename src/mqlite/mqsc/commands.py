@@ -42,7 +42,7 @@ class AdminAPI(Protocol):
 
     def alter(self, objtype: str, name: str, attrs: dict[str, Any]) -> None: ...
 
-    def delete(self, objtype: str, name: str, purge: bool = False) -> None: ...
+    def delete(self, objtype: str, name: str, purge: bool = False, authrec: bool = True) -> None: ...
 
     def objects(self, objtype: str, generic: str) -> list[dict[str, Any]]: ...
 
@@ -312,7 +312,7 @@ def _dispatch(admin: AdminAPI, cmd: Command) -> list[str]:
         admin.alter(objtype, name, _typed(cmd))
     elif verb == "DELETE":
         _no_attributes(cmd)
-        admin.delete(objtype, name, purge="PURGE" in cmd.flags)
+        admin.delete(objtype, name, purge="PURGE" in cmd.flags, **security.authrec_option(cmd))
     elif verb in ("START", "STOP") and objtype == "CHANNEL":
         _no_attributes(cmd)
         channels = _channel_admin(admin, cmd)

@@ -209,3 +209,12 @@ def refresh(admin: Any, cmd: Command) -> list[str]:
     if kind == "SSL":
         admin.refresh_ssl()
     return ["AMQ8560I: WebSphere MQ security cache refreshed."]
+
+
+def authrec_option(cmd: Command) -> dict[str, bool]:
+    """DELETE ... AUTHREC(YES|NO): whether the object's own authority records go with it (IBM's
+    default YES); the keyword for ``AdminAPI.delete`` when it is NO."""
+    value = str(cmd.options.get("AUTHREC", "YES")).upper()
+    if value not in ("YES", "NO"):
+        raise cmd.error("AUTHREC must be YES or NO", "AUTHREC")
+    return {"authrec": False} if value == "NO" else {}
