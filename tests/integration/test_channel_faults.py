@@ -244,3 +244,27 @@ def test_stop_channel_quiesce_ends_the_batch_first_and_force_leaves_it_in_doubt(
         mqsc(run_cli, qm1, "START CHANNEL(QM1.TO.QM2)\n")
     settle(run_cli, qm1, qm2, 2)
     assert [get_within("QM2", 10.0), get_within("QM2", 10.0), get_within("QM2", 1.0)] == [b"first", b"second", None]
+
+
+def test_batchhb_backs_out_a_batch_the_silent_partner_cannot_take(linked: tuple[QMgr, QMgr, Relay],
+                                                                  run_cli: RunCli) -> None:
+    """BATCHHB: the receiver frozen and not heard from for BATCHHB, the sender asks with a
+    heartbeat before it ends the batch; no answer within the receive timeout (2 x HBINT) fails the
+    channel with the batch backed out onto the transmission queue, not left in doubt. Thawed, the
+    receiver gets every message once."""
+    qm1, qm2, _relay = linked
+    mqsc(run_cli, qm1, "ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) BATCHHB(1) HBINT(1)\n")
+    mqsc(run_cli, qm2, "ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) HBINT(1)\n")
+    mqsc(run_cli, qm1, "START CHANNEL(QM1.TO.QM2)\n")
+    put_numbered("QM1", 0, 1)
+    settle(run_cli, qm1, qm2, 1)
+    pids = server_pids(qm1.home)
+    os.kill(pids["QM2"], signal.SIGSTOP)
+    try:
+        put_numbered("QM1", 1, 5)
+        wait_until(lambda: depth(run_cli, qm1, "QM2") == 5 and "INDOUBT(YES)" not in mqsc(
+            run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) INDOUBT\n", ok=False), "the batch backed out", timeout=30)
+    finally:
+        os.kill(pids["QM2"], signal.SIGCONT)
+    settle(run_cli, qm1, qm2, 6)
+    assert drain("QM2", 6) == list(range(6))

@@ -116,6 +116,7 @@ class SenderAgent:
         self._out: list[bytes] = []  # MSG frames not yet written
         self._out_size = 0
         self._receive_timeout = receive_timeout(int(attrs.get("HBINT", 300)) or 300)
+        self._heard = time.monotonic()  # when the partner last sent anything
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     def cancel(self) -> None:
@@ -271,6 +272,8 @@ class SenderAgent:
         discint = int(attrs.get("DISCINT", 6000))
         batchlim = int(attrs.get("BATCHLIM", 5000))
         batchint = int(attrs.get("BATCHINT", 0))
+        batchhb = int(attrs.get("BATCHHB", 0)) / 1000
+        self._heard = time.monotonic()
         idle_since = time.monotonic()
         while True:
             if len(self._awaiting) >= pipeline:
@@ -332,8 +335,21 @@ class SenderAgent:
                     self._flush()
                     await asyncio.sleep(0)
                     message = self._get_now(unit)
+            if batchhb and time.monotonic() - self._heard > batchhb:
+                await self._batch_heartbeat(reader, key, batchhb)
             self._end_batch(unit, key, seq, count)
             idle_since = time.monotonic()
+
+    async def _batch_heartbeat(self, reader: asyncio.StreamReader, key: str, batchhb: float) -> None:
+        """BATCHHB: a partner not heard from for BATCHHB is asked whether it is there before the
+        batch ends. Silence (the receive timeout) fails the channel with this batch not ended, so
+        it is backed out onto the transmission queue instead of being left in doubt."""
+        while self._awaiting:  # a CONFIRM is an answer too
+            await self._confirm(reader, key)
+        if time.monotonic() - self._heard > batchhb:
+            self._flush()
+            self._send(wire.Heartbeat())
+            await self._expect(reader, wire.HeartbeatAck)
 
     def _end_batch(self, unit: _Unit, key: str, seq: int, count: int) -> None:
         """END_BATCH goes once the batch's in-doubt record is durable; its CONFIRM is awaited later."""
@@ -490,6 +506,7 @@ class SenderAgent:
 
     def _count_received(self, size: int) -> None:
         self.status.bytes_received += size
+        self._heard = time.monotonic()  # (BATCHHB: the partner was there then)
 
     async def _close_quietly(self, reason: int, text: str) -> None:
         writer, channel = self._writer, self._wire
