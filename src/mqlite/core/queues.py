@@ -14,6 +14,7 @@ the store when the message is delivered. That keeps a queue's depth bounded by d
 from __future__ import annotations
 
 import bisect
+import contextlib
 from collections import deque
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol
@@ -143,7 +144,7 @@ class LocalQueue:
         self.max_msgl = int(attrs.get("MAXMSGL", 4194304))
         # CorrelId -> its entries per level, in put order: built at the first get by CorrelId (a
         # cluster transmission queue's senders each take their own), kept up to date after.
-        self._by_correl: dict[bytes, list[deque[Entry]]] | None = None  # CorrelId -> its entries by level
+        self._by_correl: dict[bytes, list[deque[Entry]]] | None = None
 
     # -- attributes used on hot paths ---------------------------------------------------
     def refresh(self) -> None:
@@ -373,10 +374,11 @@ class LocalQueue:
             return
         levels = self._by_correl.get(entry.message.md.CorrelId)
         entries = levels[entry.level] if levels is not None and entry.level < len(levels) else None
-        if entries and entries[0] is entry:
+        if entries and entries[0] is entry:  # the usual case: the head of a channel's messages
             entries.popleft()
-        elif entries is not None and entry in entries:
-            entries.remove(entry)
+        elif entries:
+            with contextlib.suppress(ValueError):
+                entries.remove(entry)
 
     def _reindex(self, entry: Entry) -> None:
         """A backed-out entry back into the CorrelId index, in sequence order (where it was)."""

@@ -381,10 +381,9 @@ class Runtime:
     def stop_connection(self, conn_id: str) -> bool:
         """STOP CONN of a connection this runtime serves (False: none it can stop)."""
         session = self.sessions.get(conn_id)
-        stop = getattr(session, "on_stop", None)
-        if stop is None:
+        if session is None or session.on_stop is None:
             return False
-        stop()
+        session.on_stop()
         return True
 
     def _release_memory_when_idle(self, now: float) -> None:

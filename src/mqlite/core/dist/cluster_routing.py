@@ -309,6 +309,7 @@ class ClusterRouting:
         queue manager reallocates so; B's decision A-23 / R-BIND-5 kept them waiting.)"""
         correl = channel_correl(channel)
         moved: dict[str, int] = {}
+        targets: dict[str, LocalQueue] = {}
         for source in self.associations.cluster_xmitqs():
             def waiting_not_fixed(entry: Entry, source: LocalQueue = source) -> bool:
                 message = source.load(entry)
@@ -326,12 +327,12 @@ class ClusterRouting:
                 md = message.md.copy()
                 md.CorrelId = channel_correl(new_channel)
                 body = xqh.wrap(header.remote_q_name, target, header.md, data)
-                queue = self.xmitq_of(new_channel)
+                queue = targets[new_channel] = self.xmitq_of(new_channel)
                 move_entry(self.state.outbox, source, entry, queue, Message(md, body, dict(message.properties)))
                 moved[new_channel] = moved.get(new_channel, 0) + 1
-                self._want(new_channel)
-                self.puts.deliver(queue)
         for new_channel, count in moved.items():
+            self._want(new_channel)
+            self.puts.deliver(targets[new_channel])
             # (no AMQ number: IBM's queue manager reallocates without a message in its log)
             self.state.log.append(f"Cluster workload: {count} messages put not fixed and waiting for RETRYING "
                                   f"cluster-sender '{channel}' reallocated to '{new_channel}'")

@@ -141,15 +141,8 @@ class Conversation:
 
     def ended(self) -> None:
         """The socket closed: a waiting get is cancelled and the unit of work backed out, as MQ does."""
-        session = self.session
-        session.closed = True
-        for waiter in session.waiters.values():
-            self.runtime.cancel_waiter(waiter)
-        session.waiters.clear()
-        conn = session.conn
-        if conn is not None and conn.connected:
-            self.runtime.core.disconnect(conn, commit=False)
-            self.runtime.sessions.pop(conn.conn_id, None)
+        self.session.closed = True
+        if self._abandon(None):
             self.runtime.finish(Round())
 
     def stop(self) -> None:
@@ -159,16 +152,27 @@ class Conversation:
         if conn is None:
             return
         round_ = Round()
-        for req_id, waiter in session.waiters.items():
-            self.runtime.cancel_waiter(waiter)
-            round_.add(session, native.encode_reply(req_id, 2, C.MQRC_CONNECTION_BROKEN, _STOPPED))
-        session.waiters.clear()
-        self.runtime.core.disconnect(conn, commit=False)
-        self.runtime.sessions.pop(conn.conn_id, None)
+        self._abandon(round_)
         session.conn, session.on_stop, self.stopped = None, None, True
         self.socket.leave_instance(self)
         log.info("Connection %s (%s, user %s) stopped by STOP CONN", conn.conn_id, conn.appl_name, conn.user)
         self.runtime.finish(round_)
+
+    def _abandon(self, stopped: Round | None) -> bool:
+        """Cancel the waiting MQGETs (with STOP CONN's round, ``stopped``, each answered 2009 in it),
+        back out and disconnect the core connection; whether there was one to disconnect."""
+        session = self.session
+        for req_id, waiter in session.waiters.items():
+            self.runtime.cancel_waiter(waiter)
+            if stopped is not None:
+                stopped.add(session, native.encode_reply(req_id, 2, C.MQRC_CONNECTION_BROKEN, _STOPPED))
+        session.waiters.clear()
+        conn = session.conn
+        if conn is None or not conn.connected:
+            return False
+        self.runtime.core.disconnect(conn, commit=False)
+        self.runtime.sessions.pop(conn.conn_id, None)
+        return True
 
     def _conn(self) -> Any:
         return self.session.conn
