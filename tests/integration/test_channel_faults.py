@@ -14,6 +14,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -83,6 +84,21 @@ def settle(run_cli: RunCli, qm1: QMgr, qm2: QMgr, total: int, timeout: float = 1
                f"all {total} messages across", timeout=timeout, interval=0.25)
 
 
+@contextmanager
+def receiver_frozen(run_cli: RunCli, qm1: QMgr, qm2: QMgr) -> Iterator[dict[str, int]]:
+    """The channel started, one message across and confirmed, then QM2 frozen (SIGSTOP) until the
+    block ends; the block gets the queue managers' pids."""
+    mqsc(run_cli, qm1, "START CHANNEL(QM1.TO.QM2)\n")
+    put_numbered("QM1", 0, 1)
+    settle(run_cli, qm1, qm2, 1)
+    pids = server_pids(qm1.home)
+    os.kill(pids["QM2"], signal.SIGSTOP)
+    try:
+        yield pids
+    finally:
+        os.kill(pids["QM2"], signal.SIGCONT)
+
+
 def test_network_cuts_lose_and_duplicate_nothing(linked: tuple[QMgr, QMgr, Relay], run_cli: RunCli) -> None:
     qm1, qm2, relay = linked
     total = 10_000
@@ -134,20 +150,13 @@ def test_two_batches_in_doubt_are_settled_by_the_receivers_last_batch(linked: tu
     both; QM1's restart finds both in doubt and removes them) or QM2 (it had neither; QM1 backs
     out both and sends them again). Every message arrives once, in order (B:R-CHN-4)."""
     qm1, qm2, relay = linked
-    mqsc(run_cli, qm1, "START CHANNEL(QM1.TO.QM2)\n")
-    put_numbered("QM1", 0, 1)
-    settle(run_cli, qm1, qm2, 1)
-    pids = server_pids(qm1.home)
-    os.kill(pids["QM2"], signal.SIGSTOP)
-    try:
+    with receiver_frozen(run_cli, qm1, qm2) as pids:
         put_numbered("QM1", 1, 100, at_once=True)  # two batches of 50
         wait_until(lambda: "CURSEQNO(101)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) CURSEQNO INDOUBT\n",
                                                    ok=False), "both batches ended, unconfirmed", timeout=20)
         status = mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) INDOUBT LSTSEQNO\n")
         assert "INDOUBT(YES)" in status and "LSTSEQNO(1)" in status
         os.kill(pids[victim], signal.SIGKILL)
-    finally:
-        os.kill(pids["QM2"], signal.SIGCONT)
     time.sleep(0.5)
     started = run_cli("strmqm", victim)
     assert started.returncode == 0, started.stdout + started.stderr
@@ -173,18 +182,11 @@ def test_stop_channel_while_a_batch_awaits_its_confirm_ends_once_it_comes(linked
         (qm1.home / "qmgrs" / "QM1" / "qm.ini").write_text("CHANNELS:\n   PipeLineLength=1\n")
         run_cli("endmqm", "QM1")
         assert run_cli("strmqm", "QM1").returncode == 0
-    mqsc(run_cli, qm1, "START CHANNEL(QM1.TO.QM2)\n")
-    put_numbered("QM1", 0, 1)
-    settle(run_cli, qm1, qm2, 1)
-    pids = server_pids(qm1.home)
-    os.kill(pids["QM2"], signal.SIGSTOP)  # the receiver takes the batch in, and answers nothing yet
-    try:
+    with receiver_frozen(run_cli, qm1, qm2):  # the receiver takes the batch in, and answers nothing yet
         put_numbered("QM1", 1, 1)
         wait_until(lambda: "INDOUBT(YES)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) INDOUBT\n", ok=False),
                    "the batch awaits its CONFIRM", timeout=20)
         assert "AMQ8019I" in mqsc(run_cli, qm1, "STOP CHANNEL(QM1.TO.QM2)\n")
-    finally:
-        os.kill(pids["QM2"], signal.SIGCONT)
     wait_until(lambda: "STATUS(STOPPED)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2)\n", ok=False),
                "it stopped once the CONFIRM came", timeout=20)
     assert "INDOUBT(NO)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) INDOUBT\n", ok=False)
@@ -255,16 +257,9 @@ def test_batchhb_backs_out_a_batch_the_silent_partner_cannot_take(linked: tuple[
     qm1, qm2, _relay = linked
     mqsc(run_cli, qm1, "ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) BATCHHB(1) HBINT(1)\n")
     mqsc(run_cli, qm2, "ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) HBINT(1)\n")
-    mqsc(run_cli, qm1, "START CHANNEL(QM1.TO.QM2)\n")
-    put_numbered("QM1", 0, 1)
-    settle(run_cli, qm1, qm2, 1)
-    pids = server_pids(qm1.home)
-    os.kill(pids["QM2"], signal.SIGSTOP)
-    try:
+    with receiver_frozen(run_cli, qm1, qm2):
         put_numbered("QM1", 1, 5)
         wait_until(lambda: depth(run_cli, qm1, "QM2") == 5 and "INDOUBT(YES)" not in mqsc(
             run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) INDOUBT\n", ok=False), "the batch backed out", timeout=30)
-    finally:
-        os.kill(pids["QM2"], signal.SIGCONT)
     settle(run_cli, qm1, qm2, 6)
     assert drain("QM2", 6) == list(range(6))
