@@ -55,6 +55,7 @@ from rich.console import Console
 from rich.progress import Progress
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cpu import CpuMark
 from mqlite_cli import run as cli
 from streaming import put_stream
 
@@ -67,6 +68,8 @@ HOSTS = ("H1", "H2", "H3", "H4")
 QUEUES = {"CQ1": HOSTS[:1], "CQ2": HOSTS[:2], "CQ4": HOSTS}
 SIZE = 256
 MAXDEPTH = 1_000_000
+# the references a cluster put is measured beside: (label, queue put to, queue the messages land on)
+REFERENCES = (("local", "LOCAL.Q", "LOCAL.Q"), ("remote_queue", "RQ", "XQ.NOWHERE"))
 
 
 def port_of(home: Path, name: str) -> int:
@@ -139,19 +142,31 @@ class Depths:
             conn.disconnect()
 
 
-def cluster_round(qm: mqlite.QueueManager, depths: Depths, queue: str, count: int, persistent: bool
-                  ) -> dict[str, Any]:
+def cluster_round(qm: mqlite.QueueManager, depths: Depths, pids: dict[str, int], queue: str, count: int,
+                  persistent: bool) -> dict[str, Any]:
     began = time.perf_counter()
+    mark = CpuMark.now(pids)
     put_seconds = put_stream(qm, queue, count, SIZE, persistent, C.MQOO_OUTPUT | C.MQOO_BIND_NOT_FIXED)
+    cpu_put = mark.per_message(pids, count)
     deadline = time.monotonic() + 300
     while sum(depths.of(queue).values()) < count:
         if time.monotonic() > deadline:
             raise SystemExit(f"{queue}: not all {count} messages arrived: {depths.of(queue)}")
         time.sleep(0.005)
     delivered = time.perf_counter() - began
+    cpu_delivered = mark.per_message(pids, count)
+    del cpu_delivered["client"]  # (it polled the depths meanwhile)
     spread = depths.of(queue)
     depths.clear()
-    return {"put_per_s": round(count / put_seconds), "delivered_per_s": round(count / delivered), "spread": spread}
+    return {"put_per_s": round(count / put_seconds), "delivered_per_s": round(count / delivered), "spread": spread,
+            "cpu_us_per_msg_put": cpu_put, "cpu_us_per_msg_delivered": cpu_delivered}
+
+
+def local_round(qm: mqlite.QueueManager, pids: dict[str, int], queue: str, count: int, persistent: bool
+                ) -> dict[str, Any]:
+    mark = CpuMark.now(pids)
+    seconds = put_stream(qm, queue, count, SIZE, persistent)
+    return {"put_per_s": round(count / seconds), "cpu_us_per_msg_put": mark.per_message(pids, count)}
 
 
 def reachable(home: Path, qm: mqlite.QueueManager, rounds: int) -> list[float]:
@@ -248,28 +263,33 @@ def repository_scale(members: int = 50, queues: int = 5_000, lookups: int = 100)
             "tracemalloc_peak_mb": round(peak / 2**20, 1)}
 
 
+def median_cpu(rounds: list[dict[str, Any]], key: str) -> dict[str, float]:
+    """Each process's median CPU per message over the rounds."""
+    return {name: round(statistics.median(r[key][name] for r in rounds), 1) for name in rounds[0][key]}
+
+
 def measure(quick: bool, count: int) -> dict[str, Any]:
     repeats = 1 if quick else 3
     runs: dict[str, list[Any]] = {}
     with cluster() as home:
         qm = mqlite.connect("PUT")
         depths = Depths()
+        pids = {name: int((home / "qmgrs" / name / "qmgr.pid").read_text().split()[0])
+                for name in ("PUT", "H1", "FR1")}
         try:
             with Progress(console=console, transient=True) as progress:
                 task = progress.add_task("cluster puts", total=repeats * 2 * (1 + len(QUEUES)))
                 for _ in range(repeats):
                     for persistent in (False, True):
                         key = "persistent" if persistent else "non_persistent"
-                        seconds = put_stream(qm, "LOCAL.Q", count, SIZE, persistent)
-                        qm.mqsc("CLEAR QLOCAL(LOCAL.Q)\n")
-                        runs.setdefault(f"{key}.local", []).append(round(count / seconds))
-                        seconds = put_stream(qm, "RQ", count, SIZE, persistent)
-                        qm.mqsc("CLEAR QLOCAL(XQ.NOWHERE)\n")
-                        runs.setdefault(f"{key}.remote_queue", []).append(round(count / seconds))
+                        for label, queue, stored_on in REFERENCES:
+                            runs.setdefault(f"{key}.{label}", []).append(
+                                local_round(qm, pids, queue, count, persistent))
+                            qm.mqsc(f"CLEAR QLOCAL({stored_on})\n")
                         progress.advance(task)
                         for queue in QUEUES:
                             runs.setdefault(f"{key}.{queue}", []).append(
-                                cluster_round(qm, depths, queue, count, persistent))
+                                cluster_round(qm, depths, pids, queue, count, persistent))
                             progress.advance(task)
             times = reachable(home, qm, 3 if quick else 5)
         finally:
@@ -277,16 +297,20 @@ def measure(quick: bool, count: int) -> dict[str, Any]:
             qm.disconnect()
     results: dict[str, Any] = {"count": count, "size": SIZE, "runs": runs}
     for key in ("non_persistent", "persistent"):
-        local = statistics.median(runs[f"{key}.local"])
-        remote = statistics.median(runs[f"{key}.remote_queue"])
+        local = statistics.median(r["put_per_s"] for r in runs[f"{key}.local"])
+        remote = statistics.median(r["put_per_s"] for r in runs[f"{key}.remote_queue"])
         entry: dict[str, Any] = {"local_put_per_s": round(local), "remote_queue_put_per_s": round(remote),
-                                 "remote_queue_over_local": round(remote / local, 2)}
+                                 "remote_queue_over_local": round(remote / local, 2),
+                                 "local_cpu_us_per_msg": median_cpu(runs[f"{key}.local"], "cpu_us_per_msg_put"),
+                                 "remote_queue_cpu_us_per_msg": median_cpu(runs[f"{key}.remote_queue"],
+                                                                           "cpu_us_per_msg_put")}
         for queue in QUEUES:
             rounds = runs[f"{key}.{queue}"]
             put = statistics.median(r["put_per_s"] for r in rounds)
             entry[queue] = {"put_per_s": round(put), "delivered_per_s": round(statistics.median(
                 r["delivered_per_s"] for r in rounds)), "put_over_local": round(put / local, 2),
-                "spread": rounds[-1]["spread"]}
+                "spread": rounds[-1]["spread"], "cpu_us_per_msg_put": median_cpu(rounds, "cpu_us_per_msg_put"),
+                "cpu_us_per_msg_delivered": median_cpu(rounds, "cpu_us_per_msg_delivered")}
         results[key] = entry
     results["reachable_s"] = {"median": round(statistics.median(times), 3), "max": round(max(times), 3),
                               "target": 2.0}

@@ -40,6 +40,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=150_000)
     parser.add_argument("--persistent", action="store_true")
     parser.add_argument("--seconds", type=int, default=12, help="how long py-spy samples")
+    parser.add_argument("--raw", type=Path, help="also keep py-spy's raw samples in this file")
     args = parser.parse_args()
     options = C.MQOO_OUTPUT | C.MQOO_BIND_NOT_FIXED
     with bench.cluster(), tempfile.TemporaryDirectory() as tmp:
@@ -54,6 +55,8 @@ def main() -> None:
         seconds = put_stream(qm, args.queue, args.count, bench.SIZE, args.persistent, options)
         spy.wait()
         qm.disconnect()
+        if args.raw:
+            args.raw.write_bytes(raw.read_bytes())
         print(json.dumps({"queue": args.queue, "persistent": args.persistent, "count": args.count,
                           "put_per_s": round(args.count / seconds), "own_time_percent": own_time(raw, 25)}))
 

@@ -95,6 +95,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cpu import cpu_seconds, machine_busy, own_cpu
 from mqlite_cli import run as cli
 
 import mqlite.client as mqlite
@@ -118,7 +119,6 @@ WARMUP = 20
 LATENCY_RATE = 50.0  # publications per second in the latency run
 IDLE_CPU_WINDOW = 3.0
 ROUTINGS = ("DIRECT", "TOPICHOST")
-TICK = os.sysconf("SC_CLK_TCK")
 HEADER = struct.Struct(">Id")  # publication number, the publisher's perf_counter
 ERROR_ID = re.compile(r"\bAMQ\d{4}[WES]\b")
 FIELD = re.compile(r"(\w+)\(((?:[^()']|'[^']*'|\([^()]*\))*)\)")
@@ -207,26 +207,6 @@ def alive(pid: int) -> bool:
     except (OSError, IndexError):
         return False
     return state != "Z"
-
-
-def machine_busy() -> float:
-    """CPU seconds the machine has been busy (all but idle and iowait, /proc/stat)."""
-    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    return (sum(values[:8]) - values[3] - values[4]) / TICK
-
-
-def own_cpu() -> float:
-    """This process's CPU seconds (the publisher, the polling, the latency reader)."""
-    times = os.times()
-    return times.user + times.system
-
-
-def cpu_seconds(pid: int) -> float:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / TICK  # utime + stime
 
 
 class Cluster:

@@ -37,7 +37,8 @@ from typing import Any
 from rich.console import Console
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from dpubsub import cpu_seconds, drain, exactly_once, publish_stream
+from cpu import cpu_seconds
+from dpubsub import drain, exactly_once, publish_stream
 from mqlite_cli import run as cli
 
 import mqlite.client as mqlite

@@ -42,6 +42,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cpu import cpu_seconds, machine_times
 from fsync_rate import fsync_rate
 
 import mqlite
@@ -240,21 +241,6 @@ def million(proc: subprocess.Popen[bytes], home: str) -> dict[str, float]:
     return {"million_load_msgs_per_s": round(1_000_000 / load_seconds), "million_rss_mb": round(rss_loaded, 1),
             "million_rss_idle_mb": round(rss_idle, 1),
             "million_restart_s": round(restart_seconds, 2), "million_rss_after_restart_mb": round(rss_restarted, 1)}
-
-
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of process ``pid`` so far."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def machine_times() -> tuple[int, int]:
-    """(busy, total) jiffies of all CPUs, from /proc/stat."""
-    with open("/proc/stat") as f:
-        values = [int(v) for v in f.readline().split()[1:]]
-    idle = values[3] + values[4]  # idle + iowait
-    return sum(values) - idle, sum(values)
 
 
 def producers_costed(pid: int, queue: str, total: int, persistent: bool) -> dict[str, float]:

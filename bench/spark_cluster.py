@@ -73,6 +73,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cpu import TICK, machine_busy
 from mqlite_cli import run as cli
 from streaming import put_stream
 
@@ -297,7 +298,6 @@ def in_fresh_process(sampler: Sampler, function: Any, *args: Any) -> dict[str, A
 
 
 # -- CPU sampling ----------------------------------------------------------------------------------------
-TICK = os.sysconf("SC_CLK_TCK")
 
 
 def stat_of(pid: int | str) -> tuple[int, float] | None:
@@ -324,11 +324,6 @@ def spark_tree() -> dict[int, float]:
                 mine.add(pid)
                 children = True
     return {pid: stats[pid][1] for pid in mine - {os.getpid()}}
-
-
-def machine_busy() -> float:
-    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    return (sum(values[:8]) - values[3] - values[4]) / TICK  # all but idle and iowait
 
 
 class Sampler(threading.Thread):

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import Any
 
 from mqlite import cmqc as C
@@ -52,6 +51,21 @@ def channel_correl(channel: str) -> bytes:
     return b"CLUS" + channel.encode()[:20].ljust(20, b" ")
 
 
+# the candidates of a cluster queue in each combination of their channels' states
+_ByStates = dict[tuple[workload.ChannelState, ...], list[workload.Destination]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Aim:
+    """Where a handle aimed at one instance sends its messages, and the MQXQH they carry."""
+
+    channel: str
+    xmitq_for: tuple[str, str]  # (remote queue, remote queue manager) of the MQXQH
+    correl: bytes  # the transmission messages' CorrelId: the channel's
+    attrs: dict[str, Any] | None  # the instance's attributes (none for a remote definition's)
+    chosen: dict[str, Any]  # ClusterBinding.chosen
+
+
 @dataclass
 class ClusterBinding:
     """A cluster queue handle's state: the queue, its binding, and a queue manager named in the
@@ -81,7 +95,8 @@ class ClusterRouting:
         self._looked_up: dict[tuple[str, str], float] = {}  # (kind, name) -> when an MQOPEN last asked
         self._instances: dict[str, tuple[int, list[ClusterRecord]]] = {}  # by the state's generation
         self._channels: dict[str, tuple[int, str]] = {}  # queue manager -> its cluster-sender, likewise
-        self._candidates: dict[tuple[str, str, bool], tuple[int, list[workload.Destination]]] = {}
+        self._candidates: dict[tuple[str, str, bool], tuple[int, list[workload.Destination], _ByStates]] = {}
+        self._aims: dict[tuple[str, str, str], tuple[int, _Aim]] = {}
         self.wanted: set[str] = set()  # cluster-senders with a message waiting since the last look
         self._reallocated: dict[str, float] = {}  # RETRYING cluster-sender -> when its messages were looked at
         self.on_wanted: Callable[[str], None] = lambda channel: None  # start it now (the channel agent)
@@ -340,28 +355,29 @@ class ClusterRouting:
 
     def _choose(self, state: ClusterBinding) -> str:
         """The workload algorithm over the instances as known now (B:R-BIND-4)."""
-        destinations = self._destinations(state)
+        destinations, in_states = self._destinations(state)
         if len(destinations) == 1 and destinations[0].put_enabled:  # one instance: no choice to weigh
             return destinations[0].qmgr
-        candidates = []
-        for destination in destinations:
-            if destination.channel:  # the channel's state now: the one thing that changes between puts
-                now = workload.ChannelState.of(self.channels.state(destination.channel))
-                if now != destination.state:
-                    destination = _in_state(destination, now)
-            candidates.append(destination)
+        # the channels' states now: the one thing that changes between puts
+        states = tuple(workload.ChannelState.of(self.channels.state(d.channel)) if d.channel else d.state
+                       for d in destinations)
+        candidates = in_states.get(states)
+        if candidates is None:
+            candidates = in_states[states] = [d if d.state == now else replace(d, state=now)
+                                              for d, now in zip(destinations, states, strict=True)]
         mruc = int(self.objects.attrs.get("CLWLMRUC", workload.MRUC_DEFAULT))
         choice = workload.choose(candidates, self.history, mruc=mruc)
         self.history = choice.history
         return choice.destination.qmgr
 
-    def _destinations(self, state: ClusterBinding) -> list[workload.Destination]:
+    def _destinations(self, state: ClusterBinding) -> tuple[list[workload.Destination], _ByStates]:
         """The candidates as the repository and the channel definitions describe them, made once
-        per change of either (the state's generation): MQPUT asks at every message."""
+        per change of either (the state's generation): MQPUT asks at every message. With them,
+        the same candidates in each combination of their channels' states met so far."""
         key = (state.queue, state.qmgr, state.local_attrs is not None)
         cached = self._candidates.get(key)
         if cached is not None and cached[0] == self.state.generation:
-            return cached[1]
+            return cached[1], cached[2]
         candidates = []
         for record in self.instances(state.queue):
             if state.qmgr and record.owner != state.qmgr:
@@ -383,8 +399,9 @@ class ClusterRouting:
                 rank=int(local.get("CLWLRANK", 0)), priority=int(local.get("CLWLPRTY", 0))))
         if len(self._candidates) > 10_000:
             self._candidates.clear()
-        self._candidates[key] = (self.state.generation, candidates)
-        return candidates
+        in_states: _ByStates = {}
+        self._candidates[key] = (self.state.generation, candidates, in_states)
+        return candidates, in_states
 
     def _aim(self, handle: Handle, target: str, remote_qmgr: str = "") -> None:
         state: ClusterBinding = handle.cluster
@@ -393,16 +410,32 @@ class ClusterRouting:
             handle.xmitq_for, handle.xmit_correl, handle.alias_attrs = None, None, None
             state.chosen = {"qmgr": target}
             return
-        channel = self._channel_of(target)
-        instance = next((r for r in self.instances(state.queue) if r.owner == target), None)
-        handle.queue = self.xmitq_of(channel)
+        aim = self._aim_at(state.queue, target, remote_qmgr)
+        handle.queue = self.xmitq_of(aim.channel)
         handle.name = handle.queue.name
-        handle.xmitq_for = (state.queue, remote_qmgr or target)
-        handle.xmit_correl = channel_correl(channel)
-        if instance is not None and not remote_qmgr:  # a remote queue definition's attributes stay (it was opened by it)
-            handle.alias_attrs = dict(instance.attrs)
-        state.chosen = {"qmgr": target, "channel": channel}
-        self._want(channel)
+        handle.xmitq_for = aim.xmitq_for
+        handle.xmit_correl = aim.correl
+        if aim.attrs is not None:  # a remote queue definition's attributes stay (it was opened by it)
+            handle.alias_attrs = aim.attrs
+        state.chosen = aim.chosen
+        self._want(aim.channel)
+
+    def _aim_at(self, queue: str, target: str, remote_qmgr: str) -> _Aim:
+        """What a handle aimed at ``target``'s instance of ``queue`` carries, made once per change
+        of the repository (a put that alternates between instances aims at every message)."""
+        key = (queue, target, remote_qmgr)
+        cached = self._aims.get(key)
+        if cached is not None and cached[0] == self.state.generation:
+            return cached[1]
+        channel = self._channel_of(target)
+        instance = next((r for r in self.instances(queue) if r.owner == target), None)
+        aim = _Aim(channel, (queue, remote_qmgr or target), channel_correl(channel),
+                   dict(instance.attrs) if instance is not None and not remote_qmgr else None,
+                   {"qmgr": target, "channel": channel})
+        if len(self._aims) > 10_000:
+            self._aims.clear()
+        self._aims[key] = (self.state.generation, aim)
+        return aim
 
     def _channel_of(self, qmgr: str) -> str:
         return self.channel_to(qmgr)
@@ -440,9 +473,3 @@ class ClusterRouting:
         RNAME advertised in the cluster: seed 001's way to queue managers outside it)."""
         aliases = [r for r in self.instances(target) if r.attrs.get("QTYPE") == "QREMOTE"]
         return aliases[0].owner if aliases else None
-
-
-@lru_cache(maxsize=1024)
-def _in_state(destination: workload.Destination, state: workload.ChannelState) -> workload.Destination:
-    """A candidate whose channel is in ``state`` (the same few, again and again: made once)."""
-    return replace(destination, state=state)

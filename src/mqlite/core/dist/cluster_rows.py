@@ -70,7 +70,8 @@ def clusqmgr_rows(state: ClusterState, channels: Mapping[str, Mapping[str, Any]]
                      _QMID: str(record.attrs.get(_QMID, record.name)), "CLUSDATE": date, "CLUSTIME": clock,
                      **published})
     for name, attrs in sorted(channels.items()):  # manual cluster-senders to partners not heard from yet
-        if attrs.get("CHLTYPE") != "CLUSSDR" or attrs.get("_AUTODEF") or attrs.get("_RQMNAME") or name in known_partners:
+        if (attrs.get("CHLTYPE") != "CLUSSDR" or attrs.get("_AUTODEF") or attrs.get("_RQMNAME")
+                or name in known_partners):
             continue
         temp = f"SYSTEM.TEMPQMGR.{attrs.get('CONNAME', '')}"
         for member_of in state.clusters_of(attrs):

@@ -451,7 +451,8 @@ class ClusterState:
         """SUSPEND (RESUME) QMGR CLUSTER: the membership records say so, and are published."""
         unknown = sorted(set(clusters) - self.member_of())
         if unknown:
-            raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"AMQ9465E: this queue manager is not a member of cluster {', '.join(unknown)}")
+            raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME,
+                          f"AMQ9465E: this queue manager is not a member of cluster {', '.join(unknown)}")
         self.suspended = (self.suspended | set(clusters)) if suspended else (self.suspended - set(clusters))
         self.outbox.tx.put_record(SUBS_KIND, SUSPENDED_KEY, sorted(self.suspended))
         self.changed()

@@ -28,8 +28,20 @@ from enum import Enum
 from mqlite.core.topics.matching import topic_match
 
 __all__ = [
-    "MHOP", "ONEHOP", "Admit", "Rule", "RouteView", "admit", "interest_for", "may_forward", "parse_rule",
-    "route_selectors", "rule_text", "store_queue", "visited_list", "visited_text",
+    "MHOP",
+    "ONEHOP",
+    "Admit",
+    "RouteView",
+    "Rule",
+    "admit",
+    "interest_for",
+    "may_forward",
+    "parse_rule",
+    "route_selectors",
+    "rule_text",
+    "store_queue",
+    "visited_list",
+    "visited_text",
 ]
 
 MHOP = "MHOP"

@@ -41,7 +41,7 @@ from mqlite.core.dist.route_protocol import (
     RouteMessage,
     encode,
 )
-from mqlite.core.dist.route_rules import DEFAULT_ZONE, MHOP, Rule, RouteView, interest_for, store_queue
+from mqlite.core.dist.route_rules import DEFAULT_ZONE, MHOP, RouteView, Rule, interest_for, store_queue
 from mqlite.core.errors import ClusterLookup, MQError
 from mqlite.core.handles import Connection
 from mqlite.core.pubsub.registry import Subscriptions
@@ -152,7 +152,7 @@ class RouteService:
         now = self.clock()
         for queue in (CONTROL_QUEUE, PUBS_QUEUE):
             self._ensure_queue(queue, _SYSTEM_QUEUE, now)
-        for (peer, topic), held in list(self.held.items()):
+        for (peer, _topic), held in list(self.held.items()):
             if peer not in self.definitions.routes:
                 self._drop(held)
         self.definitions_changed()

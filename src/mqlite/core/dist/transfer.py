@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -218,10 +219,8 @@ class ChannelTransfer:
         handles = self._handles.pop(conn.conn_id, {})
         if close:
             for hobj in handles.values():
-                try:
+                with contextlib.suppress(MQError):  # (already closed)
                     self.mqi.close(conn, hobj, 0)
-                except MQError:
-                    pass
 
     def _dead_letter(self, conn: Connection, message: Message, reason: int, dest_q: str, dest_qmgr: str,
                      sync_option: int, usedlq: bool) -> None:

@@ -32,7 +32,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import NamedTuple
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
@@ -41,6 +43,7 @@ __all__ = ["WEIGHT_UNIT", "ChannelState", "Choice", "Destination", "History", "c
 
 WEIGHT_UNIT = 10_000  # a choice adds WEIGHT_UNIT // CLWLWGHT (1..99) to its destination's factor
 MRUC_DEFAULT = 999_999_999
+_NOTHING: Mapping[str, int] = MappingProxyType({})
 
 
 class ChannelState(enum.IntEnum):
@@ -87,22 +90,25 @@ class Destination:
         object.__setattr__(self, "key", self.qmgr if not self.channel else f"{self.qmgr}/{self.channel}")
 
 
-@dataclass(frozen=True)
-class History:
-    """The chooser's memory: each destination's factor and when it was last chosen."""
+class History(NamedTuple):
+    """The chooser's memory: each destination's factor and when it was last chosen. A named
+    tuple, not a frozen dataclass: a put through a cluster queue makes one, and a tuple is
+    several times cheaper to make."""
 
-    factors: Mapping[str, int] = field(default_factory=dict)  # destination key -> summed weight steps
-    last_used: Mapping[str, int] = field(default_factory=dict)  # destination key -> choice number
+    factors: Mapping[str, int] = _NOTHING  # destination key -> summed weight steps
+    last_used: Mapping[str, int] = _NOTHING  # destination key -> choice number
     choices: int = 0
 
 
-@dataclass(frozen=True)
-class Choice:
+_NO_HISTORY = History()
+
+
+class Choice(NamedTuple):
     destination: Destination
     history: History
 
 
-def choose(candidates: Iterable[Destination], history: History = History(), *, useq_local: bool = False,
+def choose(candidates: Iterable[Destination], history: History = _NO_HISTORY, *, useq_local: bool = False,
            from_cluster_channel: bool = False, mruc: int = MRUC_DEFAULT) -> Choice:
     """The destination of the next message (see the module's rules), and the history after it.
 
@@ -144,13 +150,21 @@ def _alike(destinations: list[Destination]) -> bool:
 
 
 def _least_recently_used(remaining: list[Destination], history: History, mruc: int) -> Choice:
-    """Steps 9 and 10: CLWLMRUC, then the lowest weighted factor."""
+    """Steps 9 and 10: CLWLMRUC, then the lowest weighted factor (ties: the one chosen longest
+    ago, then the queue manager and channel names). One pass: every put through a cluster queue
+    with several instances comes here."""
     if len(remaining) > mruc:
         recent = sorted(remaining, key=lambda d: history.last_used.get(d.key, -1), reverse=True)
         remaining = recent[:max(mruc, 1)]
     history = _no_backlog(remaining, history)
     factors, last_used = history.factors, history.last_used
-    chosen = min(remaining, key=lambda d: (factors.get(d.key, 0), last_used.get(d.key, -1), d.qmgr, d.channel))
+    chosen = remaining[0]
+    best = (factors.get(chosen.key, 0), last_used.get(chosen.key, -1), chosen.qmgr, chosen.channel)
+    for destination in remaining[1:]:
+        key = destination.key
+        rank = (factors.get(key, 0), last_used.get(key, -1), destination.qmgr, destination.channel)
+        if rank < best:
+            chosen, best = destination, rank
     return _chosen(chosen, history)
 
 
@@ -161,11 +175,12 @@ def _no_backlog(remaining: list[Destination], history: History) -> History:
     steady state the factors stay within a step of each other, so nothing changes there."""
     known = history.factors
     factors = [known.get(d.key, 0) for d in remaining]
-    floor = max(factors) - WEIGHT_UNIT // min(max(min(d.channel_weight for d in remaining), 1), 99)
+    lightest = min(d.channel_weight for d in remaining)
+    floor = max(factors) - WEIGHT_UNIT // min(max(lightest, 1), 99)
     if min(factors) >= floor:
         return history
     lagging = {d.key: floor for d, factor in zip(remaining, factors, strict=True) if factor < floor}
-    return replace(history, factors={**known, **lagging})
+    return history._replace(factors={**known, **lagging})
 
 
 def _channel_value(destinations: list[Destination], attribute: str) -> Callable[[Destination], int]:
@@ -191,6 +206,8 @@ def _best_netprty_per_qmgr(destinations: list[Destination]) -> list[Destination]
 def _chosen(destination: Destination, history: History) -> Choice:
     key = destination.key
     weight = min(max(destination.channel_weight, 1), 99)
-    factors = {**history.factors, key: history.factors.get(key, 0) + WEIGHT_UNIT // weight}
-    last_used = {**history.last_used, key: history.choices}
+    factors = dict(history.factors)
+    factors[key] = factors.get(key, 0) + WEIGHT_UNIT // weight
+    last_used = dict(history.last_used)
+    last_used[key] = history.choices
     return Choice(destination, History(factors, last_used, history.choices + 1))
