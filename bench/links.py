@@ -37,7 +37,7 @@ from typing import Any
 from rich.console import Console
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from cpu import cpu_seconds
+from cpu import CpuMark
 from dpubsub import drain, exactly_once, publish_stream
 from mqlite_cli import run as cli
 
@@ -111,14 +111,16 @@ def set_up(home: Path, conns: dict[str, mqlite.QueueManager], batchsz: int = 50)
 def one_way(conns: dict[str, mqlite.QueueManager], pids: dict[str, int], way: str, count: int) -> dict[str, Any]:
     publisher, subscriber, topic = WAYS[way]
     queue = f"{way.upper()}.Q"
-    cpu_before = sum(cpu_seconds(pid) for pid in pids.values())
+    mark = CpuMark.now(pids)
     began, put_done, failures = publish_stream(conns[publisher], count, topic)
     until(f"{count} on {subscriber}'s {queue}", lambda: depth(conns[subscriber], queue) >= count, 300.0)
     ended = time.perf_counter()
-    cpu = sum(cpu_seconds(pid) for pid in pids.values()) - cpu_before
+    # each process's CPU per publication ("bench": the publisher and the depth polling)
+    cpu = mark.per_message(pids, count, own="bench")
     problem = exactly_once(drain(conns[subscriber], queue), count)
     return {"publications_per_s": round(count / (ended - began)), "put_per_s": round(count / (put_done - began)),
-            "cpu_ms_per_publication": round(cpu * 1000 / count, 3), "put_failures": failures, "problem": problem}
+            "cpu_ms_per_publication": round(sum(cpu[name] for name in pids) / 1000, 3),
+            "cpu_us_per_publication": cpu, "put_failures": failures, "problem": problem}
 
 
 def main() -> None:
@@ -166,6 +168,9 @@ def main() -> None:
     for way, found in runs.items():
         result[way] = {key: statistics.median(r[key] for r in found)
                        for key in ("publications_per_s", "put_per_s", "cpu_ms_per_publication")}
+        result[way]["cpu_us_per_publication"] = {name: statistics.median(r["cpu_us_per_publication"][name]
+                                                                         for r in found)
+                                                 for name in found[0]["cpu_us_per_publication"]}
         result[way]["problems"] = [r["problem"] for r in found if r["problem"]]
     local = result["local"]["publications_per_s"]
     result["hierarchy_to_local"] = round(result["hierarchy"]["publications_per_s"] / local, 2)
