@@ -363,6 +363,8 @@ class ClusterRouting:
                        for d in destinations)
         candidates = in_states.get(states)
         if candidates is None:
+            if len(in_states) >= 64:  # many instances whose channels come and go: keep few
+                in_states.clear()
             candidates = in_states[states] = [d if d.state == now else replace(d, state=now)
                                               for d, now in zip(destinations, states, strict=True)]
         mruc = int(self.objects.attrs.get("CLWLMRUC", workload.MRUC_DEFAULT))
