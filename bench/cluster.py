@@ -27,7 +27,10 @@ IBM's default channel attributes (BATCHSZ 50, NPMSPEED FAST). What is measured:
   each), then every partial repository looks up 100 of them. Messages and bytes per phase, time,
   and memory (tracemalloc's peak, and the full repository's cached records).
 
-Every rate is the median of 3 interleaved rounds (``runs`` has them). There is no peer: no other
+Every rate is the median of 3 interleaved rounds (``runs`` has them). Beside each rate, the CPU
+each process spent per message (``cpu_us_per_msg_put``: PUT, H1, FR1 and the client, during the
+puts; ``cpu_us_per_msg_delivered``: the queue managers until the last message arrived) and how
+busy the machine's CPUs were, read from /proc (``bench/cpu.py``). There is no peer: no other
 system on this machine has IBM MQ's clusters (the channel benchmark compares a channel with a
 local queue in the same way).
 
