@@ -41,3 +41,11 @@ def test_generic_ids_types_and_refusals(mq: Any) -> None:
     with pytest.raises(MQError) as bad:
         connection_rows(mq.qm.connections.values(), "QM1", "*", "QUEUE")
     assert bad.value.reason == C.MQRCCF_PARM_SYNTAX_ERROR
+
+
+def test_a_unit_of_work_that_begins_with_a_publication_shows_its_start(mq: Any, clock: Any) -> None:
+    """A publication under syncpoint starts the unit of work as a put does (UOWSTDA, UOWSTTI)."""
+    mq.managed("UOW/START")
+    mq.pub("UOW/START", b"held", C.MQPMO_SYNCPOINT)
+    (row,) = connection_rows(mq.qm.connections.values(), "QM1", mq.conn.conn_id, "CONN")
+    assert row["UOWSTATE"] == "ACTIVE" and row["UOWSTDA"] and row["UOWSTTI"]

@@ -127,8 +127,7 @@ class Gets:
             if len(conn.uow) >= int(self.qmgr_attrs.get("MAXUMSGS", 10000)):
                 raise MQError(C.MQRC_SYNCPOINT_LIMIT_REACHED, "too many messages in the unit of work")
             queue.lock(entry)
-            conn.uow.started = conn.uow.started or now
-            conn.uow.gets.append((queue, entry))
+            conn.uow.add_get(queue, entry, now)
         else:
             if entry.persistent:
                 self.outbox.tx.delete_message(queue.name, entry.seq)

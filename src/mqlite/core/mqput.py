@@ -84,8 +84,7 @@ class Puts:
         message = Message(md, body, properties)
         entry = queue.add(message, expiry_deadline(md.Expiry, now), UNCOMMITTED if syncpoint else AVAILABLE)
         if syncpoint:
-            conn.uow.started = conn.uow.started or now
-            conn.uow.puts.append((queue, entry))
+            conn.uow.add_put(queue, entry, now)
         else:
             if persistent:
                 self.outbox.persist_put(queue, entry, message)

@@ -23,6 +23,14 @@ class UnitOfWork:
     def __bool__(self) -> bool:
         return bool(self.puts or self.gets or self.after_commit)
 
+    def add_put(self, queue: LocalQueue, entry: Entry, now: float) -> None:
+        self.started = self.started or now
+        self.puts.append((queue, entry))
+
+    def add_get(self, queue: LocalQueue, entry: Entry, now: float) -> None:
+        self.started = self.started or now
+        self.gets.append((queue, entry))
+
     def take(self) -> tuple[list[tuple[LocalQueue, Entry]], list[tuple[LocalQueue, Entry]]]:
         puts, gets = self.puts, self.gets
         self.puts, self.gets = [], []

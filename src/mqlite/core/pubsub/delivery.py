@@ -134,7 +134,7 @@ class CopyDelivery:
                   now: float) -> None:
         entry = queue.add(message, expiry_deadline(message.md.Expiry, now), UNCOMMITTED if syncpoint else AVAILABLE)
         if syncpoint and conn is not None:
-            conn.uow.puts.append((queue, entry))
+            conn.uow.add_put(queue, entry, now)
             return
         # A temporary dynamic (managed non-durable) queue ends with the queue manager: its
         # persistent copies are never written (spec C SC-PS-01 keeps their persistence).
