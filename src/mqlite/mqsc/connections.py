@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from mqlite import cmqc
+from mqlite.core.connection_status import TYPES
 from mqlite.core.errors import MQError
 from mqlite.mqsc import display
 from mqlite.mqsc.parser import Command, Where
@@ -50,7 +51,7 @@ def display_conn(admin: object, cmd: Command, where_match: WhereMatch) -> list[s
     if not isinstance(admin, ConnectionAdmin):
         raise MQError(cmqc.MQRC_FUNCTION_NOT_SUPPORTED, "DISPLAY CONN is not supported here")
     status_type = str(cmd.options.get("TYPE", "CONN")).upper()
-    if status_type not in ("CONN", "HANDLE", "ALL", "*"):
+    if status_type not in (*TYPES, "*"):
         raise cmd.error("TYPE must be CONN, HANDLE, ALL or *", "TYPE")
     keys = []
     for keyword, value in cmd.attrs.items():

@@ -29,7 +29,6 @@ if TYPE_CHECKING:
     from mqlite.server.runtime import Runtime
 
 log = logging.getLogger("mqlite.server")
-_STOPPED = "the connection was stopped (STOP CONN)"
 Op = native.Op
 _MATCH_DEFAULT = C.MQMO_MATCH_MSG_ID | C.MQMO_MATCH_CORREL_ID
 _NO_LIMIT = 1 << 62
@@ -105,7 +104,7 @@ class Conversation:
         session = self.session
         if op != Op.CONNECT and session.conn is None:
             if req_id and self.stopped:
-                round_.add(session, native.encode_reply(req_id, 2, C.MQRC_CONNECTION_BROKEN, _STOPPED))
+                round_.add(session, _stopped_reply(req_id))
             elif req_id:
                 round_.add(session, native.encode_reply(req_id, 2, C.MQRC_HCONN_ERROR, "not connected"))
             return
@@ -165,7 +164,7 @@ class Conversation:
         for req_id, waiter in session.waiters.items():
             self.runtime.cancel_waiter(waiter)
             if stopped is not None:
-                stopped.add(session, native.encode_reply(req_id, 2, C.MQRC_CONNECTION_BROKEN, _STOPPED))
+                stopped.add(session, _stopped_reply(req_id))
         session.waiters.clear()
         conn = session.conn
         if conn is None or not conn.connected:
@@ -451,3 +450,8 @@ class Conversation:
 
     def _heartbeat(self, req_id: int, args: list[Any]) -> Any:
         return PENDING  # the answer to our heartbeat: hearing it (data_received) was the point
+
+
+def _stopped_reply(req_id: int) -> bytes:
+    """The answer to a call of a connection STOP CONN ended (or that was waiting when it came)."""
+    return native.encode_reply(req_id, 2, C.MQRC_CONNECTION_BROKEN, "the connection was stopped (STOP CONN)")
