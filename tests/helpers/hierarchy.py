@@ -100,13 +100,15 @@ def bodies(qmgr: QMgr, queue: str) -> list[bytes]:
                 return got
 
 
-def _busy_queues(run_cli: RunCli, qmgr: QMgr) -> list[str]:
+def _busy_queues(run_cli: RunCli, qmgr: QMgr) -> tuple[list[str], dict[str, str]]:
     """The transmission and SYSTEM.INTER.QMGR.* queues holding messages or uncommitted gets (a
     message got and not yet passed on is off the queue), and the running senders with a batch
-    awaiting its confirm (its messages are off the queue, its MSGS count not yet up)."""
-    out = shown(qmgr, "DISPLAY CHSTATUS(*) STATUS INDOUBT\nDISPLAY QLOCAL(*) CURDEPTH USAGE\n"
+    awaiting its confirm (its messages are off the queue, its MSGS count not yet up); with each
+    channel's MSGS count."""
+    out = shown(qmgr, "DISPLAY CHSTATUS(*) STATUS INDOUBT MSGS\nDISPLAY QLOCAL(*) CURDEPTH USAGE\n"
                       "DISPLAY QSTATUS(*) UNCOM\n")
-    busy = [f"{qmgr.name}:{fields.get('CHANNEL')} in doubt" for fields in records(out, "AMQ8417I")
+    channels = records(out, "AMQ8417I")
+    busy = [f"{qmgr.name}:{fields.get('CHANNEL')} in doubt" for fields in channels
             if fields.get("STATUS") == "RUNNING" and fields.get("INDOUBT") == "YES"]
     watched = {fields.get("QUEUE", ""): fields.get("CURDEPTH") for fields in records(out, "AMQ8409I")
                if fields.get("USAGE") == "XMITQ"
@@ -114,11 +116,24 @@ def _busy_queues(run_cli: RunCli, qmgr: QMgr) -> list[str]:
     busy += [f"{qmgr.name}:{name}" for name, curdepth in watched.items() if curdepth != "0"]
     busy += [f"{qmgr.name}:{fields.get('QUEUE')} uncommitted" for fields in records(out, "AMQ8450I")
              if fields.get("QUEUE") in watched and fields.get("UNCOM", "NO") != "NO"]
-    return busy
+    return busy, {f"{qmgr.name}:{fields.get('CHANNEL')}": fields.get("MSGS", "0") for fields in channels}
 
 
 def idle(run_cli: RunCli, *qmgrs: QMgr) -> None:
     """Wait until every transmission queue, SYSTEM.INTER.QMGR.* queue and cluster command queue
-    of ``qmgrs`` is empty (B "idle", the oracle of B:SC-78)."""
-    wait_until(lambda: not [q for qmgr in qmgrs for q in _busy_queues(run_cli, qmgr)], "the network idle",
-               timeout=60, interval=0.2)
+    of ``qmgrs`` is empty (B "idle", the oracle of B:SC-78). The queue managers are looked at one
+    after the other, so a message can pass from one not yet looked at to one already looked at:
+    idle is two quiet looks in a row with no channel's MSGS count moved between them."""
+    last: list[dict[str, dict[str, str]]] = []
+
+    def quiet_twice() -> bool:
+        looks = [_busy_queues(run_cli, qmgr) for qmgr in qmgrs]
+        counted = {qmgr.name: sent for qmgr, (_, sent) in zip(qmgrs, looks, strict=True)}
+        if any(busy for busy, _ in looks):
+            last.clear()
+            return False
+        settled = last == [counted]
+        last[:] = [counted]
+        return settled
+
+    wait_until(quiet_twice, "the network idle", timeout=60, interval=0.2)
