@@ -46,6 +46,7 @@ from mqlite.core.dist.pubsub_protocol import (
     Registered,
     encode,
 )
+from mqlite.core.dist.topic_routes import TopicRoutes
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection
 from mqlite.core.pubsub.delivery import refusal
@@ -109,12 +110,15 @@ class DistributedPubSub:
         # (neighbour, HIERARCHY or cluster name) -> the proxy topics it holds from us over that link
         self.sent: dict[tuple[str, str], set[str]] = {}
         self.clusters = ClusterTopics(name, subscriptions.tree)  # the publish/subscribe clusters it is in
+        self.routes = TopicRoutes(name, subscriptions.tree, self.clusters, lambda: self._defs_version)
         # Whether the channel to a queue manager is neither retrying nor stopped (B A-23; the
         # cluster routing's channel state).
         self.channel_ok: Callable[[str], bool] = lambda qmgr: True
         self.topic_hosts = False  # a TOPICHOST cluster topic exists here
         self._neighbours: tuple[tuple[Any, ...], dict[str, frozenset[Link]]] | None = None
         self._defs_version = 0  # bumped when definitions change (the neighbours' cache key)
+        self._neighbours_built = 0  # bumped whenever ``neighbours`` finds them changed
+        self.proxies_version = 0  # bumped whenever a proxy held here comes, changes or goes
         self.log: list[str] = []  # error-log lines for the server to write
         self.conn = Connection("DPS", AGENT_USER, AGENT_APPL)  # the agent's own puts
         self.on_mode: Callable[[bool], None] = lambda enabled: None  # PSMODE changed (ENABLED: True)
@@ -156,7 +160,15 @@ class DistributedPubSub:
                     found.setdefault(member, set()).add((proxy_rules.CLUSTER, cluster))
         neighbours = {n: frozenset(links) for n, links in found.items()}
         self._neighbours = (key, neighbours)
+        self._neighbours_built += 1
         return neighbours
+
+    def version(self) -> tuple[int, ...]:
+        """Changes whenever anything a forwarding decision reads may have: the proxies held, the
+        neighbours and their links, the topic objects and the cluster records. A decision cached
+        with it (``Forwarding``'s targets) is valid while it is unchanged."""
+        self.neighbours()  # (rebuilt, and counted, if the relations changed)
+        return (self.proxies_version, self._neighbours_built, *self.routes.version())
 
     @property
     def active(self) -> bool:
@@ -167,23 +179,14 @@ class DistributedPubSub:
     def route(self, topic: str) -> TopicRoute:
         """What ``topic`` (a topic string or a proxy's pattern) resolves to here (B §0.2, A-02):
         scopes, and the cluster topic object it falls under with its CLROUTE and topic hosts."""
-        owner = self.tree.owner_of_pattern(topic, False)
-        attrs = self.tree.resolved(owner)
-        cluster = str(attrs.get("CLUSTER") or "").strip()
-        clroute = str(attrs.get("CLROUTE") or "DIRECT")
-        hosts: frozenset[str] = frozenset()
-        if cluster and clroute == proxy_rules.TOPICHOST:  # the hosts of identical definitions (A-18)
-            hosts = self.tree.hosts_of(owner.topic, self.name) or self.clusters.hosts(cluster)
-        return TopicRoute(subscope_all=attrs.get("SUBSCOPE") != "QMGR", pubscope_all=attrs.get("PUBSCOPE") != "QMGR",
-                          cluster=cluster, clroute=clroute, hosts=hosts)
+        return self.routes.route(topic)
 
     def scope_all(self, sub: Subscription) -> bool:
         """A subscription's effective scope (B:R-SCO-3, R-SCO-4): its MQSO_SCOPE_* option, else
         the SUBSCOPE of its topic object (A-02)."""
         if sub.options & (C.MQSO_SCOPE_QMGR | C.MQSO_SCOPE_ALL):
             return proxy_rules.subscription_scope_all(sub.options, None)
-        topic_attrs = self.tree.resolved(self.tree.owner_of_pattern(sub.topic, sub.char_scheme))
-        return proxy_rules.subscription_scope_all(sub.options, topic_attrs.get("SUBSCOPE"))
+        return proxy_rules.subscription_scope_all(sub.options, self.routes.subscope(sub.topic, sub.char_scheme))
 
     def matching_proxies(self, topic: str) -> list[HeldProxy]:
         from mqlite.core.pubsub.copies import blocked_for
@@ -296,6 +299,7 @@ class DistributedPubSub:
     def _hold(self, origin: str, topic: str, link: Link, qmid: str, forced: bool) -> bool:
         """Hold a proxy for ``origin``; True when it is new (one record per origin and topic
         string, whatever the links, B:R-PXY-10)."""
+        self.proxies_version += 1
         held = self.held.get((origin, topic))
         if held is not None:
             new_link = link not in held.links
@@ -310,6 +314,7 @@ class DistributedPubSub:
         return True
 
     def _index(self, held: HeldProxy) -> None:
+        self.proxies_version += 1
         sub = held.sub
         self.subscriptions.place(sub, self.proxy_index)  # (WILDCARD(BLOCK) at the holder, A-10)
         self.held[(held.origin, held.topic)] = held
@@ -317,6 +322,7 @@ class DistributedPubSub:
         self.by_sub_id[sub.sub_id] = held
 
     def _drop_link(self, held: HeldProxy, link: Link) -> None:
+        self.proxies_version += 1
         held.links.discard(link)
         if held.links:
             self._persist_held(held)

@@ -99,6 +99,7 @@ class TopicTree:
         self.retained_count = 0
         self.cluster = ClusterObjects()  # cached cluster topic objects (spec B §7.2)
         self._cluster_nodes: dict[str, TopicNode] = {}  # topic string -> node holding the copy used
+        self.version = 0  # bumped by ``changed``: what others derived from the objects is stale
 
     # -- nodes -------------------------------------------------------------------------------
     def node(self, topic: str, now: float = 0.0) -> TopicNode:
@@ -207,6 +208,7 @@ class TopicTree:
     def changed(self, now: float = 0.0) -> None:
         """A topic object was defined, altered or deleted, or the cluster copies changed: resolved
         values are stale, and which copies are used may have changed (B:R-CTD-5, SC-31)."""
+        self.version += 1
         self._owner_cache.clear()
         self._blocked = None
         self._by_topic = None
