@@ -68,10 +68,12 @@ class Hierarchy:
         self.qmid = qmid
         self.parent: Relation | None = None
         self.children: dict[str, Relation] = {}
+        self._neighbours: dict[str, Link] | None = None  # (asked at every publication; each event drops it)
 
     # -- events ---------------------------------------------------------------------------------
     def set_parent(self, parent: str) -> list[Action]:
         """ALTER QMGR PARENT(parent); '' disconnects."""
+        self._neighbours = None
         parent = parent.strip()
         if parent == self.name:
             raise MQError(C.MQRCCF_Q_MGR_NAME_ERROR, f"a queue manager cannot be its own parent ({parent})")
@@ -91,6 +93,7 @@ class Hierarchy:
 
     def received(self, message: ControlMessage) -> list[Action]:
         """A hierarchy message from SYSTEM.INTER.QMGR.CONTROL."""
+        self._neighbours = None
         if isinstance(message, Register):
             child = message.child
             if child == self.name:
@@ -116,12 +119,14 @@ class Hierarchy:
 
     def send_failed(self, target: str) -> None:
         """A Register or Registered could not be put on its way (no route): status ERROR."""
+        self._neighbours = None
         relation = self.children.get(target) if (self.parent is None or self.parent.name != target) else self.parent
         if relation is not None:
             relation.status = ERROR
 
     def retry(self) -> list[Action]:
         """Relations in ERROR try again."""
+        self._neighbours = None
         actions: list[Action] = []
         if self.parent is not None and self.parent.status == ERROR:
             self.parent.status = STARTING
@@ -134,11 +139,14 @@ class Hierarchy:
 
     # -- what others read -------------------------------------------------------------------------
     def neighbours(self) -> dict[str, Link]:
-        """The active relations, as links to those queue managers."""
-        found: dict[str, Link] = {name: (CHILD, "") for name, r in self.children.items() if r.status == ACTIVE}
-        if self.parent is not None and self.parent.status == ACTIVE:
-            found[self.parent.name] = (PARENT, "")
-        return found
+        """The active relations, as links to those queue managers: the same dict until an event
+        changes them (do not change it)."""
+        if self._neighbours is None:
+            found: dict[str, Link] = {name: (CHILD, "") for name, r in self.children.items() if r.status == ACTIVE}
+            if self.parent is not None and self.parent.status == ACTIVE:
+                found[self.parent.name] = (PARENT, "")
+            self._neighbours = found
+        return self._neighbours
 
     def rows(self) -> list[dict[str, Any]]:
         """DISPLAY PUBSUB's PARENT and CHILD records (B:R-DSP-1)."""
@@ -155,6 +163,7 @@ class Hierarchy:
                 "children": [[c.name, c.status, c.qmid] for c in self.children.values()]}
 
     def restore(self, record: Mapping[str, Any]) -> None:
+        self._neighbours = None
         parent = record.get("parent")
         self.parent = Relation(*parent) if parent else None
         self.children = {c[0]: Relation(*c) for c in record.get("children", [])}

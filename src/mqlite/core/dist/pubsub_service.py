@@ -68,6 +68,7 @@ AGENT_APPL = "amqfcxba"
 # put(conn, qmgr, queue, md, pmo options, properties, body): the queue manager-name resolution of
 # an MQOPEN with ObjectQMgrName (transmission queue named after it, alias, cluster, DEFXMITQ).
 PutToQmgr = Callable[[Connection, str, str, MessageDescriptor, int, dict[str, Any], bytes], None]
+_NO_RELATIONS: dict[str, Link] = {}
 
 
 @dataclass(eq=False)
@@ -147,12 +148,13 @@ class DistributedPubSub:
         links: its active hierarchy relations (PSMODE(ENABLED)), and the other members of each
         publish/subscribe cluster it is in (B §0.2, R-CLU-2, R-CLU-3). Asked at every
         publication: kept until the relations, the cluster's records or the definitions change."""
-        relations = tuple(self.hierarchy.neighbours().items()) if self.hierarchy_enabled else ()
+        # (the hierarchy's dict is the same object until its relations change: compared at once)
+        relations = self.hierarchy.neighbours() if self.hierarchy_enabled else _NO_RELATIONS
         key = (self.attrs.get("PSMODE", "ENABLED"), relations, self.clusters.generation(), self._defs_version)
         if self._neighbours is not None and self._neighbours[0] == key:
             return self._neighbours[1]
         found: dict[str, set[Link]] = {}
-        for neighbour, link in relations:
+        for neighbour, link in relations.items():
             found.setdefault(neighbour, set()).add(link)
         if self.attrs.get("PSMODE", "ENABLED") != "DISABLED":
             for cluster, members in self.clusters.members().items():
