@@ -95,6 +95,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import dpubsub_plot
 from cpu import cpu_seconds, machine_busy, own_cpu
 from mqlite_cli import run as cli
 
@@ -820,6 +821,7 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=180.0, help="seconds a phase may take (default 180)")
     parser.add_argument("--quick", action="store_true", help="N = 4 only, M = 500")
     parser.add_argument("--json-only", action="store_true", help="no progress or table on stderr")
+    parser.add_argument("--plot", type=Path, help="draw the figures to this SVG at the end (bench/dpubsub_plot.py)")
     args = parser.parse_args()
     sizes = [4] if args.quick else [int(s) for s in args.sizes.split(",") if s.strip()]
     routings = [r.strip().upper() for r in args.routings.split(",") if r.strip()]
@@ -840,6 +842,8 @@ def main() -> None:
                 result["cpus"] = os.cpu_count()
                 results.append(result)
                 print(json.dumps(result), flush=True)
+    if args.plot:
+        dpubsub_plot.plot(results, args.plot)
     if not args.json_only:
         Console(stderr=True, width=max(console.width, 180)).print(summary(results))
         for r in results:
