@@ -46,6 +46,11 @@ bench: install tools
 	$(BIN)/python bench/security.py
 	$(BIN)/python bench/sharecnv.py
 	$(BIN)/python bench/channels.py --plot docs/channels.svg
+	$(BIN)/python bench/cluster.py
+	$(BIN)/python bench/spark_cluster.py
+	$(BIN)/python bench/dpubsub.py --plot docs/dpubsub.svg
+	$(BIN)/python bench/links.py
+	$(BIN)/python bench/link_parts.py
 
 lint: install
 	$(BIN)/ruff check src tests bench examples
