@@ -24,12 +24,9 @@ Usage: ``python bench/link_parts.py [--messages 20000] [--rounds 1]``; one JSON 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
-import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -39,11 +36,9 @@ from rich.console import Console
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cpu import CpuMark
 from dpubsub import drain, exactly_once, publish_stream
-from links import NAMES, depth, mqsc, one_way, set_up, shown, until
-from mqlite_cli import run as cli
+from links import depth, four_queue_managers, mqsc, shown, until
 
 import mqlite.client as mqlite
-from mqlite.cli.state import process_alive
 
 console = Console(stderr=True)
 PHASES = ("local", "publish_to_xmitq", "drain", "together")
@@ -96,36 +91,12 @@ def main() -> None:
     parser.add_argument("--messages", type=int, default=20000)
     parser.add_argument("--rounds", type=int, default=1)
     args = parser.parse_args()
-    home = Path(tempfile.mkdtemp(prefix="mqlite-link-parts-")) / "mqhome"
-    home.mkdir(parents=True)
-    os.environ["MQLITE_HOME"] = str(home)
-    pids: dict[str, int] = {}
-    conns: dict[str, mqlite.QueueManager] = {}
     rounds: list[dict[str, Any]] = []
-    try:
-        with console.status("starting four queue managers", spinner="dots") as status:
-            for name in NAMES:
-                cli(home, "crtmqm", "-p", "0", name)
-                cli(home, "strmqm", name)
-                pids[name] = int((home / "qmgrs" / name / "qmgr.pid").read_text().strip())
-                conns[name] = mqlite.connect(name)
-            set_up(home, conns)
-            for way in ("local", "hierarchy"):  # warm-up: the channels running
-                one_way(conns, pids, way, 200)
-            for number in range(args.rounds):
-                status.update(f"round {number + 1}/{args.rounds}: {args.messages:,} publications per phase")
-                rounds.append(one_round(conns, pids, args.messages))
-    finally:
-        for conn in conns.values():
-            with contextlib.suppress(Exception):  # ending anyway
-                conn.disconnect()
-        for name in NAMES:
-            if name in pids:
-                with contextlib.suppress(SystemExit):
-                    cli(home, "endmqm", "-i", name)
-        for pid in pids.values():
-            if process_alive(pid):
-                os.kill(pid, 9)
+    with four_queue_managers("mqlite-link-parts-", warm_up=("local", "hierarchy")) as (pids, conns), \
+            console.status("") as status:
+        for number in range(args.rounds):
+            status.update(f"round {number + 1}/{args.rounds}: {args.messages:,} publications per phase")
+            rounds.append(one_round(conns, pids, args.messages))
     result: dict[str, Any] = {"messages": args.messages, "rounds": args.rounds, "size": 256, "persistent": True}
     for phase in PHASES:
         result[phase] = {

@@ -31,6 +31,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,7 @@ from mqlite.cli.state import process_alive
 
 console = Console(stderr=True)
 NAMES = ("P1", "H2", "R1", "R2")
+Connections = dict[str, mqlite.QueueManager]
 WAYS = {  # way -> (publisher, subscriber's queue manager, topic)
     "local": ("P1", "P1", "Local/x"),
     "hierarchy": ("P1", "H2", "Hier/x"),
@@ -123,19 +125,16 @@ def one_way(conns: dict[str, mqlite.QueueManager], pids: dict[str, int], way: st
             "cpu_us_per_publication": cpu, "put_failures": failures, "problem": problem}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--messages", type=int, default=2000)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--batchsz", type=int, default=50, help="BATCHSZ of the channels (default IBM's 50)")
-    parser.add_argument("--json-only", action="store_true")
-    args = parser.parse_args()
-    home = Path(tempfile.mkdtemp(prefix="mqlite-links-")) / "mqhome"
+@contextlib.contextmanager
+def four_queue_managers(prefix: str, batchsz: int = 50,
+                        warm_up: tuple[str, ...] = tuple(WAYS)) -> Iterator[tuple[dict[str, int], Connections]]:
+    """P1, H2, R1 and R2 in a new MQLITE_HOME, linked (``set_up``) and warmed up (the ``warm_up``
+    ways, so their channels run): yields their pids and connections; ends them all after."""
+    home = Path(tempfile.mkdtemp(prefix=prefix)) / "mqhome"
     home.mkdir(parents=True)
     os.environ["MQLITE_HOME"] = str(home)
     pids: dict[str, int] = {}
     conns: dict[str, mqlite.QueueManager] = {}
-    runs: dict[str, list[dict[str, Any]]] = {way: [] for way in WAYS}
     try:
         with console.status("starting four queue managers", spinner="dots") as status:
             for name in NAMES:
@@ -144,14 +143,10 @@ def main() -> None:
                 pids[name] = int((home / "qmgrs" / name / "qmgr.pid").read_text().strip())
                 conns[name] = mqlite.connect(name)
             status.update("linking: a hierarchy P1-H2, a route R1-R2")
-            set_up(home, conns, args.batchsz)
-            for way in WAYS:  # warm-up: every channel running
+            set_up(home, conns, batchsz)
+            for way in warm_up:
                 one_way(conns, pids, way, 20)
-            for round_ in range(args.rounds):
-                order = list(WAYS)[round_ % 3:] + list(WAYS)[:round_ % 3]
-                for way in order:
-                    status.update(f"round {round_ + 1}/{args.rounds}: {way}")
-                    runs[way].append(one_way(conns, pids, way, args.messages))
+        yield pids, conns
     finally:
         for conn in conns.values():
             with contextlib.suppress(Exception):  # ending anyway
@@ -163,6 +158,22 @@ def main() -> None:
         for pid in pids.values():
             if process_alive(pid):
                 os.kill(pid, 9)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--messages", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--batchsz", type=int, default=50, help="BATCHSZ of the channels (default IBM's 50)")
+    parser.add_argument("--json-only", action="store_true")
+    args = parser.parse_args()
+    runs: dict[str, list[dict[str, Any]]] = {way: [] for way in WAYS}
+    with four_queue_managers("mqlite-links-", args.batchsz) as (pids, conns), console.status("") as status:
+        for round_ in range(args.rounds):
+            order = list(WAYS)[round_ % 3:] + list(WAYS)[:round_ % 3]
+            for way in order:
+                status.update(f"round {round_ + 1}/{args.rounds}: {way}")
+                runs[way].append(one_way(conns, pids, way, args.messages))
     result: dict[str, Any] = {"messages": args.messages, "rounds": args.rounds, "size": 256, "persistent": True,
                               "batchsz": args.batchsz}
     for way, found in runs.items():
