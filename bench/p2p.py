@@ -15,14 +15,15 @@ line of figures. Scenarios:
   under syncpoint and committing every 50 (how IBM advises streaming persistent messages);
 - ``{np,p}_256_8_producers_sync``: 8 producer processes, each waiting for every put (how most MQ
   applications put persistent messages), no consumers; ``p_over_np_8_producers_sync`` is the
-  persistent figure over the non-persistent one: how well synchronous callers share commits;
-  with each, the queue manager's CPU per put and a producer's CPU per put and how busy
-  the CPUs were (``*_cpus_busy``);
+  persistent figure over the non-persistent one: how well synchronous callers share commits
+  (three rounds of each in turn, medians; the rounds' ratios beside it); with each, the queue
+  manager's CPU per put and a producer's CPU per put and how busy the CPUs were (``*_cpus_busy``);
 - ``fsync_per_s``: this disk's one-write-one-fsync rate, the physical reference;
 - ``--million``: 1,000,000 persistent 1 KB messages on one queue, queue manager RSS and
   restart (recovery) time.
 
-Usage: ``python bench/p2p.py [--quick] [--million] [--only NAME]``
+Usage: ``python bench/p2p.py [--quick] [--million] [--only NAME] [--qmgr-cpus 0]``
+(``--qmgr-cpus``: the queue manager on those CPUs only, as ``taskset -c`` would run it).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import resource
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -53,12 +55,14 @@ QM = "BENCH.QM"
 
 
 # -- queue manager process ------------------------------------------------------------------
-def start_qmgr(home: str) -> subprocess.Popen[bytes]:
+def start_qmgr(home: str, cpus: set[int] | None = None) -> subprocess.Popen[bytes]:
+    """Start the queue manager; ``cpus``: the CPUs its threads may run on (as ``taskset -c``)."""
     env = {**os.environ, "MQLITE_HOME": home}
     os.environ["MQLITE_HOME"] = home
     paths.qmgr_dir(QM).mkdir(parents=True, exist_ok=True)
     paths.write_config(QM, {"name": QM, "port": None, "created": time.time()})
-    proc = subprocess.Popen([sys.executable, "-m", "mqlite.server", QM], env=env)
+    pin = None if cpus is None else (lambda: os.sched_setaffinity(0, cpus))
+    proc = subprocess.Popen([sys.executable, "-m", "mqlite.server", QM], env=env, preexec_fn=pin)
     address = paths.socket_address(QM)
     deadline = time.time() + 60
     while time.time() < deadline:
@@ -258,17 +262,48 @@ def producers_costed(pid: int, queue: str, total: int, persistent: bool) -> dict
             "cpus_busy": (busy1 - busy0) / max(all1 - all0, 1)}
 
 
+def producers_sync_rounds(pid: int, scale: float, rounds: int = 3) -> dict[str, object]:
+    """8 synchronous producers, non-persistent then persistent, ``rounds`` times in turn; each
+    figure is the median of its rounds, and ``p_over_np`` the median of the rounds' ratios. This
+    VM's speed drifts by a third from minute to minute: a ratio of neighbouring phases is steadier
+    than one of medians taken apart."""
+    mqsc("DEFINE QLOCAL(SYNC.Q) MAXDEPTH(1000000)\n")
+    total = int(80_000 * scale / rounds) // 8 * 8
+    runs: dict[str, list[dict[str, float]]] = {"np": [], "p": []}
+    for _ in range(rounds):
+        for kind in ("np", "p"):
+            runs[kind].append(producers_costed(pid, "SYNC.Q", total, kind == "p"))
+            mqsc("CLEAR QLOCAL(SYNC.Q)\n")
+    mqsc("DELETE QLOCAL(SYNC.Q) PURGE\n")
+    figures: dict[str, object] = {}
+    for kind, costs in runs.items():
+        figures[f"{kind}_256_8_producers_sync"] = round(statistics.median(c["rate"] for c in costs))
+        figures[f"{kind}_8_producers_sync_qmgr_cpu_us_per_put"] = round(
+            statistics.median(c["qmgr_cpu_us_per_put"] for c in costs))
+        figures[f"{kind}_8_producers_sync_client_cpu_us_per_put"] = round(
+            statistics.median(c["client_cpu_us_per_put"] for c in costs))
+        figures[f"{kind}_8_producers_sync_cpus_busy"] = round(statistics.median(c["cpus_busy"] for c in costs), 2)
+    ratios = [p["rate"] / np_["rate"] for np_, p in zip(runs["np"], runs["p"], strict=True)]
+    figures["p_over_np_8_producers_sync_rounds"] = [round(r, 2) for r in ratios]
+    figures["p_over_np_8_producers_sync"] = round(statistics.median(ratios), 2)
+    return figures
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer messages (a smoke run)")
     parser.add_argument("--million", action="store_true", help="also the 1,000,000-message depth run")
     parser.add_argument("--only", help="run only scenarios whose name contains this")
+    parser.add_argument("--qmgr-cpus", help="run the queue manager on these CPUs only (e.g. 0, as taskset -c 0)")
     args = parser.parse_args()
     scale = 0.1 if args.quick else 1.0
     home = tempfile.mkdtemp(prefix="mqlite-bench-")
     figures: dict[str, object] = {"bench": "p2p", "python": sys.version.split()[0], "cpus": os.cpu_count()}
     figures["fsync_per_s"] = round(fsync_rate(home, 2.0))
-    proc = start_qmgr(home)
+    cpus = {int(cpu) for cpu in args.qmgr_cpus.split(",")} if args.qmgr_cpus else None
+    if cpus is not None:
+        figures["qmgr_cpus"] = sorted(cpus)
+    proc = start_qmgr(home, cpus)
     try:
         mqsc("DEFINE QLOCAL(BENCH.Q) MAXDEPTH(1000000) DEFREADA(NO)\n"
              "DEFINE QLOCAL(BENCH.RA) MAXDEPTH(1000000) DEFREADA(YES)\n")
@@ -290,19 +325,7 @@ def main() -> None:
                     total = int((40_000 if persistent else 80_000) * scale) // pairs * pairs
                     figures[name] = round(run_flow("BENCH.Q", total, size, persistent, pairs))
         if want("8_producers_sync"):  # synchronous producers: do their persistent puts share commits?
-            mqsc("DEFINE QLOCAL(SYNC.Q) MAXDEPTH(1000000)\n")
-            total = int(80_000 * scale) // 8 * 8
-            for persistent in (False, True):
-                kind = "p" if persistent else "np"
-                costed = producers_costed(proc.pid, "SYNC.Q", total, persistent)
-                figures[f"{kind}_256_8_producers_sync"] = round(costed["rate"])
-                figures[f"{kind}_8_producers_sync_qmgr_cpu_us_per_put"] = round(costed["qmgr_cpu_us_per_put"])
-                figures[f"{kind}_8_producers_sync_client_cpu_us_per_put"] = round(costed["client_cpu_us_per_put"])
-                figures[f"{kind}_8_producers_sync_cpus_busy"] = round(costed["cpus_busy"], 2)
-                mqsc("CLEAR QLOCAL(SYNC.Q)\n")
-            figures["p_over_np_8_producers_sync"] = round(
-                int(figures["p_256_8_producers_sync"]) / int(figures["np_256_8_producers_sync"]), 2)  # type: ignore[call-overload]
-            mqsc("DELETE QLOCAL(SYNC.Q) PURGE\n")
+            figures.update(producers_sync_rounds(proc.pid, scale))
         if want("p_1024_8_producers_async"):  # the persistent-producers target: durable msgs/s
             mqsc("DEFINE QLOCAL(LOAD.Q) MAXDEPTH(1000000)\n")
             total = int(200_000 * scale)

@@ -15,10 +15,12 @@ import logging
 import os
 import signal
 import sys
+import time
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
 from mqlite import paths
+from mqlite.server.cpu_placement import CpuPlacement
 from mqlite.server.host import QueueManagerHost
 
 EXIT_OK = 0
@@ -39,8 +41,12 @@ def configure_logging(name: str) -> None:
 
 
 async def serve(name: str, port: int | None) -> str:
+    placement = CpuPlacement.from_environment(time.monotonic)
     host = QueueManagerHost(name, port)
     await host.start()
+    if placement is not None and host.runtime is not None:  # after start: the store's writer is placed too
+        placement.start()
+        host.runtime.tick_hooks.append(placement.tick)
     tune_gc()
     loop = asyncio.get_running_loop()
     ending: list[asyncio.Task[None]] = []

@@ -1,0 +1,181 @@
+"""Keep a queue manager's threads together on one CPU, and move them when another is idler.
+
+Why: a queue manager is one CPython interpreter. Its event loop and its store's writer thread
+share one GIL, so only one of them runs Python at a time, and every persistent round hands the
+GIL and its data from one to the other several times. Left to the kernel, the two land on
+different CPUs: each hand-off then wakes the other CPU (on a virtual machine, an interrupt to a
+vCPU that may be halted) and finds its caches cold. Kept on one CPU, 8 synchronous producers'
+persistent puts went from 4,712-5,759 to 5,383-6,654 a second on the 2-vCPU VM
+(docs/PERFORMANCE.md, "Fifth sitting"), and nothing measured got slower.
+
+What the kernel no longer does for a pinned process, this does, coarsely: every few seconds it
+looks at how busy each allowed CPU was, leaving out its own share, and moves the whole process
+to a CPU that others use clearly less (``choose``). A move is followed by a quiet spell, so two
+queue managers do not chase each other from CPU to CPU.
+
+Only the standalone queue manager process places itself (an embedded queue manager lives in its
+application's process, which is not ours to pin). ``MQLITE_CPU_PLACEMENT=off`` leaves placement
+to the kernel; started under ``taskset -c LIST``, it chooses among those CPUs only.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+MARGIN = 0.30  # a move must find a CPU at least this much (of one CPU) less used by others
+EVERY_SECONDS = 3.0  # how often the choice is made again
+QUIET_SECONDS = 10.0  # no second move this soon after one
+
+CpuTimes = dict[int, tuple[int, int]]  # cpu -> (busy jiffies, total jiffies)
+
+
+def choose(allowed: Sequence[int], busy: Mapping[int, float], current: int | None, own: float,
+           prefer: int | None = None, margin: float = MARGIN) -> int | None:
+    """The CPU to move to, or None to stay.
+
+    ``busy``: each CPU's busy fraction over the last interval (0 to 1); ``own``: how much of one
+    CPU this process used then (it is part of ``busy[current]``). With no ``current`` (at start),
+    the CPU others use least; ties go to ``prefer`` (where the kernel put us: queue managers
+    started together then spread as the kernel spread them), then to the lowest number.
+    """
+    if not allowed:
+        return None
+
+    def others(cpu: int) -> float:
+        used = busy.get(cpu, 0.0)
+        return max(used - own, 0.0) if cpu == current else used
+
+    best = min(allowed, key=lambda cpu: (round(others(cpu), 2), cpu != prefer, cpu))
+    if current is None or current not in allowed:
+        return best
+    if best != current and others(current) - others(best) > margin:
+        return best
+    return None
+
+
+def busy_fractions(before: CpuTimes, after: CpuTimes) -> dict[int, float]:
+    """Each CPU's busy fraction between two ``read_cpu_times`` samples."""
+    fractions: dict[int, float] = {}
+    for cpu, (busy1, total1) in after.items():
+        busy0, total0 = before.get(cpu, (busy1, total1))
+        elapsed = total1 - total0
+        fractions[cpu] = (busy1 - busy0) / elapsed if elapsed > 0 else 0.0
+    return fractions
+
+
+def parse_cpu_times(text: str) -> CpuTimes:
+    """The per-CPU lines of ``/proc/stat``: busy is everything but idle and iowait."""
+    times: CpuTimes = {}
+    for line in text.splitlines():
+        if not line.startswith("cpu") or line.startswith("cpu "):
+            continue
+        name, *fields = line.split()
+        values = [int(field) for field in fields[:8]]  # user nice system idle iowait irq softirq steal
+        idle = values[3] + values[4]
+        total = sum(values)
+        times[int(name[3:])] = (total - idle, total)
+    return times
+
+
+def read_cpu_times() -> CpuTimes:
+    return parse_cpu_times(Path("/proc/stat").read_text())
+
+
+def cpu_now() -> int | None:
+    """The CPU the calling thread runs on (field 39 of ``/proc/thread-self/stat``)."""
+    try:
+        return int(Path("/proc/thread-self/stat").read_text().rsplit(")", 1)[1].split()[36])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def own_cpu_seconds() -> float:
+    usage = os.times()
+    return usage.user + usage.system
+
+
+class CpuPlacement:
+    """Pins every thread of this process to one CPU and re-chooses it from ``tick``."""
+
+    def __init__(self, allowed: Sequence[int], clock: Callable[[], float],
+                 every: float = EVERY_SECONDS, quiet: float = QUIET_SECONDS) -> None:
+        self.allowed = sorted(allowed)
+        self.clock = clock
+        self.every = every
+        self.quiet = quiet
+        self.current: int | None = None
+        self.moves = 0
+        self._sample = read_cpu_times()
+        self._own = own_cpu_seconds()
+        self._sampled_at = clock()
+        # A random phase: queue managers started together do not all choose in the same tick.
+        self._next = self._sampled_at + every * (0.5 + random.random())
+        self._quiet_until = 0.0
+
+    @classmethod
+    def from_environment(cls, clock: Callable[[], float],
+                         env: Mapping[str, str] = os.environ) -> CpuPlacement | None:
+        """None when placement is off: asked so, one CPU allowed, or no ``/proc`` to read."""
+        if env.get("MQLITE_CPU_PLACEMENT", "on").lower() in ("off", "no", "0", "false"):
+            return None
+        try:
+            allowed = sorted(os.sched_getaffinity(0))
+            placement = cls(allowed, clock) if len(allowed) > 1 else None
+        except (OSError, AttributeError, ValueError):
+            return None
+        return placement
+
+    def start(self) -> None:
+        """The first choice: the CPU the others have used least since ``__init__``."""
+        self._decide(initial=True)
+
+    def tick(self, _now: float) -> None:
+        """A runtime tick hook (its ``now`` is the queue manager's clock, which tests may shift:
+        this keeps its own)."""
+        now = self.clock()
+        if now >= self._next:
+            self._next = now + self.every
+            self._decide(initial=False)
+
+    def _decide(self, initial: bool) -> None:
+        now = self.clock()
+        sample, own = read_cpu_times(), own_cpu_seconds()
+        busy = busy_fractions(self._sample, sample)
+        elapsed = max(now - self._sampled_at, 1e-6)
+        share = (own - self._own) / elapsed
+        self._sample, self._own, self._sampled_at = sample, own, now
+        if not initial and now < self._quiet_until:
+            return
+        target = choose(self.allowed, busy, None if initial else self.current, share,
+                        prefer=cpu_now() if initial else None)
+        if target is None or target == self.current:
+            return
+        if not self._pin(target):
+            return
+        if self.current is not None:
+            self.moves += 1
+            self._quiet_until = now + self.quiet
+            log.info("the queue manager moved from CPU %d to CPU %d, which others used less", self.current, target)
+        else:
+            log.info("the queue manager runs on CPU %d (MQLITE_CPU_PLACEMENT=off leaves it to the kernel)", target)
+        self.current = target
+
+    def _pin(self, cpu: int) -> bool:
+        """Every thread of the process to ``cpu``; threads started later inherit it."""
+        try:
+            for task in os.listdir("/proc/self/task"):
+                try:
+                    os.sched_setaffinity(int(task), {cpu})
+                except ProcessLookupError:  # a thread that has just ended
+                    continue
+        except OSError as error:
+            log.warning("CPU placement turned off: %s", error)
+            self.allowed = []
+            return False
+        return True
