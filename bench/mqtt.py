@@ -100,6 +100,12 @@ def mqlite_broker(work: Path) -> Iterator[tuple[int, int]]:
     subprocess.run([*cli, "crtmqm", "--mqtt-port", str(port), "BENCH.MQTT"], env=env, check=True,
                    stdout=subprocess.DEVNULL)
     subprocess.run([*cli, "strmqm", "BENCH.MQTT"], env=env, check=True, stdout=subprocess.DEVNULL)
+    # Clients that give no user name run as ``mqtt``, which has no authority until granted what
+    # IBM asks of an MQTT identity (a new queue manager lets in only its creator and mqm).
+    for grant in (("-t", "qmgr", "+connect"), ("-t", "topic", "-n", "SYSTEM.BASE.TOPIC", "+pub", "+sub"),
+                  ("-t", "queue", "-n", "SYSTEM.MQTT.**", "+put")):
+        subprocess.run([*cli, "setmqaut", "-m", "BENCH.MQTT", "-p", "mqtt", *grant], env=env, check=True,
+                       stdout=subprocess.DEVNULL)
     pid = int((home / "qmgrs" / "BENCH.MQTT" / "qmgr.pid").read_text().split()[0])
     try:
         wait_for_port(port)
