@@ -41,11 +41,11 @@ def configure_logging(name: str) -> None:
 
 
 async def serve(name: str, port: int | None) -> str:
-    placement = CpuPlacement.from_environment(time.monotonic)
+    placement = CpuPlacement.from_environment(time.monotonic, paths.qmgrs_dir())
     host = QueueManagerHost(name, port)
     await host.start()
     if placement is not None and host.runtime is not None:  # after start: the store's writer is placed too
-        placement.start()
+        placement.start(host.store.writer_thread_id if host.store is not None else None)
         host.runtime.tick_hooks.append(placement.tick)
     tune_gc()
     loop = asyncio.get_running_loop()

@@ -199,6 +199,11 @@ class Store:
         self._thread = threading.Thread(target=self._writer, name="mqlite-store-writer", daemon=True)
         self._thread.start()
 
+    @property
+    def writer_thread_id(self) -> int | None:
+        """The writer thread's OS thread id (for CPU placement)."""
+        return self._thread.native_id
+
     def _setup(self) -> None:
         conn = self._conn
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
