@@ -143,7 +143,6 @@ class CpuPlacement:
         self.every = every
         self.quiet = quiet
         self.current: int | None = None
-        self.moves = 0
         self._sample = read_cpu_times()
         self._own = own_cpu_seconds()
         self._sampled_at = clock()
@@ -164,10 +163,11 @@ class CpuPlacement:
         pid = os.getpid()
         try:
             allowed = sorted(os.sched_getaffinity(0))
-            placement = cls(allowed, clock, (lambda: neighbours_in(qmgrs, pid)) if qmgrs else dict)
+            if len(allowed) < 2:
+                return None
+            return cls(allowed, clock, (lambda: neighbours_in(qmgrs, pid)) if qmgrs else dict)
         except (OSError, AttributeError, ValueError):
             return None
-        return placement if len(allowed) > 1 else None
 
     def start(self, writer: int | None = None) -> None:
         """The first choice: the CPU fewest other queue managers and other work use. ``writer``:
@@ -210,7 +210,6 @@ class CpuPlacement:
         if target is None or target == self.current or not self._pin(target):
             return
         if self.current is not None:
-            self.moves += 1
             self._proposed = None
             self._quiet_until = now + self.quiet * (1 + random.random())
             log.info("the queue manager moved from CPU %d (%.0f%% busy) to CPU %d (%.0f%% busy)",

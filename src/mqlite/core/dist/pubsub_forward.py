@@ -26,7 +26,7 @@ from mqlite.core.dist import proxy_rules
 from mqlite.core.dist.proxy_rules import RFP_PROPERTY, Link, TopicRoute
 from mqlite.core.dist.pubsub_protocol import PUBS_QUEUE, ControlProtocolError
 from mqlite.core.dist.pubsub_service import AGENT_APPL, AGENT_USER, DistributedPubSub, PutToQmgr
-from mqlite.core.dist.topic_routes import KEPT_AT_MOST
+from mqlite.core.dist.topic_routes import Kept
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection
 from mqlite.core.pubsub.publish import Publisher
@@ -67,8 +67,7 @@ class Forwarding:
         self.retained_ids: dict[str, str] = {}  # topic -> the identity of the retained publication held
         # (topic, source, source's links) -> the neighbours a publication goes to, while the
         # service's version is the one they were worked out with (asked at every publication)
-        self._targets_of: dict[tuple[str, str, frozenset[Link]], list[Target]] = {}
-        self._targets_version: tuple[int, ...] = ()
+        self._targets_of: Kept[tuple[str, str, frozenset[Link]], list[Target]] = Kept()
         publisher.forwarder = self
         publisher.delivery.retained_sent = self._seen
         service.on_new_proxy = self.send_retained
@@ -139,16 +138,8 @@ class Forwarding:
             self.sent[target] = self.sent.get(target, 0) + 1
 
     def _targets(self, topic: str, source: str, source_links: frozenset[Link], route: TopicRoute) -> list[Target]:
-        version = self.service.version()
-        if version != self._targets_version:
-            self._targets_version = version
-            self._targets_of.clear()
-        key = (topic, source, source_links)
-        found = self._targets_of.get(key)
-        if found is None:
-            if len(self._targets_of) >= KEPT_AT_MOST:
-                self._targets_of.clear()
-            found = self._targets_of[key] = self._work_out_targets(topic, source, source_links, route)
+        found = self._targets_of.get(self.service.version(), (topic, source, source_links),
+                                     lambda: self._work_out_targets(topic, source, source_links, route))
         return list(found)
 
     def _work_out_targets(self, topic: str, source: str, source_links: frozenset[Link],

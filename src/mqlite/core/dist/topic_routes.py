@@ -10,18 +10,41 @@ manager's definitions do (``defs_version``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Hashable
+from typing import Any, Generic, TypeVar
 
 from mqlite.core.dist import proxy_rules
 from mqlite.core.dist.proxy_rules import TopicRoute
 from mqlite.core.dist.pubsub_clusters import ClusterTopics
 from mqlite.core.topics.tree import TopicTree
 
-__all__ = ["KEPT_AT_MOST", "TopicRoutes"]
+__all__ = ["KEPT_AT_MOST", "Kept", "TopicRoutes"]
 
 KEPT_AT_MOST = 4096  # answers kept per kind; past it they are all worked out again (many topics)
-_UNKNOWN = object()  # (a SUBSCOPE not worked out yet: None is an answer)
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class Kept(Generic[K, V]):
+    """Answers worked out once and kept while the version they were worked out with holds (at
+    most ``KEPT_AT_MOST``: past it all are dropped, not the oldest, which costs nothing per hit)."""
+
+    def __init__(self) -> None:
+        self._version: object = None
+        self._answers: dict[K, V] = {}
+
+    def get(self, version: object, key: K, work_out: Callable[[], V]) -> V:
+        if version != self._version:
+            self._version = version
+            self._answers.clear()
+        try:
+            return self._answers[key]  # (None may be an answer: no .get)
+        except KeyError:
+            if len(self._answers) >= KEPT_AT_MOST:
+                self._answers.clear()
+            found = self._answers[key] = work_out()
+            return found
 
 
 class TopicRoutes:
@@ -30,42 +53,21 @@ class TopicRoutes:
         self.tree = tree
         self.clusters = clusters
         self.defs_version = defs_version
-        self._key: tuple[Any, ...] = ()
-        self._routes: dict[str, TopicRoute] = {}
-        self._subscopes: dict[tuple[str, bool], object] = {}
+        self._routes: Kept[str, TopicRoute] = Kept()
+        self._subscopes: Kept[tuple[str, bool], object] = Kept()
 
     def version(self) -> tuple[Any, ...]:
         """Changes whenever an answer may have."""
         return self.tree.version, self.clusters.generation(), self.clusters.state is None, self.defs_version()
 
-    def _fresh(self) -> None:
-        key = self.version()
-        if key != self._key:
-            self._key = key
-            self._routes.clear()
-            self._subscopes.clear()
-
     def route(self, topic: str) -> TopicRoute:
         """``topic`` is a topic string or a proxy's pattern."""
-        self._fresh()
-        found = self._routes.get(topic)
-        if found is None:
-            if len(self._routes) >= KEPT_AT_MOST:
-                self._routes.clear()
-            found = self._routes[topic] = self._work_out(topic)
-        return found
+        return self._routes.get(self.version(), topic, lambda: self._work_out(topic))
 
     def subscope(self, pattern: str, char_scheme: bool) -> object:
         """The SUBSCOPE of the topic object a subscription to ``pattern`` resolves to (A-02)."""
-        self._fresh()
-        key = (pattern, char_scheme)
-        found = self._subscopes.get(key, _UNKNOWN)
-        if found is _UNKNOWN:
-            if len(self._subscopes) >= KEPT_AT_MOST:
-                self._subscopes.clear()
-            found = self._subscopes[key] = self.tree.resolved(self.tree.owner_of_pattern(pattern, char_scheme)).get(
-                "SUBSCOPE")
-        return found
+        return self._subscopes.get(self.version(), (pattern, char_scheme), lambda: self.tree.resolved(
+            self.tree.owner_of_pattern(pattern, char_scheme)).get("SUBSCOPE"))
 
     def _work_out(self, topic: str) -> TopicRoute:
         owner = self.tree.owner_of_pattern(topic, False)
