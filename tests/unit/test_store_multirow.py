@@ -10,16 +10,36 @@ import pytest
 
 from mqlite.message import Message, MessageDescriptor
 from mqlite.store import Store, StoreTx
-from mqlite.store.multirow import MAX_ROWS, chunks, delete_statements, insert_statements
+from mqlite.store.multirow import (
+    EXACT_ROWS,
+    MAX_ROWS,
+    STATEMENT_SHAPES,
+    chunks,
+    delete_statements,
+    insert_statements,
+)
 
 
-@pytest.mark.parametrize("count", [0, 1, 2, 3, 7, 8, 50, 511, 512, 513, 1_300])
-def test_chunks_cover_every_row_once_in_powers_of_two(count: int) -> None:
+@pytest.mark.parametrize("count", [0, 1, 2, 3, 7, 8, 50, 63, 64, 65, 100, 511, 512, 513, 1_300, 2_000])
+def test_chunks_cover_every_row_once_in_few_shapes(count: int) -> None:
     pieces = list(chunks(count))
     covered = [i for start, size in pieces for i in range(start, start + size)]
     assert covered == list(range(count))
-    assert all(size & (size - 1) == 0 and size <= MAX_ROWS for _, size in pieces)
+    *head, last = pieces or [(0, 0)]
+    assert all(size & (size - 1) == 0 and EXACT_ROWS <= size <= MAX_ROWS for _, size in head)
+    assert last[1] <= EXACT_ROWS or (last[1] & (last[1] - 1) == 0 and last[1] <= MAX_ROWS)
     assert len(pieces) <= count // MAX_ROWS + MAX_ROWS.bit_length()  # a few statements, whatever the count
+
+
+def test_a_small_group_is_one_statement_of_its_own_size() -> None:
+    """Seven synchronous producers' puts are one INSERT of seven rows, not 4 + 2 + 1."""
+    for count in range(1, EXACT_ROWS + 1):
+        assert list(chunks(count)) == [(0, count)]
+
+
+def test_the_statement_shapes_are_bounded() -> None:
+    sizes = {size for count in range(1, 3 * MAX_ROWS) for _, size in chunks(count)}
+    assert len(sizes) <= STATEMENT_SHAPES
 
 
 def _table() -> sqlite3.Connection:

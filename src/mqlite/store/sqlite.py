@@ -43,7 +43,7 @@ import msgpack
 
 from mqlite.message import NULL_ID, Message, MessageDescriptor
 from mqlite.store.gathering import ENOUGH_OPS, GatherPolicy
-from mqlite.store.multirow import delete_statements, insert_statements
+from mqlite.store.multirow import STATEMENT_SHAPES, delete_statements, insert_statements
 from mqlite.store.tx import (
     DELETE_MESSAGE,
     DELETE_RECORD,
@@ -220,7 +220,9 @@ class Store:
         conn.executescript(f"BEGIN; {_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
 
     def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, cached_statements=64)
+        # Every multi-row shape of inserts and deletes, and the store's other statements.
+        cached = 2 * STATEMENT_SHAPES + 32
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, cached_statements=cached)
         conn.execute("PRAGMA busy_timeout = 10000")
         return conn
 
