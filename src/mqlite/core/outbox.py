@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import struct
 import time
-from typing import cast
+from collections.abc import Iterable
 
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection, Effects, GetResult
@@ -61,15 +61,22 @@ class Outbox:
     @staticmethod
     def on_durable(tx: StoreTx) -> None:
         """The store made ``tx`` durable: its persistent bodies may now leave memory."""
+        Outbox.on_durable_many((tx,))
+
+    @staticmethod
+    def on_durable_many(txs: Iterable[StoreTx]) -> None:
+        """The store made ``txs`` (one commit's) durable: each queue they touched evicts once."""
         touched: set[LocalQueue] = set()
-        for item in tx.after_durable:
-            queue, entry = cast("tuple[LocalQueue, Entry | int]", item)
-            if isinstance(entry, int):  # a high-water mark (``persist_mark``)
-                if entry > queue.seq_mark:
-                    queue.seq_mark = entry
-                continue
-            queue.made_durable(entry)
-            touched.add(queue)
+        for tx in txs:
+            pair: tuple[LocalQueue, Entry | int]
+            for pair in tx.after_durable:
+                queue, entry = pair
+                if isinstance(entry, int):  # a high-water mark (``persist_mark``)
+                    if entry > queue.seq_mark:
+                        queue.seq_mark = entry
+                    continue
+                queue.made_durable(entry)
+                touched.add(queue)
         for queue in touched:
             queue.evict()
 

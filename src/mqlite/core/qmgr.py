@@ -185,6 +185,7 @@ class QueueManager:
         self.take_effects = outbox.take_effects
         self.take_deliveries = outbox.take_deliveries
         self.on_durable = outbox.on_durable
+        self.on_durable_many = outbox.on_durable_many
         # MQI:
         self.connect = mqi.connect
         self.disconnect = mqi.disconnect

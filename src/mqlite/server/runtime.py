@@ -14,6 +14,7 @@ import logging
 import threading
 from collections import deque
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any, Protocol, cast
 
 from mqlite.core.dist.cluster_service import STORE_KIND as CLUSTER_KIND
@@ -293,25 +294,34 @@ class Runtime:
         return True
 
     def _durable_callback(self, round_: Round, tx: StoreTx) -> Callable[[BaseException | None], None]:
-        def done(error: BaseException | None) -> None:
-            # Runs on the store's writer thread. A group's callbacks come in a burst: the first
-            # wakes the loop, the others join its drain (one self-pipe write per group, not per tx).
-            with self._durable_lock:
-                self._durable.append((round_, tx, error))
-                if self._drain_scheduled:
-                    return
-                self._drain_scheduled = True
-                self.durable_wakeups += 1
-            self.loop.call_soon_threadsafe(self._drain_durable)
+        return partial(self._durable_done, round_, tx)
 
-        return done
+    def _durable_done(self, round_: Round, tx: StoreTx, error: BaseException | None) -> None:
+        # Runs on the store's writer thread. A group's callbacks come in a burst: the first wakes
+        # the loop, the others join its drain (one self-pipe write per group, not per tx).
+        with self._durable_lock:
+            self._durable.append((round_, tx, error))
+            if self._drain_scheduled:
+                return
+            self._drain_scheduled = True
+            self.durable_wakeups += 1
+        self.loop.call_soon_threadsafe(self._drain_durable)
 
     def _drain_durable(self) -> None:
         with self._durable_lock:
             durable, self._durable = self._durable, []
             self._drain_scheduled = False
-        for round_, tx, error in durable:
-            self._on_durable(round_, tx, error)
+        if any(error is not None for _, _, error in durable):
+            for round_, tx, error in durable:
+                self._on_durable(round_, tx, error)
+            return
+        # The usual case, one commit's rounds: core's bookkeeping once for all, then the output.
+        self.backlog -= sum([len(tx) for _, tx, _ in durable])
+        if self.reading_paused and self.backlog < STORE_BACKLOG_LOW:
+            self._pause_reading(False)
+        self.core.on_durable_many([tx for _, tx, _ in durable])
+        for round_, _, _ in durable:
+            self._release(round_)
 
     def _pause_reading(self, pause: bool) -> None:
         self.reading_paused = pause

@@ -56,6 +56,7 @@ from mqlite.store.tx import (
     Row,
     StoreTx,
 )
+from mqlite.store.wakeup import Wakeup
 
 log = logging.getLogger(__name__)
 
@@ -185,7 +186,7 @@ class Store:
             raise
         self._cur = self._conn.cursor()
         self._lock = threading.Lock()
-        self._ready_cond = threading.Condition(self._lock)
+        self._wakeup = Wakeup(self._lock)  # the writer sleeps on it
         self._ready: deque[tuple[StoreTx, Done]] = deque()
         self._ready_ops = 0
         self._urgent = False  # a ready tx's caller can do nothing until it is durable: no gathering
@@ -242,7 +243,7 @@ class Store:
             self._urgent |= urgent
             if len(ready) >= self._wake_at or self._ready_ops >= ENOUGH_OPS or urgent:
                 self.writer_waiting = False
-                self._ready_cond.notify()
+                self._wakeup.signal()
 
     def commit_now(self, tx: StoreTx, sync: bool = True) -> bool:
         """Commit ``tx`` on the calling thread if the writer is idle (waiting, nothing queued):
@@ -279,7 +280,7 @@ class Store:
             conn.execute("PRAGMA shrink_memory")
         with self._lock:
             self._shrink_writer = True
-            self._ready_cond.notify()
+            self._wakeup.signal()
 
     def write(self, tx: StoreTx) -> None:
         """Submit and wait until durable; raises what the tx failed with."""
@@ -307,7 +308,7 @@ class Store:
             if self._closed:
                 return
             self._closed = True
-            self._ready_cond.notify()
+            self._wakeup.signal()
         if threading.current_thread() is not self._thread:
             self._thread.join()
         with self._lock:
@@ -357,21 +358,21 @@ class Store:
         """Wait for a tx, then (``GatherPolicy``) briefly for the others recent groups had; take
         everything ready. Returns the group (empty once closed and drained) and whether the
         wait for the others ran out."""
-        cond, ready, policy = self._ready_cond, self._ready, self.gathering
+        ready, policy, wakeup = self._ready, self.gathering, self._wakeup
         ran_out = False
-        with cond:
+        with self._lock:
             while not ready and not self._closed:
                 if self._shrink_writer:
                     self._shrink_writer = False
                     self.writer_waiting = False
-                    cond.release()
+                    self._lock.release()
                     try:
                         self._conn.execute("PRAGMA shrink_memory")
                     finally:
-                        cond.acquire()
+                        self._lock.acquire()
                     continue
                 self.writer_waiting = True
-                cond.wait()
+                wakeup.sleep()
             self.writer_waiting = False
             if ready and not self._closed and not self._urgent and policy.should_wait(len(ready), self._ready_ops):
                 want = policy.want()
@@ -385,7 +386,7 @@ class Store:
                         self.stats.waits_ran_out += 1
                         break
                     self.writer_waiting = True
-                    cond.wait(remaining)
+                    wakeup.sleep(remaining)
                 self.writer_waiting = False
                 self._wake_at = 1
             group = list(ready)
@@ -424,13 +425,16 @@ class Store:
         stats = self.stats
         group, errors = committed
         if errors is None:
-            nops = sum(len(tx) for tx, _ in group)
+            nops = sum([len(tx) for tx, _ in group])
             if nops:
                 stats.commits += 1
-                stats.transactions += sum(1 for tx, _ in group if tx)
+                stats.transactions += sum([1 for tx, _ in group if tx])
                 stats.ops += nops
             for _, done in group:
-                self._call(done, None)
+                try:
+                    done(None)
+                except Exception:
+                    log.exception("store done callback failed")
             return
         if any(err is None for err in errors):
             stats.commits += 1

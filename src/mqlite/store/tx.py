@@ -55,7 +55,7 @@ class StoreTx:
         self.runs: list[Run] = []
         self._high: dict[str, int] = {}
         self._count = 0
-        self.after_durable: list[object] = []
+        self.after_durable: list[tuple[Any, Any]] = []  # core's (queue, entry or seq) pairs
 
     def _add(self, op: int, row: Row) -> None:
         runs = self.runs
