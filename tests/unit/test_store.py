@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import tracemalloc
 from collections.abc import Callable, Iterator
@@ -184,10 +185,30 @@ def test_max_seq_is_a_high_water_mark(tmp_path: Path) -> None:
         assert store.max_seq("Q") == 5 and store.max_seq("R") == 7
         put(store, "Q", 3)  # a lower seq never lowers the mark
         assert store.max_seq("Q") == 5
-        assert store.queue_names() == ["Q"]
+        put(store, "T", 4, 8)  # stored, never deleted: the messages hold the mark
+        assert store.max_seq("T") == 8
+        assert store.queue_names() == ["Q", "T"]
     with Store(path) as store:
         assert store.max_seq("Q") == 5 and store.max_seq("R") == 7 and store.max_seq("S") == 0
-        assert [(r.queue, r.seq) for r in store.scan_index()] == [("Q", 1), ("Q", 3)]
+        assert store.max_seq("T") == 8
+        assert [(r.queue, r.seq) for r in store.scan_index()] == [("Q", 1), ("Q", 3), ("T", 4), ("T", 8)]
+
+
+def test_a_put_writes_no_high_water_row_and_a_delete_does(tmp_path: Path) -> None:
+    """A group of puts touches no page of ``queue_meta`` (one WAL frame and one statement fewer per
+    commit): the stored messages hold their seqs. Deleting them retires their seqs in the mark."""
+    path = tmp_path / "qm.db"
+    with Store(path) as store:
+        put(store, "Q", 1, 2, 3)
+        marks = sqlite3.connect(path).execute("SELECT queue, max_seq FROM queue_meta").fetchall()
+        assert marks == []
+        tx = StoreTx()
+        tx.delete_message("Q", 3)
+        tx.delete_message("Q", 2)
+        store.write(tx)
+        marks = sqlite3.connect(path).execute("SELECT queue, max_seq FROM queue_meta").fetchall()
+        assert marks == [("Q", 3)]
+        assert store.max_seq("Q") == 3
 
 
 def test_mark_seq_raises_the_high_water_mark_only(tmp_path: Path) -> None:
@@ -351,7 +372,7 @@ def test_store_tx_data() -> None:
     tx.extend(other)
     assert tx and len(tx) == 5 and len(other) == 2
     assert [(op, len(rows)) for op, rows in tx.runs] == [(0, 2), (1, 2), (0, 1)]
-    assert tx.high_seqs == {"Q": 3, "R": 9}
+    assert tx.high_seqs == {"Q": 2}  # the deleted seqs are retired; puts keep theirs in their rows
     assert tx.after_durable == ["core's"]  # the store leaves core's bookkeeping alone
 
 

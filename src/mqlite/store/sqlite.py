@@ -44,15 +44,24 @@ import msgpack
 from mqlite.message import NULL_ID, Message, MessageDescriptor
 from mqlite.store.gathering import ENOUGH_OPS, GatherPolicy
 from mqlite.store.multirow import STATEMENT_SHAPES, delete_statements, insert_statements
+from mqlite.store.schema import (
+    DELETE_HEAD,
+    HIGH_SQL,
+    OP_SQL,
+    ORDER,
+    PURGE_MARK_SQL,
+    PUT_HEAD,
+    READ_MANY,
+    READ_ONE,
+    SCAN,
+    SCHEMA,
+    SCHEMA_VERSION,
+)
 from mqlite.store.tx import (
     DELETE_MESSAGE,
-    DELETE_RECORD,
     FAIL,
-    MARK_SEQ,
     PURGE_QUEUE,
     PUT_MESSAGE,
-    PUT_RECORD,
-    SET_BACKOUT,
     Row,
     StoreTx,
 )
@@ -61,64 +70,6 @@ from mqlite.store.wakeup import Wakeup
 log = logging.getLogger(__name__)
 
 Done = Callable[[BaseException | None], None]
-
-SCHEMA_VERSION = 1
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS messages (
-    queue     TEXT    NOT NULL,
-    seq       INTEGER NOT NULL,
-    priority  INTEGER NOT NULL,
-    expiry_at REAL    NOT NULL,
-    msg_id    BLOB,
-    correl_id BLOB,
-    backout   INTEGER NOT NULL,
-    md        BLOB    NOT NULL,
-    props     BLOB,
-    body      BLOB    NOT NULL,
-    PRIMARY KEY (queue, seq)
-);
-CREATE INDEX IF NOT EXISTS messages_index
-    ON messages (queue, seq, priority, expiry_at, backout);
-CREATE INDEX IF NOT EXISTS messages_msg_id
-    ON messages (queue, msg_id) WHERE msg_id IS NOT NULL;
-CREATE INDEX IF NOT EXISTS messages_correl_id
-    ON messages (queue, correl_id) WHERE correl_id IS NOT NULL;
-CREATE TABLE IF NOT EXISTS queue_meta (
-    queue   TEXT    PRIMARY KEY,
-    max_seq INTEGER NOT NULL
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS records (
-    kind  TEXT NOT NULL,
-    key   TEXT NOT NULL,
-    value BLOB NOT NULL,
-    PRIMARY KEY (kind, key)
-) WITHOUT ROWID;
-"""
-
-_HIGH_SQL = (
-    "INSERT INTO queue_meta (queue, max_seq) VALUES (?, ?)"
-    " ON CONFLICT (queue) DO UPDATE SET max_seq = max(max_seq, excluded.max_seq)"
-)
-_OP_SQL: dict[int, str] = {
-    PUT_MESSAGE: "INSERT INTO messages (queue, seq, priority, expiry_at, msg_id, correl_id, backout,"
-    " md, props, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    DELETE_MESSAGE: "DELETE FROM messages WHERE queue = ? AND seq = ?",
-    SET_BACKOUT: "UPDATE messages SET backout = ? WHERE queue = ? AND seq = ?",
-    PURGE_QUEUE: "DELETE FROM messages WHERE queue = ?",
-    PUT_RECORD: "INSERT OR REPLACE INTO records (kind, key, value) VALUES (?, ?, ?)",
-    DELETE_RECORD: "DELETE FROM records WHERE kind = ? AND key = ?",
-    MARK_SEQ: _HIGH_SQL,
-}
-_PUT_HEAD = ("INSERT INTO messages (queue, seq, priority, expiry_at, msg_id, correl_id, backout, md, props,"
-             " body)")
-_DELETE_HEAD = "DELETE FROM messages WHERE queue = ? AND seq"
-_READ_ONE = "SELECT md, props, body, backout FROM messages WHERE queue = ? AND seq = ?"
-_READ_MANY = (
-    "SELECT seq, md, props, body, backout FROM messages WHERE queue = ? AND seq IN (SELECT value FROM json_each(?))"
-)
-_SCAN = "SELECT queue, seq, priority, expiry_at, backout FROM messages"
-_ORDER = " ORDER BY queue, seq"
 
 _unpackb = msgpack.unpackb
 
@@ -218,7 +169,7 @@ class Store:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise RuntimeError(f"{self.path}: store schema {version} is newer than {SCHEMA_VERSION}")
-        conn.executescript(f"BEGIN; {_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+        conn.executescript(f"BEGIN; {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
 
     def _connect(self) -> sqlite3.Connection:
         # Every multi-row shape of inserts and deletes, and the store's other statements.
@@ -490,20 +441,22 @@ class Store:
         if run:
             self._run(run_op, run)
         if high:
-            executemany(_HIGH_SQL, high.items())
+            executemany(HIGH_SQL, high.items())
 
     def _run(self, op: int, run: list[list[Row]]) -> None:
         if op == FAIL:
             raise run[0][0][0]
+        if op == PURGE_QUEUE:
+            self._cur.executemany(PURGE_MARK_SQL, run[0] if len(run) == 1 else chain.from_iterable(run))
         if op in (PUT_MESSAGE, DELETE_MESSAGE):  # the hot ops: many rows per statement
             rows = run[0] if len(run) == 1 else list(chain.from_iterable(run))
-            statements = (insert_statements(_PUT_HEAD, rows) if op == PUT_MESSAGE
-                          else delete_statements(_DELETE_HEAD, rows))
+            statements = (insert_statements(PUT_HEAD, rows) if op == PUT_MESSAGE
+                          else delete_statements(DELETE_HEAD, rows))
             execute = self._cur.execute
             for sql, params in statements:
                 execute(sql, params)
             return
-        self._cur.executemany(_OP_SQL[op], run[0] if len(run) == 1 else chain.from_iterable(run))
+        self._cur.executemany(OP_SQL[op], run[0] if len(run) == 1 else chain.from_iterable(run))
 
     def _rollback(self) -> None:
         if self._conn.in_transaction:
@@ -536,14 +489,14 @@ class Store:
 
     def read_message(self, queue: str, seq: int) -> Message | None:
         # fetchall, not fetchone: a statement left unfinished would pin this thread's snapshot.
-        rows = self._reader().execute(_READ_ONE, (queue, seq)).fetchall()
+        rows = self._reader().execute(READ_ONE, (queue, seq)).fetchall()
         return _message(*rows[0]) if rows else None
 
     def read_messages(self, queue: str, seqs: Sequence[int]) -> dict[int, Message]:
         """The messages of ``seqs`` that exist, by seq; one statement whatever the count."""
         if not seqs:
             return {}
-        cur = self._reader().execute(_READ_MANY, (queue, json.dumps(list(seqs))))
+        cur = self._reader().execute(READ_MANY, (queue, json.dumps(list(seqs))))
         return {seq: _message(md, props, body, backout) for seq, md, props, body, backout in cur}
 
     def scan_index(self, queue: str | None = None) -> Iterator[IndexRow]:
@@ -552,10 +505,7 @@ class Store:
         The read snapshot stays open until the iterator is exhausted or closed.
         """
         conn = self._reader()
-        if queue is None:
-            cur = conn.execute(_SCAN + _ORDER)
-        else:
-            cur = conn.execute(_SCAN + " WHERE queue = ?" + _ORDER, (queue,))
+        cur = conn.execute(SCAN + ORDER) if queue is None else conn.execute(SCAN + " WHERE queue = ?" + ORDER, (queue,))
         try:
             yield from map(IndexRow._make, cur)
         finally:
@@ -578,18 +528,22 @@ class Store:
         return sorted(seq for (seq,) in self._reader().execute(sql, args))
 
     def queue_names(self) -> list[str]:
-        """Queues that hold at least one message."""
+        """Queues that hold at least one message (one index seek per queue, however deep)."""
         cur = self._reader().execute(
-            "SELECT queue FROM queue_meta AS m"
-            " WHERE EXISTS (SELECT 1 FROM messages WHERE queue = m.queue) ORDER BY queue"
+            "WITH RECURSIVE q(name) AS (SELECT min(queue) FROM messages UNION ALL"
+            " SELECT (SELECT min(queue) FROM messages WHERE queue > q.name) FROM q WHERE q.name IS NOT NULL)"
+            " SELECT name FROM q WHERE name IS NOT NULL"
         )
         return [name for (name,) in cur]
 
     def max_seq(self, queue: str) -> int:
         """The queue's high-water mark: the highest seq ever stored or marked (``StoreTx.mark_seq``),
-        kept after deletes; 0 if none."""
-        rows = self._reader().execute("SELECT max_seq FROM queue_meta WHERE queue = ?", (queue,)).fetchall()
-        return int(rows[0][0]) if rows else 0
+        kept after deletes; 0 if none. A put writes no mark (its message holds its seq); a delete
+        raises the mark to the seqs it removes."""
+        row = self._reader().execute(
+            "SELECT max(coalesce((SELECT max_seq FROM queue_meta WHERE queue = ?1), 0),"
+            " coalesce((SELECT max(seq) FROM messages WHERE queue = ?1), 0))", (queue,)).fetchone()
+        return int(row[0])
 
     def load_records(self, kind: str) -> dict[str, Any]:
         cur = self._reader().execute("SELECT key, value FROM records WHERE kind = ?", (kind,))

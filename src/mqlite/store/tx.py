@@ -87,17 +87,19 @@ class StoreTx:
                 message.body,
             ),
         )
-        if seq > self._high.get(queue, 0):
-            self._high[queue] = seq
 
     def delete_message(self, queue: str, seq: int) -> None:
+        """Delete a stored message. Its seq stays retired: the tx raises the queue's high-water
+        mark to it (a stored message's seq needs no mark while the message is there)."""
         self._add(DELETE_MESSAGE, (queue, seq))
+        if seq > self._high.get(queue, 0):
+            self._high[queue] = seq
 
     def set_backout(self, queue: str, seq: int, count: int) -> None:
         self._add(SET_BACKOUT, (count, queue, seq))
 
     def purge_queue(self, queue: str) -> None:
-        """Delete every message of the queue (its sequence high-water mark stays)."""
+        """Delete every message of the queue (the high-water mark rises to the highest of them)."""
         self._add(PURGE_QUEUE, (queue,))
 
     def mark_seq(self, queue: str, seq: int) -> None:
@@ -140,7 +142,7 @@ class StoreTx:
 
     @property
     def high_seqs(self) -> dict[str, int]:
-        """The highest seq put per queue in this tx (for the store's high-water marks)."""
+        """The highest seq deleted per queue in this tx (for the store's high-water marks)."""
         return self._high
 
     def __len__(self) -> int:
