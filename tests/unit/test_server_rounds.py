@@ -54,10 +54,11 @@ def test_a_failed_store_write_ends_the_queue_manager_instead_of_acknowledging(tm
         core.define("QLOCAL", "Q", {})
         runtime.finish(Round())
         # The disk refuses the next write: rows the queue manager does not know of hold the keys
-        # its next persistent messages take, so SQLite fails the transaction (UNIQUE constraint).
+        # its next persistent messages take (queue, seq and the priority, expiry and backout count
+        # the key holds too), so SQLite fails the transaction (UNIQUE constraint).
         clash = StoreTx()
         for seq in range(1, 101):
-            clash.put_message("Q", seq, Message(MessageDescriptor(), b"stray"), 0.0)
+            clash.put_message("Q", seq, Message(MessageDescriptor(Priority=0), b"stray"), 0.0)
         store.write(clash)
         conn = core.connect(administrator("alice"), "app.py")
         handle = core.open(conn, {"ObjectName": "Q"}, C.MQOO_OUTPUT)

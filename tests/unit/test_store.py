@@ -425,3 +425,48 @@ def test_a_million_persistent_1k_messages(tmp_path: Path) -> None:
         assert peak < 1_000_000
         stored = store.read_message("DEEP.Q", n // 2)
         assert stored is not None and stored.body == body
+
+
+_SCAN_PLAN = "EXPLAIN QUERY PLAN SELECT queue, seq, priority, expiry_at, backout FROM messages ORDER BY queue, seq"
+_V1_MESSAGES = """
+CREATE TABLE messages (
+    queue TEXT NOT NULL, seq INTEGER NOT NULL, priority INTEGER NOT NULL, expiry_at REAL NOT NULL,
+    msg_id BLOB, correl_id BLOB, backout INTEGER NOT NULL, md BLOB NOT NULL, props BLOB, body BLOB NOT NULL,
+    PRIMARY KEY (queue, seq)
+);
+CREATE INDEX messages_index ON messages (queue, seq, priority, expiry_at, backout);
+"""
+
+
+def test_the_primary_key_is_the_covering_index_of_the_start_up_scan(tmp_path: Path) -> None:
+    """A put updates three b-trees (the table, its key, the MsgId index), not four: the key
+    (queue, seq, priority, expiry_at, backout) is what the start-up scan reads, never the rows."""
+    path = tmp_path / "qm.db"
+    with Store(path) as store:
+        put(store, "Q", 1, 2)
+    conn = sqlite3.connect(path)
+    query = "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'messages'"
+    indexes = {name for (name,) in conn.execute(query)}
+    assert indexes == {"sqlite_autoindex_messages_1", "messages_msg_id", "messages_correl_id"}
+    (plan,) = [row[3] for row in conn.execute(_SCAN_PLAN)]
+    assert plan == "SCAN messages USING COVERING INDEX sqlite_autoindex_messages_1"
+
+
+def test_a_store_made_with_the_earlier_key_still_works(tmp_path: Path) -> None:
+    """A store of an earlier mqlite (key (queue, seq) and a separate covering index) is read and
+    written with the same statements, and its start-up scan still never reads a row."""
+    path = tmp_path / "qm.db"
+    conn = sqlite3.connect(path)
+    conn.executescript(_V1_MESSAGES)
+    conn.close()
+    with Store(path) as store:
+        put(store, "Q", 1, 2, 3)
+        tx = StoreTx()
+        tx.delete_message("Q", 2)
+        tx.set_backout("Q", 3, 4)
+        store.write(tx)
+        assert [(r.seq, r.backout_count) for r in store.scan_index("Q")] == [(1, 0), (3, 4)]
+        message = store.read_message("Q", 3)
+        assert message is not None and message.body == b"body 3"
+    (plan,) = [row[3] for row in sqlite3.connect(path).execute(_SCAN_PLAN)]
+    assert plan == "SCAN messages USING COVERING INDEX messages_index"

@@ -15,7 +15,8 @@ Why this shape:
 - If a group fails, it is rolled back and retried tx by tx, each in its own savepoint of one new
   transaction, so a bad tx fails alone and the others still commit together.
 - Depth is bounded by disk: bodies stay in SQLite, ``scan_index`` streams a covering index
-  (queue, seq, priority, expiry_at, backout) that never touches the table rows holding bodies.
+  (queue, seq, priority, expiry_at, backout; the table's primary key) that never touches the
+  table rows holding bodies.
 
 Id indexes (for ``find_ids``) are *partial*: all-zero MsgId/CorrelId are stored as NULL and the
 indexes hold only non-NULL ids. A CorrelId is usually zero, so its index costs next to nothing on
