@@ -44,14 +44,14 @@ def chunks(count: int) -> Iterator[tuple[int, int]]:
         yield start, count - start
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=4 * STATEMENT_SHAPES)  # every shape, for a few heads
 def insert_sql(head: str, columns: int, rows: int) -> str:
     """``head`` (``INSERT INTO t (a, b)``) followed by ``rows`` groups of ``columns`` placeholders."""
     group = "(" + ",".join("?" * columns) + ")"
     return head + " VALUES " + ",".join([group] * rows)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=4 * STATEMENT_SHAPES)  # every shape, for a few heads
 def delete_sql(head: str, rows: int) -> str:
     """``head`` (``DELETE FROM t WHERE k = ? AND n``) ``IN`` ``rows`` placeholders."""
     return head + " IN (" + ",".join("?" * rows) + ")"

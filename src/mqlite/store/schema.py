@@ -71,7 +71,7 @@ OP_SQL: dict[int, str] = {
     MARK_SEQ: HIGH_SQL,
 }
 PUT_HEAD = ("INSERT INTO messages (queue, seq, priority, expiry_at, msg_id, correl_id, backout, md, props,"
-             " body)")
+            " body)")
 DELETE_HEAD = "DELETE FROM messages WHERE queue = ? AND seq"
 READ_ONE = "SELECT md, props, body, backout FROM messages WHERE queue = ? AND seq = ?"
 READ_MANY = (
