@@ -238,7 +238,7 @@ class Runtime:
             pass
         elif tx:
             try:
-                self.store.submit(tx, self._durable_callback(round_, tx), round_.urgent)
+                self.store.submit(tx, partial(self._durable_done, round_, tx), round_.urgent)
             except RuntimeError as error:  # the store closed under us: the process is ending
                 log.error("AMQ6118E: %s; %d changes not written", error, len(tx.runs))
                 self._release(round_)
@@ -282,19 +282,15 @@ class Runtime:
 
     def _commit_now(self, round_: Round, tx: StoreTx) -> bool:
         sync = not (round_.unsynced_ok and tx.only_records(SYNC_KIND))
+        error: BaseException | None = None
         try:
             if not self.store.commit_now(tx, sync):
                 return False
-        except Exception as error:  # the disk refused: as for a group the writer failed to commit
-            self.backlog += len(tx)
-            self._on_durable(round_, tx, error)
-            return True
+        except Exception as refused:  # the disk refused: as for a group the writer failed to commit
+            error = refused
         self.backlog += len(tx)
-        self._on_durable(round_, tx, None)
+        self._on_durable([(round_, tx, error)])
         return True
-
-    def _durable_callback(self, round_: Round, tx: StoreTx) -> Callable[[BaseException | None], None]:
-        return partial(self._durable_done, round_, tx)
 
     def _durable_done(self, round_: Round, tx: StoreTx, error: BaseException | None) -> None:
         # Runs on the store's writer thread. A group's callbacks come in a burst: the first wakes
@@ -311,17 +307,7 @@ class Runtime:
         with self._durable_lock:
             durable, self._durable = self._durable, []
             self._drain_scheduled = False
-        if any(error is not None for _, _, error in durable):
-            for round_, tx, error in durable:
-                self._on_durable(round_, tx, error)
-            return
-        # The usual case, one commit's rounds: core's bookkeeping once for all, then the output.
-        self.backlog -= sum([len(tx) for _, tx, _ in durable])
-        if self.reading_paused and self.backlog < STORE_BACKLOG_LOW:
-            self._pause_reading(False)
-        self.core.on_durable_many([tx for _, tx, _ in durable])
-        for round_, _, _ in durable:
-            self._release(round_)
+        self._on_durable(durable)
 
     def _pause_reading(self, pause: bool) -> None:
         self.reading_paused = pause
@@ -335,11 +321,17 @@ class Runtime:
                 if not getattr(protocol, "writing_paused", False) and not getattr(protocol, "input_paused", False):
                     transport.resume_reading()
 
-    def _on_durable(self, round_: Round, tx: StoreTx, error: BaseException | None) -> None:
-        self.backlog -= len(tx)
+    def _on_durable(self, durable: list[tuple[Round, StoreTx, BaseException | None]]) -> None:
+        """The store is done with these rounds' txs (one commit's, usually): core's bookkeeping
+        once for all the durable ones, then each round's output."""
+        self.backlog -= sum([len(tx) for _, tx, _ in durable])
         if self.reading_paused and self.backlog < STORE_BACKLOG_LOW:
             self._pause_reading(False)
-        if error is not None:
+        self.core.on_durable_many([tx for _, tx, error in durable if error is None])
+        for round_, _, error in durable:
+            if error is None:
+                self._release(round_)
+                continue
             # The disk refused: what this round acknowledges is not durable. Like a queue manager
             # whose log fails, end at once rather than tell anyone it was: the callers see their
             # connection break (2009) and know the outcome is uncertain; nothing is lost that was
@@ -349,9 +341,6 @@ class Runtime:
                 session.closed = True
             if self.on_fatal is not None:
                 self.on_fatal()
-            return
-        self.core.on_durable(tx)
-        self._release(round_)
 
     @staticmethod
     def _release(round_: Round) -> None:

@@ -383,10 +383,7 @@ class Store:
                 stats.transactions += sum([1 for tx, _ in group if tx])
                 stats.ops += nops
             for _, done in group:
-                try:
-                    done(None)
-                except Exception:
-                    log.exception("store done callback failed")
+                self._call(done, None)
             return
         if any(err is None for err in errors):
             stats.commits += 1
