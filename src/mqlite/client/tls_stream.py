@@ -5,7 +5,7 @@ and conversations that share a socket (SHARECNV, ``client.link``) do exactly tha
 waits in recv for everyone while another sends its request. Here the socket is a plain one,
 safe for a reader and a writer at once, and the TLS object only ever turns bytes into bytes,
 under a lock that is never held across a system call. ``sendall`` keeps the ciphertext in the
-order it was made (one sender at a time); ``recv`` returns decrypted bytes, or ``b""`` at the end.
+order it was made (one sender at a time); ``recv_into`` fills a buffer with decrypted bytes, 0 at the end.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ class TlsStream:
         self._outgoing = outgoing
         self._tls_lock = threading.Lock()  # the SSLObject: bytes to bytes, never across I/O
         self._send_lock = threading.Lock()  # ciphertext goes out in the order it was made
+        self._raw = memoryview(bytearray(_RECV_SIZE))  # ciphertext read from the socket (reader only)
 
     def sendall(self, data: bytes) -> None:
         with self._send_lock:
@@ -38,24 +39,25 @@ class TlsStream:
                 records = self._outgoing.read()
             self.sock.sendall(records)
 
-    def recv(self, size: int) -> bytes:
-        """Decrypted bytes (blocking until some arrive); ``b""`` when the queue manager closed.
-        ``ssl.SSLError`` for a TLS alert (a certificate refused after the handshake)."""
+    def recv_into(self, buffer: memoryview) -> int:
+        """Decrypted bytes into ``buffer`` (blocking until some arrive): how many; 0 when the
+        queue manager closed. ``ssl.SSLError`` for a TLS alert (a certificate refused after
+        the handshake)."""
         while True:
             with self._tls_lock:
                 try:
-                    return self.tls.read(size)
+                    return self.tls.read(len(buffer), buffer)
                 except ssl.SSLWantReadError:
                     owed = self._outgoing.pending  # e.g. an answer to a key update
                 except ssl.SSLZeroReturnError:
-                    return b""
+                    return 0
             if owed:
                 self._flush()
-            data = self.sock.recv(_RECV_SIZE)  # no lock held: senders go on meanwhile
-            if not data:
-                return b""
+            size = self.sock.recv_into(self._raw)  # no lock held: senders go on meanwhile
+            if not size:
+                return 0
             with self._tls_lock:
-                self._incoming.write(data)
+                self._incoming.write(self._raw[:size])
 
     def _flush(self) -> None:
         with self._send_lock:
