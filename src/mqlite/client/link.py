@@ -55,7 +55,8 @@ class Link:
         self._next_number = 1
         # recv_into one buffer: a fresh 256 KiB ``recv`` per reply costs malloc an mmap, an
         # mremap and a munmap (three system calls and a page fault) for every 178-byte reply.
-        self._inbuf = memoryview(bytearray(_RECV_SIZE))
+        self._inbytes = bytearray(_RECV_SIZE)
+        self._inbuf = memoryview(self._inbytes)
 
     @property
     def conversations(self) -> int:
@@ -125,7 +126,7 @@ class Link:
         filed: set[int] = set()
         try:
             try:
-                size = self.sock.recv_into(self._inbuf)
+                size = self.sock.recv_into(self._inbytes)
             except OSError as e:
                 self._break(str(e), client_tls.broken_reason(e))
                 return

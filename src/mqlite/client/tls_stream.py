@@ -13,6 +13,7 @@ from __future__ import annotations
 import socket
 import ssl
 import threading
+from typing import cast
 
 __all__ = ["TlsStream", "handshake"]
 
@@ -39,14 +40,15 @@ class TlsStream:
                 records = self._outgoing.read()
             self.sock.sendall(records)
 
-    def recv_into(self, buffer: memoryview) -> int:
+    def recv_into(self, buffer: bytearray) -> int:
         """Decrypted bytes into ``buffer`` (blocking until some arrive): how many; 0 when the
         queue manager closed. ``ssl.SSLError`` for a TLS alert (a certificate refused after
         the handshake)."""
         while True:
             with self._tls_lock:
                 try:
-                    return self.tls.read(len(buffer), buffer)
+                    # with a buffer, read returns a count (typeshed says bytes)
+                    return cast(int, self.tls.read(len(buffer), buffer))
                 except ssl.SSLWantReadError:
                     owed = self._outgoing.pending  # e.g. an answer to a key update
                 except ssl.SSLZeroReturnError:

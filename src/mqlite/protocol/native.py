@@ -420,8 +420,8 @@ class NativeConnection:
         self._broken: ProtocolError | None = None
         self.conversation = 0  # the conversation of the event last returned (or being decoded)
 
-    def receive_data(self, data: bytes) -> None:
-        """Buffer bytes read from the transport (``b""`` at end of stream is ignored)."""
+    def receive_data(self, data: bytes | bytearray | memoryview) -> None:
+        """Buffer bytes read from the transport (``b""`` at end of stream is ignored); copied."""
         if self._broken is not None:
             raise self._broken
         self._buf += data
