@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # start compile mqlite again (a third of make test's CPU); the tests and demo want bytecode cached.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: install tools test demo bench lint clean
+.PHONY: install tools peers test demo bench lint clean
 
 install: $(STAMP)
 
@@ -37,7 +37,15 @@ demo: install
 	$(BIN)/python examples/demo.py
 	$(BIN)/python examples/spark_vwap.py
 
-bench: install tools
+# Debian's Redis and PostgreSQL: the peers of bench/p2p.py's synchronous-producers case (skipped without them).
+peers:
+	@command -v redis-server >/dev/null 2>&1 && ls /usr/lib/postgresql/*/bin/pgbench >/dev/null 2>&1 || \
+	  { command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && \
+	    { apt-get install -y -q redis-server postgresql >/dev/null 2>&1 || \
+	      { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q redis-server postgresql >/dev/null 2>&1; }; }; } || \
+	  echo "note: redis-server or postgresql could not be installed; bench/p2p.py skips those peers"
+
+bench: install tools peers
 	$(BIN)/python bench/p2p.py
 	$(BIN)/python bench/pubsub.py
 	$(BIN)/python bench/spark.py

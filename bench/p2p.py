@@ -18,11 +18,12 @@ line of figures. Scenarios:
   persistent figure over the non-persistent one: how well synchronous callers share commits
   (three rounds of each in turn, medians; the rounds' ratios beside it); with each, the queue
   manager's CPU per put and a producer's CPU per put and how busy the CPUs were (``*_cpus_busy``);
+  then the same load on Redis and PostgreSQL (``peer_*``, ``sync_peers.py``; ``--no-peers`` skips);
 - ``fsync_per_s``: this disk's one-write-one-fsync rate, the physical reference;
 - ``--million``: 1,000,000 persistent 1 KB messages on one queue, queue manager RSS and
   restart (recovery) time.
 
-Usage: ``python bench/p2p.py [--quick] [--million] [--only NAME] [--qmgr-cpus 0]``
+Usage: ``python bench/p2p.py [--quick] [--million] [--only NAME] [--no-peers] [--qmgr-cpus 0]``
 (``--qmgr-cpus``: the queue manager on those CPUs only, as ``taskset -c`` would run it).
 """
 
@@ -44,6 +45,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import sync_peers
 from cpu import cpu_seconds, machine_times
 from fsync_rate import fsync_rate
 
@@ -294,6 +296,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer messages (a smoke run)")
     parser.add_argument("--million", action="store_true", help="also the 1,000,000-message depth run")
     parser.add_argument("--only", help="run only scenarios whose name contains this")
+    parser.add_argument("--no-peers", action="store_true", help="no Redis and PostgreSQL peers (8_producers_sync)")
     parser.add_argument("--qmgr-cpus", help="run the queue manager on these CPUs only (e.g. 0, as taskset -c 0)")
     args = parser.parse_args()
     scale = 0.1 if args.quick else 1.0
@@ -326,6 +329,8 @@ def main() -> None:
                     figures[name] = round(run_flow("BENCH.Q", total, size, persistent, pairs))
         if want("8_producers_sync"):  # synchronous producers: do their persistent puts share commits?
             figures.update(producers_sync_rounds(proc.pid, scale))
+            if not args.no_peers:  # the same load on Redis and PostgreSQL, in the same run
+                figures.update(sync_peers.run(scale))
         if want("p_1024_8_producers_async"):  # the persistent-producers target: durable msgs/s
             mqsc("DEFINE QLOCAL(LOAD.Q) MAXDEPTH(1000000)\n")
             total = int(200_000 * scale)
