@@ -23,8 +23,9 @@ line of figures. Scenarios:
 - ``--million``: 1,000,000 persistent 1 KB messages on one queue, queue manager RSS and
   restart (recovery) time.
 
-Usage: ``python bench/p2p.py [--quick] [--million] [--only NAME] [--no-peers] [--qmgr-cpus 0]``
-(``--qmgr-cpus``: the queue manager on those CPUs only, as ``taskset -c`` would run it).
+Usage: ``python bench/p2p.py [--quick] [--million] [--only NAME] [--no-peers] [--qmgr-cpus 0]
+[--client-cpus 1]`` (``--qmgr-cpus``: the queue manager, and a peer's server, on those CPUs
+only, as ``taskset -c`` would run it; ``--client-cpus``: the producers and consumers).
 """
 
 from __future__ import annotations
@@ -298,6 +299,7 @@ def main() -> None:
     parser.add_argument("--only", help="run only scenarios whose name contains this")
     parser.add_argument("--no-peers", action="store_true", help="no Redis and PostgreSQL peers (8_producers_sync)")
     parser.add_argument("--qmgr-cpus", help="run the queue manager on these CPUs only (e.g. 0, as taskset -c 0)")
+    parser.add_argument("--client-cpus", help="run the producers and consumers on these CPUs only (e.g. 1)")
     args = parser.parse_args()
     scale = 0.1 if args.quick else 1.0
     home = tempfile.mkdtemp(prefix="mqlite-bench-")
@@ -307,6 +309,10 @@ def main() -> None:
     if cpus is not None:
         figures["qmgr_cpus"] = sorted(cpus)
     proc = start_qmgr(home, cpus)
+    clients = {int(cpu) for cpu in args.client_cpus.split(",")} if args.client_cpus else None
+    if clients is not None:  # this process and so every producer and consumer it forks
+        os.sched_setaffinity(0, clients)
+        figures["client_cpus"] = sorted(clients)
     try:
         mqsc("DEFINE QLOCAL(BENCH.Q) MAXDEPTH(1000000) DEFREADA(NO)\n"
              "DEFINE QLOCAL(BENCH.RA) MAXDEPTH(1000000) DEFREADA(YES)\n")
@@ -330,7 +336,7 @@ def main() -> None:
         if want("8_producers_sync"):  # synchronous producers: do their persistent puts share commits?
             figures.update(producers_sync_rounds(proc.pid, scale))
             if not args.no_peers:  # the same load on Redis and PostgreSQL, in the same run
-                figures.update(sync_peers.run(scale))
+                figures.update(sync_peers.run(scale, server_cpus=cpus))
         if want("p_1024_8_producers_async"):  # the persistent-producers target: durable msgs/s
             mqsc("DEFINE QLOCAL(LOAD.Q) MAXDEPTH(1000000)\n")
             total = int(200_000 * scale)

@@ -63,12 +63,17 @@ def _redis_producer(path: str, count: int, start: mp.synchronize.Event, results:
         results.put(time.perf_counter())
 
 
-def _redis_rate(durable: bool, total: int) -> float:
+def _pinned(cpus: set[int] | None) -> Callable[[], None] | None:
+    """A ``preexec_fn`` that runs the server on ``cpus`` only (as ``taskset -c``)."""
+    return None if cpus is None else (lambda: os.sched_setaffinity(0, cpus))
+
+
+def _redis_rate(durable: bool, total: int, cpus: set[int] | None) -> float:
     home = tempfile.mkdtemp(prefix="redis-peer-")
     path = os.path.join(home, "redis.sock")
     aof = ["--appendonly", "yes", "--appendfsync", "always"] if durable else ["--appendonly", "no"]
     server = subprocess.Popen(["redis-server", "--port", "0", "--unixsocket", path, "--dir", home,
-                               "--save", "", *aof], stdout=subprocess.DEVNULL)
+                               "--save", "", *aof], stdout=subprocess.DEVNULL, preexec_fn=_pinned(cpus))
     try:
         deadline = time.monotonic() + 10
         while not os.path.exists(path):
@@ -102,20 +107,21 @@ def _as_postgres(args: list[str]) -> list[str]:
     return ["runuser", "-u", "postgres", "--", *args] if os.geteuid() == 0 else args
 
 
-def _quietly(args: list[str]) -> None:
-    subprocess.run(_as_postgres(args), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+def _quietly(args: list[str], cpus: set[int] | None = None) -> None:
+    subprocess.run(_as_postgres(args), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
+                   preexec_fn=_pinned(cpus))
 
 
 class _Postgres:
     """A throwaway cluster on a Unix socket in a temporary directory."""
 
-    def __init__(self) -> None:
+    def __init__(self, cpus: set[int] | None) -> None:
         self.home = tempfile.mkdtemp(prefix="pg-peer-")
         os.chmod(self.home, 0o777)
         self.data = os.path.join(self.home, "data")
         _quietly([str(PG_BIN / "initdb"), "-D", self.data, "-A", "trust", "-U", "postgres"])
         _quietly([str(PG_BIN / "pg_ctl"), "-D", self.data, "-w", "-l", os.path.join(self.home, "log"), "-o",
-                  f"-k {self.home} -c listen_addresses='' -c shared_buffers=128MB", "start"])
+                  f"-k {self.home} -c listen_addresses='' -c shared_buffers=128MB", "start"], cpus)
         self.sql("CREATE TABLE durable (id bigserial PRIMARY KEY, body bytea);"
                  " CREATE UNLOGGED TABLE not_durable (id bigserial PRIMARY KEY, body bytea);")
         for table in ("durable", "not_durable"):
@@ -144,21 +150,22 @@ class _Postgres:
         shutil.rmtree(self.home, ignore_errors=True)
 
 
-def run(scale: float = 1.0, rounds: int = 3) -> dict[str, object]:
-    """Each peer's figures (``peer_<name>_8_producers_sync_*``), or why it was skipped."""
+def run(scale: float = 1.0, rounds: int = 3, server_cpus: set[int] | None = None) -> dict[str, object]:
+    """Each peer's figures (``peer_<name>_8_producers_sync_*``), or why it was skipped.
+    ``server_cpus``: the servers' CPUs (the producers run where this process may)."""
     figures: dict[str, object] = {}
     total = int(80_000 * scale / rounds) // PRODUCERS * PRODUCERS
     if shutil.which("redis-server"):
         version = subprocess.run(["redis-server", "--version"], capture_output=True, text=True).stdout.split()[2]
         figures["peer_redis_version"] = version.removeprefix("v=")
-        for key, value in _ratio_rounds(lambda durable: _redis_rate(durable, total), rounds).items():
+        for key, value in _ratio_rounds(lambda durable: _redis_rate(durable, total, server_cpus), rounds).items():
             figures[f"peer_redis_8_producers_sync_{key}"] = value
     else:
         figures["peer_redis"] = "skipped: no redis-server (apt-get install redis-server)"
     if (PG_BIN / "pgbench").exists() and (os.geteuid() != 0 or shutil.which("runuser")):
         printed = subprocess.run([str(PG_BIN / "postgres"), "--version"], capture_output=True, text=True).stdout
         figures["peer_postgresql_version"] = printed.split(")")[1].split()[0]  # "postgres (PostgreSQL) 15.18 (...)"
-        pg = _Postgres()
+        pg = _Postgres(server_cpus)
         try:
             seconds = 8 * scale
             for key, value in _ratio_rounds(lambda durable: pg.rate(durable, seconds), rounds).items():
