@@ -158,6 +158,22 @@ def test_byte_at_a_time() -> None:
     assert client.buffered == 0
 
 
+def test_input_is_copied_from_a_reused_buffer() -> None:
+    """The client reads into one buffer (``recv_into``) and hands the codec a view of it: the
+    codec must copy, since the next read overwrites the buffer before a frame is complete."""
+    frame = NativeConnection(Role.SERVER).send_reply(1, 0, 0, [MD, {}, b"x" * 300, 300])
+    client = NativeConnection(Role.CLIENT)
+    buffer = bytearray(64)
+    view = memoryview(buffer)
+    for start in range(0, len(frame), len(buffer)):
+        chunk = frame[start:start + len(buffer)]
+        buffer[:len(chunk)] = chunk
+        client.receive_data(view[:len(chunk)])
+        buffer[:] = bytes(len(buffer))  # the next read would overwrite it
+    event = client.next_event()
+    assert isinstance(event, Reply) and event.result[2] == b"x" * 300
+
+
 def test_oversize_frame_is_rejected_from_the_prefix_alone() -> None:
     server = NativeConnection(Role.SERVER, max_frame=1000)
     server.receive_data((1001).to_bytes(4, "big"))
