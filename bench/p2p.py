@@ -49,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import sync_peers
 from cpu import cpu_seconds, machine_times
 from fsync_rate import fsync_rate
+from processes import timed_run
 
 import mqlite
 from mqlite import cmqc as C
@@ -173,21 +174,8 @@ def run_flow(queue: str, total: int, size: int, persistent: bool, pairs: int,
 def producers_only(queue: str, total: int, size: int, persistent: bool, producers: int) -> float:
     """``producers`` processes each put ``total // producers`` messages synchronously (each put
     returns once it is durable, when persistent); returns messages/s, first put to last reply."""
-    ctx = mp.get_context("fork")
-    start = ctx.Event()
-    results: mp.Queue[float] = ctx.Queue()
     per = total // producers
-    procs = [ctx.Process(target=producer, args=(queue, per, size, persistent, False, start, results))
-             for _ in range(producers)]
-    for p in procs:
-        p.start()
-    time.sleep(0.5)  # everyone connected and waiting
-    began = time.perf_counter()
-    start.set()
-    ends = [results.get(timeout=600) for _ in range(producers)]
-    for p in procs:
-        p.join()
-    return per * producers / (max(ends) - began)
+    return per * producers / timed_run(producer, (queue, per, size, persistent, False), producers)
 
 
 def sync_pairs(queue: str, count: int) -> float:

@@ -31,6 +31,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from processes import timed_run
+
 PRODUCERS = 8
 SIZE = 256
 # Debian's layout: /usr/lib/postgresql/<major>/bin, the newest installed
@@ -80,22 +82,9 @@ def _redis_rate(durable: bool, total: int, cpus: set[int] | None) -> float:
             if time.monotonic() > deadline or server.poll() is not None:
                 raise RuntimeError("redis-server did not start")
             time.sleep(0.02)
-        rate = 0.0
-        for count in (total // 8, total):  # a warm-up phase, then the measured one
-            ctx = mp.get_context("fork")
-            start, results = ctx.Event(), ctx.Queue()
-            procs = [ctx.Process(target=_redis_producer, args=(path, count // PRODUCERS, start, results))
-                     for _ in range(PRODUCERS)]
-            for proc in procs:
-                proc.start()
-            time.sleep(0.5)
-            began = time.perf_counter()
-            start.set()
-            ends = [results.get(timeout=600) for _ in procs]
-            for proc in procs:
-                proc.join()
-            rate = count // PRODUCERS * PRODUCERS / (max(ends) - began)
-        return rate
+        per = total // PRODUCERS
+        timed_run(_redis_producer, (path, per // 8), PRODUCERS)  # a warm-up
+        return per * PRODUCERS / timed_run(_redis_producer, (path, per), PRODUCERS)
     finally:
         server.terminate()
         server.wait()
