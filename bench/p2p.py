@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import sync_peers
 from cpu import cpu_seconds, machine_times
 from fsync_rate import fsync_rate
-from processes import timed_run
+from processes import pinned, timed_run
 
 import mqlite
 from mqlite import cmqc as C
@@ -65,8 +65,7 @@ def start_qmgr(home: str, cpus: set[int] | None = None) -> subprocess.Popen[byte
     os.environ["MQLITE_HOME"] = home
     paths.qmgr_dir(QM).mkdir(parents=True, exist_ok=True)
     paths.write_config(QM, {"name": QM, "port": None, "created": time.time()})
-    pin = None if cpus is None else (lambda: os.sched_setaffinity(0, cpus))
-    proc = subprocess.Popen([sys.executable, "-m", "mqlite.server", QM], env=env, preexec_fn=pin)
+    proc = subprocess.Popen([sys.executable, "-m", "mqlite.server", QM], env=env, preexec_fn=pinned(cpus))
     address = paths.socket_address(QM)
     deadline = time.time() + 60
     while time.time() < deadline:

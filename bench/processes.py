@@ -1,11 +1,17 @@
-"""Worker processes started together and timed: the shape the producer benchmarks share."""
+"""The benchmarks' processes: workers started together and timed, servers placed on CPUs."""
 
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import time
 from collections.abc import Callable
 from typing import Any
+
+
+def pinned(cpus: set[int] | None) -> Callable[[], None] | None:
+    """A ``preexec_fn`` that runs the child on ``cpus`` only (as ``taskset -c``); None: anywhere."""
+    return None if cpus is None else (lambda: os.sched_setaffinity(0, cpus))
 
 
 def timed_run(target: Callable[..., None], args: tuple[Any, ...], processes: int) -> float:

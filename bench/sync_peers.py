@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from processes import timed_run
+from processes import pinned, timed_run
 
 PRODUCERS = 8
 SIZE = 256
@@ -65,17 +65,12 @@ def _redis_producer(path: str, count: int, start: mp.synchronize.Event, results:
         results.put(time.perf_counter())
 
 
-def _pinned(cpus: set[int] | None) -> Callable[[], None] | None:
-    """A ``preexec_fn`` that runs the server on ``cpus`` only (as ``taskset -c``)."""
-    return None if cpus is None else (lambda: os.sched_setaffinity(0, cpus))
-
-
 def _redis_rate(durable: bool, total: int, cpus: set[int] | None) -> float:
     home = tempfile.mkdtemp(prefix="redis-peer-")
     path = os.path.join(home, "redis.sock")
     aof = ["--appendonly", "yes", "--appendfsync", "always"] if durable else ["--appendonly", "no"]
     server = subprocess.Popen(["redis-server", "--port", "0", "--unixsocket", path, "--dir", home,
-                               "--save", "", *aof], stdout=subprocess.DEVNULL, preexec_fn=_pinned(cpus))
+                               "--save", "", *aof], stdout=subprocess.DEVNULL, preexec_fn=pinned(cpus))
     try:
         deadline = time.monotonic() + 10
         while not os.path.exists(path):
@@ -98,7 +93,7 @@ def _as_postgres(args: list[str]) -> list[str]:
 
 def _quietly(args: list[str], cpus: set[int] | None = None) -> None:
     subprocess.run(_as_postgres(args), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
-                   preexec_fn=_pinned(cpus))
+                   preexec_fn=pinned(cpus))
 
 
 class _Postgres:

@@ -444,17 +444,17 @@ class Store:
     def _run(self, op: int, run: list[list[Row]]) -> None:
         if op == FAIL:
             raise run[0][0][0]
-        if op == PURGE_QUEUE:
-            self._cur.executemany(PURGE_MARK_SQL, run[0] if len(run) == 1 else chain.from_iterable(run))
+        rows = run[0] if len(run) == 1 else list(chain.from_iterable(run))
         if op in (PUT_MESSAGE, DELETE_MESSAGE):  # the hot ops: many rows per statement
-            rows = run[0] if len(run) == 1 else list(chain.from_iterable(run))
             statements = (insert_statements(PUT_HEAD, rows) if op == PUT_MESSAGE
                           else delete_statements(DELETE_HEAD, rows))
             execute = self._cur.execute
             for sql, params in statements:
                 execute(sql, params)
             return
-        self._cur.executemany(OP_SQL[op], run[0] if len(run) == 1 else chain.from_iterable(run))
+        if op == PURGE_QUEUE:
+            self._cur.executemany(PURGE_MARK_SQL, rows)
+        self._cur.executemany(OP_SQL[op], rows)
 
     def _rollback(self) -> None:
         if self._conn.in_transaction:
