@@ -192,8 +192,8 @@ def reachable(home: Path, qm: mqlite.QueueManager, rounds: int) -> list[float]:
 
 def repository_scale(members: int = 50, queues: int = 5_000, lookups: int = 100) -> dict[str, Any]:
     """The repository code of 50 queue managers in this process: messages handed over directly."""
-    from mqlite.core.dist.cluster_protocol import decode, encode
-    from mqlite.core.dist.cluster_service import ClusterState
+    from mqlite.core.network.clusters.protocol import decode, encode
+    from mqlite.core.network.clusters.service import ClusterState
     from mqlite.core.outbox import Outbox
 
     tracemalloc.start()

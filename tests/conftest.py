@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
 from helpers.credentials import APP, add_user, grant_app
 from helpers.qmgrs import QMgr, reap, run_mqlite
@@ -35,8 +35,11 @@ from helpers.qmgrs import QMgr, reap, run_mqlite
 # make test is the same on every machine: Hypothesis draws its examples from a seed fixed per test
 # (a CI run once found a decoder hang on its own random draw that no local run met). Exploring
 # new inputs is the job of `pytest -m fuzz` (atheris) or HYPOTHESIS_PROFILE=explore.
-settings.register_profile("repeatable", derandomize=True, database=None)
-settings.register_profile("explore")
+# No clock either: Hypothesis's per-example deadline and its too-slow health check measure seconds,
+# which a loaded machine (CI beside other jobs, a CPU hog) stretches until a correct test fails.
+_NO_CLOCK = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+settings.register_profile("repeatable", derandomize=True, database=None, **_NO_CLOCK)
+settings.register_profile("explore", **_NO_CLOCK)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 RunCli = Callable[..., "subprocess.CompletedProcess[str]"]

@@ -4,8 +4,8 @@ channel's sync record and its transmission queue, without sockets (B:R-CHN-4).""
 from __future__ import annotations
 
 from mqlite import cmqc as C
-from mqlite.core.dist.channel import InDoubt, SyncState
-from mqlite.core.dist.transfer import receiver_key, sender_key
+from mqlite.core.network.channels.channel import InDoubt, SyncState
+from mqlite.core.network.channels.transfer import receiver_key, sender_key
 from mqlite.core.qmgr import QueueManager
 from mqlite.core.security.principal import Principal
 from mqlite.core.waiters import GetRequest

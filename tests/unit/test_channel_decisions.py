@@ -1,10 +1,10 @@
-"""core/dist/channel.py: a message channel's decisions as pure functions (B:R-CHN-4, B:R-CHN-5)."""
+"""core/network/channels/channel.py: a message channel's decisions as pure functions (B:R-CHN-4, B:R-CHN-5)."""
 
 from __future__ import annotations
 
 import pytest
 
-from mqlite.core.dist.channel import (
+from mqlite.core.network.channels.channel import (
     SEQWRAP_DEFAULT,
     InDoubt,
     SyncState,

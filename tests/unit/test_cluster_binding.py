@@ -1,4 +1,4 @@
-"""core/dist/binding.py: when a cluster queue handle's instance is chosen and for how long
+"""core/network/clusters/binding.py: when a cluster queue handle's instance is chosen and for how long
 (B:R-BIND-1, B:R-BIND-2; B:SC-85, B:SC-86)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from itertools import cycle
 import pytest
 
 from mqlite import cmqc as C
-from mqlite.core.dist.binding import Bind, Bound, at_open, at_put, bind_mode, fixed
 from mqlite.core.errors import MQError
+from mqlite.core.network.clusters.binding import Bind, Bound, at_open, at_put, bind_mode, fixed
 
 GROUP = C.MQMF_MSG_IN_GROUP
 LAST = C.MQMF_LAST_MSG_IN_GROUP

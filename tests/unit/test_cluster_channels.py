@@ -1,8 +1,8 @@
-"""core/dist/cluster_channels.py: auto-defined cluster-sender channels (B:R-CXQ-7, B:SC-79)."""
+"""core/network/clusters/channels.py: auto-defined cluster-sender channels (B:R-CXQ-7, B:SC-79)."""
 
 from __future__ import annotations
 
-from mqlite.core.dist.cluster_channels import auto_sender, deftype
+from mqlite.core.network.clusters.channels import auto_sender, deftype
 
 
 def test_an_auto_defined_sender_is_named_and_addressed_after_the_partners_receiver() -> None:

@@ -1,11 +1,11 @@
-"""core/dist/repository.py: cluster records merged, passed on and aged as pure decisions
+"""core/network/clusters/repository.py: cluster records merged, passed on and aged as pure decisions
 (B:R-CLU-10, B:R-CLU-11, B:R-CLU-12, B:R-CLQ-4; decision A-20)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from mqlite.core.dist.repository import (
+from mqlite.core.network.clusters.repository import (
     DAY,
     ClusterRecord,
     age,

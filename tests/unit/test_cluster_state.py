@@ -1,4 +1,4 @@
-"""core/dist/cluster_service.py: ClusterState, several queue managers' repositories joined by an
+"""core/network/clusters/service.py: ClusterState, several queue managers' repositories joined by an
 in-memory network of encoded repository messages (sans-IO): who learns what, when, and what is
 stored (B:R-CLU-10, R-CLU-11, R-CLU-12, R-CLQ-1..4; decisions A-20, A-21, A-49)."""
 
@@ -16,7 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mqlite import cmqc as C
-from mqlite.core.dist.cluster_protocol import (
+from mqlite.core.errors import MQError
+from mqlite.core.network.clusters.protocol import (
     ClusterMessage,
     ClusterProtocolError,
     Publish,
@@ -25,9 +26,8 @@ from mqlite.core.dist.cluster_protocol import (
     decode,
     encode,
 )
-from mqlite.core.dist.cluster_service import STORE_KIND, SUBS_KIND, ClusterState
-from mqlite.core.dist.repository import DAY, ClusterRecord
-from mqlite.core.errors import MQError
+from mqlite.core.network.clusters.repository import DAY, ClusterRecord
+from mqlite.core.network.clusters.service import STORE_KIND, SUBS_KIND, ClusterState
 from mqlite.core.outbox import Outbox
 from mqlite.store.tx import DELETE_RECORD, PUT_RECORD, StoreTx
 

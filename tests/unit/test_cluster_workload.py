@@ -1,4 +1,4 @@
-"""core/dist/workload.py: the cluster workload algorithm as a pure function, one test per rule
+"""core/network/clusters/workload.py: the cluster workload algorithm as a pure function, one test per rule
 (B:R-BIND-4, issue 16 item 4), in IBM's order."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 
 from mqlite import cmqc as C
-from mqlite.core.dist.workload import WEIGHT_UNIT, ChannelState, Destination, History, choose
 from mqlite.core.errors import MQError
+from mqlite.core.network.clusters.workload import WEIGHT_UNIT, ChannelState, Destination, History, choose
 
 
 def remote(qmgr: str, **attrs: object) -> Destination:

@@ -1,11 +1,11 @@
-"""core/dist/cluster_xmitq.py: which transmission queue a cluster-sender channel uses
+"""core/network/clusters/xmitq.py: which transmission queue a cluster-sender channel uses
 (B:R-CXQ-1, B:R-CXQ-2, B:R-CXQ-4; B:SC-80, B:SC-81)."""
 
 from __future__ import annotations
 
 import pytest
 
-from mqlite.core.dist.cluster_xmitq import DEFAULT_XMITQ, XmitqChoice, clchname_matches, select
+from mqlite.core.network.clusters.xmitq import DEFAULT_XMITQ, XmitqChoice, clchname_matches, select
 
 
 def test_without_manual_queues_the_default_is_the_one_system_queue() -> None:

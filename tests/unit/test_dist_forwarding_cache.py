@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from mqlite import cmqc as C
-from mqlite.core.dist.pubsub_protocol import HIERARCHY, Deregister, Proxies, Register
+from mqlite.core.network.pubsub.protocol import HIERARCHY, Deregister, Proxies, Register
 
 CHILD, QMID = "CHILD", "CHILD_2026-11-27_04.30.00"
 

@@ -1,4 +1,4 @@
-"""core/dist/hierarchy.py: the parent/child relationship state machine of a publish/subscribe
+"""core/network/pubsub/hierarchy.py: the parent/child relationship state machine of a publish/subscribe
 hierarchy (register, acknowledge, deregister, statuses, retries, display rows, persistence)."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import json
 import pytest
 
 from mqlite import cmqc as C
-from mqlite.core.dist.hierarchy import ACTIVE, ERROR, STARTING, Action, Forget, Hierarchy, Resync, Send
-from mqlite.core.dist.proxy_rules import CHILD, PARENT
-from mqlite.core.dist.pubsub_protocol import Deregister, Register, Registered
 from mqlite.core.errors import MQError
+from mqlite.core.network.pubsub.hierarchy import ACTIVE, ERROR, STARTING, Action, Forget, Hierarchy, Resync, Send
+from mqlite.core.network.pubsub.protocol import Deregister, Register, Registered
+from mqlite.core.network.pubsub.proxy_rules import CHILD, PARENT
 
 
 def relation_rows(h: Hierarchy) -> list[tuple[str, str, str]]:

@@ -3,7 +3,7 @@ R-PXY-2, R-EMS-2)."""
 
 from __future__ import annotations
 
-from mqlite.core.dist.local_interest import LocalInterest
+from mqlite.core.network.pubsub.local_interest import LocalInterest
 
 
 def test_counts_per_pattern_and_says_first_and_last() -> None:

@@ -1,4 +1,4 @@
-"""core/dist/proxy_rules.py: the pure rules of distributed publish/subscribe — the proxy topic of a
+"""core/network/pubsub/proxy_rules.py: the pure rules of distributed publish/subscribe — the proxy topic of a
 subscription (character wildcards), which neighbours get a proxy (R-PXY-6 link table, split
 horizon), where a publication is forwarded (R-FWD-7 table) and the routing fingerprints."""
 
@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from mqlite.core.dist.proxy_rules import (
+from mqlite.core.network.pubsub.proxy_rules import (
     CHILD,
     CLUSTER,
     DIRECT,

@@ -1,4 +1,4 @@
-"""core/dist/pubsub_protocol.py: the control messages of distributed publish/subscribe as bytes —
+"""core/network/pubsub/protocol.py: the control messages of distributed publish/subscribe as bytes —
 each message type round-trips, and anything malformed is refused with ControlProtocolError (2110)."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from mqlite import cmqc as C
-from mqlite.core.dist.pubsub_protocol import (
+from mqlite.core.errors import MQError
+from mqlite.core.network.pubsub.protocol import (
     HIERARCHY,
     ControlMessage,
     ControlProtocolError,
@@ -20,7 +21,6 @@ from mqlite.core.dist.pubsub_protocol import (
     decode,
     encode,
 )
-from mqlite.core.errors import MQError
 
 
 def body(**fields: Any) -> bytes:

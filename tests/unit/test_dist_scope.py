@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from mqlite import cmqc as C
-from mqlite.core.dist.proxy_rules import subscription_scope_all
+from mqlite.core.network.pubsub.proxy_rules import subscription_scope_all
 
 CREATE, MANAGED = C.MQSO_CREATE, C.MQSO_MANAGED
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from mqlite.client.session import Session
-from mqlite.core.dist.channel import receive_timeout
+from mqlite.core.network.channels.channel import receive_timeout
 from mqlite.protocol import native
 from mqlite.server.native.heartbeat import Beat, decide
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from mqlite.core.dist.route_rules import ONEHOP, Rule
+from mqlite.core.network.routes.rules import ONEHOP, Rule
 from mqlite.core.qmgr import QueueManager
 from mqlite.mqsc.commands import execute, run_mqsc
 

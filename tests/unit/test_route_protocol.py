@@ -1,4 +1,4 @@
-"""core/dist/route_protocol.py: the control messages of routes as bytes (B §23) — Hello and
+"""core/network/routes/protocol.py: the control messages of routes as bytes (B §23) — Hello and
 Interest round-trip, and anything malformed is refused with ControlProtocolError (2110), never
 any other exception."""
 
@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from mqlite import cmqc as C
-from mqlite.core.dist.pubsub_protocol import ControlProtocolError
-from mqlite.core.dist.route_protocol import Hello, Interest, RouteMessage, decode, encode
-from mqlite.core.dist.route_rules import MHOP, ONEHOP, Rule
 from mqlite.core.errors import MQError
+from mqlite.core.network.pubsub.protocol import ControlProtocolError
+from mqlite.core.network.routes.protocol import Hello, Interest, RouteMessage, decode, encode
+from mqlite.core.network.routes.rules import MHOP, ONEHOP, Rule
 
 HELLO = Hello("QM2", "QM2_2024-01-01_00.00.00", True, "Z1", ONEHOP,
               (Rule("orders", "region = 'west'"), Rule("prices/#", "")), reply=True)

@@ -1,4 +1,4 @@
-"""core/dist/route_rules.py: the TIBCO EMS-style route rules as pure decisions (B §23) — rule
+"""core/network/routes/rules.py: the TIBCO EMS-style route rules as pure decisions (B §23) — rule
 items as routes.conf writes them, the selectors a message must pass to cross a route, where a
 routed message may go next (visited servers, zones), the interest asked of each peer, what a
 subscriber's limits do with a new message, and the queue that stores a route's messages."""
@@ -9,7 +9,7 @@ from collections import deque
 
 import pytest
 
-from mqlite.core.dist.route_rules import (
+from mqlite.core.network.routes.rules import (
     DEFAULT_ZONE,
     MHOP,
     ONEHOP,

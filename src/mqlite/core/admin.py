@@ -13,11 +13,11 @@ from mqlite.core import attributes
 from mqlite.core.authinfo import AuthInfos
 from mqlite.core.channels import Channels
 from mqlite.core.connection_status import connection_rows
-from mqlite.core.dist.route_defs import RouteDefinitions
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection
 from mqlite.core.listeners import Listeners
 from mqlite.core.namelists import Namelists
+from mqlite.core.network.routes.defs import RouteDefinitions
 from mqlite.core.objects import ObjectDefinitions
 from mqlite.core.pubsub.admin import PubSubAdmin
 from mqlite.core.pubsub.registry import Subscriptions

@@ -91,7 +91,7 @@ TYPE_ATTRIBUTES: Final[Mapping[str, frozenset[str]]] = {
     "SVR": frozenset({*_MESSAGE, *_SENDING, "SSLCAUTH"}),
     "RCVR": frozenset({*_MESSAGE, *_RECEIVING}),
     "RQSTR": frozenset({*_MESSAGE, *_RECEIVING, "CONNAME", "LOCLADDR"}),
-    # A cluster-sender has no XMITQ: its transmission queue is chosen (core.dist.cluster_xmitq).
+    # A cluster-sender has no XMITQ: its transmission queue is chosen (core.network.clusters.xmitq).
     "CLUSSDR": frozenset({*_MESSAGE, *(a for a in _SENDING if a != "XMITQ"), *_CLUSTERED}),
     "CLUSRCVR": frozenset({*_MESSAGE, *_RECEIVING, *(a for a in _SENDING if a != "XMITQ"), *_CLUSTERED,
                            "NETPRTY", "CLWLRANK", "CLWLPRTY", "CLWLWGHT"}),

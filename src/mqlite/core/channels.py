@@ -36,7 +36,7 @@ SERVED_TYPES = ("MQTT", "SVRCONN", *MESSAGE_TYPES)
 PARTNER_STARTED = ("SVRCONN", "RCVR", "RQSTR", "CLUSRCVR")
 RUNNING_KEY = "_RUNNING"  # persisted beside the attributes; DISPLAY never shows "_" keys
 STOPPED_KEY = "_STOPPED"  # a SVRCONN channel stopped with STATUS(STOPPED): no new instances
-AUTODEF_KEY = "_AUTODEF"  # a cluster-sender the cluster defined (core.dist.cluster_routing): not persisted
+AUTODEF_KEY = "_AUTODEF"  # a cluster-sender the cluster defined (core.network.clusters.routing): not persisted
 
 # The client channels a new queue manager has: IBM's two system ones, and (as IBM's developer
 # configuration) one for applications and one for administrators.
@@ -76,14 +76,14 @@ class Channels:
     """Channel definitions (``channels``: name -> attributes) and the operator's START/STOP; the
     running channels are the agent's (``agent``, attached by the server). A future message channel
     agent's state machine (sequence numbers, batches, in-doubt resolution) is core's too, in
-    ``core/dist``, driven by the server's agent through calls like these."""
+    ``core/network``, driven by the server's agent through calls like these."""
 
     def __init__(self, clock: Callable[[], float], outbox: Outbox) -> None:
         self.clock = clock
         self.outbox = outbox
         self.channels: dict[str, dict[str, Any]] = {}
         self.agent: ChannelAgent | None = None
-        # A message channel's sync records go with its definition (core.dist.transfer); may refuse.
+        # A message channel's sync records go with its definition (core.network.channels.transfer); may refuse.
         self.forget_sync: Callable[[str], None] = lambda name: None
 
     # -- definitions ---------------------------------------------------------------------------

@@ -60,7 +60,7 @@ class Handle:
     xmitq_for: tuple[str, str] | None = None  # (remote queue, remote qmgr) when sending via xmitq
     xmit_correl: bytes | None = None  # a cluster transmission message's CorrelId: its cluster-sender
     xmit_not_fixed: bool = False  # a cluster put the workload algorithm may choose again (not bound)
-    cluster: Any = None  # a cluster queue's binding (core.dist.cluster_routing.ClusterBinding)
+    cluster: Any = None  # a cluster queue's binding (core.network.clusters.routing.ClusterBinding)
     conn: Connection | None = None
     topic: TopicNode | None = None  # an open topic (publishing)
     topic_string: str = ""

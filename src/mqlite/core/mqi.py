@@ -35,7 +35,7 @@ _BIND_OPTIONS = C.MQOO_BIND_ON_OPEN | C.MQOO_BIND_NOT_FIXED | C.MQOO_BIND_ON_GRO
 _EMPTY = Message(MessageDescriptor(), b"")  # what an agent's put is at least, for the refusal check
 
 class ClusterQueues(Protocol):
-    """What MQOPEN and MQPUT need of the clusters (``core.dist.cluster_routing.ClusterRouting``)."""
+    """What MQOPEN and MQPUT need of the clusters (``core.network.clusters.routing.ClusterRouting``)."""
 
     def member(self) -> bool: ...
 

@@ -24,13 +24,13 @@ and are built here in dependency order:
 - ``namelists.Namelists``: NAMELIST objects (the names a CLUSNL or REPOSNL refers to);
 - ``admin.Admin``: DEFINE/ALTER/DELETE/DISPLAY routed to the owner of each object type;
 - ``mqi.Connections``: MQCONN/MQDISC, MQOPEN/MQCLOSE, MQPUT routing, MQINQ/MQSET;
-- ``dist.transfer.ChannelTransfer`` (``transfer``): message channels' sync records and the
+- ``network.channels.transfer.ChannelTransfer`` (``transfer``): message channels' sync records and the
   receiving end's puts (the channel agents use the MQI like any program for the rest).
 
-- ``dist.cluster_service.ClusterState`` and ``dist.cluster_routing.ClusterRouting`` (``cluster``):
+- ``network.clusters.service.ClusterState`` and ``network.clusters.routing.ClusterRouting`` (``cluster``):
   this queue manager's records in its clusters, the repository cache, cluster queue handles and
   the workload choice at each put; MQOPEN reaches it through ``mqi.ClusterQueues``.
-- ``dist.pubsub_service.DistributedPubSub`` (``dist_pubsub``) and ``dist.pubsub_forward.Forwarding``
+- ``network.pubsub.service.DistributedPubSub`` (``dist_pubsub``) and ``network.pubsub.forward.Forwarding``
   (``forwarding``): the hierarchy relations, the proxy subscriptions held and sent, publications
   to and from other queue managers; the registry tells it of local subscriptions (``watch``) and
   the publisher hands it publications (``forwarder``).
@@ -53,15 +53,6 @@ from mqlite.core.authinfo import AuthInfos
 from mqlite.core.channel_attributes import MESSAGE_TYPES, SENDING_TYPES
 from mqlite.core.channels import ChannelAgent, Channels
 from mqlite.core.dedupe import DuplicateWindow
-from mqlite.core.dist import cluster_rows
-from mqlite.core.dist.cluster_routing import ClusterRouting
-from mqlite.core.dist.cluster_service import ClusterState
-from mqlite.core.dist.pubsub_forward import Forwarding
-from mqlite.core.dist.pubsub_service import DistributedPubSub
-from mqlite.core.dist.route_defs import RouteDefinitions
-from mqlite.core.dist.route_forward import RouteForwarding
-from mqlite.core.dist.route_service import RouteService
-from mqlite.core.dist.transfer import ChannelTransfer, sender_key
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection, Effects, GetResult, Handle, TruncatedError
 from mqlite.core.listeners import ListenerAgent, Listeners
@@ -69,6 +60,15 @@ from mqlite.core.mqget import Gets
 from mqlite.core.mqi import Connections
 from mqlite.core.mqput import Puts
 from mqlite.core.namelists import Namelists
+from mqlite.core.network.channels.transfer import ChannelTransfer, sender_key
+from mqlite.core.network.clusters import rows as cluster_rows
+from mqlite.core.network.clusters.routing import ClusterRouting
+from mqlite.core.network.clusters.service import ClusterState
+from mqlite.core.network.pubsub.forward import Forwarding
+from mqlite.core.network.pubsub.service import DistributedPubSub
+from mqlite.core.network.routes.defs import RouteDefinitions
+from mqlite.core.network.routes.forward import RouteForwarding
+from mqlite.core.network.routes.service import RouteService
 from mqlite.core.objects import ObjectDefinitions
 from mqlite.core.outbox import MessageIds, Outbox
 from mqlite.core.pubsub.admin import PubSubAdmin

@@ -15,10 +15,10 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
-from mqlite.core.dist.cluster_protocol import decode
-from mqlite.core.dist.cluster_routing import COMMAND_QUEUE
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection, GetResult
+from mqlite.core.network.clusters.protocol import decode
+from mqlite.core.network.clusters.routing import COMMAND_QUEUE
 from mqlite.server.runtime import Round
 from mqlite.server.system_queue import DISCARD, SystemQueueServer
 

@@ -21,9 +21,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from mqlite import cmqc as C
-from mqlite.core.dist.pubsub_protocol import CONTROL_QUEUE, FANREQ_QUEUE, PUBS_QUEUE, decode
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection, GetResult
+from mqlite.core.network.pubsub.protocol import CONTROL_QUEUE, FANREQ_QUEUE, PUBS_QUEUE, decode
 from mqlite.server.runtime import Round
 from mqlite.server.system_queue import DEAD_LETTER, RETRY, SystemQueueServer
 

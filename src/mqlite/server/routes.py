@@ -18,10 +18,10 @@ import logging
 from typing import TYPE_CHECKING
 
 from mqlite import cmqc as C
-from mqlite.core.dist.route_protocol import CONTROL_QUEUE, PUBS_QUEUE, decode
-from mqlite.core.dist.route_rules import store_queue
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection, GetResult
+from mqlite.core.network.routes.protocol import CONTROL_QUEUE, PUBS_QUEUE, decode
+from mqlite.core.network.routes.rules import store_queue
 from mqlite.server.runtime import Round
 from mqlite.server.system_queue import DEAD_LETTER, RETRY, SystemQueueServer
 

@@ -17,14 +17,14 @@ from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any, Protocol, cast
 
-from mqlite.core.dist.cluster_service import STORE_KIND as CLUSTER_KIND
-from mqlite.core.dist.cluster_service import SUBS_KIND as CLUSSUB_KIND
-from mqlite.core.dist.cluster_switch import STORE_KIND as CLUSXQ_KIND
-from mqlite.core.dist.pubsub_service import HIERARCHY_KIND, PROXY_KIND
-from mqlite.core.dist.route_service import IN_KIND as ROUTE_IN_KIND
-from mqlite.core.dist.route_service import IS_KIND as ROUTE_IS_KIND
-from mqlite.core.dist.transfer import SYNC_KIND
 from mqlite.core.errors import MQError
+from mqlite.core.network.channels.transfer import SYNC_KIND
+from mqlite.core.network.clusters.service import STORE_KIND as CLUSTER_KIND
+from mqlite.core.network.clusters.service import SUBS_KIND as CLUSSUB_KIND
+from mqlite.core.network.clusters.switch import STORE_KIND as CLUSXQ_KIND
+from mqlite.core.network.pubsub.service import HIERARCHY_KIND, PROXY_KIND
+from mqlite.core.network.routes.service import IN_KIND as ROUTE_IN_KIND
+from mqlite.core.network.routes.service import IS_KIND as ROUTE_IS_KIND
 from mqlite.core.qmgr import GetResult, QueueManager
 from mqlite.core.security.chlauth_service import STORE_KIND as CHLAUTH_KIND
 from mqlite.core.security.service import STORE_KIND as AUTHREC_KIND

@@ -42,7 +42,7 @@ RFP_PROPERTY = "ibm.Rfp"
 
 
 class Forwarder(Protocol):
-    """Distributed publish/subscribe's part of a publication (``core.dist.pubsub_forward``)."""
+    """Distributed publish/subscribe's part of a publication (``core.network.pubsub.forward``)."""
 
     @property
     def active(self) -> bool: ...
@@ -54,7 +54,7 @@ class Forwarder(Protocol):
 
 
 class Router(Protocol):
-    """Routes' part of a publication (``core.dist.route_forward``)."""
+    """Routes' part of a publication (``core.network.routes.forward``)."""
 
     @property
     def active(self) -> bool: ...

@@ -4,7 +4,7 @@ publication's topic to them (spec A: topics, durability, WILDCARD; spec C §0.1)
 Subscriptions live in ``subs_by_id``, ``subs_by_name`` (a name may repeat on different queues),
 the index (``sub_index``) and a count on their tree node. Proxy subscriptions (the ones
 neighbouring queue managers hold here, MQSUBTYPE_PROXY) are not among them: distributed
-publish/subscribe (``core.dist.pubsub_service``) keeps them, and ``watch`` tells it when a local
+publish/subscribe (``core.network.pubsub.service``) keeps them, and ``watch`` tells it when a local
 subscription comes or goes (``check_new`` first, to refuse one whose proxy cannot be sent).
 """
 

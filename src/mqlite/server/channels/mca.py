@@ -2,7 +2,7 @@
 
 The rules are elsewhere and pure: the wire protocol and its state table in
 ``protocol.channel``, sequence numbers, in-doubt resolution, batch ends and retries in
-``core.dist.channel``, the sync records and the receiving end's puts in ``core.dist.transfer``.
+``core.network.channels.channel``, the sync records and the receiving end's puts in ``core.network.channels.transfer``.
 This package owns sockets, tasks and timers: a sending channel is a task (``sender``), a
 receiving one the protocol of a connection on the queue manager's one port (``receiver``), and
 ``MessageChannels`` here is what core sees as their channel agent: it starts and stops them,

@@ -1,6 +1,6 @@
 """A receiving message channel (RCVR, RQSTR): the protocol of a connection on the queue manager's
 port whose first frame is a channel HELLO. Each batch's messages are put in one unit of work with
-the receiver's sync record (``core.dist.transfer``), and CONFIRM goes out once that is durable."""
+the receiver's sync record (``core.network.channels.transfer``), and CONFIRM goes out once that is durable."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from mqlite import cmqc as C
-from mqlite.core.dist.channel import first_seq_ok
-from mqlite.core.dist.transfer import RETRYABLE, receiver_key
 from mqlite.core.errors import MQError
+from mqlite.core.network.channels.channel import first_seq_ok
+from mqlite.core.network.channels.transfer import RETRYABLE, receiver_key
 from mqlite.message import MD_FIELDS
 from mqlite.protocol import channel as wire
 from mqlite.protocol.native import NeedData

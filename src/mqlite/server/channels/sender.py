@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mqlite import cmqc as C
-from mqlite.core.dist.channel import (
+from mqlite.core.errors import MQError
+from mqlite.core.handles import Connection, GetResult
+from mqlite.core.network.channels.channel import (
     InDoubt,
     SyncState,
     batch_complete,
@@ -34,10 +36,8 @@ from mqlite.core.dist.channel import (
     retry_delay,
     sequence_error,
 )
-from mqlite.core.dist.cluster_routing import channel_correl
-from mqlite.core.dist.transfer import sender_key
-from mqlite.core.errors import MQError
-from mqlite.core.handles import Connection, GetResult
+from mqlite.core.network.channels.transfer import sender_key
+from mqlite.core.network.clusters.routing import channel_correl
 from mqlite.core.waiters import GetRequest
 from mqlite.message import NOT_FIXED_PROPERTY
 from mqlite.protocol import channel as wire

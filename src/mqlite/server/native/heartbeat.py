@@ -24,7 +24,7 @@ import time
 from collections.abc import Iterable
 from typing import Protocol
 
-from mqlite.core.dist.channel import receive_timeout
+from mqlite.core.network.channels.channel import receive_timeout
 from mqlite.protocol import native
 
 HEARTBEAT = native.encode_push_heartbeat()

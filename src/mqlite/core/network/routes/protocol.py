@@ -21,9 +21,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from mqlite.core.dist import control_fields as fields
-from mqlite.core.dist.control_fields import ControlProtocolError
-from mqlite.core.dist.route_rules import MHOP, ONEHOP, Rule
+from mqlite.core.network import control_fields as fields
+from mqlite.core.network.control_fields import ControlProtocolError
+from mqlite.core.network.routes.rules import MHOP, ONEHOP, Rule
 
 __all__ = [
     "CONTROL_QUEUE", "FORMAT", "FROM_PROPERTY", "PUBS_QUEUE", "SEQ_PROPERTY", "TOPIC_PROPERTY", "VISITED_PROPERTY",

@@ -22,13 +22,13 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from mqlite import cmqc as C
-from mqlite.core.dist import proxy_rules
-from mqlite.core.dist.proxy_rules import RFP_PROPERTY, Link, TopicRoute
-from mqlite.core.dist.pubsub_protocol import PUBS_QUEUE, ControlProtocolError
-from mqlite.core.dist.pubsub_service import AGENT_APPL, AGENT_USER, DistributedPubSub, PutToQmgr
-from mqlite.core.dist.topic_routes import Kept
 from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection
+from mqlite.core.network.pubsub import proxy_rules
+from mqlite.core.network.pubsub.protocol import PUBS_QUEUE, ControlProtocolError
+from mqlite.core.network.pubsub.proxy_rules import RFP_PROPERTY, Link, TopicRoute
+from mqlite.core.network.pubsub.service import AGENT_APPL, AGENT_USER, DistributedPubSub, PutToQmgr
+from mqlite.core.network.pubsub.topic_routes import Kept
 from mqlite.core.pubsub.publish import Publisher
 from mqlite.core.pubsub.subscription import Subscription
 from mqlite.message import NULL_ID, Message, MessageDescriptor, Properties

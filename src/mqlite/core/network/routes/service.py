@@ -28,11 +28,13 @@ from typing import Any
 
 from mqlite import cmqc as C
 from mqlite.core import attributes
-from mqlite.core.dist.local_interest import LocalInterest
-from mqlite.core.dist.proxy_rules import proxy_topic, subscription_scope_all
-from mqlite.core.dist.pubsub_service import AGENT_APPL, AGENT_USER, PutToQmgr
-from mqlite.core.dist.route_defs import RouteDefinitions, rules_of
-from mqlite.core.dist.route_protocol import (
+from mqlite.core.errors import ClusterLookup, MQError
+from mqlite.core.handles import Connection
+from mqlite.core.network.pubsub.local_interest import LocalInterest
+from mqlite.core.network.pubsub.proxy_rules import proxy_topic, subscription_scope_all
+from mqlite.core.network.pubsub.service import AGENT_APPL, AGENT_USER, PutToQmgr
+from mqlite.core.network.routes.defs import RouteDefinitions, rules_of
+from mqlite.core.network.routes.protocol import (
     CONTROL_QUEUE,
     FORMAT,
     PUBS_QUEUE,
@@ -41,9 +43,7 @@ from mqlite.core.dist.route_protocol import (
     RouteMessage,
     encode,
 )
-from mqlite.core.dist.route_rules import DEFAULT_ZONE, MHOP, RouteView, Rule, interest_for, store_queue
-from mqlite.core.errors import ClusterLookup, MQError
-from mqlite.core.handles import Connection
+from mqlite.core.network.routes.rules import DEFAULT_ZONE, MHOP, RouteView, Rule, interest_for, store_queue
 from mqlite.core.pubsub.registry import Subscriptions
 from mqlite.core.pubsub.subscription import Subscription, SubscriptionDetails
 from mqlite.core.topics.index import SubscriptionIndex

@@ -25,11 +25,11 @@ from dataclasses import replace
 from typing import Any
 
 from mqlite import cmqc as C
-from mqlite.core.dist import repository
-from mqlite.core.dist.cluster_channels import PUBLISHED, auto_sender
-from mqlite.core.dist.cluster_protocol import ClusterMessage, Publish, Query, Remove
-from mqlite.core.dist.repository import ClusterRecord, Key
 from mqlite.core.errors import MQError
+from mqlite.core.network.clusters import repository
+from mqlite.core.network.clusters.channels import PUBLISHED, auto_sender
+from mqlite.core.network.clusters.protocol import ClusterMessage, Publish, Query, Remove
+from mqlite.core.network.clusters.repository import ClusterRecord, Key
 from mqlite.core.outbox import Outbox
 
 __all__ = ["QUEUE_PUBLISHED", "ClusterState"]

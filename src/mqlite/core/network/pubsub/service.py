@@ -29,12 +29,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mqlite import cmqc as C
-from mqlite.core.dist import proxy_rules
-from mqlite.core.dist.hierarchy import Forget, Hierarchy, Resync, Send
-from mqlite.core.dist.local_interest import LocalInterest
-from mqlite.core.dist.proxy_rules import Link, TopicRoute
-from mqlite.core.dist.pubsub_clusters import ClusterTopics
-from mqlite.core.dist.pubsub_protocol import (
+from mqlite.core.errors import MQError
+from mqlite.core.handles import Connection
+from mqlite.core.network.pubsub import proxy_rules
+from mqlite.core.network.pubsub.cluster_topics import ClusterTopics
+from mqlite.core.network.pubsub.hierarchy import Forget, Hierarchy, Resync, Send
+from mqlite.core.network.pubsub.local_interest import LocalInterest
+from mqlite.core.network.pubsub.protocol import (
     CONTROL_QUEUE,
     FANREQ_QUEUE,
     FORMAT,
@@ -46,9 +47,8 @@ from mqlite.core.dist.pubsub_protocol import (
     Registered,
     encode,
 )
-from mqlite.core.dist.topic_routes import TopicRoutes
-from mqlite.core.errors import MQError
-from mqlite.core.handles import Connection
+from mqlite.core.network.pubsub.proxy_rules import Link, TopicRoute
+from mqlite.core.network.pubsub.topic_routes import TopicRoutes
 from mqlite.core.pubsub.delivery import refusal
 from mqlite.core.pubsub.registry import Subscriptions
 from mqlite.core.pubsub.subscription import Subscription, SubscriptionDetails

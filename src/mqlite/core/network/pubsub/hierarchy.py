@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from mqlite import cmqc as C
-from mqlite.core.dist.proxy_rules import CHILD, PARENT, Link
-from mqlite.core.dist.pubsub_protocol import ControlMessage, Deregister, Register, Registered
 from mqlite.core.errors import MQError
+from mqlite.core.network.pubsub.protocol import ControlMessage, Deregister, Register, Registered
+from mqlite.core.network.pubsub.proxy_rules import CHILD, PARENT, Link
 
 __all__ = ["ACTIVE", "ERROR", "STARTING", "Forget", "Hierarchy", "Relation", "Resync", "Send"]
 

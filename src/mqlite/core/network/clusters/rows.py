@@ -16,9 +16,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from mqlite.core import attributes
-from mqlite.core.dist.cluster_channels import deftype
-from mqlite.core.dist.cluster_service import ClusterState
-from mqlite.core.dist.repository import ClusterRecord
+from mqlite.core.network.clusters.channels import deftype
+from mqlite.core.network.clusters.repository import ClusterRecord
+from mqlite.core.network.clusters.service import ClusterState
 
 __all__ = ["clusqmgr_rows", "qcluster_rows"]
 

@@ -6,7 +6,7 @@ transmission queues and the cluster-senders that empty them.
   repositories (``ClusterLookup``, 2085) and opens again once they answered.
 - Each put (or the MQOPEN, bound on open) chooses an instance (``workload.choose``, with the
   channel states the channel agent reports) and goes onto the cluster transmission queue of the
-  cluster-sender to the chosen queue manager (``cluster_xmitq.select``) with an MQXQH for the
+  cluster-sender to the chosen queue manager (``xmitq_rules.select``) with an MQXQH for the
   instance; the transmission message's CorrelId names the channel, so several channels can
   share SYSTEM.CLUSTER.TRANSMIT.QUEUE and each gets only its own (IBM does the same).
 - The cluster-senders are the partners' published cluster-receivers (``auto_senders``), kept in
@@ -22,14 +22,15 @@ from typing import Any
 
 from mqlite import cmqc as C
 from mqlite.core.channels import Channels
-from mqlite.core.dist import binding, cluster_xmitq, workload
-from mqlite.core.dist.cluster_protocol import FORMAT, ClusterMessage, encode
-from mqlite.core.dist.cluster_service import ClusterState
-from mqlite.core.dist.cluster_switch import Associations, move_entry
-from mqlite.core.dist.repository import ClusterRecord
 from mqlite.core.errors import ClusterLookup, MQError
 from mqlite.core.handles import Connection, Handle
 from mqlite.core.mqput import Puts
+from mqlite.core.network.clusters import binding, workload
+from mqlite.core.network.clusters import xmitq as xmitq_rules
+from mqlite.core.network.clusters.protocol import FORMAT, ClusterMessage, encode
+from mqlite.core.network.clusters.repository import ClusterRecord
+from mqlite.core.network.clusters.service import ClusterState
+from mqlite.core.network.clusters.switch import Associations, move_entry
 from mqlite.core.objects import ObjectDefinitions
 from mqlite.core.queues import Entry, LocalQueue
 from mqlite.message import NOT_FIXED_PROPERTY, Message, MessageDescriptor
@@ -147,13 +148,13 @@ class ClusterRouting:
         model with DEFCLXQ(CHANNEL)); it becomes the channel's at its next start (a switch)."""
         clchnames = {name: str(attrs.get("CLCHNAME") or "") for name, (qtype, attrs) in self.objects.qdefs.items()
                      if qtype == "QLOCAL" and attrs.get("USAGE") == "XMITQ" and attrs.get("CLCHNAME")
-                     and not name.startswith(cluster_xmitq.DYNAMIC_PREFIX)}
-        choice = cluster_xmitq.select(channel, clchnames, str(self.objects.attrs.get("DEFCLXQ", "SCTQ")))
+                     and not name.startswith(xmitq_rules.DYNAMIC_PREFIX)}
+        choice = xmitq_rules.select(channel, clchnames, str(self.objects.attrs.get("DEFCLXQ", "SCTQ")))
         queue = self.objects.queues.get(choice.queue)
         if queue is None and choice.create_from_model:
-            model = self.objects.qdefs.get(cluster_xmitq.MODEL_QUEUE)
+            model = self.objects.qdefs.get(xmitq_rules.MODEL_QUEUE)
             if model is None:
-                raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"{cluster_xmitq.MODEL_QUEUE} is not defined")
+                raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"{xmitq_rules.MODEL_QUEUE} is not defined")
             self.objects.create_dynamic({**model[1], "CLCHNAME": channel}, choice.queue)
             queue = self.objects.queues[choice.queue]
         if queue is None:
@@ -165,12 +166,12 @@ class ClusterRouting:
         SYSTEM.CLUSTER.TRANSMIT.QUEUE from before a change of association)."""
         correl = channel_correl(channel)
         now = self.clock()
-        queues = {self.xmitq_of(channel), self.objects.queues.get(cluster_xmitq.DEFAULT_XMITQ)}
+        queues = {self.xmitq_of(channel), self.objects.queues.get(xmitq_rules.DEFAULT_XMITQ)}
         return any(q is not None and q.depth and q.find_match(now, [], None, correl) is not None for q in queues)
 
     def is_cluster_xmitq(self, name: str, attrs: dict[str, Any]) -> bool:
         """Applications may not put to a cluster transmission queue (B:R-CLQ-6, A-50)."""
-        return name == cluster_xmitq.DEFAULT_XMITQ or (attrs.get("USAGE") == "XMITQ" and bool(attrs.get("CLCHNAME")))
+        return name == xmitq_rules.DEFAULT_XMITQ or (attrs.get("USAGE") == "XMITQ" and bool(attrs.get("CLCHNAME")))
 
     # -- repository messages out ------------------------------------------------------------------
     def send(self, target: str, cluster: str, message: ClusterMessage, via: str) -> None:
@@ -272,7 +273,7 @@ class ClusterRouting:
             raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"queue {queue} is not defined here nor known in a cluster")
         defbind = str((found[0].attrs if found else local_attrs or {}).get("DEFBIND", "OPEN"))
         mode = binding.bind_mode(options, defbind)
-        handle = Handle(hobj, cluster_xmitq.DEFAULT_XMITQ, queue, options, None)
+        handle = Handle(hobj, xmitq_rules.DEFAULT_XMITQ, queue, options, None)
         handle.cluster = ClusterBinding(queue, binding.Bound(mode), qmgr, local_attrs)
         if mode is binding.Bind.ON_OPEN:
             handle.cluster.bound = binding.at_open(mode, lambda: self._choose(handle.cluster))

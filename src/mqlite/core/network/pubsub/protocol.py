@@ -21,8 +21,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from mqlite.core.dist import control_fields as fields
-from mqlite.core.dist.control_fields import ControlProtocolError
+from mqlite.core.network import control_fields as fields
+from mqlite.core.network.control_fields import ControlProtocolError
 
 __all__ = [
     "CONTROL_QUEUE", "FANREQ_QUEUE", "FORMAT", "HIERARCHY", "PUBS_QUEUE", "ControlMessage", "ControlProtocolError",

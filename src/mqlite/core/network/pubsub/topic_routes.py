@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any, Generic, TypeVar
 
-from mqlite.core.dist import proxy_rules
-from mqlite.core.dist.proxy_rules import TopicRoute
-from mqlite.core.dist.pubsub_clusters import ClusterTopics
+from mqlite.core.network.pubsub import proxy_rules
+from mqlite.core.network.pubsub.cluster_topics import ClusterTopics
+from mqlite.core.network.pubsub.proxy_rules import TopicRoute
 from mqlite.core.topics.tree import TopicTree
 
 __all__ = ["KEPT_AT_MOST", "Kept", "TopicRoutes"]

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from mqlite import cmqc as C
-from mqlite.core.dist.repository import ClusterRecord
 from mqlite.core.errors import MQError
+from mqlite.core.network.clusters.repository import ClusterRecord
 
 __all__ = ["FORMAT", "VERSION", "ClusterMessage", "ClusterProtocolError", "Publish", "Query", "Remove", "decode",
            "encode"]

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mqlite.core.dist.cluster_service import ClusterState
-from mqlite.core.dist.proxy_rules import TOPICHOST
+from mqlite.core.network.clusters.service import ClusterState
+from mqlite.core.network.pubsub.proxy_rules import TOPICHOST
 from mqlite.core.topics.tree import TopicTree
 
 __all__ = ["ClusterTopics"]

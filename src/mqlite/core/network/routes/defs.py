@@ -17,8 +17,8 @@ from typing import Any
 from mqlite import cmqc as C
 from mqlite.core import attributes
 from mqlite.core.defined_objects import DefinedObjects
-from mqlite.core.dist.route_rules import Rule, parse_rule
 from mqlite.core.errors import MQError
+from mqlite.core.network.routes.rules import Rule, parse_rule
 from mqlite.core.outbox import Outbox
 from mqlite.core.selectors import compile_selector
 from mqlite.core.topics.strings import check_topic_string

@@ -20,7 +20,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mqlite.core.dist.cluster_xmitq import DEFAULT_XMITQ
+from mqlite.core.network.clusters.xmitq import DEFAULT_XMITQ
 from mqlite.core.objects import ObjectDefinitions
 from mqlite.core.outbox import Outbox
 from mqlite.core.queues import AVAILABLE, UNCOMMITTED, Entry, LocalQueue

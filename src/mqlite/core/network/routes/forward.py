@@ -21,16 +21,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from mqlite import cmqc as C
-from mqlite.core.dist.pubsub_protocol import ControlProtocolError
-from mqlite.core.dist.pubsub_service import AGENT_APPL, AGENT_USER, PutToQmgr
-from mqlite.core.dist.route_protocol import (
+from mqlite.core.errors import MQError
+from mqlite.core.handles import Connection
+from mqlite.core.network.pubsub.protocol import ControlProtocolError
+from mqlite.core.network.pubsub.service import AGENT_APPL, AGENT_USER, PutToQmgr
+from mqlite.core.network.routes.protocol import (
     FROM_PROPERTY,
     PUBS_QUEUE,
     SEQ_PROPERTY,
     TOPIC_PROPERTY,
     VISITED_PROPERTY,
 )
-from mqlite.core.dist.route_rules import (
+from mqlite.core.network.routes.rules import (
     Admit,
     RouteView,
     admit,
@@ -40,9 +42,7 @@ from mqlite.core.dist.route_rules import (
     visited_list,
     visited_text,
 )
-from mqlite.core.dist.route_service import InternalSub, RouteService, RouteState
-from mqlite.core.errors import MQError
-from mqlite.core.handles import Connection
+from mqlite.core.network.routes.service import InternalSub, RouteService, RouteState
 from mqlite.core.pubsub.publish import Publisher
 from mqlite.core.pubsub.subscription import Subscription
 from mqlite.core.queues import Entry, LocalQueue

@@ -2,7 +2,7 @@
 
 - Each end's **sync record** (``SyncState``, store kind ``chsync``, key ``S/<channel>`` for a
   sender, ``R/<channel>`` for a receiver), written in the same store transaction as the batch it
-  describes, so a crash never separates a batch from its record (``core.dist.channel``).
+  describes, so a crash never separates a batch from its record (``core.network.channels.channel``).
 - The **sender's** batch in doubt after a restart: its unit of work went with the process, so its
   messages are back on the transmission queue; if the receiver has them, they are removed by
   their sequence numbers on that queue (``remove_entries``).
@@ -24,10 +24,10 @@ from typing import Any
 
 from mqlite import cmqc as C
 from mqlite.core import dead_letter
-from mqlite.core.dist.channel import SyncState, reset_to
 from mqlite.core.errors import ClusterLookup, MQError
 from mqlite.core.handles import Connection
 from mqlite.core.mqi import Connections
+from mqlite.core.network.channels.channel import SyncState, reset_to
 from mqlite.core.outbox import Outbox
 from mqlite.core.queues import AVAILABLE, LocalQueue
 from mqlite.core.syncpoint import Syncpoint
