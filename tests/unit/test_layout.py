@@ -59,3 +59,15 @@ def test_no_module_is_past_600_lines() -> None:
         if lines > MAX_LINES:
             long[relative] = lines
     assert long == {}
+
+
+# Names Python's tooling reserves for build output: ruff's and other linters' default exclusions,
+# the standard .gitignore, packaging tools. A source folder so named is skipped or taken for
+# generated files (issue 31: the distributed layer was core/dist until it moved to core/network).
+BUILD_OUTPUT_NAMES = {"dist", "build", "_build", "site-packages", "node_modules", "__pypackages__"}
+
+
+def test_no_source_folder_is_named_like_build_output() -> None:
+    named = sorted(path.relative_to(ROOT).as_posix() for top in (SRC, ROOT / "tests", ROOT / "bench")
+                   for path in top.rglob("*") if path.is_dir() and path.name in BUILD_OUTPUT_NAMES)
+    assert named == []
