@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # start compile mqlite again (a third of make test's CPU); the tests and demo want bytecode cached.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: install tools peers test demo bench lint clean
+.PHONY: install tools peers test test-loaded demo bench lint clean
 
 install: $(STAMP)
 
@@ -32,6 +32,12 @@ test: install tools
 	@# on one worker and the Spark modules share one (tests/conftest.py), so fixtures are made once
 	$(BIN)/python -m compileall -q src tests >/dev/null
 	$(BIN)/pytest -q -p no:cacheprovider -n 3 --dist loadgroup
+
+# make test's pytest with every core busy (tests/helpers/under_load.py: one CPU hog per core, ended
+# by pid afterwards): a test that passes here and in make test waits on conditions, not on a clock
+test-loaded: install tools
+	$(BIN)/python -m compileall -q src tests >/dev/null
+	$(BIN)/python tests/helpers/under_load.py -- $(BIN)/pytest -q -p no:cacheprovider -n 3 --dist loadgroup
 
 demo: install
 	$(BIN)/python examples/demo.py
