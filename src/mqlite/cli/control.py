@@ -20,7 +20,7 @@ import time
 import click
 
 from mqlite import paths
-from mqlite.cli import state
+from mqlite.cli import devconfig, state
 from mqlite.cli.common import (
     RC_EXISTS,
     RC_NOT_AVAILABLE,
@@ -44,6 +44,28 @@ def _existing(name: str) -> str:
     return name
 
 
+QM_INI = """\
+# qm.ini of queue manager {qmgr}: read when the queue manager starts (IBM's stanza format:
+# a "Name:" line, then indented Key=Value lines). Every line below is a comment; remove the
+# '#' of a stanza and its keys to use them.
+#
+# Exactly-once writers (the Spark sink): drop a message whose MsgId was committed again within
+# this many seconds.
+#Mqlite:
+#   DuplicateWindow=600
+#
+# Message channels: batches a sender may have awaiting confirmation at once (1 or 2; 2 by default).
+#CHANNELS:
+#   PipeLineLength=2
+#
+# The publish exit (an importable module or a .py file, the callable in it, its ExitData).
+#PublishSubscribe:
+#   PublishExitPath=/path/to/exit.py
+#   PublishExitFunction=publish_exit
+#   PublishExitData=
+"""
+
+
 @click.command()
 @click.option("-p", "port", type=click.IntRange(0, 65535), default=None,
               help="TCP listener port (omitted: local connections only; 0: one the system picks at each "
@@ -51,27 +73,83 @@ def _existing(name: str) -> str:
 @click.option("-q", "make_default", is_flag=True, help="Make it the default queue manager.")
 @click.option("--mqtt-port", type=click.IntRange(0, 65535), default=None,
               help="TCP port of an MQTT (3.1.1 and 5.0) listener on the topic tree (0: the system picks).")
+@click.option("--dev", "dev", is_flag=True,
+              help="IBM's developer configuration: users admin and app (passwords from MQ_ADMIN_PASSWORD and "
+                   "MQ_APP_PASSWORD), DEV.* queues, topic and channels, CHLAUTH rules and authorities.")
 @click.argument("qmgr")
-def crtmqm(qmgr: str, port: int | None, make_default: bool, mqtt_port: int | None) -> None:
+def crtmqm(qmgr: str, port: int | None, make_default: bool, mqtt_port: int | None, dev: bool) -> None:
     """Create queue manager QMGR."""
     check_qmgr_name(qmgr)
     directory = paths.qmgr_dir(qmgr)
     if directory.exists():
         fail("AMQ8110: WebSphere MQ queue manager already exists.", RC_EXISTS)
+    admin_password, app_password = devconfig.passwords() if dev else (None, None)
     directory.mkdir(parents=True)
     directory.chmod(0o711)  # others reach the socket in it, not the files (private, 0600)
     created = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
     # The creator is an administrator of the queue manager, like the mqm group (secure by default).
     creator = pwd.getpwuid(os.getuid()).pw_name
-    paths.write_config(qmgr, {"name": qmgr, "port": port, "created": created, "mqtt_port": mqtt_port,
-                              "creator": creator})
-    if make_default:
-        paths.set_default_qmgr(qmgr)
+    config: dict[str, object] = {"name": qmgr, "port": port, "created": created, "mqtt_port": mqtt_port,
+                                 "creator": creator}
+    (directory / "qm.ini").write_text(QM_INI.format(qmgr=qmgr))
     click.echo("WebSphere MQ queue manager created.")
     click.echo(f"Directory '{directory}' created.")
     click.echo(f"Creating or replacing default objects for {qmgr}.")
+    if dev:
+        _apply_dev(qmgr, config, admin_password, app_password)
+    paths.write_config(qmgr, config)
+    if make_default:
+        paths.set_default_qmgr(qmgr)
     click.echo("Completing setup.")
     click.echo("Setup completed.")
+    if dev:
+        for line in devconfig.summary(qmgr, admin_password, app_password):
+            click.echo(line)
+
+
+def _apply_dev(qmgr: str, config: dict[str, object], admin_password: str | None,
+               app_password: str | None) -> None:
+    """Start the new queue manager for local connections only (no port is taken), apply the
+    developer configuration as its creator, end it; a failure deletes the queue manager."""
+    paths.write_config(qmgr, {**config, "port": None, "mqtt_port": None})
+    try:
+        devconfig.add_users(qmgr, admin_password, app_password)
+        process = _spawn_server(qmgr)
+        try:
+            _wait_started(qmgr, process, 30.0)
+            devconfig.apply(qmgr, app_password is not None)
+        finally:
+            _end_spawned(qmgr, process)
+    except BaseException:
+        shutil.rmtree(paths.qmgr_dir(qmgr), ignore_errors=True)
+        raise
+
+
+def _wait_started(qmgr: str, process: subprocess.Popen[bytes], timeout: float) -> None:
+    """Until the queue manager this command started accepts connections (fails if it ends)."""
+    deadline = time.monotonic() + timeout
+    while not state.accepts_connections(qmgr):
+        code = process.poll()
+        if code is not None:
+            if code == SERVER_LOCKED_EXIT:
+                fail(f"WebSphere MQ queue manager '{qmgr}' running.", RC_RUNNING)
+            _startup_failed(qmgr, f"the queue manager process ended with exit code {code}")
+        if time.monotonic() >= deadline:
+            _stop_spawned(process)
+            _startup_failed(qmgr, f"it did not accept connections within {timeout:g} seconds")
+        time.sleep(0.05)
+
+
+def _end_spawned(qmgr: str, process: subprocess.Popen[bytes]) -> None:
+    """A controlled end of the queue manager this command started, waited for."""
+    if process.poll() is None:
+        process.terminate()  # SIGTERM: endmqm's controlled end
+        try:
+            process.wait(60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+    _wait_ended(qmgr, process.pid, 5.0)
 
 
 @click.command()
@@ -85,17 +163,7 @@ def strmqm(qmgr: str, timeout: float) -> None:
         fail(f"WebSphere MQ queue manager '{qmgr}' running.", RC_RUNNING)
     click.echo(f"WebSphere MQ queue manager '{qmgr}' starting.")
     process = _spawn_server(qmgr)
-    deadline = time.monotonic() + timeout
-    while not state.accepts_connections(qmgr):
-        code = process.poll()
-        if code is not None:
-            if code == SERVER_LOCKED_EXIT:
-                fail(f"WebSphere MQ queue manager '{qmgr}' running.", RC_RUNNING)
-            _startup_failed(qmgr, f"the queue manager process ended with exit code {code}")
-        if time.monotonic() >= deadline:
-            _stop_spawned(process)
-            _startup_failed(qmgr, f"it did not accept connections within {timeout:g} seconds")
-        time.sleep(0.05)
+    _wait_started(qmgr, process, timeout)
     click.echo(f"WebSphere MQ queue manager '{qmgr}' started.")
 
 
