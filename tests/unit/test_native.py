@@ -90,7 +90,7 @@ def test_replies_round_trip(result: Any) -> None:
 
 
 def test_result_shapes_are_checked() -> None:
-    assert native_results.check_result(Op.OPEN, [1, "Q", "QM", False]) == [1, "Q", "QM", False]
+    assert native_results.check_result(Op.OPEN, [1, "Q", "QM", False, False]) == [1, "Q", "QM", False, False]
     native_results.check_result(Op.GET, [MD, {}, b"", 10])
     with pytest.raises(ProtocolError) as e:
         native_results.check_result(Op.OPEN, [1, "Q"])

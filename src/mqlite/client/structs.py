@@ -481,8 +481,11 @@ def od_to_wire(od: OD) -> dict[str, Any]:
     }
 
 
-def od_fill(od: OD, resolved_q: str, resolved_qmgr: str) -> None:
-    """What MQOPEN returns in the OD: the resolved queue and queue manager names."""
+def od_fill(od: OD, resolved_q: str, resolved_qmgr: str, dynamic: bool = False) -> None:
+    """What MQOPEN returns in the OD: the resolved queue and queue manager names, and (opening a
+    model queue) the name of the dynamic queue it created in ObjectName, as pymqi programs read it."""
+    if dynamic:
+        od.ObjectName = padded(resolved_q, 48)
     od.ResolvedQName = padded(resolved_q, 48)
     od.ResolvedQMgrName = padded(resolved_qmgr, 48)
 

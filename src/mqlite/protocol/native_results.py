@@ -71,7 +71,10 @@ def _lines(v: Any) -> list[str]:
 RESULT_SHAPES: Final[dict[Op, Checker]] = {
     Op.CONNECT: _fields(qmgr=str, user=str, conn_id=str, maxmsgl=int, ccsid=int),
     Op.DISCONNECT: _none,
-    Op.OPEN: _tuple(int_arg, str_arg, str_arg, bool_arg),
+    # hobj, the resolved queue name (a topic's resolved string), the resolved queue manager name,
+    # read-ahead granted, and whether the open created a dynamic queue (from a model queue: MQOPEN
+    # returns its name in the MQOD's ObjectName)
+    Op.OPEN: _tuple(int_arg, str_arg, str_arg, bool_arg, bool_arg),
     Op.CLOSE: _none,
     Op.PUT: check_md,
     Op.PUT1: check_md,

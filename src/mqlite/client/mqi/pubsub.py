@@ -60,7 +60,7 @@ class TopicCore:
         self.topic_desc = topic_desc if topic_desc is not None else self.topic_desc
         od = topic_od(self.topic_name, self.topic_string, self.topic_desc)
         options = open_opts if open_opts is not None else cmqc.MQOO_OUTPUT
-        hobj, resolved, _, _ = yield from call(Op.OPEN, [od_to_wire(od), int(options)])
+        hobj, resolved, *_ = yield from call(Op.OPEN, [od_to_wire(od), int(options)])
         self._hobj = int(hobj)
         self.resolved_topic_string = str(resolved)
         od.fill_vs("ResObjectString", self.resolved_topic_string)

@@ -109,9 +109,9 @@ class QueueCore:
         """MQOPEN with ``options``; the OD gets the resolved names, read-ahead starts if granted."""
         if self._od is None:
             raise PYIFError("The Queue Descriptor has not been set.")
-        hobj, resolved_q, resolved_qmgr, read_ahead = yield from call(
+        hobj, resolved_q, resolved_qmgr, read_ahead, dynamic = yield from call(
             Op.OPEN, [od_to_wire(self._od), int(options)])
-        od_fill(self._od, resolved_q, resolved_qmgr)
+        od_fill(self._od, resolved_q, resolved_qmgr, dynamic)
         if read_ahead and options & _INPUT_OPTIONS:
             yield from conn.start_read_ahead(hobj, self._window)
         return int(hobj)

@@ -259,7 +259,7 @@ class Conversation:
         def open_() -> Any:
             handle = self.runtime.core.open(self._conn(), od, options)
             return [handle.hobj, handle.opened_as if handle.created_dynamic else handle.name,
-                    self.runtime.name, handle.read_ahead]
+                    self.runtime.name, handle.read_ahead, handle.created_dynamic]
 
         try:
             return open_()
