@@ -332,9 +332,10 @@ class QueueManager:
         self.transfer.resolve_by_command(name, str(attrs.get("XMITQ", "")), action.upper() == "COMMIT")
 
     def ping_check(self, name: str, chltype: str | None = None) -> dict[str, Any]:
-        """PING CHANNEL of a sending channel (SDR, SVR) that is not running and has a CONNAME: its
+        """PING CHANNEL of a sending channel (SDR, SVR) that is not running (stopped, inactive, or
+        RETRYING: IBM's "valid if the channel is stopped or in retry mode") and has a CONNAME: its
         attributes, for the server to dial with."""
-        attrs = self._message_channel_at_rest(name, chltype)
+        attrs = self._message_channel_at_rest(name, chltype, retrying=True)
         if attrs["CHLTYPE"] not in ("SDR", "SVR"):
             raise MQError(C.MQRCCF_CHANNEL_TYPE_ERROR, f"PING CHANNEL is for sending channels; {name} is "
                           f"{attrs['CHLTYPE']}")
@@ -342,14 +343,15 @@ class QueueManager:
             raise MQError(C.MQRCCF_CONFIGURATION_ERROR, f"channel {name} has no CONNAME to ping")
         return dict(attrs)
 
-    def _message_channel_at_rest(self, name: str, chltype: str | None) -> dict[str, Any]:
+    def _message_channel_at_rest(self, name: str, chltype: str | None, retrying: bool = False) -> dict[str, Any]:
         attrs = self.channels.get(name)
         if attrs is None:
             raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"channel {name} not found")
         if attrs["CHLTYPE"] not in MESSAGE_TYPES or chltype not in (None, attrs["CHLTYPE"]):
             raise MQError(C.MQRCCF_CHANNEL_TYPE_ERROR, f"channel {name} is of type {attrs['CHLTYPE']}")
         agent = self.channel_agent
-        if agent is not None and agent.running(name):
+        if agent is not None and agent.running(name) and not (
+                retrying and self.channel_service.state(name) == "RETRYING"):
             raise MQError(C.MQRCCF_CHANNEL_IN_USE, f"channel {name} is running: stop it first")
         return attrs
 

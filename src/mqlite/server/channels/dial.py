@@ -14,7 +14,7 @@ from mqlite.keyrepo import KeyRepositoryError
 from mqlite.protocol import channel as wire
 from mqlite.protocol import tls as cipherspecs
 from mqlite.server import tls_rules
-from mqlite.server.channels.agent_base import FINAL, ChannelFailed, parse_conname
+from mqlite.server.channels.agent_base import FINAL, ChannelFailed, HostUnavailable, parse_conname
 
 if TYPE_CHECKING:
     from mqlite.server.tls import ServerTls
@@ -25,12 +25,18 @@ CONNECT_TIMEOUT = 20.0
 async def dial(name: str, attrs: Mapping[str, Any], tls: ServerTls | None,
                timeout: float = CONNECT_TIMEOUT) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     """A connection to the partner of channel ``name``, TLS and SSLPEER checked;
-    ``ChannelFailed`` (stop=True) for what retrying cannot cure."""
+    ``ChannelFailed`` (stop=True) for what retrying cannot cure, ``HostUnavailable`` (AMQ9202E)
+    when the partner cannot be reached."""
     host, port = parse_conname(str(attrs.get("CONNAME", "")))
     cipher = str(attrs.get("SSLCIPH") or "").strip()
     context = _tls_context(name, tls, cipher, str(attrs.get("CERTLABL") or "")) if cipher else None
-    reader, writer = await asyncio.wait_for(asyncio.open_connection(
-        host, port, ssl=context, server_hostname=cipherspecs.sni_for_channel(name) if context else None), timeout)
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(
+            host, port, ssl=context, server_hostname=cipherspecs.sni_for_channel(name) if context else None), timeout)
+    except ssl.SSLError:
+        raise
+    except OSError as error:  # refused, unreachable, timed out: IBM's AMQ9202E
+        raise HostUnavailable(name, host, port, error) from None
     if context is not None:
         subject, _ = tls_rules.peer_certificate(writer.transport)
         wanted = str(attrs.get("SSLPEER") or "")

@@ -26,7 +26,7 @@ from mqlite.core.errors import MQError
 from mqlite.mqsc.commands import Outcome, PingRequest
 from mqlite.protocol import channel as wire
 from mqlite.server.channels.admission import admit_partner
-from mqlite.server.channels.agent_base import parse_conname
+from mqlite.server.channels.agent_base import HostUnavailable, parse_conname
 from mqlite.server.channels.message_status import ChannelStatus
 from mqlite.server.channels.ping import ping
 from mqlite.server.channels.receiver import ReceiverAgent
@@ -68,6 +68,7 @@ class MessageChannels:
         agent = self.senders.get(name)
         if agent is not None and not agent.done:
             agent.quiescing = False  # START after STOP MODE(QUIESCE): it runs on
+            agent.retry_now()  # a RETRYING one tries now, not at its retry timer (as IBM's does)
             return
         self.finished.pop(name, None)
         self.senders[name] = SenderAgent(self.runtime, name, self.finished.__setitem__, self.tls)
@@ -172,8 +173,8 @@ class MessageChannels:
         try:
             transport, _ = await asyncio.wait_for(loop.create_connection(
                 lambda: ReceiverAgent(self.runtime, None, self.groups_of, self.receivers), host, port), 20)
-        except (OSError, TimeoutError) as error:
-            log.error("AMQ9202E: Requester channel '%s' could not reach %s(%d): %s", name, host, port, error)
+        except OSError as error:  # (TimeoutError included)
+            log.error("%s", HostUnavailable(name, host, port, error).explanation)
             return
         transport.write(wire.encode_request(name, self.runtime.name))
         log.info("AMQ9002I: Requester channel '%s' asked %s(%d) to start sending", name, host, port)

@@ -14,7 +14,7 @@ from mqlite.core.errors import MQError
 from mqlite.mqsc import display
 from mqlite.mqsc.commands import Outcome, PingRequest, Status
 from mqlite.protocol import channel as wire
-from mqlite.server.channels.agent_base import ChannelFailed, parse_conname
+from mqlite.server.channels.agent_base import ChannelFailed, HostUnavailable
 from mqlite.server.channels.dial import dial, expect
 
 if TYPE_CHECKING:
@@ -36,14 +36,15 @@ async def ping(request: PingRequest, qmgr: str, tls: ServerTls | None) -> Outcom
 
 
 async def _exchange(name: str, attrs: dict[str, object], qmgr: str, tls: ServerTls | None, data: bytes) -> None:
-    host, port = parse_conname(str(attrs.get("CONNAME", "")))
     try:
         reader, writer = await dial(name, attrs, tls)
     except ChannelFailed as error:
         raise MQError(error.reason, error.text) from None
-    except (OSError, TimeoutError) as error:
-        raise MQError(C.MQRCCF_ALLOCATE_FAILED, f"AMQ9202E: Remote host '{host}({port})' not available: "
-                      f"{type(error).__name__}: {error}") from None
+    except HostUnavailable as error:
+        log.error("%s", error.explanation)
+        raise MQError(C.MQRCCF_ALLOCATE_FAILED, str(error)) from None
+    except OSError as error:  # TLS refused before the conversation started
+        raise MQError(C.MQRCCF_ALLOCATE_FAILED, f"AMQ9202E: channel {name}: {error}") from None
     connection = wire.ChannelConnection(wire.Role.SENDER)
     try:
         writer.write(connection.send(wire.Hello({"channel": name, "type": attrs["CHLTYPE"], "qmgr": qmgr})))

@@ -33,6 +33,7 @@ from mqlite.core.network.channels.channel import (
     new_luwid,
     receive_timeout,
     resolve,
+    retries_left,
     retry_delay,
     sequence_error,
 )
@@ -104,6 +105,7 @@ class SenderAgent:
         xmitq = self.core.cluster.xmitq_of(name).name if self._correl else str(attrs.get("XMITQ", ""))
         self.status = ChannelStatus(name, str(attrs["CHLTYPE"]), conname=str(attrs.get("CONNAME", "")),
                                     xmitq=xmitq)
+        self.status.retries_left = (int(attrs.get("SHORTRTY", 10)), int(attrs.get("LONGRTY", 999_999_999)))
         self.core.cluster.wanted.discard(name)
         self.done = False
         self._units: list[_Unit] = []
@@ -117,10 +119,18 @@ class SenderAgent:
         self._out_size = 0
         self._receive_timeout = receive_timeout(int(attrs.get("HBINT", 300)) or 300)
         self._heard = time.monotonic()  # when the partner last sent anything
+        self._failures = 0  # attempts failed in a row (a session that reached RUNNING starts them again)
+        self._retry_now = asyncio.Event()  # START CHANNEL while RETRYING: the next attempt at once
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     def cancel(self) -> None:
         self._task.cancel()
+
+    def retry_now(self) -> None:
+        """START CHANNEL of a RETRYING sender: its next attempt now, not at the retry timer (IBM's
+        way); it counts as that retry."""
+        if self.status.status == "RETRYING":
+            self._retry_now.set()
 
     def quiesce(self) -> bool:
         """STOP CHANNEL MODE(QUIESCE): end after the batch in flight; True when there was none and
@@ -134,7 +144,6 @@ class SenderAgent:
     # -- the channel's life --------------------------------------------------------------------------
     async def _run(self) -> None:
         attrs = self.core.channels[self.name]
-        failures = 0
         try:
             while True:
                 try:
@@ -146,25 +155,31 @@ class SenderAgent:
                     if not isinstance(error, (TimeoutError, OSError, EOFError, wire.ProtocolError, MQError,
                                               ChannelFailed)):
                         log.exception("AMQ6119E: Channel '%s': unexpected error", self.name)
-                    failed = failure(error)
+                    failed = failure(error, self.name, self.status.conname)
+                    if failed.explanation:  # IBM's entry of its own (AMQ9202E), then the channel's end
+                        log.error("%s", failed.explanation)
                     self._abandon_connection()
-                    failures += 1
+                    self._failures += 1
                     retries = (int(attrs.get("SHORTRTY", 10)), int(attrs.get("SHORTTMR", 60)),
                                int(attrs.get("LONGRTY", 999_999_999)), int(attrs.get("LONGTMR", 1200)))
+                    self.status.retries_left = retries_left(self._failures, retries[0], retries[2])
                     # a requester's connection is the requester's to retry; a cluster-sender
                     # retries a partner that has no cluster-receiver of its name yet (members
                     # join in any order), where a manual sender stops
                     stop = failed.stop and not (self._correl and failed.reason == C.MQRC_UNKNOWN_CHANNEL_NAME)
-                    delay = None if stop or self.accepted else retry_delay(failures, *retries)
+                    delay = None if stop or self.accepted else retry_delay(self._failures, *retries)
                     self.status.error = failed.text
                     if delay is None:
                         self.status.status = "STOPPED"
+                        self.status.retries_left = (0, 0)
                         log.error("AMQ9999E: Channel '%s' ended abnormally and is STOPPED: %s", self.name, failed.text)
                         return
                     self.status.status = "RETRYING"
                     log.error("AMQ9999E: Channel '%s' ended abnormally: %s; retrying in %.0f s", self.name,
                               failed.text, delay)
-                    await asyncio.sleep(delay)
+                    self._retry_now.clear()
+                    with contextlib.suppress(TimeoutError):  # the timer, or START CHANNEL first
+                        await asyncio.wait_for(self._retry_now.wait(), delay)
         except asyncio.CancelledError:
             self.status.status = "STOPPED"
             await self._close_quietly(0, "channel stopped")
@@ -218,6 +233,7 @@ class SenderAgent:
         self._resolve(state, reply.luwid)
         self.status.status, self.status.substate = "RUNNING", "MQGET"
         self.status.retries_left = (int(attrs.get("SHORTRTY", 10)), int(attrs.get("LONGRTY", 999_999_999)))
+        self._failures = 0  # it got through: a later failure retries from the start (IBM's reset)
         self._get_options = _GET_FAST if negotiated.get("npmspeed") == "FAST" else _GET_NORMAL
         self._open_units(attrs, int(negotiated.get("pipeline", 1)))
         await self._batches(reader, attrs, negotiated)

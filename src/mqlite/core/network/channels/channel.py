@@ -29,7 +29,8 @@ from typing import Any
 from mqlite.protocol.channel import next_seq
 
 __all__ = ["InDoubt", "SyncState", "batch_complete", "disconnect_due", "first_seq_ok",
-           "new_luwid", "next_seq", "receive_timeout", "reset_to", "resolve", "retry_delay", "sequence_error"]
+           "new_luwid", "next_seq", "receive_timeout", "reset_to", "resolve", "retries_left", "retry_delay",
+           "sequence_error"]
 
 SEQWRAP_DEFAULT = 999_999_999
 
@@ -149,9 +150,21 @@ def retry_delay(failures: int, shortrty: int, shorttmr: int, longrty: int, longt
     return None
 
 
+def retries_left(failures: int, shortrty: int, longrty: int) -> tuple[int, int]:
+    """DISPLAY CHSTATUS's SHORTRTS and LONGRTS after ``failures`` failed attempts (the first
+    attempt and ``failures - 1`` retries): the retries not made yet, short ones counting down from
+    SHORTRTY first, then long ones from LONGRTY (as ``retry_delay`` spends them); (0, 0) once the
+    channel has STOPPED for want of them."""
+    made = max(0, failures - 1)
+    short = max(0, shortrty - made)
+    long_ = max(0, longrty - max(0, made - shortrty))
+    return short, long_
+
+
 def disconnect_due(idle_seconds: float, discint: int) -> bool:
     """A sender whose transmission queue has been empty for DISCINT seconds ends (INACTIVE); 0: never."""
     return discint > 0 and idle_seconds >= discint
+
 
 def receive_timeout(hbint: float) -> float:
     """How long IBM waits for the other end after a heartbeat: 2 x HBINT below 60 s, else HBINT + 60."""
