@@ -42,12 +42,11 @@ def version() -> str:
 
 def fields() -> dict[str, str]:
     """Every line dspmqver can print, label -> value."""
-    import mqlite
-
+    package = Path(__file__).resolve().parents[1]  # the mqlite package (not imported: it loads the server)
     release = version()
     machine = platform.machine() or "unknown"
     system = platform.system() or sys.platform
-    editable = Path(mqlite.__file__).parent.parent.name != "site-packages"
+    editable = package.parent.name != "site-packages"
     return {
         "Name": "mqlite",
         "Version": release,
@@ -56,7 +55,7 @@ def fields() -> dict[str, str]:
         "Platform": f"mqlite for {system} ({machine} platform)",
         "Mode": f"{64 if sys.maxsize > 2**32 else 32}-bit",
         "O/S": f"{system} {platform.release()}".strip(),
-        "InstPath": str(Path(mqlite.__file__).parent),
+        "InstPath": str(package),
         "DataPath": str(paths.home()),
         "MaxCmdLevel": str(COMMAND_LEVEL),
         "Python": f"{platform.python_implementation()} {platform.python_version()}",

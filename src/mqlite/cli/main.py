@@ -12,7 +12,19 @@ import sys
 
 import click
 
-from mqlite.cli import admin, certificates, control, dmpmqmsg, dspmqver, ems, events, messaging, security, users
+from mqlite.cli import (
+    admin,
+    certificates,
+    control,
+    dmpmqcfg,
+    dmpmqmsg,
+    dspmqver,
+    ems,
+    events,
+    messaging,
+    security,
+    users,
+)
 
 
 @click.group(context_settings={"max_content_width": 100})
@@ -31,7 +43,7 @@ for command in (
     admin.runmqsc, admin.runswchl, ems.emsconf,
     messaging.put, messaging.get, messaging.browse, messaging.pub, messaging.sub,
     security.setmqaut, security.dspmqaut, security.dmpmqaut, users.passwd, certificates.mkcert, certificates.addcert,
-    dmpmqmsg.dmpmqmsg, events.amqsevt, dspmqver.dspmqver,
+    dmpmqmsg.dmpmqmsg, events.amqsevt, dspmqver.dspmqver, dmpmqcfg.dmpmqcfg,
 ):
     cli.add_command(command)
 
