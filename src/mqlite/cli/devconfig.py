@@ -17,16 +17,16 @@ that purpose. Where mqlite differs from IBM's image, and why:
   9.4 creates ``admin`` only when a password is given, and so does mqlite: without
   ``MQ_ADMIN_PASSWORD`` there is no user ``admin`` (the creator and ``mqm`` remain administrators
   locally). As IBM documents, a password has at least 8 characters.
-- Without ``MQ_APP_PASSWORD``, user ``app`` exists with a password nobody knows, so its group
-  gives it its authority while DEV.APP.SVRCONN asks for no password (IBM: ``CHCKCLNT(ASQMGR)``
-  on the channel's rule, and REQDADM asks it of administrators only); with it, the rule says
-  CHCKCLNT(REQUIRED), as IBM's image does once a password is set.
-- DEV.APP.SVRCONN has no ``MCAUSER('app')``. In mqlite a channel's MCAUSER decides who a
-  connection runs as even after a password was checked (server/native/handshake.py), so with it
-  an administrator giving its password would run as ``app`` instead of being refused; without
-  it a connection runs as the user it names, an administrator is refused by IBM's default
-  ``*MQADMIN`` BLOCKUSER rule, and a client naming no user (which IBM's image runs as ``app``)
-  is refused.
+- DEV.APP.SVRCONN has IBM's ``MCAUSER('app')`` only while ``app`` has no password. In mqlite a
+  channel's MCAUSER decides who a connection runs as even after a password was checked
+  (server/native/handshake.py), where IBM's ADOPTCTX(YES) runs it as the user it authenticated.
+  So once ``MQ_APP_PASSWORD`` is set (the rule then says CHCKCLNT(REQUIRED), as IBM's image
+  does) the channel has no MCAUSER: a connection runs as the user it proved, and an
+  administrator is refused by IBM's default ``*MQADMIN`` BLOCKUSER rule, as at IBM. Without
+  it, anyone gets in as ``app`` without a password (IBM: ``CHCKCLNT(ASQMGR)`` on the rule, and
+  REQDADM asks administrators only), and an administrator who gives its password also runs as
+  ``app`` (IBM's image refuses it); ``app`` is in the users file with a password nobody knows,
+  so its group gives it its authority.
 - The admin channel's USERMAP rule asks for a password itself (``CHCKCLNT(REQUIRED)``), where
   IBM relies on REQDADM finding ``admin`` an administrator: the same for ``admin``, and no
   weaker if the users file is changed by hand.
@@ -64,7 +64,7 @@ DEFINE AUTHINFO('DEV.AUTHINFO') AUTHTYPE(IDPWOS) CHCKCLNT(REQDADM) CHCKLOCL(OPTI
 ALTER QMGR CONNAUTH('DEV.AUTHINFO')
 REFRESH SECURITY TYPE(CONNAUTH)
 DEFINE CHANNEL('DEV.ADMIN.SVRCONN') CHLTYPE(SVRCONN) REPLACE
-DEFINE CHANNEL('DEV.APP.SVRCONN') CHLTYPE(SVRCONN) REPLACE
+DEFINE CHANNEL('DEV.APP.SVRCONN') CHLTYPE(SVRCONN) MCAUSER('{mcauser}') REPLACE
 SET CHLAUTH('*') TYPE(ADDRESSMAP) ADDRESS('*') USERSRC(NOACCESS) +
     DESCR('Back-stop rule - Blocks everyone') ACTION(REPLACE)
 SET CHLAUTH('DEV.APP.SVRCONN') TYPE(ADDRESSMAP) ADDRESS('*') USERSRC(CHANNEL) CHCKCLNT({chckclnt}) +
@@ -81,12 +81,12 @@ SET AUTHREC PROFILE('DEV.APP.MODEL.QUEUE') OBJTYPE(QUEUE) GROUP('mqclient') AUTH
 
 
 def passwords(environ: Mapping[str, str] = os.environ) -> tuple[str | None, str | None]:
-    """(admin's, app's) password from IBM's variables, each None when not set; a set one that is
+    """(admin's, app's) password from IBM's variables, each None when not set (or blank); one
     shorter than IBM's 8 characters ends crtmqm before anything is created."""
     found = []
     for variable in (ADMIN_PASSWORD_VARIABLE, APP_PASSWORD_VARIABLE):
-        value = environ.get(variable)
-        if value is not None and len(value) < MIN_PASSWORD:
+        value = environ.get(variable, "").strip() and environ[variable]  # blank: as IBM, not set
+        if value and len(value) < MIN_PASSWORD:
             fail(f"{variable} must be at least {MIN_PASSWORD} characters long (IBM's rule); "
                  "no queue manager was created.", RC_BAD_PASSWORD)
         found.append(value or None)
@@ -94,8 +94,9 @@ def passwords(environ: Mapping[str, str] = os.environ) -> tuple[str | None, str 
 
 
 def mqsc(app_password: bool) -> str:
-    """The configuration's MQSC: DEV.APP.SVRCONN's rule requires a password once app has one."""
-    return _MQSC.format(chckclnt="REQUIRED" if app_password else "ASQMGR")
+    """The configuration's MQSC: once app has a password DEV.APP.SVRCONN's rule requires one and
+    connections run as the user they proved; until then they run as app."""
+    return _MQSC.format(chckclnt="REQUIRED" if app_password else "ASQMGR", mcauser="" if app_password else APP_USER)
 
 
 def add_users(qmgr: str, admin_password: str | None, app_password: str | None) -> None:
@@ -139,6 +140,6 @@ def summary(qmgr: str, admin_password: str | None, app_password: str | None) -> 
         lines.append(f"User {APP_USER} (group {APP_GROUP}) set from {APP_PASSWORD_VARIABLE}: "
                      "DEV.APP.SVRCONN requires its password.")
     else:
-        lines.append(f"{APP_PASSWORD_VARIABLE} is not set: DEV.APP.SVRCONN lets user {APP_USER} "
-                     f"(group {APP_GROUP}) in without a password.")
+        lines.append(f"{APP_PASSWORD_VARIABLE} is not set: DEV.APP.SVRCONN lets clients in without a "
+                     f"password, as user {APP_USER} (group {APP_GROUP}).")
     return lines
