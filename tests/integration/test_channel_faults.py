@@ -9,10 +9,8 @@ every connection at once when told and follows QM2 to its new port after a resta
 from __future__ import annotations
 
 import os
-import random
+import re
 import signal
-import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -25,9 +23,13 @@ from helpers.qmgrs import QMgr, server_pids
 from helpers.relay import Relay
 from helpers.waiting import wait_until
 from mqlite import cmqc as C
+from mqlite.cli.state import process_alive
 
 RunCli = Callable[..., Any]
 PERSISTENT = mqlite.MD(Persistence=C.MQPER_PERSISTENT)
+# test_network_cuts' 10,000 messages are about 6.2 MB on the wire (batches of 50: some 32 kB
+# each): ten cuts, one after each 400 kB, end by the first 4 MB whatever the machine's speed.
+CUT_EVERY = 400_000
 
 
 
@@ -62,13 +64,13 @@ def put_numbered(qmgr: str, first: int, count: int, *, at_once: bool = False) ->
 
 
 def drain(qmgr: str, expected: int) -> list[int]:
-    """Everything on APP.IN: waiting for ``expected`` messages (CURDEPTH counts a batch the
-    receiver has not committed yet, so the last ones may still be coming), then making sure
-    nothing more comes."""
+    """Everything on APP.IN once ``settle`` saw nothing in flight: ``expected`` messages (waiting
+    for each, an upper bound only), then whatever more is there (a duplicate would be: with
+    nothing in flight, nothing more can come, so there is nothing to wait for)."""
     got = []
     with mqlite.connect(qmgr) as qm, mqlite.Queue(qm, "APP.IN", C.MQOO_INPUT_SHARED) as queue:
         while True:
-            wait = 30_000 if len(got) < expected else 1_000
+            wait = 30_000 if len(got) < expected else 0
             try:
                 got.append(int(queue.get(None, mqlite.MD(), mqlite.GMO(Options=C.MQGMO_WAIT, WaitInterval=wait))))
             except mqlite.MQMIError as error:
@@ -76,12 +78,28 @@ def drain(qmgr: str, expected: int) -> list[int]:
                 return got
 
 
+def in_flight(run_cli: RunCli, qm1: QMgr) -> bool:
+    """QM1's sender has a batch open (CURMSGS: taken off the transmission queue, not yet ended)
+    or ended and not confirmed (INDOUBT)."""
+    status = mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) CURMSGS INDOUBT\n", ok=False)
+    return "INDOUBT(YES)" in status or re.search(r"CURMSGS\([1-9]", status) is not None
+
+
 def settle(run_cli: RunCli, qm1: QMgr, qm2: QMgr, total: int, timeout: float = 120) -> None:
-    """All ``total`` messages across and the sender's last batch confirmed (a receiver's message
-    is on APP.IN before its CONFIRM reaches the sender, so depths alone may leave a batch in doubt)."""
-    wait_until(lambda: depth(run_cli, qm2, "APP.IN") >= total and depth(run_cli, qm1, "QM2") == 0
-               and "INDOUBT(YES)" not in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) INDOUBT\n", ok=False),
+    """All ``total`` messages across and nothing in flight: the transmission queue empty, then no
+    batch open or unconfirmed (a receiver commits before it confirms; CURDEPTH counts a batch it
+    has not committed yet, so depths alone may leave one open or in doubt), then ``total`` at QM2.
+    Read in this order, each step of a message's way (queue, batch, confirmed) is seen by the next."""
+    wait_until(lambda: depth(run_cli, qm1, "QM2") == 0 and not in_flight(run_cli, qm1)
+               and depth(run_cli, qm2, "APP.IN") >= total,
                f"all {total} messages across", timeout=timeout, interval=0.25)
+
+
+def restart_killed(run_cli: RunCli, pid: int, victim: str) -> None:
+    """strmqm ``victim`` once its killed process ``pid`` is gone (SIGKILL is not instant)."""
+    wait_until(lambda: not process_alive(pid), f"{victim} (pid {pid}) ended", timeout=60)
+    started = run_cli("strmqm", victim)
+    assert started.returncode == 0, started.stdout + started.stderr
 
 
 @contextmanager
@@ -102,19 +120,13 @@ def receiver_frozen(run_cli: RunCli, qm1: QMgr, qm2: QMgr) -> Iterator[dict[str,
 def test_network_cuts_lose_and_duplicate_nothing(linked: tuple[QMgr, QMgr, Relay], run_cli: RunCli) -> None:
     qm1, qm2, relay = linked
     total = 10_000
-    chance = random.Random(15)
-
-    def cutter() -> None:  # ten cuts, at random moments, while the messages move
-        for _ in range(10):
-            time.sleep(chance.uniform(0.1, 0.6))
-            relay.cut()
-
-    thread = threading.Thread(target=cutter, daemon=True)
-    thread.start()
+    # ten cuts among the messages' own bytes, by progress, not by the clock: the relay cuts after
+    # each CUT_EVERY bytes it carries to QM2, so on any machine every cut falls in the middle of
+    # the stream and the last part runs uncut to the end
+    relay.cut_every(CUT_EVERY, 10)
     put_numbered("QM1", 0, total)
-    thread.join()
     settle(run_cli, qm1, qm2, total, timeout=240)
-    assert relay.cuts >= 2 and relay.connections >= 2  # the channel really was cut and came back
+    assert relay.cuts == 10 and relay.connections > 10  # the channel really was cut and came back each time
     got = drain("QM2", total)
     assert sorted(got) == list(range(total))  # nothing lost, nothing twice
     assert got == list(range(total))  # and in order
@@ -129,10 +141,9 @@ def test_kill_9_in_the_middle_loses_and_duplicates_nothing(linked: tuple[QMgr, Q
     put_numbered("QM1", 0, total)
     mqsc(run_cli, qm1, "START CHANNEL(QM1.TO.QM2)\n")
     wait_until(lambda: depth(run_cli, qm2, "APP.IN") >= 500, "a good part across", timeout=60, interval=0.05)
-    os.kill(server_pids(qm1.home)[victim], signal.SIGKILL)  # in the middle of a batch, most likely
-    time.sleep(0.5)
-    started = run_cli("strmqm", victim)
-    assert started.returncode == 0, started.stdout + started.stderr
+    pid = server_pids(qm1.home)[victim]
+    os.kill(pid, signal.SIGKILL)  # in the middle of a batch, most likely
+    restart_killed(run_cli, pid, victim)
     if victim == "QM2":
         assert qm2.port is not None
         relay.target = ("127.0.0.1", qm2.port)  # QM2 came back on a new port
@@ -157,9 +168,7 @@ def test_two_batches_in_doubt_are_settled_by_the_receivers_last_batch(linked: tu
         status = mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) INDOUBT LSTSEQNO\n")
         assert "INDOUBT(YES)" in status and "LSTSEQNO(1)" in status
         os.kill(pids[victim], signal.SIGKILL)
-    time.sleep(0.5)
-    started = run_cli("strmqm", victim)
-    assert started.returncode == 0, started.stdout + started.stderr
+    restart_killed(run_cli, pids[victim], victim)
     if victim == "QM2":
         assert qm2.port is not None
         relay.target = ("127.0.0.1", qm2.port)
@@ -205,47 +214,59 @@ def get_within(qmgr: str, seconds: float) -> bytes | None:
 
 def test_npmspeed_fast_delivers_before_the_batch_ends_and_normal_keeps_it_in_the_batch(
         linked: tuple[QMgr, QMgr, Relay], run_cli: RunCli) -> None:
-    """A non-persistent message on a FAST channel is there at once, while its batch is still open
-    (BATCHINT 4 s); on a NORMAL one it is part of the batch: a cut in the middle sends it again,
-    and it arrives once (B:R-CHN-4; IBM's NPMSPEED)."""
+    """A non-persistent message on a FAST channel is there at once, while its batch is still open;
+    on a NORMAL one it is part of the batch: a cut in the middle sends it again, and it arrives
+    once (B:R-CHN-4; IBM's NPMSPEED). BATCHSZ(2) and a BATCHINT of ten minutes keep a batch of one
+    open until a second message fills it, so "still open" holds on any machine, however slow."""
     qm1, qm2, relay = linked
-    mqsc(run_cli, qm1, "STOP CHANNEL(QM1.TO.QM2)\nALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) BATCHINT(4000)\n"
-                       "START CHANNEL(QM1.TO.QM2)\n")
+    mqsc(run_cli, qm1, "STOP CHANNEL(QM1.TO.QM2)\nALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) BATCHSZ(2) "
+                       "BATCHINT(600000)\nSTART CHANNEL(QM1.TO.QM2)\n")
     run_cli("put", "-m", "QM1", "TO.APP.IN", "--not-persistent", input="fast\n")
-    assert get_within("QM2", 3.0) == b"fast"  # before the 4 s batch interval ran out
+    assert get_within("QM2", 60.0) == b"fast"
+    assert "CURMSGS(1)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) CURMSGS\n")  # its batch is still open
+    run_cli("put", "-m", "QM1", "TO.APP.IN", "--not-persistent", input="fills it\n")  # the batch ends full
+    assert get_within("QM2", 60.0) == b"fills it"
     mqsc(run_cli, qm1, "STOP CHANNEL(QM1.TO.QM2)\n")  # MODE(QUIESCE): it ends once its batch has
     wait_until(lambda: "STATUS(STOPPED)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2)\n", ok=False),
-               "the channel stopped", timeout=20)
+               "the channel stopped", timeout=60)
     mqsc(run_cli, qm1, "ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) NPMSPEED(NORMAL)\nSTART CHANNEL(QM1.TO.QM2)\n")
     run_cli("put", "-m", "QM1", "TO.APP.IN", "--not-persistent", input="normal\n")
     wait_until(lambda: "CURMSGS(1)" in mqsc(run_cli, qm2, "DISPLAY CHSTATUS(QM1.TO.QM2) CURMSGS\n", ok=False),
-               "the receiver holds it in the open batch", timeout=20)
-    assert get_within("QM2", 0.5) is None  # not committed yet
+               "the receiver holds it in the open batch", timeout=60)
+    assert get_within("QM2", 0) is None  # not committed yet: the batch cannot end before a second message
     relay.cut()  # the batch breaks off: the receiver backs it out, the sender sends it again
-    assert get_within("QM2", 15.0) == b"normal"
-    assert get_within("QM2", 1.0) is None  # once
+    run_cli("put", "-m", "QM1", "TO.APP.IN", "--not-persistent", input="ends it\n")  # with it, in a full batch
+    settle(run_cli, qm1, qm2, 2)
+    assert [get_within("QM2", 60.0), get_within("QM2", 60.0), get_within("QM2", 0)] == [b"normal", b"ends it", None]
 
 
 def test_stop_channel_quiesce_ends_the_batch_first_and_force_leaves_it_in_doubt(
         linked: tuple[QMgr, QMgr, Relay], run_cli: RunCli) -> None:
-    """STOP CHANNEL MODE(QUIESCE), the default, lets the batch in flight end (BATCHINT keeps it open
-    here): nothing is in doubt after; MODE(FORCE) ends the channel at once, its batch in doubt or
-    backed out, and the next start settles it. Either way every message arrives once."""
+    """STOP CHANNEL MODE(QUIESCE), the default, lets the batch in flight end: nothing is in doubt
+    after; MODE(FORCE) ends the channel at once, its batch in doubt or backed out, and the next
+    start settles it. Either way every message arrives once. BATCHSZ(2) and a BATCHINT of ten
+    minutes keep a batch of one open until a second message fills it, on any machine."""
     qm1, qm2, _relay = linked
-    mqsc(run_cli, qm1, "STOP CHANNEL(QM1.TO.QM2)\nALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) BATCHINT(3000) "
-                       "NPMSPEED(NORMAL)\nSTART CHANNEL(QM1.TO.QM2)\n")
+    mqsc(run_cli, qm1, "STOP CHANNEL(QM1.TO.QM2)\nALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) BATCHSZ(2) "
+                       "BATCHINT(600000) NPMSPEED(NORMAL)\nSTART CHANNEL(QM1.TO.QM2)\n")
     for mode, body in (("QUIESCE", "first"), ("FORCE", "second")):
         run_cli("put", "-m", "QM1", "TO.APP.IN", "--persistent", input=f"{body}\n")
         wait_until(lambda: "CURMSGS(1)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) CURMSGS\n", ok=False),
-                   "a batch is open", timeout=20)
+                   "a batch is open", timeout=60)
         assert "AMQ8019I" in mqsc(run_cli, qm1, f"STOP CHANNEL(QM1.TO.QM2) MODE({mode})\n")
+        if mode == "QUIESCE":  # it waits for the batch in flight, which a second message ends
+            status = mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) STATUS CURMSGS\n", ok=False)
+            assert "STATUS(STOPPED)" not in status and "CURMSGS(1)" in status
+            run_cli("put", "-m", "QM1", "TO.APP.IN", "--persistent", input="fills it\n")
         wait_until(lambda: "STATUS(STOPPED)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2)\n", ok=False),
-                   f"MODE({mode}) stopped it", timeout=20)
+                   f"MODE({mode}) stopped it", timeout=60)
         if mode == "QUIESCE":  # the batch ended before the channel did
-            assert depth(run_cli, qm2, "APP.IN") == 1 and depth(run_cli, qm1, "QM2") == 0
+            assert depth(run_cli, qm2, "APP.IN") == 2 and depth(run_cli, qm1, "QM2") == 0
         mqsc(run_cli, qm1, "START CHANNEL(QM1.TO.QM2)\n")
-    settle(run_cli, qm1, qm2, 2)
-    assert [get_within("QM2", 10.0), get_within("QM2", 10.0), get_within("QM2", 1.0)] == [b"first", b"second", None]
+    run_cli("put", "-m", "QM1", "TO.APP.IN", "--persistent", input="third\n")  # fills the batch FORCE broke off
+    settle(run_cli, qm1, qm2, 4)
+    assert [get_within("QM2", 60.0) for _ in range(4)] + [get_within("QM2", 0)] == [
+        b"first", b"fills it", b"second", b"third", None]
 
 
 def test_batchhb_backs_out_a_batch_the_silent_partner_cannot_take(linked: tuple[QMgr, QMgr, Relay],
