@@ -35,6 +35,7 @@ NOT_EXIST = "AMQ8118: WebSphere MQ queue manager does not exist."
 NOT_AVAILABLE = "AMQ8146: WebSphere MQ queue manager not available."
 RUNNING = "AMQ7005: The queue manager is running."
 SERVER_LOCKED_EXIT = 3  # the server's exit code when another instance holds the lock
+SERVER_REPORTED_EXIT = 4  # it could not start and said why (details in its error log)
 
 
 def _existing(name: str) -> str:
@@ -133,6 +134,10 @@ def _wait_started(qmgr: str, process: subprocess.Popen[bytes], timeout: float) -
         if code is not None:
             if code == SERVER_LOCKED_EXIT:
                 fail(f"WebSphere MQ queue manager '{qmgr}' running.", RC_RUNNING)
+            said = state.tail(state.startup_log_path(qmgr), 20)
+            if code == SERVER_REPORTED_EXIT and said:  # IBM's messages only: the details are in AMQERR01.LOG
+                fail("\n".join([*said, f"AMQ8101: WebSphere MQ queue manager '{qmgr}' could not be started; "
+                                        f"details in {paths.error_log_path(qmgr)}."]), RC_UNEXPECTED)
             _startup_failed(qmgr, f"the queue manager process ended with exit code {code}")
         if time.monotonic() >= deadline:
             _stop_spawned(process)

@@ -50,9 +50,12 @@ class ServerListeners:
         try:
             port = listener.listen(address, int(attrs.get("PORT", 1414)), backlog)
         except OSError as error:
-            log.error("AMQ9212E: listener %s could not listen on %s port %s: %s", name, address, attrs.get("PORT"),
-                      error)
-            raise MQError(C.MQRCCF_PORT_IN_USE, f"listener {name}: port {attrs.get('PORT')}: {error}") from None
+            headline = f"AMQ9218E: The TCP/IP listener program could not bind to port number {attrs.get('PORT')}."
+            log.error("%s\n\nEXPLANATION:\nAn attempt to bind the TCP/IP socket of listener %s to port %s on "
+                      "address %s was unsuccessful.\nACTION:\nThe failure could be due to another program using "
+                      "the same port number. The return code from the TCP/IP (bind) call was %s.", headline, name,
+                      attrs.get("PORT"), address, _return_code(error))
+            raise MQError(C.MQRCCF_PORT_IN_USE, headline) from None
         self.running[name] = _Running(listener, port, dict(attrs))
         log.info("AMQ9209I: listener %s listening on TCP port %d", name, port)
         self.on_change()
@@ -87,3 +90,8 @@ class ServerListeners:
     def close_all(self) -> None:
         for name in list(self.running):
             self.running.pop(name).listener.close()
+
+
+def _return_code(error: OSError) -> str:
+    """IBM's way of giving a TCP/IP call's return code: ``98 (X'62')``."""
+    return f"{error.errno} (X'{error.errno:X}')" if error.errno is not None else "unknown"

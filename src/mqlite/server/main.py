@@ -23,9 +23,12 @@ from mqlite import paths
 from mqlite.server.cpu_placement import CpuPlacement
 from mqlite.server.host import QueueManagerHost
 
+log = logging.getLogger("mqlite.server")
+
 EXIT_OK = 0
 EXIT_NOT_FOUND = 2
 EXIT_RUNNING = 3
+EXIT_START_FAILED = 4  # it could not start, and said why on stderr (strmqm prints just that)
 STATUS_FILE = "status"
 LOCK_FILE = "qmgr.lock"
 
@@ -43,7 +46,13 @@ def configure_logging(name: str) -> None:
 async def serve(name: str, port: int | None) -> str:
     placement = CpuPlacement.from_environment(time.monotonic, paths.qmgrs_dir())
     host = QueueManagerHost(name, port)
-    await host.start()
+    try:
+        await host.start()
+    except Exception as error:  # the details go to the error log, the operator gets IBM's message
+        text = str(error) if str(error).startswith("AMQ") else (
+            f"AMQ6109E: An internal WebSphere MQ error has occurred: {type(error).__name__}: {error}")
+        log.error("AMQ8101E: queue manager %s could not start: %s", name, text, exc_info=True)
+        raise StartFailed(text) from error
     if placement is not None and host.runtime is not None:  # after start: the store's writer is placed too
         placement.start(host.store.writer_thread_id if host.store is not None else None)
         host.runtime.tick_hooks.append(placement.tick)
@@ -58,6 +67,10 @@ async def serve(name: str, port: int | None) -> str:
     loop.add_signal_handler(signal.SIGINT, end, True)
     await host.ended.wait()
     return host.end_mode
+
+
+class StartFailed(Exception):
+    """The queue manager could not start; the message is what strmqm prints."""
 
 
 def tune_gc() -> None:
@@ -108,6 +121,9 @@ def run(name: str) -> int:
         pass
     try:
         mode = asyncio.run(serve(name, port if isinstance(port, int) else None))  # 0: the system picks
+    except StartFailed as failed:
+        print(failed, file=sys.stderr)
+        return EXIT_START_FAILED
     finally:
         with contextlib.suppress(FileNotFoundError):
             paths.pid_path(name).unlink()
