@@ -57,7 +57,8 @@ def runmqsc(qmgr: str | None, client: str | None, user: str | None, **tls: str |
         if not paths.config_path(name).is_file():
             raise CliError(NOT_EXIST, RC_MQSC_FAILED)
     # -c: the administrators' channel
-    target = resolve_target(qmgr, client, user, tls_from_options(tls), channel=ADMIN_CHANNEL)
+    target = resolve_target(qmgr, client, user, tls_from_options(tls), channel=ADMIN_CHANNEL,
+                            password_first_line=True)  # no terminal: the input's first line, as IBM's runmqsc
     interactive = sys.stdin.isatty()
     text = "" if interactive else sys.stdin.read()
     with connect(target, failure=_failure) as qm:

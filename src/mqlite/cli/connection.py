@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -52,7 +53,8 @@ def connection_options(function: F) -> F:
     function = tls_options(function)
     function = click.option(
         "-u", "user", default=None, metavar="USER",
-        help="Authenticate as USER (password from MQLITE_PASSWORD, else prompted).",
+        help="Authenticate as USER (password from MQLITE_PASSWORD, else asked on the terminal, never read "
+             "from standard input).",
     )(function)
     function = click.option(
         "-c", "client", default=None, metavar="HOST:PORT",
@@ -98,10 +100,12 @@ def parse_conn_info(text: str) -> tuple[str, int]:
 
 
 def resolve_target(qmgr: str | None, client: str | None, user: str | None,
-                   tls: dict[str, str | None] | None = None, channel: str = DEFAULT_CHANNEL) -> Target:
+                   tls: dict[str, str | None] | None = None, channel: str = DEFAULT_CHANNEL,
+                   password_first_line: bool = False) -> Target:
     """Decide local or client mode and which queue manager, from options and environment;
-    ``-c`` goes through ``channel``, MQSERVER through the channel it names."""
-    password = _password(user) if user else None
+    ``-c`` goes through ``channel``, MQSERVER through the channel it names. ``password_first_line``:
+    without a terminal, ``-u``'s password is the first line of standard input (IBM's runmqsc)."""
+    password = _password(user, password_first_line) if user else None
     conn = client
     if conn is None and os.environ.get("MQSERVER"):
         match = _MQSERVER.fullmatch(os.environ["MQSERVER"].strip())
@@ -117,11 +121,20 @@ def resolve_target(qmgr: str | None, client: str | None, user: str | None,
     return Target(name, user=user, password=password)
 
 
-def _password(user: str) -> str:
-    """MQLITE_PASSWORD, else a prompt on the terminal (stdin may be carrying messages)."""
+def _password(user: str, first_line: bool = False) -> str:
+    """MQLITE_PASSWORD, else a prompt on the terminal (/dev/tty), never standard input: that may
+    be carrying the messages (``echo hi | mqlite put -u app``). With neither, a clear error; but
+    runmqsc (``first_line``) reads it as the first line of its input, as IBM's does."""
     password = os.environ.get("MQLITE_PASSWORD")
     if password is not None:
         return password
+    try:  # getpass falls back to reading stdin when there is no terminal: look first
+        os.close(os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY))
+    except OSError:
+        if first_line:
+            return sys.stdin.readline().rstrip("\r\n")
+        raise CliError(f"No password for user '{user}': set MQLITE_PASSWORD (there is no terminal to ask on, "
+                       "and standard input is not read for a password: it may be carrying messages).", 2) from None
     import getpass
 
     return getpass.getpass(f"Enter password for {user}: ")
