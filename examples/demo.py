@@ -3,10 +3,15 @@
 Everything runs for real: queue manager processes on Unix sockets and loopback TCP ports, their
 SQLite stores in a temporary MQLITE_HOME, the `mqlite` command line and the Python client. The
 last parts link three queue managers with message channels (a payment put on DEMO.QM crosses
-DEMO.QM2 to DEMO.QM3, once and once only) and join four in a cluster, where a queue defined on
-two of them is reached from a third with nothing defined there, a publication on one member
-reaches a subscriber on another through a cluster topic, and a route with a selector lets only
-some of a topic's messages from one member to another.
+DEMO.QM2 to DEMO.QM3, once and once only), make DEMO.QM3 the child of DEMO.QM2 in a
+publish/subscribe hierarchy (a publication on the parent reaches a subscriber on the child), and
+join four in a cluster, where a queue defined on two of them is reached from a third with nothing
+defined there, a publication on one member reaches a subscriber on another through a cluster
+topic, and a route with a selector lets only some of a topic's messages from one member to
+another.
+
+Its MQLITE_HOME is a new directory (under $MQLITE_HOME when that is set), removed with the queue
+managers it started when the demo ends, also on a failure or Ctrl-C (examples/demo_home.py).
 """
 
 from __future__ import annotations
@@ -15,11 +20,11 @@ import os
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+from demo_home import demo_home
 from rich.console import Console
 from rich.panel import Panel
 
@@ -131,8 +136,32 @@ def network(port1: int) -> None:
     with mqlite.connect("DEMO.QM3") as qm, mqlite.Queue(qm, "APP.PAYMENTS") as queue:
         first = [queue.get().decode() for _ in range(3)]
     console.print(f"the first three on DEMO.QM3, in the order they were put on DEMO.QM: {first}")
+    hierarchy(port2)
     for name in ("DEMO.QM3", "DEMO.QM2"):
         run("endmqm", name)
+
+
+def hierarchy(port2: int) -> None:
+    """DEMO.QM3 becomes DEMO.QM2's child: with a channel back to DEMO.QM2 (their channels both
+    ways), ALTER QMGR PARENT; a subscription on the child reaches the parent as a proxy
+    subscription, and the parent's publication crosses to it."""
+    console.print(Panel("DEMO.QM2 (parent) <--QM3.TO.QM2 / QM2.TO.QM3--> DEMO.QM3 (child): a subscriber on "
+                        "DEMO.QM3, a publisher on DEMO.QM2", title="a publish/subscribe hierarchy"))
+    run("runmqsc", "DEMO.QM2", stdin="DEFINE CHANNEL(QM3.TO.QM2) CHLTYPE(RCVR)\n"
+                                      "SET CHLAUTH(QM3.TO.QM2) TYPE(QMGRMAP) QMNAME(DEMO.QM3) USERSRC(CHANNEL)\n")
+    run("runmqsc", "DEMO.QM3", stdin=(
+        "DEFINE QLOCAL(DEMO.QM2) USAGE(XMITQ) DESCR('to DEMO.QM2, the parent')\n"
+        f"DEFINE CHANNEL(QM3.TO.QM2) CHLTYPE(SDR) CONNAME('127.0.0.1({port2})') XMITQ(DEMO.QM2)\n"
+        "DEFINE QLOCAL(NEWS.IN)\n"
+        "DEFINE SUB(NEWS) TOPICSTR('news/#') DEST(NEWS.IN)\n"
+        "ALTER QMGR PARENT(DEMO.QM2)\n"
+    ))
+    wait_until(lambda: "news/#" in run_quiet("DEMO.QM2", "DISPLAY SUB(*) SUBTYPE(PROXY) TOPICSTR\n"),
+               "DEMO.QM2 did not get the child's proxy subscription")
+    run("runmqsc", "DEMO.QM2", stdin="DISPLAY PUBSUB TYPE(ALL)\nDISPLAY SUB(*) SUBTYPE(PROXY) TOPICSTR\n")
+    run("pub", "-m", "DEMO.QM2", "news/today", stdin="published on the parent, DEMO.QM2\n")
+    wait_for_depth("DEMO.QM3", "NEWS.IN", 1)
+    run("get", "-m", "DEMO.QM3", "NEWS.IN", "-w", "0")
 
 
 def cluster() -> None:
@@ -197,7 +226,8 @@ def route() -> None:
     console.print(Panel("CLUS.A configured from EMS's own files (topics.conf, routes.conf: mqlite emsconf), "
                         "CLUS.B with MQSC (ROUTE(CLUS.A)); a subscriber to 'orders' on CLUS.B",
                         title="a route with a selector"))
-    conf = Path(tempfile.mkdtemp(prefix="mqlite-ems-"))
+    conf = Path(os.environ["MQLITE_HOME"]) / "ems"  # removed with the demo's home
+    conf.mkdir()
     (conf / "topics.conf").write_text("# name  properties\norders  global,maxmsgs=10000,overflowPolicy=discardOld\n")
     (conf / "routes.conf").write_text("[CLUS.B]\nzone_name=default_mhop_zone\nzone_type=mhop\n"
                                       "outgoing_topic=orders selector=\"region = 'west'\"\n")
@@ -227,10 +257,17 @@ def run_quiet(qmgr: str, script: str) -> str:
 
 
 def main() -> None:
-    home = tempfile.mkdtemp(prefix="mqlite-demo-")
-    os.environ["MQLITE_HOME"] = home
-    port = free_port()
-    console.print(Panel(f"MQLITE_HOME={home}\nqueue manager DEMO.QM on TCP port {port}", title="mqlite demo"))
+    under = os.environ.get("MQLITE_HOME")
+    with demo_home("mqlite-demo-") as home:
+        port = free_port()
+        console.print(Panel(f"MQLITE_HOME={home} ({'a new directory in your MQLITE_HOME' if under else 'new'}, "
+                            f"removed at the end)\nqueue manager DEMO.QM on TCP port {port}", title="mqlite demo"))
+        demo(port)
+    console.print(Panel("Done, and its queue managers and directory are gone. Try it yourself: export "
+                        "MQLITE_HOME=... and mqlite crtmqm / strmqm / runmqsc (README.md).", title="mqlite demo"))
+
+
+def demo(port: int) -> None:
     run("crtmqm", "-p", str(port), "-q", "DEMO.QM")
     # TCP clients authenticate: a user in the queue manager's users file (not an administrator).
     os.environ["MQLITE_PASSWORD"] = "demo-password"
@@ -286,9 +323,10 @@ def main() -> None:
     finally:
         run("endmqm", "DEMO.QM")
     run("dspmq")
-    console.print(Panel("Done. Try it yourself: export MQLITE_HOME=... and mqlite crtmqm / strmqm / runmqsc.",
-                        title="mqlite demo"))
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:  # Ctrl-C: demo_home has ended its queue managers and removed its home
+        raise SystemExit(130) from None

@@ -268,7 +268,7 @@ def execute(admin: AdminAPI, command: Command | str) -> list[str]:
 
 def run_command(admin: AdminAPI, command: Command) -> Outcome:
     """Run one parsed command; never raises (runmqsc reports and carries on)."""
-    return _guarded(command, lambda: _dispatch(admin, command))
+    return _guarded(command, lambda: [*_dispatch(admin, command), *display.unproduced_events(command)])
 
 
 def _guarded(command: Command, call: Callable[[], list[str]]) -> Outcome:

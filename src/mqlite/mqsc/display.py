@@ -16,7 +16,7 @@ from mqlite import cmqc
 from mqlite.core import attributes
 from mqlite.core.errors import MQError
 from mqlite.mqsc.lexer import MqscSyntaxError
-from mqlite.mqsc.parser import VERB_NOUNS
+from mqlite.mqsc.parser import VERB_NOUNS, Command
 from mqlite.reasons import reason_name
 
 QUEUE_FAMILY = frozenset({"QLOCAL", "QALIAS", "QMODEL", "QREMOTE", "QUEUE", "QCLUSTER"})
@@ -248,3 +248,41 @@ def _rank(order: Sequence[str], item: str) -> int:
     """Where ``KEY(value)`` stands in ``order`` (every item not in it after those that are)."""
     key = item.split("(", 1)[0]
     return order.index(key) if key in order else len(order)
+
+
+# The event switches of ALTER QMGR whose events mqlite does not produce yet (authority events are
+# produced, AUTHOREV; of CHLEV's, Channel Blocked): runmqsc says so where one is set, in a message
+# of mqlite's own (AMQ8955I, next to its route messages), rather than leave an event queue empty.
+_UNPRODUCED_EVENTS = {
+    "CHLEV": "channel events (Channel Started, Channel Stopped, Channel Stopped By User, Channel Not "
+             "Activated...) are not produced yet; only Channel Blocked events go to SYSTEM.ADMIN.CHANNEL.EVENT",
+    "LOCALEV": "local events (Unknown Object Name, Unknown Alias Base Queue, Alias Base Queue Type Error) "
+               "are not produced yet",
+    "REMOTEEV": "remote events (Unknown Remote Queue Manager, Transmission Queue Type Error...) are not "
+                "produced yet",
+    "INHIBTEV": "inhibit events (Get Inhibited, Put Inhibited) are not produced yet",
+    "PERFMEV": "performance events (Queue Depth High, Queue Full, Queue Service Interval High...) are not "
+               "produced yet",
+    "STRSTPEV": "start and stop events (Queue Manager Active, Queue Manager Not Active) are not produced yet",
+    "CONFIGEV": "configuration events are not produced yet",
+    "CMDEV": "command events are not produced yet",
+    "SSLEV": "TLS (SSL) events are not produced yet",
+    "LOGGEREV": "logger events are not produced yet",
+    "CHADEV": "channel auto-definition events are not produced yet",
+}
+
+
+def unproduced_events(command: Command) -> list[str]:
+    """The AMQ8955I lines of an ALTER QMGR that switched on events mqlite does not produce."""
+    if command.verb != "ALTER" or command.objtype != "QMGR":
+        return []
+    lines = []
+    for keyword, value in command.attrs.items():
+        try:
+            key = attributes.canonical("QMGR", keyword)
+        except attributes.InvalidAttribute:
+            continue
+        shown = str(value).upper()
+        if key in _UNPRODUCED_EVENTS and shown != "DISABLED":
+            lines.append(f"AMQ8955I: mqlite keeps {key}({shown}), but {_UNPRODUCED_EVENTS[key]}.")
+    return lines
