@@ -22,6 +22,7 @@ from mqlite.cli import (
     ems,
     events,
     messaging,
+    samples,
     security,
     users,
 )
@@ -44,6 +45,7 @@ for command in (
     messaging.put, messaging.get, messaging.browse, messaging.pub, messaging.sub,
     security.setmqaut, security.dspmqaut, security.dmpmqaut, users.passwd, certificates.mkcert, certificates.addcert,
     dmpmqmsg.dmpmqmsg, events.amqsevt, dspmqver.dspmqver, dmpmqcfg.dmpmqcfg,
+    *samples.COMMANDS,
 ):
     cli.add_command(command)
 
