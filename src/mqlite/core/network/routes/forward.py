@@ -166,6 +166,7 @@ class RouteForwarding:
         self.put_to_qmgr(conn, peer, PUBS_QUEUE, md, sync | C.MQPMO_SET_ALL_CONTEXT | C.MQPMO_NEW_MSG_ID, props,
                          body)
         state.forwarded += 1
+        state.last_out = state.next_out
 
     def _make_room(self, held: InternalSub, size: int) -> None:
         """DISCARDOLD: the oldest messages of this internal subscription leave the store until the

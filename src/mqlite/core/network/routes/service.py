@@ -86,6 +86,7 @@ class RouteState:
     sent: set[str] = field(default_factory=set)  # the interest the peer holds from us
     last_in: int = 0  # the last route sequence number received (duplicate suppression)
     next_out: int = 0
+    last_out: int = 0  # the last route sequence number sent (DISPLAY RTSTATUS LASTSEQ)
     forwarded: int = 0
     received: int = 0
     duplicates: int = 0
@@ -414,7 +415,9 @@ class RouteService:
                 "ZONE": state.zone, "ZONETYPE": state.zone_type, "ISUBS": len(held),
                 "PEERSUBS": len(state.sent), "STORED": queue.depth if queue is not None else 0,
                 "FWDMSGS": state.forwarded, "RCVDMSGS": state.received, "DUPMSGS": state.duplicates,
-                "DROPMSGS": state.dropped, "DISCMSGS": state.discarded, "LASTSEQ": state.last_in,
+                "DROPMSGS": state.dropped, "DISCMSGS": state.discarded,
+                # the last sequence numbers sent to the peer and taken from it (duplicate suppression)
+                "LASTSEQ": state.last_out, "RCVDSEQ": state.last_in,
                 "STATCHGD": date, "STATCHGT": time_,
             })
         if not rows and "*" not in generic:
