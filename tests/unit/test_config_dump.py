@@ -99,3 +99,31 @@ def test_every_attribute_no_command_sets_is_left_out() -> None:
         for attr in attributes.attributes(objtype):
             if attr.role is not Role.CONFIG or attr.readonly:
                 assert attr.name in skipped or (objtype, attr.name) == ("QLOCAL", "DEFTYPE"), (objtype, attr.name)
+
+
+def test_the_fixed_defaults_are_the_catalogues() -> None:
+    """The defaults a DEFINE of a channel, topic, listener, subscription or route starts from, as
+    DISPLAY shows them: what dmpmqcfg leaves out without -a."""
+    from mqlite.core.channel_attributes import TYPE_DEFAULTS
+    from mqlite.mqsc.display import format_value
+
+    for objtype, fixed in config_dump._FIXED_DEFAULTS.items():
+        shown = {k: format_value(v).strip() for k, v in attributes.defaults(objtype).items()
+                 if k not in ("CHLTYPE", "DURABLE", "SUBTYPE")}
+        assert dict(fixed) == shown, objtype
+    assert {t for t, d in TYPE_DEFAULTS.items() if d.get("SSLCAUTH") == "REQUIRED"} == config_dump._SSLCAUTH_REQUIRED
+    assert all(set(d) <= {"SSLCAUTH"} for d in TYPE_DEFAULTS.values())
+
+
+def test_channels_and_topics_against_the_fixed_defaults() -> None:
+    dump = Dump("QM1")
+    dump.add_channels([{"CHANNEL": "TO.QM2", "CHLTYPE": "SDR", "CONNAME": "host(1414)", "XMITQ": "QM2",
+                        "BATCHSZ": "50", "SSLCAUTH": "NEVER", "DESCR": ""},
+                       {"CHANNEL": "IN", "CHLTYPE": "RCVR", "SSLCAUTH": "REQUIRED", "PUTAUT": "CTX"}])
+    dump.add_objects("TOPIC", [{"TOPIC": "T", "TYPE": "LOCAL", "TOPICSTR": "a/b", "DURSUB": "ASPARENT",
+                                "WILDCARD": "BLOCK"}])
+    assert list(render(dump.commands, one_line=True)) == [
+        "DEFINE CHANNEL('IN') CHLTYPE(RCVR) PUTAUT(CTX) REPLACE",
+        "DEFINE CHANNEL('TO.QM2') CHLTYPE(SDR) CONNAME('host(1414)') XMITQ(QM2) REPLACE",
+        "DEFINE TOPIC('T') TOPICSTR('a/b') WILDCARD(BLOCK) REPLACE",
+    ]

@@ -14,8 +14,9 @@ channels, SUBTYPE(API) and PROXY subscriptions), and what is the replaying queue
 the queue manager's name in its authority records). Without ``-a`` an object shows only the
 attributes where it differs from its type's default object (SYSTEM.DEFAULT.LOCAL.QUEUE, ...),
 which a DEFINE copies from, so those come first in their type and are dumped whole, as every
-SYSTEM.* object is (REPLACE then makes the new queue manager's copy the same); types whose
-DEFINE starts from fixed defaults rather than an object show every attribute but blank ones.
+SYSTEM.* object is (REPLACE then makes the new queue manager's copy the same); the types whose
+DEFINE starts from fixed defaults rather than from an object (channels, topics, listeners,
+subscriptions, routes) are compared with those.
 """
 
 from __future__ import annotations
@@ -152,6 +153,38 @@ _DEFAULT_OBJECT = {"QLOCAL": "SYSTEM.DEFAULT.LOCAL.QUEUE", "QMODEL": "SYSTEM.DEF
                    "QALIAS": "SYSTEM.DEFAULT.ALIAS.QUEUE", "QREMOTE": "SYSTEM.DEFAULT.REMOTE.QUEUE",
                    "NAMELIST": "SYSTEM.DEFAULT.NAMELIST", "AUTHINFO": "SYSTEM.DEFAULT.AUTHINFO.IDPWOS"}
 DEFAULT_OBJECTS = _DEFAULT_OBJECT
+# What a DEFINE without LIKE gives the types that start from fixed defaults rather than from an
+# object (mqlite's catalogue, as DISPLAY shows it; tests/unit/test_config_dump.py checks it against
+# the catalogue). A channel has its own type's attributes of these; some types need SSLCAUTH.
+_FIXED_DEFAULTS: Mapping[str, Mapping[str, str]] = {
+    "CHANNEL": {
+        "TRPTYPE": "TCP", "DESCR": "", "PORT": "1883", "LOCLADDR": "", "BACKLOG": "4096",
+        "PROTOCOL": "MQTTV311,MQTTV3,MQTTV5,HTTP", "MCAUSER": "", "USECLTID": "NO", "CHCKCLNT": "OPTIONAL",
+        "MAXINST": "999999999", "MAXINSTC": "999999999", "SHARECNV": "10", "HBINT": "300", "KAINT": "AUTO",
+        "MAXMSGL": "4194304", "SSLCIPH": "", "SSLCAUTH": "NEVER", "SSLPEER": "", "CERTLABL": "", "SSLKEYR": "",
+        "SSLKEYP": "", "JAASCFG": "", "CONNAME": "", "XMITQ": "", "BATCHSZ": "50", "BATCHINT": "0",
+        "BATCHLIM": "5000", "BATCHHB": "0", "DISCINT": "6000", "SHORTRTY": "10", "SHORTTMR": "60",
+        "LONGRTY": "999999999", "LONGTMR": "1200", "SEQWRAP": "999999999", "NPMSPEED": "FAST", "PUTAUT": "DEF",
+        "CONVERT": "NO", "USEDLQ": "YES", "MRRTY": "10", "MRTMR": "1000", "CLUSTER": "", "CLUSNL": "",
+        "NETPRTY": "0", "CLWLRANK": "0", "CLWLPRTY": "0", "CLWLWGHT": "50",
+    },
+    "TOPIC": {
+        "TOPICSTR": "", "DESCR": "", "CLUSTER": "", "DURSUB": "ASPARENT", "PUB": "ASPARENT", "SUB": "ASPARENT",
+        "DEFPRTY": "ASPARENT", "DEFPERSIST": "ASPARENT", "DEFPRESP": "ASPARENT", "MDURMDL": "", "MNDURMDL": "",
+        "NPMSGDLV": "ASPARENT", "PMSGDLV": "ASPARENT", "PUBSCOPE": "ASPARENT", "SUBSCOPE": "ASPARENT",
+        "PROXYSUB": "FIRSTUSE", "WILDCARD": "PASSTHRU", "MASTER": "YES", "CLROUTE": "DIRECT", "GLOBAL": "ASPARENT",
+        "MAXMSGS": "ASPARENT", "MAXBYTES": "ASPARENT", "OVERFLOW": "ASPARENT",
+    },
+    "LISTENER": {"TRPTYPE": "TCP", "DESCR": "", "PORT": "1414", "IPADDR": "", "BACKLOG": "0", "CONTROL": "MANUAL"},
+    "SUB": {
+        "TOPICSTR": "", "TOPICOBJ": "", "DEST": "", "DESTQMGR": "", "DESTCORL": "", "DESTCLAS": "PROVIDED",
+        "EXPIRY": "UNLIMITED", "PSPROP": "MSGPROP", "PUBACCT": "", "PUBAPPID": "", "PUBPRTY": "ASPUB",
+        "REQONLY": "NO", "SELECTOR": "", "SUBLEVEL": "1", "SUBSCOPE": "ALL", "SUBUSER": "", "USERDATA": "",
+        "VARUSER": "ANY", "WSCHEMA": "TOPIC",
+    },
+    "ROUTE": {"DESCR": "", "ZONE": "DEFAULT_MHOP_ZONE", "ZONETYPE": "MHOP", "OUTGOING": "", "INCOMING": ""},
+}
+_SSLCAUTH_REQUIRED = frozenset({"SVRCONN", "SVR", "RCVR", "RQSTR", "CLUSRCVR"})
 _QUEUE_TYPES = ("QLOCAL", "QMODEL", "QALIAS", "QREMOTE")
 # Channels in the order a replay wants them: receiving ends before the senders that reach them.
 _CHANNEL_ORDER = ("SVRCONN", "RCVR", "RQSTR", "CLUSRCVR", "SDR", "SVR", "CLUSSDR", "CLNTCONN", "MQTT")
@@ -195,8 +228,11 @@ class Dump:
 
     def add_objects(self, objtype: str, found: Sequence[Record], defaults: Sequence[Record] = ()) -> None:
         """NAMELIST, TOPIC, LISTENER, AUTHINFO, ROUTE: ``DEFINE <objtype>('name') ... REPLACE``."""
-        template = next((r for r in (*found, *defaults) if r.get(objtype) == _DEFAULT_OBJECT.get(objtype)), None)
-        self._objects(objtype, objtype, objtype, found, template if objtype in _DEFAULT_OBJECT else None)
+        if objtype in _DEFAULT_OBJECT:
+            template = next((r for r in (*found, *defaults) if r.get(objtype) == _DEFAULT_OBJECT[objtype]), None)
+            self._objects(objtype, objtype, objtype, found, template)
+        else:
+            self._objects(objtype, objtype, objtype, found, None, _FIXED_DEFAULTS.get(objtype))
 
     def add_channels(self, found: Sequence[Record]) -> None:
         def rank(record: Record) -> tuple[bool, int, str]:
@@ -206,8 +242,11 @@ class Dump:
             return (not name.startswith("SYSTEM."), order, name)
 
         for record in sorted(found, key=rank):
-            first = [f"CHLTYPE({record.get('CHLTYPE', '')})"]
-            self._define("CHANNEL", "CHANNEL", "CHANNEL", record, None, first)
+            chltype = str(record.get("CHLTYPE", ""))
+            defaults = dict(_FIXED_DEFAULTS["CHANNEL"])
+            if chltype in _SSLCAUTH_REQUIRED:
+                defaults["SSLCAUTH"] = "REQUIRED"
+            self._define("CHANNEL", "CHANNEL", "CHANNEL", record, defaults, [f"CHLTYPE({chltype})"])
 
     def add_subs(self, found: Sequence[Record]) -> None:
         for record in sorted(found, key=lambda r: str(r.get("SUB", ""))):
@@ -222,20 +261,25 @@ class Dump:
                 trimmed.pop("PUBACCT")
             if trimmed.get("DESTCLAS") == "MANAGED":
                 trimmed.pop("DEST", None)  # the queue the queue manager made for it
-            self._define("SUB", "SUB", "SUB", trimmed, None, [])
+            self._define("SUB", "SUB", "SUB", trimmed, _FIXED_DEFAULTS["SUB"], [])
 
     def _objects(self, objtype: str, noun: str, name_key: str, found: Sequence[Record],
-                 template: Record | None) -> None:
+                 template: Record | None, fixed: Mapping[str, Value] | None = None) -> None:
+        """Each object as a DEFINE: ``template`` (its type's default object) first, then SYSTEM.*
+        ones, then the rest, by name; compared with ``template``, or with ``fixed`` defaults."""
         def rank(record: Record) -> tuple[bool, bool, str]:
             name = str(record.get(name_key, ""))
             return (record is not template, not name.startswith("SYSTEM."), name)
 
         for record in sorted(found, key=rank):
             first = [f"AUTHTYPE({record.get('AUTHTYPE')})"] if objtype == "AUTHINFO" else []
-            self._define(objtype, noun if noun != "QUEUE" else objtype, name_key, record, template, first)
+            self._define(objtype, noun if noun != "QUEUE" else objtype, name_key, record,
+                         template if template is not None else fixed, first)
 
-    def _define(self, objtype: str, noun: str, name_key: str, record: Record, template: Record | None,
+    def _define(self, objtype: str, noun: str, name_key: str, record: Record, defaults: Mapping[str, Value] | None,
                 first: list[str]) -> None:
+        """``DEFINE noun('name') ... REPLACE``: every attribute a command sets, or (not ``-a``, not a
+        SYSTEM.* object) those that differ from ``defaults`` (blank ones when there are none)."""
         name = str(record.get(name_key, ""))
         family = "QUEUE" if name_key == "QUEUE" else objtype
         whole = self.all_attributes or name.startswith("SYSTEM.")
@@ -244,10 +288,10 @@ class Dump:
             if key in _SKIP[family] or (objtype == "QLOCAL" and key == "DEFTYPE"):
                 continue
             if not whole:
-                if template is not None and template is not record and _same(template.get(key), value):
+                if defaults is not None and _same(defaults.get(key), value):
                     continue
-                if template is None and value == "":
-                    continue  # a type that starts from fixed defaults: blank is its default
+                if defaults is None and value == "":
+                    continue
             items.append(item(objtype, key, value))
         self.commands.append((f"DEFINE {noun}({quote_name(name)})", first + sorted(items), "REPLACE"))
 
