@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 
 from helpers.cluster import receive
-from helpers.credentials import Credentials, add_user, client_env
+from helpers.credentials import ADMIN, Credentials, add_user, client_env
 from helpers.mqsc import RunCli, mqsc
 from helpers.qmgrs import QMgr
 from helpers.waiting import wait_until
@@ -122,6 +122,15 @@ def test_one_line_filters_and_all_attributes(run_cli: RunCli, qmgr: QMgr) -> Non
     assert all(line.startswith("SET AUTHREC") for line in records)
     objects = "\n".join(_body(_dump(run_cli, qmgr, "-x", "object")))
     assert "ALTER QMGR" in objects and "SET AUTHREC" not in objects and "SET CHLAUTH" not in objects
+
+
+def test_client_mode_through_the_admin_channel(run_cli: RunCli, qmgr: QMgr) -> None:
+    add_user(qmgr.home, qmgr.name, ADMIN)
+    remote = run_cli("dmpmqcfg", "-c", qmgr.conn, "-u", ADMIN.user, env=client_env(ADMIN))
+    assert remote.returncode == 0, remote.stderr
+    assert _body(remote.stdout) == _body(_dump(run_cli, qmgr))
+    refused = run_cli("dmpmqcfg", "-c", qmgr.conn, "-u", "app", env=client_env())  # not an administrator
+    assert refused.returncode != 0 and "2035" in refused.stderr
 
 
 def test_no_queue_manager(run_cli: RunCli, mqlite_home: object) -> None:
