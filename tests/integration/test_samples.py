@@ -107,6 +107,18 @@ def test_browse_shows_the_descriptor_and_a_hex_dump(qmgr: QMgr) -> None:
     assert f"message <{body}>\nmessage <hi>\nno more messages\n" in got.stdout
 
 
+def test_a_message_longer_than_the_samples_buffer(qmgr: QMgr) -> None:
+    with mqlite.connect("QM1") as conn:
+        mqlite.Queue(conn, "SYSTEM.DEFAULT.LOCAL.QUEUE").put(b"z" * 70000)
+    browse = sample(qmgr.home, "amqsbcg", "SYSTEM.DEFAULT.LOCAL.QUEUE", "QM1").stdout.split("\n")
+    assert " MQGET of message number 1, CompCode:1 Reason:2079" in browse  # truncated, accepted
+    assert " length - 65536 of 70000 bytes" in browse
+    got = sample(qmgr.home, "amqsget", "SYSTEM.DEFAULT.LOCAL.QUEUE", "QM1", env=NOW)
+    assert got.stdout == "Sample AMQSGET0 start\nMQGET ended with reason code 2080\nSample AMQSGET0 end\n"
+    with mqlite.connect("QM1") as conn:  # amqsget left it where it was
+        assert len(mqlite.Queue(conn, "SYSTEM.DEFAULT.LOCAL.QUEUE").get()) == 70000
+
+
 def test_publish_to_a_subscriber(qmgr: QMgr) -> None:
     env = {k: v for k, v in os.environ.items() if k != "MQSERVER"}
     env.update(MQLITE_HOME=str(qmgr.home), MQLITE_SAMPLE_WAIT="120")

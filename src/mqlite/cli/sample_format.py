@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["CHARS_PER_LINE", "body_text", "md_text", "properties_text", "summary_text"]
+__all__ = ["BUFFER_LENGTH", "CHARS_PER_LINE", "body_text", "md_text", "properties_text", "summary_text"]
 
 CHARS_PER_LINE = 16
 BUFFER_LENGTH = 65536  # IBM's sample shows at most this much of a message

@@ -24,7 +24,7 @@ import click
 
 from mqlite import cmqc, paths
 from mqlite.cli.common import CliError
-from mqlite.cli.sample_format import body_text, md_text, properties_text, summary_text
+from mqlite.cli.sample_format import BUFFER_LENGTH, body_text, md_text, properties_text, summary_text
 
 if TYPE_CHECKING:
     from mqlite.client.pymqi_api import QueueManager
@@ -35,6 +35,7 @@ MQRC_Q_MGR_NAME_ERROR = 2058
 MQRC_Q_MGR_NOT_AVAILABLE = 2059
 MQRC_HOST_NOT_AVAILABLE = 2538
 RC_MISSING = 99  # IBM's samples: "Required parameter missing"
+GET_BUFFER = 65535  # amqsget's buffer: a longer message fails with 2080 and stays on the queue
 WAIT_ENV = "MQLITE_SAMPLE_WAIT"
 
 
@@ -209,7 +210,7 @@ def run_get(args: Sequence[str], client: bool = False, out: Output | None = None
             gmo = mqlite.GMO(Options=cmqc.MQGMO_WAIT | cmqc.MQGMO_NO_SYNCPOINT | cmqc.MQGMO_CONVERT,
                              WaitInterval=wait_ms)
             try:
-                body = queue.get(None, mqlite.MD(), gmo)
+                body = queue.get(GET_BUFFER, mqlite.MD(), gmo)
             except MQMIError as error:
                 out("no more messages\n" if error.reason == MQRC_NO_MSG_AVAILABLE
                     else f"MQGET ended with reason code {error.reason}\n")
@@ -277,7 +278,8 @@ def run_browse(args: Sequence[str], client: bool = False, out: Output | None = N
                 break
             data = bytes(body)
             lengths.append(len(data))
-            out(f"\n \n MQGET of message number {number}, CompCode:0 Reason:0")
+            truncated = len(data) > BUFFER_LENGTH  # IBM's sample took 64 KB of it: a warning
+            out(f"\n \n MQGET of message number {number}, CompCode:{int(truncated)} Reason:{2079 if truncated else 0}")
             out(md_text(md))
             if prop_option == 1:
                 out(properties_text(dict(getattr(body, "properties", {}) or {})))
