@@ -120,6 +120,9 @@ def test_one_line_filters_and_all_attributes(run_cli: RunCli, qmgr: QMgr) -> Non
     records = _body(_dump(run_cli, qmgr, "-x", "authrec"))
     assert "SET AUTHREC PROFILE('APP.ONE') OBJTYPE(QUEUE) PRINCIPAL('app') AUTHADD(GET)" in records
     assert all(line.startswith("SET AUTHREC") for line in records)
+    as_setmqaut = _body(_dump(run_cli, qmgr, "-x", "authrec", "-o", "setmqaut"))
+    assert "setmqaut -m QM1 -n 'APP.ONE' -t queue -p app +get" in as_setmqaut
+    assert "setmqaut -m QM1 -t qmgr -g mqclient +connect +inq" in as_setmqaut  # the fixture's grant
     objects = "\n".join(_body(_dump(run_cli, qmgr, "-x", "object")))
     assert "ALTER QMGR" in objects and "SET AUTHREC" not in objects and "SET CHLAUTH" not in objects
 

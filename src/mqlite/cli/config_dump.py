@@ -203,6 +203,7 @@ class Dump:
     qmgr: str
     all_attributes: bool = False
     commands: list[tuple[str, list[str], str]] = field(default_factory=list)
+    setmqaut: list[str] = field(default_factory=list)  # the authority records as setmqaut commands (-o setmqaut)
 
     # -- the queue manager ---------------------------------------------------------------
     def add_qmgr(self, record: Record) -> None:
@@ -317,6 +318,11 @@ class Dump:
             items = [] if objtype == "QMGR" else [f"PROFILE({quote_name(str(record.get('PROFILE', '')))})"]
             items += [f"OBJTYPE({objtype})", f"{entity}({quote_name(str(record.get('ENTITY', '')))})"]
             self.commands.append(("SET AUTHREC", items, f"AUTHADD({','.join(sorted(authorities))})"))
+            flag = "-p" if entity == "PRINCIPAL" else "-g"
+            name = "" if objtype == "QMGR" else f" -n {quote_name(str(record.get('PROFILE', '')))}"
+            grants = " ".join(f"+{a.lower()}" for a in sorted(authorities))
+            self.setmqaut.append(f"setmqaut -m {self.qmgr}{name} -t {objtype.lower()} {flag} "
+                                 f"{record.get('ENTITY', '')} {grants}")
 
 
 def quote_name(name: str) -> str:

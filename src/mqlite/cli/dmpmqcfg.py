@@ -67,8 +67,9 @@ def _defaults(qm: Any, section: str) -> list[Record]:
 @click.option("-m", "qmgr", default=None, metavar="QMGR", help="The queue manager (default: the default one).")
 @click.option("-x", "what", type=click.Choice(sorted(_FILTERS)), default="all", show_default=True,
               help="What to dump: object definitions, admin subscriptions, CHLAUTH rules, authority records, or all.")
-@click.option("-o", "form", type=click.Choice(["mqsc", "1line"]), default="mqsc", show_default=True,
-              help="mqsc: one attribute a line behind '+'; 1line: one command a line.")
+@click.option("-o", "form", type=click.Choice(["mqsc", "1line", "setmqaut"]), default="mqsc", show_default=True,
+              help="mqsc: one attribute a line behind '+'; 1line: one command a line; setmqaut: as mqsc, "
+                   "authority records as setmqaut commands.")
 @click.option("-a", "all_attributes", is_flag=True, help="Every attribute, defaults too.")
 @click.option("-t", "objtype", type=click.Choice(sorted(_TYPES)), default="all", show_default=True,
               help="Only objects of this type.")
@@ -112,8 +113,12 @@ def dmpmqcfg(qmgr: str | None, what: str, form: str, all_attributes: bool, objty
                        _user(), socket.gethostname(), str(qmgr_record.get("PLATFORM", "UNIX")),
                        str(qmgr_record.get("CMDLEVEL", "")), command.strip()):
         click.echo(line)
-    for line in render(dump.commands, one_line=form == "1line"):
+    commands = [c for c in dump.commands if form != "setmqaut" or c[0] != "SET AUTHREC"]
+    for line in render(commands, one_line=form == "1line"):
         click.echo(line)
+    if form == "setmqaut":
+        for line in dump.setmqaut:
+            click.echo(line)
 
 
 def _user() -> str:
