@@ -9,7 +9,8 @@ How (tests/helpers/readme.py reads the blocks):
   blocks in this interpreter, each in a new session (process group) with this venv's ``bin`` first
   on PATH; when the section ends, each group is ended by its id (TERM, then KILL), which ends what
   a block left in the background (``mosquitto_sub ... &``), and every queue manager started from
-  the section's home is ended (``helpers.qmgrs.reap``). Nothing else is touched.
+  the section's home (or a home a block made under its working directory) is ended
+  (``helpers.qmgrs.reap``). Nothing else is touched.
 - Before a block runs, the test rewrites three things in it: the README's example ports
   (``EXAMPLE_PORTS``: 1414, 1883, ...) become free ports picked now, each example port the same
   free port throughout its section; ``export MQLITE_HOME=...`` exports the temporary home; and
@@ -129,6 +130,8 @@ def test_readme_section_runs(section: str, tmp_path: Path, groups: list[int]) ->
         for pgid in groups:
             _end_group(pgid)
         reap(home)
+        for other in work.rglob("qmgrs"):  # a home a block named itself (under its /tmp/)
+            reap(other.parent)
 
 
 def test_readme_ports_are_examples() -> None:
