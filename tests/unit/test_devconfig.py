@@ -47,6 +47,12 @@ def test_the_app_channel_requires_a_password_once_app_has_one() -> None:
 
     assert app_rule_and_channel(True) == ("REQUIRED", "")
     assert app_rule_and_channel(False) == ("ASQMGR", "app")  # IBM's image until MQ_APP_PASSWORD is set
+    # Then everyone runs as app, so IBM's *MQADMIN rule would not see admin: a rule of its own.
+    admin_rules = [attrs for verb, objtype, name, attrs in _commands(False)
+                   if objtype == "CHLAUTH" and name == "DEV.APP.SVRCONN" and attrs.get("TYPE") == "USERMAP"]
+    assert [(r["CLNTUSER"], r["USERSRC"]) for r in admin_rules] == [("admin", "NOACCESS")]
+    assert not any(objtype == "CHLAUTH" and attrs.get("TYPE") == "USERMAP" and name == "DEV.APP.SVRCONN"
+                   for verb, objtype, name, attrs in _commands(True))
 
 
 def test_passwords_from_ibms_variables() -> None:

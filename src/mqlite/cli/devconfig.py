@@ -24,7 +24,8 @@ that purpose. Where mqlite differs from IBM's image, and why:
   does) the channel has no MCAUSER: a connection runs as the user it proved, and an
   administrator is refused by IBM's default ``*MQADMIN`` BLOCKUSER rule, as at IBM. Without
   it, anyone gets in as ``app`` without a password (IBM: ``CHCKCLNT(ASQMGR)`` on the rule, and
-  REQDADM asks administrators only), and an administrator who gives its password also runs as
+  REQDADM asks administrators only); ``admin`` is kept off it by a rule of mqlite's (a USERMAP
+  with USERSRC(NOACCESS)), and another administrator who gives its password there runs as
   ``app`` (IBM's image refuses it); ``app`` is in the users file with a password nobody knows,
   so its group gives it its authority.
 - The admin channel's USERMAP rule asks for a password itself (``CHCKCLNT(REQUIRED)``), where
@@ -69,7 +70,7 @@ SET CHLAUTH('*') TYPE(ADDRESSMAP) ADDRESS('*') USERSRC(NOACCESS) +
     DESCR('Back-stop rule - Blocks everyone') ACTION(REPLACE)
 SET CHLAUTH('DEV.APP.SVRCONN') TYPE(ADDRESSMAP) ADDRESS('*') USERSRC(CHANNEL) CHCKCLNT({chckclnt}) +
     DESCR('Allows connection via APP channel') ACTION(REPLACE)
-SET CHLAUTH('DEV.ADMIN.SVRCONN') TYPE(BLOCKUSER) USERLIST('nobody') +
+{admin_off_app}SET CHLAUTH('DEV.ADMIN.SVRCONN') TYPE(BLOCKUSER) USERLIST('nobody') +
     DESCR('Allows admins on ADMIN channel') ACTION(REPLACE)
 SET CHLAUTH('DEV.ADMIN.SVRCONN') TYPE(USERMAP) CLNTUSER('admin') USERSRC(CHANNEL) CHCKCLNT(REQUIRED) +
     DESCR('Allows admin user to connect via ADMIN channel') ACTION(REPLACE)
@@ -77,6 +78,12 @@ SET AUTHREC OBJTYPE(QMGR) GROUP('mqclient') AUTHADD(CONNECT,INQ)
 SET AUTHREC PROFILE('DEV.**') OBJTYPE(QUEUE) GROUP('mqclient') AUTHADD(BROWSE,GET,INQ,PUT)
 SET AUTHREC PROFILE('DEV.**') OBJTYPE(TOPIC) GROUP('mqclient') AUTHADD(PUB,SUB)
 SET AUTHREC PROFILE('DEV.APP.MODEL.QUEUE') OBJTYPE(QUEUE) GROUP('mqclient') AUTHADD(BROWSE,DSP,GET,INQ,PUT)
+"""
+
+# While DEV.APP.SVRCONN runs everyone as app (MCAUSER), IBM's *MQADMIN rule sees app, not admin.
+_ADMIN_OFF_APP = """\
+SET CHLAUTH('DEV.APP.SVRCONN') TYPE(USERMAP) CLNTUSER('admin') USERSRC(NOACCESS) +
+    DESCR('Keeps admin off the APP channel') ACTION(REPLACE)
 """
 
 
@@ -96,7 +103,8 @@ def passwords(environ: Mapping[str, str] = os.environ) -> tuple[str | None, str 
 def mqsc(app_password: bool) -> str:
     """The configuration's MQSC: once app has a password DEV.APP.SVRCONN's rule requires one and
     connections run as the user they proved; until then they run as app."""
-    return _MQSC.format(chckclnt="REQUIRED" if app_password else "ASQMGR", mcauser="" if app_password else APP_USER)
+    return _MQSC.format(chckclnt="REQUIRED" if app_password else "ASQMGR", mcauser="" if app_password else APP_USER,
+                        admin_off_app="" if app_password else _ADMIN_OFF_APP)
 
 
 def add_users(qmgr: str, admin_password: str | None, app_password: str | None) -> None:
@@ -114,10 +122,11 @@ def add_users(qmgr: str, admin_password: str | None, app_password: str | None) -
 
 
 def apply(qmgr: str, app_password: bool) -> None:
-    """Run the MQSC on the running queue manager over a local connection (as its creator)."""
-    from mqlite.cli.connection import connect, resolve_target
+    """Run the MQSC on the running queue manager over a local connection (as its creator), even
+    where MQSERVER would send the CLI's commands elsewhere."""
+    from mqlite.cli.connection import Target, connect
 
-    with connect(resolve_target(qmgr, None, None)) as qm:
+    with connect(Target(qmgr)) as qm:
         code, lines = qm.mqsc(mqsc(app_password))
     if code:
         failed = [line for line in lines if line.startswith("AMQ") and not line.startswith("AMQ8")]
