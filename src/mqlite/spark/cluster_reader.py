@@ -62,7 +62,8 @@ def _read(options: Options, columns: tuple[str, ...], partition: InputPartition)
         return
     qm = options.connect_instance(partition.qmgr, partition.conname)
     try:
-        yield from read_range(qm, options.queue, partition.after, partition.through, columns, partition.qmgr)
+        with options.refusals(f"browse of queue {options.queue}", partition.qmgr):
+            yield from read_range(qm, options.queue, partition.after, partition.through, columns, partition.qmgr)
     finally:
         qm.disconnect()
 
@@ -72,7 +73,8 @@ def _offsets(options: Options, instance: Instance) -> tuple[int, int]:
     assert options.queue is not None
     qm = options.connect_instance(instance.qmgr, instance.conname)
     try:
-        oldest, newest = qm.queue_offsets(options.queue)
+        with options.refusals(f"inquiry of queue {options.queue}", instance.qmgr):
+            oldest, newest = qm.queue_offsets(options.queue)
         return int(oldest), int(newest)
     finally:
         qm.disconnect()

@@ -103,14 +103,17 @@ class BatchReader(DataSourceReader):
 
     def read(self, partition: InputPartition) -> Iterator[Any]:
         qm = self.options.connect()
+        what = (f"browse of queue {self.options.queue}" if self.options.queue is not None
+                else f"a subscription to topic {self.options.topic!r}")
         try:
-            if self.options.queue is not None:
-                messages = _browse(qm, self.options.queue)
-            else:
-                assert self.options.topic is not None
-                messages = _retained(qm, self.options.topic, self.options.selector)
-            while chunk := list(itertools.islice(messages, CHUNK)):
-                yield to_batch(chunk, self.columns, str(qm.name))
+            with self.options.refusals(what, str(qm.name)):
+                if self.options.queue is not None:
+                    messages = _browse(qm, self.options.queue)
+                else:
+                    assert self.options.topic is not None
+                    messages = _retained(qm, self.options.topic, self.options.selector)
+                while chunk := list(itertools.islice(messages, CHUNK)):
+                    yield to_batch(chunk, self.columns, str(qm.name))
         finally:
             qm.disconnect()
 
@@ -140,9 +143,11 @@ class StreamReader(DataSourceStreamReader):
 
         assert self.options.topic is not None and self.options.subscription is not None
         qm = self.options.connect()
+        what = f"durable subscription {self.options.subscription} to topic {self.options.topic!r}"
         try:
-            sub = mqlite.Subscription(qm, self.options.topic, name=self.options.subscription, durable=True,
-                                      selector=self.options.selector)
+            with self.options.refusals(what, str(qm.name)):
+                sub = mqlite.Subscription(qm, self.options.topic, name=self.options.subscription, durable=True,
+                                          selector=self.options.selector)
             queue = sub.get_sub_queue()
             assert queue is not None
             name = str(queue.name)
@@ -154,7 +159,8 @@ class StreamReader(DataSourceStreamReader):
     def _offsets(self) -> tuple[int, int]:
         qm = self.options.connect()
         try:
-            offsets: tuple[int, int] = qm.queue_offsets(self.queue)
+            with self.options.refusals(f"inquiry of queue {self.queue}", str(qm.name)):
+                offsets: tuple[int, int] = qm.queue_offsets(self.queue)
             return offsets
         finally:
             qm.disconnect()
@@ -180,14 +186,16 @@ class StreamReader(DataSourceStreamReader):
         assert isinstance(partition, RangePartition)
         qm = self.options.connect()
         try:
-            yield from read_range(qm, self.queue, partition.after, partition.through, self.columns, str(qm.name))
+            with self.options.refusals(f"browse of queue {self.queue}", str(qm.name)):
+                yield from read_range(qm, self.queue, partition.after, partition.through, self.columns, str(qm.name))
         finally:
             qm.disconnect()
 
     def commit(self, end: dict[str, int]) -> None:
         qm = self.options.connect()
         try:
-            qm.remove_through(self.queue, int(end["seq"]))
+            with self.options.refusals(f"input from queue {self.queue}", str(qm.name)):
+                qm.remove_through(self.queue, int(end["seq"]))
         finally:
             qm.disconnect()
 

@@ -4,12 +4,23 @@ discovers a cluster's instances, and to each instance of a cluster queue."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import getpass
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 ADMIN_CHANNEL = "DEV.ADMIN.SVRCONN"  # remote administration (DISPLAY over TCP) is for administrators
+NOT_AUTHORIZED = 2035  # MQRC_NOT_AUTHORIZED
+
+
+class Refused(PermissionError):
+    """A queue manager refused the job's user (MQRC_NOT_AUTHORIZED): which queue manager, which
+    user, what, in one line (it is what Spark shows of a failed task, without the client's frames)."""
+
+    reason = NOT_AUTHORIZED
 _TRUE = ("true", "yes", "1")
 _FALSE = ("", "false", "no", "0")
 
@@ -69,11 +80,28 @@ class Options:
     def connect(self) -> Any:
         from mqlite.client import public as mqlite
 
-        if self.host is not None:
-            return mqlite.connect(self.qmgr, self.channel, f"{self.host}({self.port})", self.user, self.password)
-        if self.home is not None:  # Spark's Python workers may not share the driver's environment
-            os.environ["MQLITE_HOME"] = self.home
-        return mqlite.connect(self.qmgr, user=self.user, password=self.password)
+        with self.refusals():
+            if self.host is not None:
+                return mqlite.connect(self.qmgr, self.channel, f"{self.host}({self.port})", self.user, self.password)
+            if self.home is not None:  # Spark's Python workers may not share the driver's environment
+                os.environ["MQLITE_HOME"] = self.home
+            return mqlite.connect(self.qmgr, user=self.user, password=self.password)
+
+    @contextlib.contextmanager
+    def refusals(self, what: str = "connect", qmgr: str | None = None, user: str | None = None) -> Iterator[None]:
+        """A refusal (MQRC_NOT_AUTHORIZED, 2035) in the block becomes ``Refused``: one line that
+        names the queue manager, the user and ``what`` was refused (its connection, by default)."""
+        from mqlite.client.errors import MQMIError
+
+        try:
+            yield
+        except MQMIError as error:
+            if error.reason != NOT_AUTHORIZED:
+                raise
+            where = qmgr or self.qmgr or (f"at {self.host}({self.port})" if self.host else "(the default)")
+            who = user or self.user or (getpass.getuser() if self.host is None else "")
+            text = f"mqlite: queue manager {where} refused user '{who}': {what}, MQRC_NOT_AUTHORIZED ({NOT_AUTHORIZED})"
+            raise Refused(text) from None
 
     def connect_admin(self) -> Any:
         """The connection that finds a cluster queue's instances: as ``adminUser`` when given
@@ -90,7 +118,8 @@ class Options:
         answers MQRC_Q_MGR_NAME_ERROR (2058)."""
         from mqlite.client import public as mqlite
 
-        return mqlite.connect(qmgr, self.channel, conname, self.user, self.password)
+        with self.refusals(qmgr=qmgr):
+            return mqlite.connect(qmgr, self.channel, conname, self.user, self.password)
 
 
 def _cluster(value: str | None) -> str | None:
