@@ -138,4 +138,7 @@ def test_client_mode_through_the_admin_channel(run_cli: RunCli, qmgr: QMgr) -> N
 
 def test_no_queue_manager(run_cli: RunCli, mqlite_home: object) -> None:
     result = run_cli("dmpmqcfg", "-m", "NOSUCH")
-    assert result.returncode != 0 and "2058" in result.stderr
+    assert result.returncode == 20 and "AMQ8118: WebSphere MQ queue manager does not exist." in result.stderr
+    assert run_cli("crtmqm", "STOPPED").returncode == 0
+    result = run_cli("dmpmqcfg", "-m", "STOPPED")
+    assert result.returncode == 20 and "AMQ8146: WebSphere MQ queue manager not available." in result.stderr

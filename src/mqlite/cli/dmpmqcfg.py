@@ -19,7 +19,8 @@ from typing import Any
 
 import click
 
-from mqlite.cli.admin import _failure
+from mqlite import paths
+from mqlite.cli.admin import NOT_AVAILABLE, NOT_EXIST, RC_MQSC_FAILED, _failure
 from mqlite.cli.common import CliError
 from mqlite.cli.config_dump import DEFAULT_OBJECTS, Dump, Record, header, records, render
 from mqlite.cli.connection import ADMIN_CHANNEL, connect, resolve_target
@@ -81,6 +82,12 @@ def _defaults(qm: Any, section: str) -> list[Record]:
 def dmpmqcfg(qmgr: str | None, what: str, form: str, all_attributes: bool, objtype: str, name: str,
              client: str | None, user: str | None) -> None:
     """Dump the configuration of a queue manager as MQSC that runmqsc replays (like IBM's dmpmqcfg)."""
+    if client is None and not os.environ.get("MQSERVER"):  # as runmqsc: IBM's messages for a local one
+        local = qmgr or paths.default_qmgr()
+        if not local:
+            raise CliError(NOT_AVAILABLE, RC_MQSC_FAILED)
+        if not paths.config_path(local).is_file():
+            raise CliError(NOT_EXIST, RC_MQSC_FAILED)
     target = resolve_target(qmgr, client, user, None, channel=ADMIN_CHANNEL)
     sections = [s for s in _SECTIONS if s in _FILTERS[what] and _TYPES[objtype] in (None, s)]
     with connect(target, failure=_failure) as qm:
