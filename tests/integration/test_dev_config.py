@@ -174,8 +174,8 @@ def test_app_is_refused_on_the_admin_channel(dev: tuple[QMgr, QMgr, str]) -> Non
     qmgr, _, _ = dev
     reason = _refused(mqlite.connect, qmgr.name, "DEV.ADMIN.SVRCONN", _conn_info(qmgr), "app", APP_PASSWORD)
     assert reason == mqlite.CMQC.MQRC_NOT_AUTHORIZED
-    wait_until(lambda: "AMQ9777E" in qmgr.error_log() and "'DEV.ADMIN.SVRCONN'" in qmgr.error_log(),
-               "the back-stop rule's refusal in the error log")
+    wait_until(lambda: any("AMQ9777E" in line and "'DEV.ADMIN.SVRCONN'" in line and "CLNTUSER(app)" in line
+                           for line in qmgr.error_log().splitlines()), "the back-stop rule's refusal in the error log")
 
 
 def test_admin_is_refused_on_the_app_channel(dev: tuple[QMgr, QMgr, str]) -> None:
@@ -183,7 +183,8 @@ def test_admin_is_refused_on_the_app_channel(dev: tuple[QMgr, QMgr, str]) -> Non
     qmgr, _, _ = dev
     reason = _refused(mqlite.connect, qmgr.name, "DEV.APP.SVRCONN", _conn_info(qmgr), "admin", ADMIN_PASSWORD)
     assert reason == mqlite.CMQC.MQRC_NOT_AUTHORIZED
-    wait_until(lambda: "AMQ9776E" in qmgr.error_log(), "the blocked user's AMQ9776E in the error log")
+    wait_until(lambda: any("AMQ9776E" in line and "'DEV.APP.SVRCONN'" in line and "MCAUSER(admin)" in line
+                           for line in qmgr.error_log().splitlines()), "the blocked user's AMQ9776E in the error log")
 
 
 def test_no_password_is_refused_once_app_has_one(dev: tuple[QMgr, QMgr, str]) -> None:
