@@ -9,9 +9,10 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
-def wait_until(condition: Callable[[], T], what: str, timeout: float = 30.0, interval: float = 0.02) -> T:
+def wait_until(condition: Callable[[], T], what: str, timeout: float = 60.0, interval: float = 0.02) -> T:
     """Poll ``condition`` until it returns something true and return that; fail the test with
-    ``what`` (the condition in words) when ``timeout`` seconds pass first."""
+    ``what`` (the condition in words) when ``timeout`` seconds pass first. ``timeout`` is an upper
+    bound for a machine however loaded, never a condition: a passing test does not wait it out."""
     deadline = time.monotonic() + timeout
     while True:
         result = condition()

@@ -8,6 +8,10 @@
   destination queues (SYSTEM.MQTT.**).
 - ``mqtt_clients``: the MQTT clients a test made, ended after it.
 - ``client(client_id, **options)``: a connected client of ``mqtt_qmgr``.
+- ``clock_offset``: a file the queue managers started after it (ask for it before ``mqtt_qmgr``)
+  read their wall clock's offset from (``MQLITE_CLOCK_OFFSET_FILE``, tests only): writing
+  seconds there moves their clock forward at the next tick, so a test of a delay or an expiry
+  makes it due when it says, not when a timer of a few seconds runs out on a machine of some speed.
 """
 
 from __future__ import annotations
@@ -21,6 +25,15 @@ import pytest
 from mqtt_clients import Client, MqttQMgr
 
 RunCli = Callable[..., "subprocess.CompletedProcess[str]"]
+
+
+@pytest.fixture
+def clock_offset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The offset file (0 s for now) of the queue managers started from here on."""
+    offset = tmp_path / "clock-offset"
+    offset.write_text("0")
+    monkeypatch.setenv("MQLITE_CLOCK_OFFSET_FILE", str(offset))
+    return offset
 
 
 @pytest.fixture

@@ -69,7 +69,7 @@ class Client:
                           properties=properties)
         self.paho.loop_start()
         if wait:
-            self.flags, self.reason = self.connacks.get(timeout=10)
+            self.flags, self.reason = self.connacks.get(timeout=60)
 
     def _connected(self, flags: Any, reason: Any, properties: Any) -> None:
         self.connack_properties = properties
@@ -91,20 +91,20 @@ class Client:
             self.paho.subscribe(topic, options=mqtt.SubscribeOptions(qos=qos, **options), properties=properties)
         else:
             self.paho.subscribe(topic, qos)
-        self.granted = done.get(timeout=10)
+        self.granted = done.get(timeout=60)
 
     def unsubscribe(self, topic: str | list[str]) -> Any:
         """Unsubscribe and wait for the UNSUBACK: its reason codes (5.0)."""
         done: queue.Queue[Any] = queue.Queue()
         self.paho.on_unsubscribe = lambda c, u, mid, reasons, props: done.put(reasons)
         self.paho.unsubscribe(topic)
-        return done.get(timeout=10)
+        return done.get(timeout=60)
 
     def publish(self, topic: str, payload: bytes | str, qos: int = 0, retain: bool = False,
                 properties: Any = None) -> None:
-        self.paho.publish(topic, payload, qos=qos, retain=retain, properties=properties).wait_for_publish(10)
+        self.paho.publish(topic, payload, qos=qos, retain=retain, properties=properties).wait_for_publish(60)
 
-    def received(self, count: int, timeout: float = 10.0) -> list[mqtt.MQTTMessage]:
+    def received(self, count: int, timeout: float = 60.0) -> list[mqtt.MQTTMessage]:
         return [self.messages.get(timeout=timeout) for _ in range(count)]
 
     def nothing_more(self, wait: float = 0.5) -> bool:
@@ -118,7 +118,7 @@ class Client:
 
 # -- raw bytes, for what paho-mqtt will not send or hides ------------------------------------
 def raw_connect(qm: MqttQMgr, client_id: bytes, clean: bool = True, level: int = 4) -> socket.socket:
-    sock = socket.create_connection(("127.0.0.1", qm.mqtt_port), timeout=5)
+    sock = socket.create_connection(("127.0.0.1", qm.mqtt_port), timeout=60)
     body = b"\x00\x04MQTT" + bytes([level, 0x02 if clean else 0x00]) + b"\x00\x3c"
     if level == 5:
         body += b"\x00"

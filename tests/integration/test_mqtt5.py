@@ -50,14 +50,14 @@ def test_a_qos1_delivery_too_big_for_the_client_is_dropped_and_its_publish_still
     small.publish("mps/t", b"." * 32, qos=0)
     assert small.received(1)[0].payload == b"." * 32
     info = small.paho.publish("mps/t", b"." * 64, qos=1)
-    info.wait_for_publish(10)  # PUBACK came
+    info.wait_for_publish(60)  # PUBACK came
     assert info.is_published()
     assert small.nothing_more()
 
 
 def test_receive_maximum_limits_unacknowledged_deliveries(mqtt_qmgr: MqttQMgr, client: Callable[..., Client]) -> None:
     """3.3.4-7: with the client's Receive Maximum 2, a third QoS 1 delivery waits for a PUBACK."""
-    sock = socket.create_connection(("127.0.0.1", mqtt_qmgr.mqtt_port), timeout=5)
+    sock = socket.create_connection(("127.0.0.1", mqtt_qmgr.mqtt_port), timeout=60)
     sock.sendall(encode_connect_v5(b"rm2", b"\x21\x00\x02"))  # Receive Maximum 2
     assert read_packet(sock)[0] == 0x20
     sock.sendall(bytes([0x82, 10, 0, 1, 0, 0, 4]) + b"rm/#" + b"\x01")
@@ -67,13 +67,8 @@ def test_receive_maximum_limits_unacknowledged_deliveries(mqtt_qmgr: MqttQMgr, c
         pub.publish("rm/t", f"m{n}", qos=1)
     first, second = (decode(*read_packet(sock), 5) for _ in range(2))
     assert isinstance(first, Publish) and isinstance(second, Publish)
-    sock.settimeout(0.5)
-    try:
-        early = sock.recv(1)
-    except TimeoutError:
-        early = b""
-    assert early == b""  # the third waits
-    sock.settimeout(5)
+    sock.sendall(bytes([0xC0, 0]))  # PINGREQ: the third publication, were it sent, would come before the PINGRESP
+    assert read_packet(sock) == (0xD0, b"")  # the third waits
     assert first.packet_id is not None
     sock.sendall(encode(PubAck(first.packet_id), 5))
     third = decode(*read_packet(sock), 5)
@@ -160,7 +155,7 @@ def encode_connect_v5(client_id: bytes, properties: bytes) -> bytes:
 
 def test_connack_bytes_of_a_refusal_come_from_the_codec(mqtt_qmgr: MqttQMgr) -> None:
     """A CONNECT of an unknown protocol level is refused with the CONNACK the codec makes."""
-    sock = socket.create_connection(("127.0.0.1", mqtt_qmgr.mqtt_port), timeout=5)
+    sock = socket.create_connection(("127.0.0.1", mqtt_qmgr.mqtt_port), timeout=60)
     body = b"\x00\x04MQTT" + bytes([9, 2]) + b"\x00\x3c\x00\x01c"
     sock.sendall(bytes([0x10, len(body)]) + body)
     kind, ack = read_packet(sock)

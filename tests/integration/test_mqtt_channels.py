@@ -91,12 +91,12 @@ def test_define_start_display_and_stop(run_cli: Any, qm: Any, mqtt_clients: list
     shown = mqsc(run_cli, qm, "DISPLAY CONN(*) WHERE(APPLTAG EQ 'MQTT victim')\n")
     (conn_id,) = [r["CONN"] for r in records(shown, "AMQ8276I: Display Connection details.")]
     assert "connection stopped" in mqsc(run_cli, qm, f"STOP CONN({conn_id})\n")
-    assert victim.disconnects.get(timeout=10) is not None
+    assert victim.disconnects.get(timeout=60) is not None
     victim.paho.loop_stop()
 
     out = mqsc(run_cli, qm, "STOP CHANNEL(MQTT) CHLTYPE(MQTT) CLIENTID('watcher')\n")
     assert "AMQ8019I" in out
-    assert watcher.disconnects.get(timeout=10) is not None  # the operator ended it
+    assert watcher.disconnects.get(timeout=60) is not None  # the operator ended it
     watcher.paho.loop_stop()
     assert "CONNECTIONS(0)" in mqsc(run_cli, qm, "DISPLAY CHSTATUS(MQTT)\n")
     assert "MQRCCF_CHL_STATUS_NOT_FOUND (3065)" in mqsc(run_cli, qm, "STOP CHANNEL(MQTT) CLIENTID('watcher')\n")
@@ -111,7 +111,7 @@ def test_define_start_display_and_stop(run_cli: Any, qm: Any, mqtt_clients: list
     other = Client(port, "other", version=V5)
     mqtt_clients.append(other)
     assert "AMQ8019I" in mqsc(run_cli, qm, "STOP CHANNEL(MQTT)\n")
-    assert other.disconnects.get(timeout=10).value == 0x98  # 5.0: Administrative action
+    assert other.disconnects.get(timeout=60).value == 0x98  # 5.0: Administrative action
     assert not channel_listening(qm, "MQTT") and refused_at_tcp(port)
     assert "STATUS(STOPPED)" in mqsc(run_cli, qm, "DISPLAY CHSTATUS(MQTT)\n")
     assert "MQRCCF_CHANNEL_NOT_ACTIVE (4064)" in mqsc(run_cli, qm, "STOP CHANNEL(MQTT)\n")
@@ -225,7 +225,7 @@ def client_context(server_cert: Path, own: tuple[Path, Path] | None = None) -> s
 def tls_fails(port: int, context: ssl.SSLContext | None) -> bool:
     """Does a handshake (or, without TLS, an MQTT CONNECT) on ``port`` fail?"""
     try:
-        with socket.create_connection(("127.0.0.1", port), timeout=5) as raw:
+        with socket.create_connection(("127.0.0.1", port), timeout=60) as raw:
             if context is None:
                 raw.sendall(bytes.fromhex("100c00044d5154540402001e0000"))
                 return raw.recv(4)[:1] != b"\x20"

@@ -70,4 +70,4 @@ def test_bad_share_names_are_refused(client: Callable[..., Client], bad: str) ->
 def test_no_local_on_a_shared_subscription_is_a_protocol_error(client: Callable[..., Client]) -> None:
     c = client("rude", version=V5)
     c.paho.subscribe("$share/g/t", options=mqtt.SubscribeOptions(qos=1, noLocal=True))
-    assert c.disconnects.get(timeout=10).value == 0x82
+    assert c.disconnects.get(timeout=60).value == 0x82

@@ -38,7 +38,7 @@ def test_a_channel_of_websocket_only(mqtt_qmgr: MqttQMgr, run_cli: Any, mqtt_cli
     browser = Client(port, "ws-only", transport="websockets")
     mqtt_clients.append(browser)
     assert not browser.refused
-    with socket.create_connection(("127.0.0.1", port), timeout=5) as raw:  # raw MQTT: not an HTTP request
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as raw:  # raw MQTT: not an HTTP request
         raw.sendall(bytes.fromhex("100c00044d5154540402001e0000"))
         assert raw.recv(64).startswith(b"HTTP/1.1 400")
 
@@ -50,7 +50,7 @@ def test_raw_websocket_client_sends_mqtt_frames(mqtt_qmgr: MqttQMgr) -> None:
             connect = bytes.fromhex("101000044d5154540402001e0004") + b"wsli"
             await ws.send(connect[:5])
             await ws.send(connect[5:])
-            reply = await asyncio.wait_for(ws.recv(), 10)
+            reply = await asyncio.wait_for(ws.recv(), 60)
             assert isinstance(reply, bytes)
             return reply, ws.subprotocol
 
@@ -62,7 +62,7 @@ def test_bad_websocket_input_ends_only_its_connection(mqtt_qmgr: MqttQMgr, mqtt_
     bystander = Client(mqtt_qmgr.mqtt_port, "bystander")
     mqtt_clients.append(bystander)
     bystander.subscribe("still/#", 1)
-    with socket.create_connection(("127.0.0.1", mqtt_qmgr.mqtt_port), timeout=5) as raw:
+    with socket.create_connection(("127.0.0.1", mqtt_qmgr.mqtt_port), timeout=60) as raw:
         raw.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")  # no upgrade
         assert raw.recv(64).startswith(b"HTTP/1.1 426")
 
@@ -71,7 +71,7 @@ def test_bad_websocket_input_ends_only_its_connection(mqtt_qmgr: MqttQMgr, mqtt_
             if bad:
                 await ws.send(bad.decode())  # a text frame
             try:
-                await asyncio.wait_for(ws.recv(), 10)
+                await asyncio.wait_for(ws.recv(), 60)
             except websockets.ConnectionClosed as closed:
                 return closed.rcvd.code if closed.rcvd is not None else None
             return None
