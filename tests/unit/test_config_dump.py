@@ -41,7 +41,7 @@ def test_records_read_values_flags_and_multi_line_names() -> None:
     app = found[1]
     assert app["DESCR"] == "it's (really) in"
     assert app["SHARE"] == Flag("NOSHARE") and app["TRIGGER"] == Flag("NOTRIGGER")
-    assert found[0]["DESCR"] == "" and found[3]["NAMES"].replace(" ", "") == "DEMO\n,OTHER"
+    assert found[0]["DESCR"] == "" and found[3]["NAMES"] == "DEMO,OTHER"
 
 
 def test_quote() -> None:
@@ -127,3 +127,18 @@ def test_channels_and_topics_against_the_fixed_defaults() -> None:
         "DEFINE CHANNEL('TO.QM2') CHLTYPE(SDR) CONNAME('host(1414)') XMITQ(QM2) REPLACE",
         "DEFINE TOPIC('T') TOPICSTR('a/b') WILDCARD(BLOCK) REPLACE",
     ]
+
+
+def test_values_read_back_as_display_printed_them() -> None:
+    """Whatever DISPLAY prints, unquoted, is read back: parentheses that do not balance, quotes,
+    values long enough to stand alone on a line, ones that look like the next item."""
+    from mqlite.mqsc.display import record
+
+    values = ["a (b", "x) y(", "it's", "(", ")", "Default rule to allow MQ Explorer access", "A" * 39 + " B(",
+              "ends with MAXDEPTH(5)", "two  spaces", "x" * 64]
+    for value in values:
+        row = {"QUEUE": "Q", "TYPE": "QLOCAL", "DESCR": value, "MAXDEPTH": 7, "SHARE": False, "BOQNAME": ""}
+        lines = record("QLOCAL", row, ("QUEUE", "TYPE"), ("DESCR", "MAXDEPTH", "SHARE", "BOQNAME"))
+        (found,) = records(lines)
+        assert found["DESCR"] == value, (value, lines)
+        assert found["MAXDEPTH"] == "7" and found["SHARE"] == Flag("NOSHARE") and found["BOQNAME"] == ""

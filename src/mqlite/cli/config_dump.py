@@ -40,7 +40,6 @@ Record = dict[str, Value]
 
 _HEADER = re.compile(r"^AMQ\d{4}[IEW]?:")
 _ECHO = re.compile(r"^\s*(\d+ )?: ")
-_WORD = re.compile(r"[A-Z][A-Z0-9]*")
 # Bare keywords and the attribute each one sets (its positive name).
 _FLAGS = {"SHARE": "SHARE", "NOSHARE": "SHARE", "TRIGGER": "TRIGGER", "NOTRIGGER": "TRIGGER",
           "HARDENBO": "HARDENBO", "NOHARDENBO": "HARDENBO", "SYNCPT": "SYNCPT"}
@@ -54,38 +53,51 @@ def records(lines: Iterable[str]) -> list[Record]:
     for line in lines:
         if _HEADER.match(line):
             if text is not None:
-                found.append(_parse("\n".join(text)))
+                found.append(_parse(text))
             text = [] if line.rstrip().endswith(("details.", "inquired.")) else None
         elif text is not None and line.startswith(" ") and not _ECHO.match(line):
             text.append(line)
         elif text is not None:
-            found.append(_parse("\n".join(text)))
+            found.append(_parse(text))
             text = None
     if text is not None:
-        found.append(_parse("\n".join(text)))
+        found.append(_parse(text))
     return found
 
 
-def _parse(text: str) -> Record:
-    record: Record = {}
-    at = 0
-    while True:
-        while at < len(text) and text[at] in " \n\t,":
-            at += 1
-        word = _WORD.match(text, at)
-        if word is None:
-            return record
-        at = word.end()
-        key = word[0]
-        if at < len(text) and text[at] == "(":
-            depth, end = 1, at + 1
-            while end < len(text) and depth:
-                depth += (text[end] == "(") - (text[end] == ")")
-                end += 1
-            record[key] = text[at + 1:end - 1].strip()
-            at = end
+_ITEM = re.compile(r"([A-Z][A-Z0-9]*)(?:\((.*)\))?", re.S)
+_STARTS_ITEM = re.compile(r"[A-Z][A-Z0-9]*(\(|$)")
+_COLUMN = 43  # DISPLAY's layout: three blanks, the left item padded to 40, the right item
+
+
+def _parse(lines: Sequence[str]) -> Record:
+    """One record's lines into keyword -> value. DISPLAY prints values unquoted, so an item is
+    found by the layout (two to a line, the right one at column 43, or one alone) and its value
+    is everything between its first ``(`` and its last ``)``: parentheses in a value need not
+    balance. A namelist's NAMES goes on over lines that start with a comma."""
+    items: list[str] = []
+    for line in lines:
+        body = line[3:] if line.startswith("   ") else line.strip()
+        if body.lstrip().startswith(",") and items:
+            items[-1] += body.strip()
+            continue
+        left, right = line[3:_COLUMN], line[_COLUMN:]
+        if (len(line) > _COLUMN and left.endswith(" ") and _STARTS_ITEM.match(right)
+                and _ITEM.fullmatch(left.rstrip())):
+            items += [left.rstrip(), right.rstrip()]
         else:
+            items.append(body.rstrip())
+    record: Record = {}
+    for text in items:
+        match = _ITEM.fullmatch(text.strip())
+        if match is None:
+            continue  # not DISPLAY's layout: nothing to read
+        key, value = match[1], match[2]
+        if value is None:
             record[_FLAGS.get(key, key)] = Flag(key)
+        else:
+            record[key] = value.strip()
+    return record
 
 
 # -- values as MQSC ---------------------------------------------------------------------------
