@@ -1,11 +1,13 @@
 """Run a pymqi program unchanged against mqlite: ``python -m mqlite.pymqi_run prog.py [args]``.
 
 A program written for IBM MQ's pymqi (``import pymqi``, ``from pymqi import CMQC``,
-``import pymqi.CMQC``) gets mqlite's pymqi API under those names, then runs as ``python prog.py
-args`` would run it: as ``__main__``, with ``sys.argv`` ``[prog.py, args...]`` and the program's
-directory first on ``sys.path``. ``-m module [args]`` runs a module the same way. Nothing of the
-program's text changes, and an installed IBM pymqi is not used (the names are taken before the
-program's first import). Its exit status is the program's.
+``import pymqi.CMQC``), or for ``ibmmq``, the name IBM publishes pymqi's successor under
+(``import ibmmq as mq``: the same classes and constant modules), gets mqlite's pymqi API under
+those names, then runs as ``python prog.py args`` would run it: as ``__main__``, with
+``sys.argv`` ``[prog.py, args...]`` and the program's directory first on ``sys.path``.
+``-m module [args]`` runs a module the same way. Nothing of the program's text changes, and an
+installed pymqi or ibmmq is not used (the names are taken before the program's first import).
+Its exit status is the program's.
 """
 
 from __future__ import annotations
@@ -19,15 +21,18 @@ import mqlite
 
 USAGE = "usage: python -m mqlite.pymqi_run PROGRAM.py [ARG ...] | -m MODULE [ARG ...]"
 
+PACKAGES = ("pymqi", "ibmmq")
 # pymqi's constant modules, importable as submodules (``import pymqi.CMQC``) and as names.
 _SUBMODULES = ("CMQC", "CMQCFC", "CMQXC")
 
 
 def install() -> types.ModuleType:
-    """Make ``import pymqi`` (and its ``CMQC``, ``CMQCFC``, ``CMQXC``) give mqlite's API."""
-    sys.modules["pymqi"] = mqlite
-    for name in _SUBMODULES:
-        sys.modules[f"pymqi.{name}"] = getattr(mqlite, name)
+    """Make ``import pymqi`` and ``import ibmmq`` (and their ``CMQC``, ``CMQCFC``, ``CMQXC``)
+    give mqlite's API."""
+    for package in PACKAGES:
+        sys.modules[package] = mqlite
+        for name in _SUBMODULES:
+            sys.modules[f"{package}.{name}"] = getattr(mqlite, name)
     return mqlite
 
 

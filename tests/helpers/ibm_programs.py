@@ -14,6 +14,8 @@ that nothing, not even a linter's fix, touches them).
   program: ``QueueManager(None)`` + ``connect_with_options`` with an MQCD (``CMQXC``), an SCO
   and an MQCSP, an OD, MQFMT_STRING, a get loop that ends on 2033, a durable managed
   subscription made with ``SD.set_vs``, a publication on ``dev/``.
+- ``IBMMQ_PUT1``: the same for ``ibmmq``, the name IBM now publishes pymqi under (its examples:
+  ``import ibmmq as mq``, ``mq.connect``, ``put1``).
 - ``REQUEST_REPLY``: mq-dev-patterns' basicrequest/basicresponse: a reply queue made from
   DEV.APP.MODEL.QUEUE (its name read back from the OD), a request on DEV.QUEUE.2, the answer
   put with MQPUT1 to the request's ReplyToQ, matched by CorrelId.
@@ -58,6 +60,30 @@ print('Got: %s' % received.decode())
 
 queue.close()
 qmgr.disconnect()
+"""
+
+IBMMQ_PUT1 = """\
+# Put a message with MQPUT1 and get it back, as IBM's ibmmq examples do against the developer
+# container.
+import os
+
+import ibmmq as mq
+
+queue_manager = os.getenv('QMGR', 'QM1')
+channel = 'DEV.APP.SVRCONN'
+conn_info = '%s(%s)' % (os.getenv('HOST', '127.0.0.1'), os.getenv('PORT', '1414'))
+user = 'app'
+password = os.getenv('APP_PASSWORD', 'password')
+queue_name = 'DEV.QUEUE.1'
+message = 'Hello from Python!'
+
+qmgr = mq.connect(queue_manager, channel, conn_info, user, password)
+qmgr.put1(queue_name, message)
+queue = mq.Queue(qmgr, queue_name)
+print(queue.get(None, mq.MD(), mq.GMO(Options=mq.CMQC.MQGMO_WAIT, WaitInterval=5000)).decode())
+queue.close()
+qmgr.disconnect()
+print("Done.")
 """
 
 DEV_PATTERNS = """\

@@ -152,6 +152,13 @@ def test_dev_patterns_program_runs_unchanged(dev: tuple[QMgr, QMgr, str], tmp_pa
                                           'Got publication: {"Price": 42}']
 
 
+def test_ibmmq_program_runs_unchanged(dev: tuple[QMgr, QMgr, str], tmp_path: Path) -> None:
+    qmgr, _, _ = dev
+    result = _run_program(tmp_path, ibm_programs.IBMMQ_PUT1, qmgr, APP_PASSWORD=APP_PASSWORD)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.splitlines() == ["Hello from Python!", "Done."]
+
+
 def test_request_reply_program_runs_unchanged(dev: tuple[QMgr, QMgr, str], tmp_path: Path) -> None:
     """A dynamic reply queue from DEV.APP.MODEL.QUEUE: MQOPEN returns its name in the OD."""
     qmgr, _, _ = dev

@@ -65,16 +65,19 @@ def test_passwords_from_ibms_variables() -> None:
 
 
 def test_pymqi_run_installs_mqlite_as_pymqi() -> None:
-    saved = {name: sys.modules.pop(name) for name in list(sys.modules) if name.split(".")[0] == "pymqi"}
+    ours = ("pymqi", "ibmmq")
+    saved = {name: sys.modules.pop(name) for name in list(sys.modules) if name.split(".")[0] in ours}
     try:
         assert pymqi_run.install() is mqlite
+        import ibmmq  # type: ignore[import-not-found]
         import pymqi  # type: ignore[import-not-found]
         import pymqi.CMQC  # type: ignore[import-not-found]
         from pymqi import CMQXC  # type: ignore[import-not-found]
 
         assert pymqi is mqlite and pymqi.CMQC is mqlite.CMQC and CMQXC is mqlite.CMQXC
+        assert ibmmq is mqlite and sys.modules["ibmmq.CMQCFC"] is mqlite.CMQCFC
     finally:
-        for name in [n for n in sys.modules if n.split(".")[0] == "pymqi"]:
+        for name in [n for n in sys.modules if n.split(".")[0] in ours]:
             del sys.modules[name]
         sys.modules.update(saved)
 
