@@ -401,7 +401,7 @@ amqssub, amqssubc = _main(run_sub, False), _main(run_sub, True)
 
 def _command(name: str, run: Callable[..., int], client: bool) -> click.Command:
     @click.command(name=name, context_settings={"ignore_unknown_options": True, "help_option_names": []},
-                   help=(run.__doc__ or "").split("\n")[0] + (" (client: MQSERVER)" if client else ""))
+                   help=("As a client, through MQSERVER: " if client else "") + (run.__doc__ or "").split("\n")[0])
     @click.argument("args", nargs=-1, type=click.UNPROCESSED)
     def command(args: tuple[str, ...]) -> None:
         click.get_current_context().exit(run(list(args), client))
