@@ -37,6 +37,9 @@ DEFINE CHANNEL(DEMO.FR) CHLTYPE(CLUSSDR) CONNAME('127.0.0.1({fr_port})') CLUSTER
 DEFINE CHANNEL(QMS.TO.FR) CHLTYPE(SDR) CONNAME('127.0.0.1({fr_port})') XMITQ(FR) BATCHSZ(20)
 DEFINE CHANNEL(FR.TO.QMS) CHLTYPE(RCVR) PUTAUT(CTX)
 DEFINE CHANNEL(APP.SVRCONN) CHLTYPE(SVRCONN) MCAUSER('app') SHARECNV(1)
+DEFINE CHANNEL(QMS.SERVER) CHLTYPE(SVR) XMITQ(FR) DESCR('served, not started')
+DEFINE CHANNEL(QMS.ASKS) CHLTYPE(RQSTR) CONNAME('127.0.0.1({fr_port})')
+DEFINE CHANNEL(QMS.MQTT) CHLTYPE(MQTT) PORT(0) PROTOCOL(MQTTV311,MQTTV5)
 DEFINE AUTHINFO(MY.IDPW) AUTHTYPE(IDPWOS) CHCKCLNT(OPTIONAL) DESCR('unused')
 DEFINE ROUTE(WEST) ZONE(REGIONS) OUTGOING('orders selector="region = ''west''"','other')
 SET CHLAUTH('DEMO.*') TYPE(QMGRMAP) QMNAME('*') USERSRC(CHANNEL)
@@ -86,6 +89,7 @@ def test_a_dump_replayed_makes_the_same_queue_manager(run_cli: RunCli, qmgr_fact
     assert "DEFINE QLOCAL('APP.DLQ') +\n   MAXDEPTH(5000) +\n   REPLACE" in body
     # what the queue manager made for itself is not configuration
     assert "SYSTEM.MANAGED" not in body and "QMID" not in body and "DESTQMGR" not in body
+    assert "DEFINE CHANNEL('QMS.MQTT') +\n   CHLTYPE(MQTT) +\n   PORT(0) +\n   PROTOCOL(MQTTV311,MQTTV5) +\n" in body
     assert "ibmwebspheremqqms" not in body  # crtmqm's certificate label of QMS: QMT keeps its own
 
     run_cli("endmqm", "-i", "QMS")  # QMS is gone; QMT takes its place, from the dump
