@@ -42,7 +42,7 @@ from collections.abc import Mapping
 
 from mqlite import paths
 from mqlite.cli.common import fail
-from mqlite.cli.users import _write
+from mqlite.cli.users import write_users
 from mqlite.users import User, UsersFileError, hash_password, parse, render
 
 ADMIN_USER, ADMIN_GROUP = "admin", "mqm"
@@ -118,7 +118,7 @@ def add_users(qmgr: str, admin_password: str | None, app_password: str | None) -
     if admin_password is not None:
         users[ADMIN_USER] = User(ADMIN_USER, hash_password(admin_password), [ADMIN_GROUP])
     users[APP_USER] = User(APP_USER, hash_password(app_password or secrets.token_urlsafe(32)), [APP_GROUP])
-    _write(path, render(users))
+    write_users(path, render(users))
 
 
 def apply(qmgr: str, app_password: bool) -> None:

@@ -57,11 +57,11 @@ def passwd(qmgr: str | None, groups: str | None, delete: bool, listing: bool, us
         kept = users[user].groups if user in users else []
         chosen = [g.strip() for g in groups.split(",") if g.strip()] if groups is not None else kept
         users[user] = User(user, hash_password(password), chosen)
-    _write(path, render(users))
+    write_users(path, render(users))
     click.echo(f"User {user} {'deleted' if delete else 'set'} for queue manager {name}.")
 
 
-def _write(path: os.PathLike[str], text: str) -> None:
+def write_users(path: os.PathLike[str], text: str) -> None:
     """Whole or not at all, readable by the owner only: it holds password hashes."""
     directory = os.path.dirname(os.fspath(path))
     fd, temporary = tempfile.mkstemp(dir=directory, prefix=".users.")
