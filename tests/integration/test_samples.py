@@ -24,8 +24,9 @@ def sample(home: Path, name: str, *args: str, input: str = "", env: dict[str, st
            ) -> subprocess.CompletedProcess[str]:
     full = {k: v for k, v in os.environ.items() if k not in ("MQSERVER", "MQSAMP_USER_ID", "MQLITE_PASSWORD")}
     full.update({"MQLITE_HOME": str(home), **(env or {})})
+    # a session of its own: no terminal to prompt on for a password, wherever the tests run
     return subprocess.run([str(BIN / name), *args], input=input, capture_output=True, text=True, timeout=60,
-                          env=full, check=False)
+                          env=full, check=False, start_new_session=True)
 
 
 def client_env(qmgr: QMgr, user: bool = True) -> dict[str, str]:
@@ -160,5 +161,10 @@ def test_client_samples_through_mqserver(qmgr: QMgr) -> None:
                        env=client_env(qmgr, user=False))
     assert anonymous.stdout == "Sample AMQSPUT0 start\nMQCONNX ended with reason code 2035\n"
     assert anonymous.returncode == 2035 % 256
+    no_password = client_env(qmgr)
+    del no_password["MQLITE_PASSWORD"]  # and no terminal: the message line is not taken for one
+    unasked = sample(qmgr.home, "amqsputc", "SYSTEM.DEFAULT.LOCAL.QUEUE", "QM1", input="secret?\n", env=no_password)
+    assert unasked.stdout == "Sample AMQSPUT0 start\nMQCONNX ended with reason code 2035\n"
+    assert "set MQLITE_PASSWORD" in unasked.stderr
     no_server = sample(qmgr.home, "amqsgetc", "SYSTEM.DEFAULT.LOCAL.QUEUE", "QM1", env=NOW)
     assert no_server.stdout == "Sample AMQSGET0 start\nMQCONNX ended with reason code 2058\n"

@@ -69,9 +69,7 @@ def connect(qmgr: str, client: bool) -> tuple[QueueManager | None, int]:
     if user:
         password = os.environ.get("MQLITE_PASSWORD")
         if password is None:
-            import getpass
-
-            password = getpass.getpass("Enter password: ")
+            password = _prompt(user)
     try:
         if client:
             match = _MQSERVER.fullmatch(os.environ.get("MQSERVER", "").strip())
@@ -91,6 +89,20 @@ def connect(qmgr: str, client: bool) -> tuple[QueueManager | None, int]:
         return None, int(error.reason)
     except OSError:
         return None, MQRC_HOST_NOT_AVAILABLE if client else MQRC_Q_MGR_NOT_AVAILABLE
+
+
+def _prompt(user: str) -> str:
+    """IBM's prompt, on the terminal only: standard input carries the messages (without a terminal
+    the password is empty, which the queue manager refuses, as IBM's refuses one)."""
+    try:  # getpass falls back to reading stdin when there is no terminal: look first
+        os.close(os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY))
+    except OSError:
+        print(f"No password for user '{user}': set MQLITE_PASSWORD (there is no terminal to ask on, and "
+              "standard input is not read for a password).", file=sys.stderr)
+        return ""
+    import getpass
+
+    return getpass.getpass("Enter password: ")
 
 
 def _disconnect(qm: QueueManager, out: Output) -> None:
