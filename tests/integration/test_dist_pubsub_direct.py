@@ -233,10 +233,11 @@ def _cluster_topics(demo: Demo, definitions: dict[str, str], on: str) -> None:
 
 
 def _got(sub: Any) -> list[bytes]:
+    """What ``sub`` holds, once ``idle`` saw nothing in flight (so nothing more is coming)."""
     got = []
     while True:
         try:
-            got.append(bytes(sub.get(wait=0.5)))
+            got.append(bytes(sub.get(wait=0)))
         except mqlite.MQMIError:
             return got
 

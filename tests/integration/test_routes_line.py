@@ -40,7 +40,7 @@ def chained(a: QMgr, m: QMgr, topic: str) -> bool:
 def durable_on_b(line: Line, name: str, topic: str) -> None:
     a, m, b, run_cli = line
     mqsc(run_cli, b, f"DEFINE QLOCAL({name}Q)\nDEFINE SUB({name}) TOPICSTR('{topic}') DEST({name}Q)\n")
-    wait_until(lambda: chained(a, m, topic), "the chain of internal subscriptions", timeout=30)
+    wait_until(lambda: chained(a, m, topic), "the chain of internal subscriptions", timeout=60)
 
 
 def test_internal_subscriber_chain(line: Line) -> None:
@@ -91,9 +91,11 @@ def test_non_durable_subscriber_exits(line: Line) -> None:
         n2 = mqlite.Subscription(conn, topic)
         wait_until(lambda: chained(a, m, topic), "a new chain for N2")
         publish_all(a, b"m8", topic=topic)
-        assert n2.get(wait=10) == b"m8"
+        assert n2.get(wait=60) == b"m8"
+        publish_all(a, b"m9", topic=topic)  # after m8 on the same way: m7 or a second m8 would come first
+        assert n2.get(wait=60) == b"m9"
         with pytest.raises(mqlite.MQMIError) as none:
-            n2.get(wait=0.5)
+            n2.get(wait=0)
         assert none.value.reason == C.MQRC_NO_MSG_AVAILABLE
 
 
