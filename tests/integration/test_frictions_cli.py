@@ -67,3 +67,22 @@ def test_runmqsc_without_a_terminal_reads_the_password_first_as_ibms_does(qmgr: 
                                   f"{ADMIN.password}\nDISPLAY QMGR QMNAME\n", {})
     assert shown.returncode == 0, shown.stdout + shown.stderr
     assert f"QMNAME({qmgr.name})" in shown.stdout
+
+
+def test_control_commands_stay_local_whatever_mqserver_says(qmgr: QMgr, run_cli: RunCli) -> None:
+    """IBM's setmqaut, dspmqaut, dmpmqaut and runswchl work on a local queue manager only: an
+    MQSERVER exported for the client programs (here naming a port nobody listens on) must not send
+    them over TCP, where they failed with 2059 (or ran as the channel's user)."""
+    with socket.create_server(("127.0.0.1", 0)) as closed:
+        nowhere = closed.getsockname()[1]
+    env = {"MQSERVER": f"DEV.APP.SVRCONN/TCP/127.0.0.1({nowhere})"}
+    mqsc(run_cli, qmgr, "DEFINE QLOCAL(LOCAL.ONLY)\n")
+    granted = run_cli("setmqaut", "-m", qmgr.name, "-n", "LOCAL.ONLY", "-t", "queue", "-p", APP.user, "+put",
+                      env=env)
+    assert granted.returncode == 0, granted.stdout + granted.stderr
+    shown = run_cli("dspmqaut", "-m", qmgr.name, "-n", "LOCAL.ONLY", "-t", "queue", "-p", APP.user, env=env)
+    assert shown.returncode == 0 and "put" in shown.stdout, shown.stdout + shown.stderr
+    dumped = run_cli("dmpmqaut", "-m", qmgr.name, "-n", "LOCAL.ONLY", env=env)
+    assert dumped.returncode == 0 and "LOCAL.ONLY" in dumped.stdout, dumped.stdout + dumped.stderr
+    switched = run_cli("runswchl", "-m", qmgr.name, "-c", "*", "-q", env=env)
+    assert switched.returncode == 0, switched.stdout + switched.stderr

@@ -19,7 +19,7 @@ import click
 
 from mqlite import paths
 from mqlite.cli.common import CliError
-from mqlite.cli.connection import ADMIN_CHANNEL, connect, resolve_target, tls_from_options, tls_options
+from mqlite.cli.connection import ADMIN_CHANNEL, connect, local_target, resolve_target, tls_from_options, tls_options
 from mqlite.mqsc.summary import summary
 
 RC_MQSC_FAILED = 20
@@ -121,8 +121,7 @@ def runswchl(qmgr: str, channel: str, query: bool, no_move: bool) -> None:
     if not paths.config_path(qmgr).is_file():
         raise CliError(NOT_EXIST, RC_MQSC_FAILED)
     command = f"SWITCH CHANNEL('{channel}')" + (" STATUS" if query else "") + (" MOVEMSGS(NO)" if no_move else "")
-    target = resolve_target(qmgr, None, None, None, channel=ADMIN_CHANNEL)
-    with connect(target, failure=_failure) as qm:
+    with connect(local_target(qmgr), failure=_failure) as qm:
         code, lines = qm.mqsc(command + "\n")
     closing = {line for counts in _CLOSINGS for line in counts}
     for line in lines:

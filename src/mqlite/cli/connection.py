@@ -7,6 +7,7 @@ reasons: no queue manager name and no default is MQRC_Q_MGR_NAME_ERROR (2058), a
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import sys
@@ -115,10 +116,16 @@ def resolve_target(qmgr: str | None, client: str | None, user: str | None,
     if conn is not None:
         host, port = parse_conn_info(conn)
         return Target(qmgr or "", host, port, channel, user, password, tls if tls and tls.get("cipher") else None)
+    return dataclasses.replace(local_target(qmgr), user=user, password=password)
+
+
+def local_target(qmgr: str | None) -> Target:
+    """The local queue manager ``qmgr`` (or the default one), whatever MQSERVER says: IBM's
+    control commands (setmqaut, dspmqaut, dmpmqaut, runswchl) always work on a local one."""
     name = qmgr or paths.default_qmgr()
     if not name or not paths.config_path(name).is_file():
         raise mqi_failure(MQRC_Q_MGR_NAME_ERROR)
-    return Target(name, user=user, password=password)
+    return Target(name)
 
 
 def _password(user: str, first_line: bool = False) -> str:

@@ -14,7 +14,7 @@ import click
 from mqlite import paths
 from mqlite.cli.admin import NOT_EXIST, RC_MQSC_FAILED, _failure
 from mqlite.cli.common import CliError
-from mqlite.cli.connection import ADMIN_CHANNEL, connect, resolve_target
+from mqlite.cli.connection import Target, connect
 from mqlite.mqsc.ems_conf import EmsConfError, parse_routes, parse_topics, translate
 from mqlite.mqsc.records import display_records
 
@@ -47,8 +47,7 @@ def emsconf(qmgr: str | None, topics_file: Path | None, routes_file: Path | None
     name = qmgr or paths.default_qmgr()
     if not name or not paths.config_path(name).is_file():
         raise CliError(NOT_EXIST, RC_MQSC_FAILED)
-    target = resolve_target(name, None, None, None, channel=ADMIN_CHANNEL)
-    with connect(target, failure=_failure) as qm:
+    with connect(Target(name), failure=_failure) as qm:  # local, as the check above: not MQSERVER's
         existing: dict[str, str] = {}
         if topics:
             _, lines = qm.mqsc("DISPLAY TOPIC(*) TYPE(LOCAL) TOPICSTR\n")

@@ -78,9 +78,9 @@ def _object(options: dict[str, Any], name_key: str, required: bool) -> tuple[str
 def _run(qmgr: str | None, command: str) -> list[str]:
     """Run one MQSC command on the queue manager (locally); the lines after its echo, or exit
     with the refusal IBM's control commands print."""
-    from mqlite.cli.connection import connect, resolve_target
+    from mqlite.cli.connection import connect, local_target
 
-    with connect(resolve_target(qmgr, None, None)) as qm:
+    with connect(local_target(qmgr)) as qm:
         code, lines = qm.mqsc(command + "\n")
     body = [line for line in lines[:-3] if not re.match(r"^\s*\d+ : ", line)]
     if code:
