@@ -27,7 +27,7 @@ from mqlite.mqsc.commands import run_mqsc
 from mqlite.mqsc.lexer import MqscSyntaxError, split_script
 from mqlite.mqsc.lexer import tokenize as mqsc_tokenize
 from mqlite.mqsc.parser import Command, parse
-from mqlite.protocol import dlh, native, native_results, pcf, websocket, xqh
+from mqlite.protocol import dlh, native, native_results, pcf, rfh2, websocket, xqh
 from mqlite.protocol.fields import HeaderError
 from mqlite.protocol.mqtt import (
     V5,
@@ -46,6 +46,7 @@ from mqlite.protocol.mqtt import (
 from mqlite.protocol.mqtt import reasons as mqtt_reasons
 from mqlite.protocol.mqtt.session import Limits, ServerSession, SessionState
 from mqlite.protocol.mqtt.stream import NEED_DATA as MQTT_NEED_DATA
+from mqlite.protocol.rfh2_folders import Rfh2Error, folder_properties
 
 NATIVE_REASONS = frozenset({native.MQRC_UNEXPECTED_ERROR, native.MQRC_MSG_TOO_BIG_FOR_CHANNEL,
                             native.MQRC_FUNCTION_NOT_SUPPORTED})
@@ -420,6 +421,48 @@ def pcf_message(data: bytes) -> None:
         assert again.parameters == message.parameters or "\ufffd" in repr(message.parameters)
 
 
+def _format_name(value: str) -> bool:
+    return len(value) <= 8 and " " not in value and "\0" not in value
+
+
+def rfh2_chain(data: bytes) -> None:
+    """A chain of MQRFH2s in both byte orders: decoded, or Rfh2Error 2334; the folder rules and
+    the usr properties pass or raise their reason; what decodes encodes back to the same headers
+    and body (unless a Format read leniently is no format name)."""
+    for encoding in (C.MQENC_NATIVE, C.MQENC_NORMAL):
+        try:
+            decoded = rfh2.decode(data, C.MQFMT_RF_HEADER_2, encoding, 1208)
+        except Rfh2Error as error:
+            assert error.reason == C.MQRC_RFH_ERROR, error
+            continue
+        for header in decoded.headers:  # the folder rules, and the usr folder as properties: pass or 2334/2421
+            try:
+                rfh2.check_folders(header.folders)
+                usr = header.folder(C.MQRFH2_USER_FOLDER)
+                if usr is not None:
+                    folder_properties(usr)
+            except Rfh2Error as error:
+                assert error.reason in (C.MQRC_RFH_ERROR, C.MQRC_RFH_FORMAT_ERROR), error
+        if not all(_format_name(header.format) for header in decoded.headers):
+            continue
+        again = rfh2.decode(rfh2.encode(decoded.headers, decoded.body, encoding, 1208), C.MQFMT_RF_HEADER_2,
+                            encoding, 1208)
+        assert again.headers == decoded.headers and again.body == decoded.body
+        assert (again.format, again.encoding, again.ccsid) == (decoded.format, decoded.encoding, decoded.ccsid)
+
+
+def rfh1_header(data: bytes) -> None:
+    """An MQRFH version 1: decoded, or Rfh2Error 2334 / 2335; the pairs encode back to themselves."""
+    try:
+        header, rest = rfh2.decode_rfh1(data)
+    except Rfh2Error as error:
+        assert error.reason in (C.MQRC_RFH_ERROR, C.MQRC_RFH_STRING_ERROR), error
+        return
+    if _format_name(header.format):
+        again, tail = rfh2.decode_rfh1(rfh2.encode_rfh1(header) + rest)
+        assert again == header and tail == rest
+
+
 # Every bytes-in target by name, for the coverage-guided runner.
 BYTE_TARGETS: dict[str, Callable[[bytes], object]] = {
     "native_server": native_server,
@@ -441,6 +484,8 @@ BYTE_TARGETS: dict[str, Callable[[bytes], object]] = {
     "md1": message_descriptor_v1,
     "dlh": dead_letter_header,
     "pcf": pcf_message,
+    "rfh2": rfh2_chain,
+    "rfh1": rfh1_header,
 }
 MQTT_V5_CONNECT = codec.encode(Connect("fuzz", V5), V5)
 
@@ -486,6 +531,13 @@ def seeds() -> dict[str, list[bytes]]:
         "md1": [xqh.encode_md1(MessageDescriptor())],
         "dlh": [dlh.encode(dlh.DeadLetterHeader(2053, "Q", "QM1", 546, 1208, "MQSTR", 6, "app", "20250101",
                                                 "12000000")) + b"body"],
+        "rfh2": [rfh2.encode([rfh2.Rfh2Header((rfh2.Folder.of("psc", ("Command", "Publish"), ("Topic", "a b")),),
+                                               format="MQHRF2"),
+                              rfh2.Rfh2Header((rfh2.Folder.of("usr", ("n", "1")), rfh2.Folder("pscr", (
+                                  rfh2.Element("Response", children=(rfh2.Element("Reason", "3083", "i4"),)),))),
+                                  ccsid=819, format="MQSTR", name_value_ccsid=1200)], b"body")],
+        "rfh1": [rfh2.encode_rfh1(rfh2.Rfh1Header((("MQPSCommand", "Publish"), ("MQPSTopic", 'a "b"')),
+                                                  format="MQSTR")) + b"body"],
         "pcf": [pcf.encode(pcf.PcfMessage(pcf.MQCFH(Reason=2035), [
             (C.MQCA_Q_MGR_NAME, "QM1"), (C.MQIACF_REASON_QUALIFIER, 17), (C.MQIACF_SUB_OPTIONS, 8202),
             (C.MQCACF_ADMIN_TOPIC_NAMES, ["FRUIT", "SYSTEM.BASE.TOPIC"]), (7001, b"tok"), (1, [1, 2]),
