@@ -282,7 +282,9 @@ class Rfh1Header:
 
 
 def _nv_word(word: str) -> str:
-    if word and not any(char in word for char in ' \t"'):
+    if "\0" in word:
+        raise Rfh2Error(f"{word!r}: a NUL would end the NameValueString", C.MQRC_RFH_STRING_ERROR)
+    if word and not any(char.isspace() or char == '"' for char in word):
         return word
     return '"' + word.replace('"', '""') + '"'
 

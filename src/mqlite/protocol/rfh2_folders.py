@@ -257,9 +257,9 @@ def parse(text: str) -> Folder:
         raise Rfh2Error("folder not closed")
     if root.dt is not None:
         root = Element(root.name, root.text, None, root.children, (("dt", root.dt), *root.attributes))
-    if root.text:
+    if root.text.strip(" \t\r\n"):
         raise Rfh2Error(f"folder {root.name!r} has text, not elements")
-    return Folder(root.name, root.children, root.attributes)
+    return Folder(root.name, root.children, root.attributes)  # whitespace-only text: an empty folder
 
 
 # -- usr folder elements <-> message properties ---------------------------------------------------
