@@ -14,6 +14,7 @@ from mqlite.client.errors import Error, MQMIError, PYIFError
 from mqlite.client.handles import MessageHandle
 from mqlite.client.pubsub import Subscription, Topic
 from mqlite.client.pymqi_api import Queue, QueueManager, connect, make_q_desc
+from mqlite.client.rfh2 import RFH2
 from mqlite.client.structs import CD, CMHO, CSP, GMO, IMPO, MD, OD, PD, PMO, SCO, SD, SMPO, SRO, STS
 
 # CMQCFC: mqlite's cmqc carries the few admin constants it has; pymqi code naming CMQCFC finds them.
@@ -32,6 +33,7 @@ __all__ = [
     "OD",
     "PD",
     "PMO",
+    "RFH2",
     "SCO",
     "SD",
     "SMPO",
