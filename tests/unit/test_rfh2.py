@@ -166,6 +166,14 @@ def test_tv5_three_folders_length_arithmetic() -> None:
     assert header.folder("psc").get("Topic") == "Sport/Soccer/State/LatestScore/Team1 Team2"  # blank kept
 
 
+def test_encoder_order_of_folders() -> None:
+    """D:R-RFH-P3: the encoder's order is mcd, jms, psc/pscr, usr (others after, in their order);
+    the decoder takes any order (TV-4 has pscr before psc)."""
+    usr, mcd, jms, vendor = Folder.of("usr"), Folder.of("mcd"), Folder.of("jms"), Folder.of("com.acme.x")
+    assert R.in_encoder_order([vendor, usr, ERROR, REGSUB, jms, mcd]) == (mcd, jms, ERROR, REGSUB, usr, vendor)
+    assert R.decode(R.encode([R.Rfh2Header((usr, vendor, mcd))])).headers[0].folders == (usr, vendor, mcd)
+
+
 TV6_NEGATIVES = {
     "StrucId RFH2": _fixed(struc_id=b"RFH2"),
     "Version 1 with Format MQHRF2": _fixed(version=1),

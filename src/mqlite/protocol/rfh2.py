@@ -31,7 +31,7 @@ from mqlite.protocol.rfh2_folders import Element, Folder, Rfh2Error, check_folde
 __all__ = [
     "FIXED_LENGTH", "NAME_VALUE_CCSIDS", "Decoded", "Element", "Folder", "Rfh1Header", "Rfh2Error",
     "Rfh2Header", "check_folders", "decode", "decode_header", "decode_rfh1", "encode", "encode_header",
-    "encode_rfh1", "little_endian",
+    "encode_rfh1", "in_encoder_order", "little_endian", "split_header",
 ]
 
 FIXED_LENGTH = C.MQRFH_STRUC_LENGTH_FIXED_2  # 36
@@ -113,6 +113,16 @@ class Decoded(NamedTuple):
 
 
 # -- encoding -------------------------------------------------------------------------------------
+_ORDER = {C.MQRFH2_MSG_CONTENT_FOLDER: 0, "jms": 1, C.MQRFH2_PUBSUB_CMD_FOLDER: 2, C.MQRFH2_PUBSUB_RESP_FOLDER: 2,
+          C.MQRFH2_USER_FOLDER: 3}
+
+
+def in_encoder_order(folders: Sequence[Folder]) -> tuple[Folder, ...]:
+    """The folders in the order the queue manager writes them (R-RFH-P3, a decision: the order
+    is not significant to a reader): mcd, jms, psc/pscr (as given), usr, then any others as given."""
+    return tuple(sorted(folders, key=lambda folder: _ORDER.get(folder.name, 4)))
+
+
 def _format_field(value: str, ccsid: int) -> bytes:
     text = value.rstrip(" ")
     if len(text) > 8 or " " in text or "\0" in text:
