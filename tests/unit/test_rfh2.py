@@ -437,6 +437,12 @@ def test_property_names_that_cannot_be_elements() -> None:
         folder_properties(Folder.of("usr", ("a", "1"), ("a", "2")))
 
 
+def test_integers_past_64_bits_are_no_property() -> None:
+    with pytest.raises(Rfh2Error) as caught:
+        value_element("i", 2**63)
+    assert caught.value.reason == C.MQRC_PROPERTY_TYPE_ERROR
+
+
 def test_special_floats() -> None:
     for value in (float("inf"), float("-inf")):
         assert element_value(value_element("f", value)) == value

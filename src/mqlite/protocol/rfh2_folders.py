@@ -306,13 +306,16 @@ def element_value(element: Element) -> PropertyValue:
 
 
 def value_element(name: str, value: PropertyValue) -> Element:
-    """A property as a usr element: ``str`` untyped, ``bool`` boolean (1/0), ``int`` i8,
-    ``float`` r8 (repr, exact), ``bytes`` bin.hex (upper case), None ``xsi:nil='true'``."""
+    """A property as a usr element: ``str`` untyped, ``bool`` boolean (1/0), ``int`` i8 (past 64
+    bits MQRC_PROPERTY_TYPE_ERROR), ``float`` r8 (repr, exact), ``bytes`` bin.hex (upper case),
+    None ``xsi:nil='true'``."""
     if value is None:
         return Element(name, "", None, (), (NIL,))
     if isinstance(value, bool):
         return Element(name, "1" if value else "0", "boolean")
     if isinstance(value, int):
+        if not -(1 << 63) <= value < 1 << 63:
+            raise Rfh2Error(f"{name!r}: {value} does not fit an i8", C.MQRC_PROPERTY_TYPE_ERROR)
         return Element(name, str(value), "i8")
     if isinstance(value, float):
         text = repr(value) if math.isfinite(value) else {"inf": "INF", "-inf": "-INF"}.get(repr(value), "NaN")
