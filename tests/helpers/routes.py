@@ -23,7 +23,7 @@ def join(run_cli: RunCli, a: QMgr, b: QMgr, configured_on: tuple[QMgr, ...] | No
     for here in configured_on if configured_on is not None else (a, b):
         define_route(run_cli, here, b if here is a else a, extra)
     wait_until(lambda: status(a).get(b.name, {}).get("STATUS") == "ACTIVE"
-               and status(b).get(a.name, {}).get("STATUS") == "ACTIVE", f"route {a.name}-{b.name} up", timeout=30)
+               and status(b).get(a.name, {}).get("STATUS") == "ACTIVE", f"route {a.name}-{b.name} up", timeout=60)
 
 
 def global_topic(run_cli: RunCli, qmgr: QMgr, name: str, topic: str, extra: str = "") -> None:

@@ -21,7 +21,7 @@ def test_coalesced_async_puts_arrive_without_any_further_call(tmp_path: Path) ->
             out.put(f"m{i}".encode(), asynchronous=True)
         consumer = mqlite.connect(QM)
         inq = mqlite.Queue(consumer, "A.Q", C.MQOO_INPUT_SHARED)
-        got = [bytes(inq.get(wait=5.0)) for _ in range(3)]  # 2033 if the linger timer never sent them
+        got = [bytes(inq.get(wait=60.0)) for _ in range(3)]  # 2033 if the linger timer never sent them
         assert got == [b"m0", b"m1", b"m2"]
         consumer.disconnect()
         producer.disconnect()

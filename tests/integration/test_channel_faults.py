@@ -164,7 +164,7 @@ def test_two_batches_in_doubt_are_settled_by_the_receivers_last_batch(linked: tu
     with receiver_frozen(run_cli, qm1, qm2) as pids:
         put_numbered("QM1", 1, 100, at_once=True)  # two batches of 50
         wait_until(lambda: "CURSEQNO(101)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) CURSEQNO INDOUBT\n",
-                                                   ok=False), "both batches ended, unconfirmed", timeout=20)
+                                                   ok=False), "both batches ended, unconfirmed", timeout=60)
         status = mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) INDOUBT LSTSEQNO\n")
         assert "INDOUBT(YES)" in status and "LSTSEQNO(1)" in status
         os.kill(pids[victim], signal.SIGKILL)
@@ -194,10 +194,10 @@ def test_stop_channel_while_a_batch_awaits_its_confirm_ends_once_it_comes(linked
     with receiver_frozen(run_cli, qm1, qm2):  # the receiver takes the batch in, and answers nothing yet
         put_numbered("QM1", 1, 1)
         wait_until(lambda: "INDOUBT(YES)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) INDOUBT\n", ok=False),
-                   "the batch awaits its CONFIRM", timeout=20)
+                   "the batch awaits its CONFIRM", timeout=60)
         assert "AMQ8019I" in mqsc(run_cli, qm1, "STOP CHANNEL(QM1.TO.QM2)\n")
     wait_until(lambda: "STATUS(STOPPED)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2)\n", ok=False),
-               "it stopped once the CONFIRM came", timeout=20)
+               "it stopped once the CONFIRM came", timeout=60)
     assert "INDOUBT(NO)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) INDOUBT\n", ok=False)
     assert drain("QM2", 2) == [0, 1]
 
@@ -281,6 +281,6 @@ def test_batchhb_backs_out_a_batch_the_silent_partner_cannot_take(linked: tuple[
     with receiver_frozen(run_cli, qm1, qm2):
         put_numbered("QM1", 1, 5)
         wait_until(lambda: depth(run_cli, qm1, "QM2") == 5 and "INDOUBT(YES)" not in mqsc(
-            run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) INDOUBT\n", ok=False), "the batch backed out", timeout=30)
+            run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) INDOUBT\n", ok=False), "the batch backed out", timeout=60)
     settle(run_cli, qm1, qm2, 6)
     assert drain("QM2", 6) == list(range(6))

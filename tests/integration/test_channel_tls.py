@@ -55,7 +55,7 @@ def test_messages_cross_a_tls_channel_and_each_end_checks_the_other(certified: t
     link(run_cli, qm1, qm2, f"SSLCIPH({CIPHER}) SSLPEER('CN=QM2')",
          f"SSLCIPH({CIPHER}) SSLCAUTH(REQUIRED) SSLPEER('CN=QM1')")
     run_cli("put", "-m", "QM1", "TO.APP.IN", "--persistent", input="over TLS\nand again\n")
-    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 2, "both across over TLS", timeout=30)
+    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 2, "both across over TLS", timeout=60)
     received = mqsc(run_cli, qm2, "DISPLAY CHSTATUS(QM1.TO.QM2) ALL\n")
     assert "SSLPEER(CN=QM1,O=mqlite)" in received and re.search(r"SECPROT\(TLSV1[23]\)", received), received
     sent = mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) ALL\n")
@@ -73,4 +73,4 @@ def test_tls_on_one_end_only_is_refused_with_ibms_message(certified: tuple[QMgr,
     wait_until(lambda: "AMQ9636E" in paths.error_log_path(qm1.name).read_text(), "QM1 refuses QM2's certificate")
     assert "STATUS(STOPPED)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2)\n", ok=False)
     mqsc(run_cli, qm1, "ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) SSLPEER('CN=QM2')\nSTART CHANNEL(QM1.TO.QM2)\n")
-    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 1, "through once both ends agree", timeout=30)
+    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 1, "through once both ends agree", timeout=60)

@@ -29,7 +29,7 @@ def _pid(home: Path, name: str) -> int:
     return int((home / "qmgrs" / name / "qmgr.pid").read_text().strip())
 
 
-def _gone(pid: int, timeout: float = 10) -> bool:
+def _gone(pid: int, timeout: float = 60) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:

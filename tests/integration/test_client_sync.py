@@ -59,12 +59,12 @@ def test_empty_queue_raises_2033_after_the_wait(qm: mqlite.QueueManager) -> None
 
 def test_waiting_get_is_completed_by_a_put_from_another_connection(qm: mqlite.QueueManager) -> None:
     got: list[bytes] = []
-    reader = threading.Thread(target=lambda: got.append(mqlite.Queue(qm, "APP.IN").get(wait=5)))
+    reader = threading.Thread(target=lambda: got.append(mqlite.Queue(qm, "APP.IN").get(wait=120)))
     reader.start()
     with mqlite.connect("QM1") as other:
         wait_until(lambda: waiting_gets(other, "APP.IN") == 1, "the reader's MQGET waits")
         mqlite.Queue(other, "APP.IN").put(b"wake up")
-    reader.join(5)
+    reader.join(120)
     assert got == [b"wake up"]
 
 

@@ -24,9 +24,9 @@ def test_a_cluster_queue_is_reachable_from_a_partial_repository(qmgr_factory: Ca
     mqsc(run_cli, qm3, "DEFINE QLOCAL(Q1) CLUSTER(DEMO)\n")
     # QM4 has no definition of Q1: the full repositories tell it where Q1 is at its first MQOPEN.
     wait_until(lambda: "QUEUE(Q1)" in mqsc(run_cli, fr2, "DISPLAY QCLUSTER(Q1)\n", ok=False),
-               "FR2 knows Q1", timeout=30)
+               "FR2 knows Q1", timeout=60)
     with mqlite.connect("QM4") as q4:
         queue = mqlite.Queue(q4, "Q1")
         for i in range(5):
             queue.put(b"to Q1 %d" % i, mqlite.MD(Persistence=C.MQPER_PERSISTENT))
-    wait_until(lambda: depth(run_cli, qm3, "Q1") == 5, "all 5 on QM3", timeout=30)
+    wait_until(lambda: depth(run_cli, qm3, "Q1") == 5, "all 5 on QM3", timeout=60)

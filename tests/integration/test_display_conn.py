@@ -88,7 +88,7 @@ def test_stop_conn_breaks_one_connection_and_backs_out_its_unit_of_work(qmgr: QM
                    "the MQGET waiting")
         out = mqsc(run_cli, qmgr, f"STOP CONN({target})\n")
         assert "connection stopped" in out
-        thread.join(10)
+        thread.join(60)
         assert failures == [C.MQRC_CONNECTION_BROKEN]
         with pytest.raises(mqlite.MQMIError) as later:
             mqlite.Queue(victim, "APP.Q", C.MQOO_OUTPUT)

@@ -66,7 +66,7 @@ def _request(sock: socket.socket, codec: native.NativeConnection, items: list[An
 
 def test_a_client_that_does_not_answer_is_ended_and_its_get_cancelled(beating: QMgr) -> None:
     codec = native.NativeConnection(native.Role.CLIENT)
-    sock = socket.create_connection(("127.0.0.1", beating.port), timeout=30)
+    sock = socket.create_connection(("127.0.0.1", beating.port), timeout=90)
     try:
         cd = {"ChannelName": "DEV.APP.SVRCONN", "HeartbeatInterval": HBINT}
         _request(sock, codec, [int(native.Op.CONNECT), 1, beating.name, APP.user, APP.password, "mute.py", 1, cd])
@@ -88,7 +88,9 @@ def test_a_client_that_does_not_answer_is_ended_and_its_get_cancelled(beating: Q
     finally:
         sock.close()
     assert native.Op.PUSH_HEARTBEAT in kinds
-    assert 2 * HBINT <= ended_after < 10, ended_after  # HBINT of silence, then 2 x HBINT unanswered
+    # HBINT of silence, then 2 x HBINT unanswered: never sooner; how much later depends on the
+    # machine's load, so the upper bound only says it did end (the socket's timeout is longer)
+    assert 2 * HBINT <= ended_after < 60, ended_after
     assert "AMQ9271E: Channel 'DEV.APP.SVRCONN' timed out" in paths.error_log_path(beating.name).read_text()
     # The waiting get went with the connection: a message put now stays on the queue.
     with mqlite.connect(beating.name, "DEV.APP.SVRCONN", f"127.0.0.1({beating.port})", APP.user, APP.password) as qm:

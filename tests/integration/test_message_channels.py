@@ -45,7 +45,7 @@ def test_a_message_crosses_a_channel_exactly_once(qmgr_factory: Callable[..., QM
             md = mqlite.MD(Persistence=C.MQPER_PERSISTENT if i % 2 else C.MQPER_NOT_PERSISTENT)
             queue.put(b"message %d" % i, md)
     # The sender starts by itself when its transmission queue has messages (a triggered channel).
-    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 20, "all 20 messages on QM2", timeout=30)
+    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 20, "all 20 messages on QM2", timeout=60)
     assert depth(run_cli, qm1, "QM2") == 0
     with mqlite.connect("QM2") as q2:
         got = [mqlite.Queue(q2, "APP.IN").get() for _ in range(20)]
@@ -66,7 +66,7 @@ def test_the_cli_puts_to_a_queue_of_another_queue_manager(qmgr_factory: Callable
     link(run_cli, qm1, qm2)
     put = run_cli("put", "-m", "QM1", "APP.IN", "-t", "QM2", "--persistent", input="named\nby qmgr\n")
     assert put.returncode == 0, put.stderr
-    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 2, "both across", timeout=30)
+    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 2, "both across", timeout=60)
     got = run_cli("get", "-m", "QM2", "APP.IN", "-w", "0")
     assert got.stdout.splitlines() == ["named", "by qmgr"]
     refused = run_cli("put", "-m", "QM1", "APP.IN", "-t", "NOWHERE", input="x\n")
@@ -82,7 +82,7 @@ def test_an_unknown_destination_goes_to_the_dead_letter_queue(qmgr_factory: Call
     with mqlite.connect("QM1") as q1:
         mqlite.Queue(q1, "TO.NOWHERE").put(b"lost?", mqlite.MD(Persistence=C.MQPER_PERSISTENT))
         mqlite.Queue(q1, "TO.APP.IN").put(b"after it", mqlite.MD(Persistence=C.MQPER_PERSISTENT))
-    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 1, "the good one arrives", timeout=30)
+    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 1, "the good one arrives", timeout=60)
     assert depth(run_cli, qm2, "DLQ") == 1  # the channel kept running
     with mqlite.connect("QM2") as q2:
         header, body = dlh.decode(mqlite.Queue(q2, "DLQ").get())
@@ -97,7 +97,7 @@ def test_a_sender_without_a_partner_retries(qmgr_factory: Callable[..., QMgr], r
                        "SHORTRTY(3) SHORTTMR(1)\n"
                        "START CHANNEL(QM1.TO.QM2)\n")
     wait_until(lambda: "STATUS(RETRYING)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2)\n", ok=False),
-               "RETRYING", timeout=20)
+               "RETRYING", timeout=60)
     log = paths.error_log_path(qm1.name).read_text()
     assert "Channel 'QM1.TO.QM2' ended abnormally" in log
     mqsc(run_cli, qm1, "STOP CHANNEL(QM1.TO.QM2)\n")
@@ -111,7 +111,7 @@ def test_an_unknown_receiver_refuses_the_sender(qmgr_factory: Callable[..., QMgr
                        "START CHANNEL(NOT.THERE)\n")
     wait_until(lambda: "AMQ9520E" in paths.error_log_path(qm2.name).read_text(), "QM2 logs the refusal")
     wait_until(lambda: "STATUS(STOPPED)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(NOT.THERE)\n", ok=False),
-               "the sender stops: retrying cannot help", timeout=20)
+               "the sender stops: retrying cannot help", timeout=60)
     with mqlite.connect("QM2") as q2:  # and QM2 serves on
         q2.inquire(C.MQCA_Q_MGR_NAME)
     # A sender whose partner of that name is a sender too: IBM's AMQ9547E, and the channel stops.
@@ -128,18 +128,18 @@ def test_sequence_numbers_must_agree_and_reset_channel_makes_them(qmgr_factory: 
     qm1, qm2 = qmgr_factory("QM1"), qmgr_factory("QM2")
     link(run_cli, qm1, qm2)
     run_cli("put", "-m", "QM1", "TO.APP.IN", "--persistent", input="one\ntwo\n")
-    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 2, "two across", timeout=30)
+    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 2, "two across", timeout=60)
     mqsc(run_cli, qm1, "STOP CHANNEL(QM1.TO.QM2)\n")
     wait_until(lambda: "RUNNING" not in mqsc(run_cli, qm2, "DISPLAY CHSTATUS(*)\n", ok=False), "the receiver ends")
     assert "AMQ8023I" in mqsc(run_cli, qm2, "RESET CHANNEL(QM1.TO.QM2) SEQNUM(50)\n")
     mqsc(run_cli, qm1, "START CHANNEL(QM1.TO.QM2)\n")
     wait_until(lambda: "STATUS(STOPPED)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2)\n", ok=False),
-               "the sender stops on the mismatch", timeout=20)
+               "the sender stops on the mismatch", timeout=60)
     assert "AMQ9526E" in paths.error_log_path(qm1.name).read_text()
     assert "AMQ8023I" in mqsc(run_cli, qm1, "RESET CHANNEL(QM1.TO.QM2) SEQNUM(50)\n")
     run_cli("put", "-m", "QM1", "TO.APP.IN", "--persistent", input="three\n")
     mqsc(run_cli, qm1, "START CHANNEL(QM1.TO.QM2)\n")
-    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 3, "the third across", timeout=30)
+    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 3, "the third across", timeout=60)
     assert "CURSEQNO(50)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) CURSEQNO\n")
     assert "LSTSEQNO(50)" in mqsc(run_cli, qm2, "DISPLAY CHSTATUS(QM1.TO.QM2) LSTSEQNO\n")
     refused = mqsc(run_cli, qm1, "RESET CHANNEL(QM1.TO.QM2)\n", ok=False)
@@ -178,7 +178,7 @@ def test_a_partner_that_sends_garbage_is_cut_off_and_nothing_is_lost(qmgr_factor
     assert "AMQ9526E" in log and "AMQ9504E" in log
     assert depth(run_cli, qm2, "APP.IN") == 0
     run_cli("put", "-m", "QM1", "TO.APP.IN", "--persistent", input="the real one\n")
-    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 1, "the real sender still gets through", timeout=30)
+    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 1, "the real sender still gets through", timeout=60)
 
 
 def test_who_may_be_a_receivers_partner(qmgr_factory: Callable[..., QMgr], run_cli: RunCli,
@@ -210,7 +210,7 @@ def test_who_may_be_a_receivers_partner(qmgr_factory: Callable[..., QMgr], run_c
                        "STOP CHANNEL(QM1.TO.QM2)\nSTART CHANNEL(QM1.TO.QM2)\n")
     run_cli("put", "-m", "QM1", "TO.OTHER", "--persistent", input="not allowed there\n")
     wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 1 and depth(run_cli, qm2, "DLQ") == 1,
-               "APP.IN gets its message, the other one is dead-lettered", timeout=30)
+               "APP.IN gets its message, the other one is dead-lettered", timeout=60)
     with mqlite.connect("QM2") as q2:
         header, body = dlh.decode(mqlite.Queue(q2, "DLQ").get())
         assert (header.reason, body) == (C.MQRC_NOT_AUTHORIZED, b"not allowed there")
@@ -242,7 +242,7 @@ def test_putaut_ctx_puts_with_the_messages_own_user(qmgr_factory: Callable[..., 
             queue.put(b"from " + user, mqlite.MD(UserIdentifier=user, Persistence=C.MQPER_PERSISTENT),
                       mqlite.PMO(Options=C.MQPMO_SET_IDENTITY_CONTEXT))
     wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 1 and depth(run_cli, qm2, "DLQ") == 1,
-               "alice's arrives, mallory's is dead-lettered", timeout=30)
+               "alice's arrives, mallory's is dead-lettered", timeout=60)
     with mqlite.connect("QM2") as q2:
         md = mqlite.MD()
         assert mqlite.Queue(q2, "APP.IN").get(None, md) == b"from alice"
@@ -271,10 +271,10 @@ def test_a_requester_starts_its_server(qmgr_factory: Callable[..., QMgr], run_cl
     assert "AMQ8018I" in mqsc(run_cli, qm2, "START CHANNEL(QM1.SVR)\n")
     # Nothing waits on QM1's transmission queue yet: the server runs because it was asked to.
     wait_until(lambda: "STATUS(RUNNING)" in mqsc(run_cli, qm2, "DISPLAY CHSTATUS(QM1.SVR)\n", ok=False),
-               "the requester's channel runs", timeout=20)
+               "the requester's channel runs", timeout=60)
     assert "CHLTYPE(RQSTR)" in mqsc(run_cli, qm2, "DISPLAY CHSTATUS(QM1.SVR)\n")
     run_cli("put", "-m", "QM1", "TO.APP.IN", "--persistent", input="requested\nand sent\n")
-    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 2, "the server sends to the requester", timeout=30)
+    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 2, "the server sends to the requester", timeout=60)
     assert ("calls back its requester" in paths.error_log_path(qm1.name).read_text()) is callback
 
 
@@ -299,7 +299,7 @@ def test_a_message_with_a_malformed_descriptor_ends_the_channel_not_the_queue_ma
             pass
     assert "AMQ9504E" in paths.error_log_path(qm2.name).read_text()
     run_cli("put", "-m", "QM1", "TO.APP.IN", "--persistent", input="still served\n")
-    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 1, "the real sender gets through", timeout=30)
+    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 1, "the real sender gets through", timeout=60)
 
 
 def test_ping_channel_reaches_the_partner_and_checks_what_a_start_checks(
@@ -325,6 +325,6 @@ def test_ping_channel_reaches_the_partner_and_checks_what_a_start_checks(
     assert "MQRCCF_ALLOCATE_FAILED (4009)" in mqsc(run_cli, qm1, "PING CHANNEL(NOBODY)\n", ok=False)
     assert "(2540)" in mqsc(run_cli, qm1, "PING CHANNEL(UNKNOWN.THERE)\n", ok=False)
     mqsc(run_cli, qm1, "START CHANNEL(QM1.TO.QM2)\n")
-    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 1, "the message crossed", timeout=30)
+    wait_until(lambda: depth(run_cli, qm2, "APP.IN") == 1, "the message crossed", timeout=60)
     assert "MQRCCF_CHANNEL_IN_USE (4031)" in mqsc(run_cli, qm1, "PING CHANNEL(QM1.TO.QM2)\n", ok=False)
     assert "LSTSEQNO(1)" in mqsc(run_cli, qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) LSTSEQNO\n")  # pings took no number

@@ -62,7 +62,7 @@ def test_after_the_last_retry_the_message_is_dead_lettered(linked: tuple[QMgr, Q
     qm1, qm2 = linked
     mqsc(run_cli, qm2, f"ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) MRRTY({mrrty}) MRTMR(100)\n")
     put(b"nowhere to go")
-    wait_until(lambda: depth(run_cli, qm2, "DLQ") == 1, "the message on the dead-letter queue", timeout=30)
+    wait_until(lambda: depth(run_cli, qm2, "DLQ") == 1, "the message on the dead-letter queue", timeout=60)
     with mqlite.connect("QM2") as qm, mqlite.Queue(qm, "DLQ", C.MQOO_INPUT_SHARED) as queue:
         message = queue.get()
     assert message.md.Format == b"MQDEAD  "

@@ -74,7 +74,7 @@ def test_define_start_display_and_stop(run_cli: Any, qm: Any, mqtt_clients: list
     mqi = mqlite.connect(qm.name)
     sub = mqlite.Subscription(mqi, "alerts/#")
     watcher.publish("alerts/disk", "full", qos=1)  # MQTT -> MQI
-    assert sub.get(wait=5.0) == b"full"
+    assert sub.get(wait=60.0) == b"full"
     mqi.disconnect()
 
     summary = mqsc(run_cli, qm, "DISPLAY CHSTATUS(MQTT) CHLTYPE(MQTT)\n")

@@ -31,7 +31,7 @@ def network(qmgr_factory: Callable[..., QMgr], run_cli: RunCli, m_b_on: str = "b
     join(run_cli, a, m)
     join(run_cli, m, b, configured_on={"both": None, "B": (b,), "M": (m,)}[m_b_on])
     mqsc(run_cli, b, "DEFINE QLOCAL(D1Q) MAXDEPTH(100000)\nDEFINE SUB(D1) TOPICSTR('T1') DEST(D1Q)\n")
-    wait_until(lambda: internal(m) == {("B", "T1")} and internal(a) == {("M", "T1")}, "the chain", timeout=30)
+    wait_until(lambda: internal(m) == {("B", "T1")} and internal(a) == {("M", "T1")}, "the chain", timeout=60)
     return a, m, b
 
 
@@ -41,7 +41,7 @@ def test_active_active_route_keeps_storing_while_b_is_down(qmgr_factory: Callabl
     exactly once."""
     a, m, b = network(qmgr_factory, run_cli)
     stop(run_cli, b)
-    wait_until(lambda: status(m)["B"]["STATUS"] != "ACTIVE", "M sees B gone", timeout=30)
+    wait_until(lambda: status(m)["B"]["STATUS"] != "ACTIVE", "M sees B gone", timeout=60)
     publish_all(a, b"m10", b"m11", b"m12")
     wait_until(lambda: status(m)["B"]["STORED"] == "3", "three stored for B")
     assert internal(m) == {("B", "T1")}
@@ -59,7 +59,7 @@ def test_active_passive_configured_downstream_leaves_a_gap(qmgr_factory: Callabl
     assert status(m)["B"]["TYPE"] == "PASSIVE" and status(b)["M"]["CONFIG"] == "ACTIVE-PASSIVE"
     stop(run_cli, b)
     wait_until(lambda: "B" not in status(m) and internal(m) == set() and internal(a) == set(),
-               "M forgot the passive route and the chain is gone", timeout=30)
+               "M forgot the passive route and the chain is gone", timeout=60)
     publish_all(a, b"m13", b"m14", b"m15")
     restart(run_cli, b, m)
     wait_until(lambda: internal(m) == {("B", "T1")} and internal(a) == {("M", "T1")}, "a new chain", timeout=60)

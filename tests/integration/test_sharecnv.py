@@ -118,7 +118,7 @@ def test_a_waiting_get_and_another_conversation_go_on_together(qmgr: QMgr, run_c
         got: list[bytes] = []
 
         def wait_for_one() -> None:
-            gmo = mqlite.GMO(Options=C.MQGMO_WAIT, WaitInterval=20_000)
+            gmo = mqlite.GMO(Options=C.MQGMO_WAIT, WaitInterval=120_000)
             got.append(mqlite.Queue(waiter, "SHARE.Q", C.MQOO_INPUT_SHARED).get(None, mqlite.MD(), gmo))
 
         thread = threading.Thread(target=wait_for_one)
@@ -128,7 +128,7 @@ def test_a_waiting_get_and_another_conversation_go_on_together(qmgr: QMgr, run_c
             busy.put(b"%d" % i)
             assert busy.get() == b"%d" % i
         mqlite.Queue(worker, "SHARE.Q").put(b"for the waiting get")
-        thread.join(20)
+        thread.join(120)
         assert got == [b"for the waiting get"]
 
 

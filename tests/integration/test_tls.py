@@ -382,7 +382,7 @@ def test_conversations_share_one_tls_session_full_duplex(pki: Pki) -> None:
         got: list[bytes] = []
 
         def wait_for_one() -> None:
-            gmo = mqlite.GMO(Options=C.MQGMO_WAIT, WaitInterval=20_000)
+            gmo = mqlite.GMO(Options=C.MQGMO_WAIT, WaitInterval=120_000)
             with mqlite.Queue(waiter, "SYSTEM.DEFAULT.LOCAL.QUEUE", C.MQOO_INPUT_SHARED) as q:
                 got.append(q.get(None, mqlite.MD(), gmo))
 
@@ -395,7 +395,7 @@ def test_conversations_share_one_tls_session_full_duplex(pki: Pki) -> None:
                 assert busy.get() == b"%d" % i
         with mqlite.Queue(worker, "SYSTEM.DEFAULT.LOCAL.QUEUE") as q:
             q.put(b"for the waiting get")
-        thread.join(20)
+        thread.join(120)
         assert got == [b"for the waiting get"]
         shown = pki.mqsc("DISPLAY CHSTATUS(TLS.SVRCONN) CURSHCNV\n")
         assert "CURSHCNV(2)" in shown

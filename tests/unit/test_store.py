@@ -254,7 +254,7 @@ def test_a_failing_tx_fails_alone_and_the_writer_goes_on(store: Store) -> None:
     order: list[str] = []
 
     def first(exc: BaseException | None) -> None:
-        gate.wait(5)  # hold the writer so the next txs pile up into one group
+        gate.wait(60)  # hold the writer so the next txs pile up into one group (set at once: an upper bound)
 
     def record(name: str) -> Callable[[BaseException | None], None]:
         def done(exc: BaseException | None) -> None:

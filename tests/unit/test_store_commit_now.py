@@ -23,7 +23,7 @@ def store(tmp_path: Path) -> Iterator[Store]:
 
 
 def idle(store: Store) -> None:
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 60  # an upper bound: the writer thread reaches its wait at once when idle
     while not store.writer_waiting:  # the writer thread has reached its wait
         assert time.monotonic() < deadline
         time.sleep(0.001)
