@@ -27,3 +27,4 @@ from mqlite.cmqc.security import *  # noqa: F403
 from mqlite.cmqc.events import *  # noqa: F403
 from mqlite.cmqc.commands import *  # noqa: F403
 from mqlite.cmqc.pubsub_commands import *  # noqa: F403
+from mqlite.cmqc.pcf_parameters import *  # noqa: F403

@@ -2,6 +2,11 @@
 IBM lays them out (event messages, and later PCF commands and responses). Sans-IO: bytes in,
 bytes out.
 
+The same codec carries PCF commands to the command server (an MQCFH of type MQCFT_COMMAND or
+MQCFT_COMMAND_XR) and its responses (MQCFT_RESPONSE, or MQCFT_XR_ITEM ... MQCFT_XR_SUMMARY
+answering an XR command), with the filters of INQUIRE commands: ``IntegerFilter`` MQCFIF,
+``StringFilter`` MQCFSF, ``ByteStringFilter`` MQCFBF.
+
 A message is an ``MQCFH`` and a list of ``(parameter, value)`` pairs; the value's Python type
 chooses the structure: ``int`` MQCFIN, ``str`` MQCFST, ``bytes`` MQCFBS, ``list[int]`` MQCFIL,
 ``list[str]`` MQCFSL, ``Group`` MQCFGR. MQCFIN64 and MQCFIL64 decode to ``int`` and
@@ -39,7 +44,30 @@ class Group(NamedTuple):
     parameters: list[tuple[int, Value]]
 
 
-Value = int | str | bytes | list[int] | list[str] | Group
+class IntegerFilter(NamedTuple):
+    """MQCFIF: ``Operator`` (MQCFOP_*) and the integer the parameter is compared with."""
+
+    operator: int
+    value: int
+
+
+class StringFilter(NamedTuple):
+    """MQCFSF: ``Operator`` (MQCFOP_*) and the string the parameter is compared with."""
+
+    operator: int
+    value: str
+
+
+class ByteStringFilter(NamedTuple):
+    """MQCFBF: ``Operator`` (MQCFOP_*) and the byte string the parameter is compared with."""
+
+    operator: int
+    value: bytes
+
+
+Filter = IntegerFilter | StringFilter | ByteStringFilter
+Value = int | str | bytes | list[int] | list[str] | Group | Filter
+REQUEST_TYPES = frozenset({C.MQCFT_COMMAND, C.MQCFT_COMMAND_XR})
 
 
 @dataclass
@@ -105,6 +133,19 @@ def _encode_parameter(order: str, parameter: int, value: Value) -> bytes:
         length = _pad4(C.MQCFBS_STRUC_LENGTH_FIXED + len(value))
         head = struct.pack(order + "4i", C.MQCFT_BYTE_STRING, length, parameter, len(value))
         return (head + value).ljust(length, b"\0")
+    if isinstance(value, IntegerFilter):
+        return struct.pack(order + "5i", C.MQCFT_INTEGER_FILTER, C.MQCFIF_STRUC_LENGTH, parameter,
+                           value.operator, value.value)
+    if isinstance(value, StringFilter):
+        data = value.value.encode("utf-8")
+        length = _pad4(C.MQCFSF_STRUC_LENGTH_FIXED + len(data))
+        head = struct.pack(order + "6i", C.MQCFT_STRING_FILTER, length, parameter, value.operator, UTF8, len(data))
+        return (head + data).ljust(length, b"\0")
+    if isinstance(value, ByteStringFilter):
+        length = _pad4(C.MQCFBF_STRUC_LENGTH_FIXED + len(value.value))
+        head = struct.pack(order + "5i", C.MQCFT_BYTE_STRING_FILTER, length, parameter, value.operator,
+                           len(value.value))
+        return (head + value.value).ljust(length, b"\0")
     if isinstance(value, Group):
         body = b"".join(_encode_parameter(order, p, v) for p, v in value.parameters)
         return struct.pack(order + "4i", C.MQCFT_GROUP, C.MQCFGR_STRUC_LENGTH, parameter,
@@ -215,4 +256,45 @@ def _decode_value(kind: int, parameter: int, part: bytes, order: str) -> Value:
         if count < 0 or C.MQCFIL_STRUC_LENGTH_FIXED + size * count != length:
             raise PcfError(C.MQRCCF_CFIL_COUNT_ERROR, f"integer list {parameter}: Count {count}")
         return list(struct.unpack_from(order + f"{count}{'i' if size == 4 else 'q'}", part, 16))
+    if kind == C.MQCFT_INTEGER_FILTER:
+        if length != C.MQCFIF_STRUC_LENGTH:
+            raise PcfError(C.MQRCCF_CFIF_LENGTH_ERROR, f"MQCFIF {parameter}: StrucLength {length}")
+        operator, number = struct.unpack_from(order + "2i", part, 12)
+        return IntegerFilter(int(operator), int(number))
+    if kind == C.MQCFT_STRING_FILTER:
+        if length < C.MQCFSF_STRUC_LENGTH_FIXED:
+            raise PcfError(C.MQRCCF_CFSF_LENGTH_ERROR, f"MQCFSF {parameter}: StrucLength {length}")
+        operator, ccsid, size = struct.unpack_from(order + "3i", part, 12)
+        if not 0 <= size <= length - C.MQCFSF_STRUC_LENGTH_FIXED:
+            raise PcfError(C.MQRCCF_CFSF_FILTER_VAL_LEN_ERR, f"MQCFSF {parameter}: FilterValueLength {size}")
+        return StringFilter(int(operator), _text(part[24:24 + size], ccsid))
+    if kind == C.MQCFT_BYTE_STRING_FILTER:
+        if length < C.MQCFBF_STRUC_LENGTH_FIXED:
+            raise PcfError(C.MQRCCF_CFBF_LENGTH_ERROR, f"MQCFBF {parameter}: StrucLength {length}")
+        operator, size = struct.unpack_from(order + "2i", part, 12)
+        if not 0 <= size <= length - C.MQCFBF_STRUC_LENGTH_FIXED:
+            raise PcfError(C.MQRCCF_CFBF_FILTER_VAL_LEN_ERR, f"MQCFBF {parameter}: FilterValueLength {size}")
+        return ByteStringFilter(int(operator), bytes(part[20:20 + size]))
     raise PcfError(C.MQRCCF_STRUCTURE_TYPE_ERROR, f"parameter {parameter}: structure type {kind}")
+
+
+def decode_request(data: bytes, little: bool = True) -> PcfMessage:
+    """A PCF command for the command server: ``decode``, then an MQCFH of type MQCFT_COMMAND or
+    MQCFT_COMMAND_XR (else MQRCCF_CFH_TYPE_ERROR) whose Control is MQCFC_LAST or MQCFC_NOT_LAST
+    (else MQRCCF_CFH_CONTROL_ERROR)."""
+    message = decode(data, little)
+    if message.header.Type not in REQUEST_TYPES:
+        raise PcfError(C.MQRCCF_CFH_TYPE_ERROR, f"MQCFH Type {message.header.Type} is not a command")
+    if message.header.Control not in (C.MQCFC_LAST, C.MQCFC_NOT_LAST):
+        raise PcfError(C.MQRCCF_CFH_CONTROL_ERROR, f"MQCFH Control {message.header.Control}")
+    return message
+
+
+def peek_header(data: bytes, little: bool = True) -> MQCFH | None:
+    """The MQCFH at the start of ``data`` as it stands (for answering a message ``decode``
+    refused with its own Command), or None when there are not 36 bytes."""
+    if len(data) < C.MQCFH_STRUC_LENGTH:
+        return None
+    f = struct.unpack_from(("<" if little else ">") + "9i", data)
+    return MQCFH(Type=f[0], Version=f[2], Command=f[3], MsgSeqNumber=f[4], Control=f[5], CompCode=f[6],
+                 Reason=f[7], ParameterCount=f[8])
