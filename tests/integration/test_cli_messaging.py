@@ -48,7 +48,7 @@ def test_get_waits_then_ends(qmgr: Any, run_cli: RunCli) -> None:
 def test_get_receives_a_message_put_while_waiting(qmgr: Any, run_cli: RunCli, mqlite_home: Any) -> None:
     define(run_cli, qmgr.name, "APP.IN")
     getter = subprocess.Popen(
-        [str(MQLITE), "get", "-m", qmgr.name, "APP.IN", "-w", "30"],
+        [str(MQLITE), "get", "-m", qmgr.name, "APP.IN", "-w", "300"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env=_env(mqlite_home),
     )
@@ -59,7 +59,7 @@ def test_get_receives_a_message_put_while_waiting(qmgr: Any, run_cli: RunCli, mq
         assert run_cli("put", "-m", qmgr.name, "APP.IN", input="late\n").returncode == 0
         assert getter.stdout.readline() == "late\n"  # printed at once, while it waits for more
     finally:
-        getter.kill()  # it would wait 30 s for a next message
+        getter.kill()  # it would wait 300 s for a next message (an upper bound: a loaded machine may start it slowly)
         getter.wait()
 
 

@@ -26,7 +26,9 @@ def linked(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> tuple[QMgr, QM
     mqsc(run_cli, qm1, f"DEFINE QLOCAL(QM2) USAGE(XMITQ)\n"
                        f"DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('127.0.0.1({qm2.port})') XMITQ(QM2)\n"
                        "DEFINE QREMOTE(TO.APP.IN) RNAME(APP.IN) RQMNAME(QM2) XMITQ(QM2)\n")
-    mqsc(run_cli, qm2, "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) MRRTY(20) MRTMR(200)\n"
+    # retries for longer than any test step on a loaded machine (20 x 200 ms ran out while a slow
+    # runmqsc enabled the queue): the tests that want the retries to end set a small MRRTY
+    mqsc(run_cli, qm2, "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) MRRTY(100000) MRTMR(200)\n"
                        "DEFINE QLOCAL(APP.IN) PUT(DISABLED)\nDEFINE QLOCAL(DLQ)\nALTER QMGR DEADQ(DLQ)\n"
                        "SET CHLAUTH(QM1.TO.QM2) TYPE(QMGRMAP) QMNAME(QM1) USERSRC(CHANNEL)\n")
     return qm1, qm2
@@ -44,7 +46,7 @@ def status(run_cli: RunCli, qmgr: QMgr) -> str:
 def test_a_put_inhibited_destination_is_retried_until_it_takes_the_message(linked: tuple[QMgr, QMgr],
                                                                            run_cli: RunCli) -> None:
     _qm1, qm2 = linked
-    assert "MRRTY(20)" in mqsc(run_cli, qm2, "DISPLAY CHANNEL(QM1.TO.QM2) MRRTY MRTMR\n")
+    assert "MRRTY(100000)" in mqsc(run_cli, qm2, "DISPLAY CHANNEL(QM1.TO.QM2) MRRTY MRTMR\n")
     put(b"first")
     wait_until(lambda: "STATUS(PAUSED)" in status(run_cli, qm2), "the receiver pausing for message retry")
     put(b"second")  # behind it, in order
