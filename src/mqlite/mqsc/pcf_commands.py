@@ -1,0 +1,450 @@
+"""PCF commands on the one MQSC executor: a PCF request becomes the parsed MQSC command that
+means the same (``mqsc.parser.Command``, built directly, no MQSC text), runs through
+``commands.run_command`` against the admin API the caller may use (so authority is checked as for
+runmqsc), and its DISPLAY records become PCF response parameters (``pcf_table``).
+
+``execute`` is pure apart from the admin calls: a request in, a ``Reply`` out (the objects'
+parameters, then the completion code and reason); ``responses`` lays a reply out as IBM's
+response messages: one MQCFT_RESPONSE per object, MQCFC_NOT_LAST ... MQCFC_LAST, a failure last
+with MQCC_FAILED and its reason; for an MQCFT_COMMAND_XR request each object an MQCFT_XR_ITEM and
+an MQCFT_XR_SUMMARY last.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from mqlite import cmqc as C
+from mqlite.core import attributes
+from mqlite.core.errors import MQError
+from mqlite.mqsc import pcf_table
+from mqlite.mqsc.commands import AdminAPI, Status, run_command
+from mqlite.mqsc.parser import Command, Where
+from mqlite.protocol import pcf
+from mqlite.protocol.pcf import Value
+
+__all__ = ["Reply", "error_response", "execute", "parse_records", "request_command", "responses"]
+
+Params = list[tuple[int, Value]]
+
+_Q_TYPES = {C.MQQT_LOCAL: "QLOCAL", C.MQQT_MODEL: "QMODEL", C.MQQT_ALIAS: "QALIAS", C.MQQT_REMOTE: "QREMOTE",
+            C.MQQT_CLUSTER: "QCLUSTER", C.MQQT_ALL: "ALL"}
+_Q_TYPE_NUMBERS = {v: k for k, v in _Q_TYPES.items()}
+_CHL_TOKENS = attributes.spec("CHANNEL", "CHLTYPE").tokens  # type: ignore[union-attr]
+_OPERATORS = {C.MQCFOP_LESS: "LT", C.MQCFOP_EQUAL: "EQ", C.MQCFOP_GREATER: "GT", C.MQCFOP_NOT_LESS: "GE",
+              C.MQCFOP_NOT_EQUAL: "NE", C.MQCFOP_NOT_GREATER: "LE", C.MQCFOP_LIKE: "LK", C.MQCFOP_NOT_LIKE: "NL",
+              C.MQCFOP_CONTAINS: "CT", C.MQCFOP_EXCLUDES: "EX", C.MQCFOP_CONTAINS_GEN: "CTG",
+              C.MQCFOP_EXCLUDES_GEN: "EXG"}
+_HEADER = re.compile(r"^AMQ\d{4}I:")
+_NOT_FOUND = {"AMQ8147E": C.MQRC_UNKNOWN_OBJECT_NAME, "AMQ8420I": C.MQRCCF_CHL_STATUS_NOT_FOUND,
+              "AMQ8150E": C.MQRCCF_OBJECT_ALREADY_EXISTS, "AMQ8135E": C.MQRC_NOT_AUTHORIZED}
+
+
+@dataclass
+class Reply:
+    """What a command produced: each object's parameters, then how it ended."""
+
+    objects: list[Params] = field(default_factory=list)
+    comp_code: int = C.MQCC_OK
+    reason: int = C.MQRC_NONE
+    error_parameters: Params = field(default_factory=list)
+
+
+class _Request:
+    """A request's parameters, each taken once; what is left over is a parameter the command
+    does not take (IBM's MQRCCF_CF*_PARM_ID_ERROR for its structure)."""
+
+    def __init__(self, parameters: Params) -> None:
+        self.left = list(parameters)
+
+    def take(self, parameter: int) -> Value | None:
+        for i, (pid, value) in enumerate(self.left):
+            if pid == parameter and not isinstance(value, pcf.IntegerFilter | pcf.StringFilter | pcf.ByteStringFilter):
+                del self.left[i]
+                return value
+        return None
+
+    def string(self, parameter: int, required: bool = False) -> str | None:
+        value = self.take(parameter)
+        if value is None:
+            if required:
+                raise MQError(C.MQRCCF_PARM_COUNT_TOO_SMALL, f"parameter {parameter} is required")
+            return None
+        if not isinstance(value, str):
+            raise MQError(C.MQRCCF_CFST_PARM_ID_ERROR if isinstance(value, int) else pcf_table._parm_id_error(value),
+                          f"parameter {parameter} must be a string (MQCFST)")
+        return value.strip()
+
+    def integer(self, parameter: int) -> int | None:
+        value = self.take(parameter)
+        if value is None:
+            return None
+        if not isinstance(value, int):
+            raise MQError(C.MQRCCF_CFIN_PARM_ID_ERROR, f"parameter {parameter} must be an integer (MQCFIN)")
+        return value
+
+    def integers(self, parameter: int) -> list[int] | None:
+        value = self.take(parameter)
+        if value is None:
+            return None
+        if not isinstance(value, list) or not all(isinstance(v, int) for v in value):
+            raise MQError(C.MQRCCF_CFIL_PARM_ID_ERROR, f"parameter {parameter} must be an integer list (MQCFIL)")
+        return [int(v) for v in value]
+
+    def filters(self) -> list[tuple[int, Value]]:
+        found = [(p, v) for p, v in self.left
+                 if isinstance(v, pcf.IntegerFilter | pcf.StringFilter | pcf.ByteStringFilter)]
+        self.left = [(p, v) for p, v in self.left if (p, v) not in found]
+        return found
+
+    def done(self) -> None:
+        for parameter, value in self.left:
+            raise MQError(pcf_table._parm_id_error(value), f"parameter {parameter} is not valid here",
+                          ) from None
+
+
+# -- requests as MQSC commands -------------------------------------------------------------------
+def _command(verb: str, objtype: str, name: str | None, attrs: dict[str, Any] | None = None,
+             flags: frozenset[str] = frozenset(), options: dict[str, str] | None = None,
+             where: Where | None = None) -> Command:
+    text = " ".join(x for x in (verb, objtype + (f"({name})" if name is not None else "")) if x)
+    return Command(verb, objtype, name, dict(attrs or {}), flags, dict(options or {}), where, text)
+
+
+@dataclass(frozen=True)
+class _Inquiry:
+    noun: str  # DISPLAY's noun
+    family: str  # whose table converts the records
+    name: int  # the parameter naming the objects
+    selection: int  # the attribute-list parameter
+    identity: tuple[int, ...]  # parameters every object shows whatever the selection
+
+
+_INQUIRIES: dict[int, _Inquiry] = {
+    C.MQCMD_INQUIRE_Q: _Inquiry("QUEUE", "QUEUE", C.MQCA_Q_NAME, C.MQIACF_Q_ATTRS, (C.MQCA_Q_NAME, C.MQIA_Q_TYPE)),
+    C.MQCMD_INQUIRE_Q_STATUS: _Inquiry("QSTATUS", "QSTATUS", C.MQCA_Q_NAME, C.MQIACF_Q_STATUS_ATTRS,
+                                       (C.MQCA_Q_NAME, C.MQIACF_Q_STATUS_TYPE)),
+    C.MQCMD_INQUIRE_Q_MGR: _Inquiry("QMGR", "QMGR", 0, C.MQIACF_Q_MGR_ATTRS, (C.MQCA_Q_MGR_NAME,)),
+    C.MQCMD_INQUIRE_CHANNEL: _Inquiry("CHANNEL", "CHANNEL", C.MQCACH_CHANNEL_NAME, C.MQIACF_CHANNEL_ATTRS,
+                                      (C.MQCACH_CHANNEL_NAME, C.MQIACH_CHANNEL_TYPE)),
+    C.MQCMD_INQUIRE_CHANNEL_STATUS: _Inquiry("CHSTATUS", "CHSTATUS", C.MQCACH_CHANNEL_NAME,
+                                             C.MQIACH_CHANNEL_INSTANCE_ATTRS,
+                                             (C.MQCACH_CHANNEL_NAME, C.MQIACH_CHANNEL_TYPE)),
+    C.MQCMD_INQUIRE_TOPIC: _Inquiry("TOPIC", "TOPIC", C.MQCA_TOPIC_NAME, C.MQIACF_TOPIC_ATTRS,
+                                    (C.MQCA_TOPIC_NAME, C.MQIA_TOPIC_TYPE)),
+    C.MQCMD_INQUIRE_SUBSCRIPTION: _Inquiry("SUB", "SUB", C.MQCACF_SUB_NAME, C.MQIACF_SUB_ATTRS,
+                                           (C.MQCACF_SUB_NAME, C.MQBACF_SUB_ID)),
+    C.MQCMD_INQUIRE_LISTENER: _Inquiry("LISTENER", "LISTENER", C.MQCACH_LISTENER_NAME, C.MQIACF_LISTENER_ATTRS,
+                                       (C.MQCACH_LISTENER_NAME,)),
+}
+# INQUIRE_*_NAMES: the DISPLAY it runs and the response's list parameter.
+_NAMES: dict[int, tuple[int, str, int, int]] = {
+    C.MQCMD_INQUIRE_Q_NAMES: (C.MQCMD_INQUIRE_Q, "QUEUE", C.MQCA_Q_NAME, C.MQCACF_Q_NAMES),
+    C.MQCMD_INQUIRE_CHANNEL_NAMES: (C.MQCMD_INQUIRE_CHANNEL, "CHANNEL", C.MQCACH_CHANNEL_NAME, C.MQCACH_CHANNEL_NAMES),
+    C.MQCMD_INQUIRE_TOPIC_NAMES: (C.MQCMD_INQUIRE_TOPIC, "TOPIC", C.MQCA_TOPIC_NAME, C.MQCACF_TOPIC_NAMES),
+}
+
+
+def _display(command: int, request: _Request) -> tuple[Command, _Inquiry, list[int] | None]:
+    """An INQUIRE as DISPLAY ... ALL, its selection (None: all) and its WHERE from a filter."""
+    inquiry = _INQUIRIES[command]
+    name = request.string(inquiry.name, required=True) if inquiry.name else None
+    options: dict[str, str] = {}
+    if command == C.MQCMD_INQUIRE_Q:
+        qtype = request.integer(C.MQIA_Q_TYPE)
+        if qtype is not None:
+            if qtype not in _Q_TYPES:
+                raise MQError(C.MQRCCF_PARM_VALUE_ERROR, f"MQIA_Q_TYPE {qtype}")
+            options["TYPE"] = _Q_TYPES[qtype]
+    if command == C.MQCMD_INQUIRE_Q_STATUS:
+        status_type = request.integer(C.MQIACF_Q_STATUS_TYPE) or C.MQIACF_Q_STATUS
+        if status_type not in (C.MQIACF_Q_STATUS, C.MQIACF_Q_HANDLE):
+            raise MQError(C.MQRCCF_PARM_VALUE_ERROR, f"MQIACF_Q_STATUS_TYPE {status_type}")
+        options["TYPE"] = "QUEUE" if status_type == C.MQIACF_Q_STATUS else "HANDLE"
+    if command in (C.MQCMD_INQUIRE_CHANNEL, C.MQCMD_INQUIRE_CHANNEL_STATUS):
+        chltype = request.integer(C.MQIACH_CHANNEL_TYPE)
+        if chltype is not None and chltype != C.MQCHT_ALL:
+            token = next((t for t, n in _CHL_TOKENS.items() if n == chltype), None)
+            if token is None:
+                raise MQError(C.MQRCCF_CHANNEL_TYPE_ERROR, f"MQIACH_CHANNEL_TYPE {chltype}")
+            options["CHLTYPE"] = token
+        request.integer(C.MQIACH_CHANNEL_INSTANCE_TYPE)  # (current channels: what CHSTATUS shows)
+    if command == C.MQCMD_INQUIRE_SUBSCRIPTION:
+        request.integer(C.MQIACF_SUB_TYPE)
+        request.integer(C.MQIACF_DURABLE_SUBSCRIPTION)
+    selection = request.integers(inquiry.selection)
+    if selection is not None and C.MQIACF_ALL in selection:
+        selection = None
+    where = _where(inquiry.family, request.filters())
+    request.done()
+    flags = frozenset({"ALL"})
+    return _command("DISPLAY", inquiry.noun, name, flags=flags, options=options, where=where), inquiry, selection
+
+
+def _where(family: str, filters: list[tuple[int, Value]]) -> Where | None:
+    if not filters:
+        return None
+    if len(filters) > 1:
+        raise MQError(C.MQRCCF_TOO_MANY_FILTERS, "one filter a command")
+    parameter, value = filters[0]
+    assert isinstance(value, pcf.IntegerFilter | pcf.StringFilter | pcf.ByteStringFilter)
+    keyword = pcf_table.keyword_of(family, parameter)
+    integer = isinstance(value, pcf.IntegerFilter)
+    if keyword is None:
+        raise MQError(C.MQRCCF_CFIF_PARM_ID_ERROR if integer else C.MQRCCF_CFSF_PARM_ID_ERROR,
+                      f"parameter {parameter} cannot be filtered on")
+    op = _OPERATORS.get(value.operator)
+    if op is None:
+        raise MQError(C.MQRCCF_CFIF_OPERATOR_ERROR if integer else C.MQRCCF_CFSF_OPERATOR_ERROR,
+                      f"filter operator {value.operator}")
+    shown = value.value.hex().upper() if isinstance(value.value, bytes) else str(value.value)
+    if isinstance(value, pcf.IntegerFilter):
+        spec = attributes.spec("QLOCAL" if family == "QUEUE" else family, keyword) \
+            if family in (*attributes.OBJECT_TYPES, "QUEUE") else None
+        extra = pcf_table.EXTRAS.get(family, {}).get(keyword)
+        tokens = spec.tokens if spec is not None else (extra[1] if extra and not isinstance(extra[1], str) else {})
+        shown = next((t for t, n in tokens.items() if n == value.value), shown)
+        if spec is not None and spec.kind is attributes.Kind.FLAG:
+            shown = "YES" if value.value else "NO"
+    return Where(keyword, op, shown)
+
+
+def request_command(command: int, parameters: Params) -> Command:
+    """The MQSC command a PCF request means (for requests that are one command); MQError with
+    IBM's reason when the request is not well formed."""
+    request = _Request(parameters)
+    if command in _INQUIRIES:
+        return _display(command, request)[0]
+    if command in (C.MQCMD_CREATE_Q, C.MQCMD_CHANGE_Q, C.MQCMD_COPY_Q):
+        return _define_queue(command, request, None)
+    if command == C.MQCMD_RESET_Q_STATS:
+        name = request.string(C.MQCA_Q_NAME, required=True)
+        request.done()
+        return _command("RESET", "QSTATS", name)
+    raise MQError(C.MQRCCF_CFH_COMMAND_ERROR, f"command {command} is not one MQSC command")
+
+
+def _define_queue(command: int, request: _Request, qtype: str | None) -> Command:
+    if command == C.MQCMD_COPY_Q:
+        like = request.string(C.MQCACF_FROM_Q_NAME, required=True)
+        name = request.string(C.MQCACF_TO_Q_NAME, required=True)
+    else:
+        like, name = None, request.string(C.MQCA_Q_NAME, required=True)
+    number = request.integer(C.MQIA_Q_TYPE)
+    if number is not None:
+        qtype = _Q_TYPES.get(number)
+        if qtype in (None, "ALL", "QCLUSTER"):
+            raise MQError(C.MQRCCF_Q_TYPE_ERROR, f"MQIA_Q_TYPE {number}")
+    if qtype is None:
+        raise MQError(C.MQRCCF_PARM_COUNT_TOO_SMALL, "MQIA_Q_TYPE is required")
+    flags: set[str] = set()
+    replace = request.integer(C.MQIACF_REPLACE)
+    if replace == C.MQRP_YES and command != C.MQCMD_CHANGE_Q:
+        flags.add("REPLACE")
+    force = request.integer(C.MQIACF_FORCE)
+    if force == 1 and command == C.MQCMD_CHANGE_Q:
+        flags.add("FORCE")
+    attrs: dict[str, Any] = {}
+    for parameter, value in request.left:
+        keyword, converted = pcf_table.to_mqsc(qtype, parameter, value)
+        attrs[keyword] = converted
+    request.left = []
+    verb = "ALTER" if command == C.MQCMD_CHANGE_Q else "DEFINE"
+    assert name is not None
+    return _command(verb, qtype, name, attrs, frozenset(flags), {"LIKE": like} if like else None)
+
+
+# -- running -------------------------------------------------------------------------------------
+class _Recorder:
+    """The admin API, passed through; remembers the MQError it raised last (its reason is the
+    response's, where runmqsc's message says less)."""
+
+    def __init__(self, admin: AdminAPI) -> None:
+        self._admin = admin
+        self.error: MQError | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._admin, name)
+        if not callable(attr):
+            return attr
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return attr(*args, **kwargs)
+            except MQError as error:
+                self.error = error
+                raise
+        return call
+
+
+def _run(admin: AdminAPI, command: Command) -> list[str]:
+    """The command's output lines through the one executor; MQError with the reason it failed."""
+    recorder = _Recorder(admin)
+    outcome = run_command(recorder, command)
+    if outcome.status is Status.OK:
+        return outcome.lines
+    first = outcome.lines[0] if outcome.lines else ""
+    if recorder.error is not None:
+        raise MQError(recorder.error.reason, recorder.error.text)
+    for message, reason in _NOT_FOUND.items():
+        if first.startswith(message):
+            raise MQError(reason, first)
+    found = re.search(r"\((\d{4})\) has occurred", first)
+    if found:
+        raise MQError(int(found[1]), first)
+    raise MQError(C.MQRCCF_PARM_SYNTAX_ERROR if outcome.status is Status.SYNTAX else C.MQRCCF_COMMAND_FAILED,
+                  " ".join(outcome.lines))
+
+
+def parse_records(lines: list[str]) -> list[tuple[dict[str, str], set[str]]]:
+    """DISPLAY output as records: each ``KEYWORD(value)`` (parentheses nest) and each bare
+    keyword (SHARE, NOTRIGGER) of the lines after each AMQ....I header."""
+    records: list[tuple[dict[str, str], set[str]]] = []
+    for line in lines:
+        if _HEADER.match(line):
+            records.append(({}, set()))
+            continue
+        if not records or not line.startswith(" "):
+            continue
+        row, flags = records[-1]
+        i, n = 0, len(line)
+        while i < n:
+            if line[i] == " ":
+                i += 1
+                continue
+            start = i
+            while i < n and (line[i].isalnum() or line[i] == "_"):
+                i += 1
+            keyword = line[start:i]
+            if i < n and line[i] == "(":
+                depth, j = 1, i + 1
+                while j < n and depth:
+                    depth += {"(": 1, ")": -1}.get(line[j], 0)
+                    j += 1
+                row[keyword] = line[i + 1:j - 1] if depth == 0 else line[i + 1:]
+                i = j
+            elif keyword:
+                flags.add(keyword)
+            else:
+                i += 1
+    return records
+
+
+def execute(admin: AdminAPI, command: int, parameters: Params) -> Reply:
+    """Run one PCF command as the MQSC command that means the same."""
+    try:
+        return _execute(admin, command, _Request(parameters))
+    except MQError as error:
+        return Reply([], C.MQCC_FAILED, error.reason)
+
+
+def _execute(admin: AdminAPI, command: int, request: _Request) -> Reply:
+    if command == C.MQCMD_PING_Q_MGR:  # the command server is there: that is all it asks
+        request.done()
+        return Reply()
+    if command in _INQUIRIES:
+        display, inquiry, selection = _display(command, request)
+        return Reply(_objects(inquiry, _run(admin, display), selection))
+    if command in _NAMES:
+        inquire, family, name_parameter, list_parameter = _NAMES[command]
+        display, inquiry, _ = _display(inquire, request)
+        objects = _objects(inquiry, _run(admin, display), [name_parameter])
+        names = [str(dict(o).get(name_parameter, "")) for o in objects]
+        result: Params = [(list_parameter, names)]
+        if family == "QUEUE":
+            types = [dict(o).get(C.MQIA_Q_TYPE, 0) for o in objects]
+            result.append((C.MQIACF_Q_TYPES, [t if isinstance(t, int) else 0 for t in types]))
+        return Reply([result])
+    if command in (C.MQCMD_CREATE_Q, C.MQCMD_CHANGE_Q, C.MQCMD_COPY_Q, C.MQCMD_DELETE_Q):
+        return _queue_change(admin, command, request)
+    if command in _SIMPLE:
+        return _SIMPLE[command](admin, request)
+    raise MQError(C.MQRCCF_CFH_COMMAND_ERROR, f"command {command} is not served")
+
+
+def _objects(inquiry: _Inquiry, lines: list[str], selection: list[int] | None) -> list[Params]:
+    out = []
+    for row, flags in parse_records(lines):
+        params = pcf_table.to_pcf(inquiry.family, row, flags)
+        if selection is not None:
+            wanted = {*selection, *inquiry.identity}
+            params = [(p, v) for p, v in params if p in wanted]
+        out.append(params)
+    return out
+
+
+def _queue_type(admin: AdminAPI, name: str) -> str:
+    for row, _ in parse_records(_run(admin, _command("DISPLAY", "QUEUE", name, {"TYPE": True}))):
+        if row.get("TYPE") in attributes.QUEUE_TYPES:
+            return row["TYPE"]
+    raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"queue {name} not found")
+
+
+def _queue_change(admin: AdminAPI, command: int, request: _Request) -> Reply:
+    if command == C.MQCMD_DELETE_Q:
+        name = request.string(C.MQCA_Q_NAME, required=True)
+        assert name is not None
+        number = request.integer(C.MQIA_Q_TYPE)
+        purge = request.integer(C.MQIACF_PURGE) == C.MQPO_YES
+        request.done()
+        qtype = _Q_TYPES.get(number) if number is not None else _queue_type(admin, name)
+        if qtype in (None, "ALL", "QCLUSTER"):
+            raise MQError(C.MQRCCF_Q_TYPE_ERROR, f"MQIA_Q_TYPE {number}")
+        assert qtype is not None
+        _run(admin, _command("DELETE", qtype, name, flags=frozenset({"PURGE"}) if purge else frozenset()))
+        return Reply()
+    known: str | None = None
+    if command == C.MQCMD_CHANGE_Q and not any(p == C.MQIA_Q_TYPE for p, _ in request.left):
+        named = next((v for p, v in request.left if p == C.MQCA_Q_NAME), None)
+        known = _queue_type(admin, named.strip()) if isinstance(named, str) else None
+    _run(admin, _define_queue(command, request, known))
+    return Reply()
+
+
+def _reset_q_stats(admin: AdminAPI, request: _Request) -> Reply:
+    name = request.string(C.MQCA_Q_NAME, required=True)
+    request.done()
+    lines = _run(admin, _command("RESET", "QSTATS", name))
+    objects = []
+    for row, _ in parse_records(lines):
+        params: Params = [(C.MQCA_Q_NAME, row.get("QUEUE", ""))]
+        for keyword, parameter in (("ENQCOUNT", C.MQIA_MSG_ENQ_COUNT), ("DEQCOUNT", C.MQIA_MSG_DEQ_COUNT),
+                                   ("HIQDEPTH", C.MQIA_HIGH_Q_DEPTH), ("RESETINT", C.MQIA_TIME_SINCE_RESET)):
+            if row.get(keyword, "").isdigit():
+                params.append((parameter, int(row[keyword])))
+        objects.append(params)
+    return Reply(objects)
+
+
+_SIMPLE: dict[int, Callable[[AdminAPI, _Request], Reply]] = {C.MQCMD_RESET_Q_STATS: _reset_q_stats}
+
+
+# -- responses ------------------------------------------------------------------------------------
+def responses(request: pcf.MQCFH, reply: Reply) -> list[pcf.PcfMessage]:
+    """The response messages of ``reply`` to a request with header ``request``."""
+    xr = request.Type == C.MQCFT_COMMAND_XR
+    version = request.Version if xr else C.MQCFH_VERSION_1
+    bodies: list[tuple[int, int, int, Params]] = [
+        (C.MQCFT_XR_ITEM if xr else C.MQCFT_RESPONSE, C.MQCC_OK, C.MQRC_NONE, params) for params in reply.objects]
+    if xr:
+        bodies.append((C.MQCFT_XR_SUMMARY, reply.comp_code, reply.reason, reply.error_parameters))
+    elif reply.comp_code != C.MQCC_OK or not bodies:
+        bodies.append((C.MQCFT_RESPONSE, reply.comp_code, reply.reason, reply.error_parameters))
+    out = []
+    for seq, (kind, comp_code, reason, params) in enumerate(bodies, start=1):
+        control = C.MQCFC_LAST if seq == len(bodies) else C.MQCFC_NOT_LAST
+        header = pcf.MQCFH(Type=kind, Command=request.Command, Version=version, MsgSeqNumber=seq, Control=control,
+                           CompCode=comp_code, Reason=reason, ParameterCount=len(params))
+        out.append(pcf.PcfMessage(header, list(params)))
+    return out
+
+
+def error_response(request: pcf.MQCFH | None, reason: int) -> list[pcf.PcfMessage]:
+    """The answer to a request that is not a well-formed PCF command."""
+    header = request or pcf.MQCFH(Type=C.MQCFT_COMMAND, Command=C.MQCMD_NONE)
+    if header.Type not in pcf.REQUEST_TYPES:
+        header = pcf.MQCFH(Type=C.MQCFT_COMMAND, Command=header.Command)
+    return responses(header, Reply([], C.MQCC_FAILED, reason))

@@ -1,0 +1,202 @@
+"""MQSC attribute keywords and PCF parameters, both ways, written once as data.
+
+Most of the table is the attribute catalogue (``core.attributes``): every catalogued attribute
+carries its MQIA_*/MQCA_*/MQIACH_* selector, which is also its PCF parameter id, and its value
+tokens with IBM's integers (DEFPSIST(YES) is MQIA_DEF_PERSISTENCE = MQPER_PERSISTENT). What the
+catalogue lacks, status displays (QSTATUS, CHSTATUS) and the subscription's ids, is ``EXTRAS``.
+
+``to_pcf`` turns one DISPLAY record (keyword -> the text runmqsc printed, flags as bare keywords)
+into PCF parameters; ``to_mqsc`` turns a PCF parameter into an MQSC keyword and value for a
+DEFINE or ALTER of a catalogued type, raising ``MQError`` with IBM's MQRCCF_* reason otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from mqlite import cmqc as C
+from mqlite.core import attributes
+from mqlite.core.attributes import Kind
+from mqlite.core.errors import MQError
+from mqlite.protocol.pcf import Value
+
+# A conversion of an extra: "int", "str", "hex" (bytes shown as hex), "ints" (a list of numbers),
+# or a mapping of MQSC tokens to IBM's integers.
+Conversion = str | Mapping[str, int]
+
+_CHSTATUS_TOKENS = {"INACTIVE": C.MQCHS_INACTIVE, "BINDING": C.MQCHS_BINDING, "STARTING": C.MQCHS_STARTING,
+                    "RUNNING": C.MQCHS_RUNNING, "STOPPING": C.MQCHS_STOPPING, "RETRYING": C.MQCHS_RETRYING,
+                    "STOPPED": C.MQCHS_STOPPED, "REQUESTING": C.MQCHS_REQUESTING, "PAUSED": C.MQCHS_PAUSED,
+                    "DISCONNECTED": C.MQCHS_DISCONNECTED, "INITIALIZING": C.MQCHS_INITIALIZING,
+                    "SWITCHING": C.MQCHS_SWITCHING}
+_YES_NO = {"NO": 0, "YES": 1}
+
+#: Keywords the catalogue has no selector for: (keyword -> (parameter id, conversion)) by family.
+EXTRAS: dict[str, dict[str, tuple[int, Conversion]]] = {
+    "QSTATUS": {
+        "QUEUE": (C.MQCA_Q_NAME, "str"),
+        "TYPE": (C.MQIACF_Q_STATUS_TYPE, {"QUEUE": C.MQIACF_Q_STATUS, "HANDLE": C.MQIACF_Q_HANDLE}),
+        "CURDEPTH": (C.MQIA_CURRENT_Q_DEPTH, "int"), "IPPROCS": (C.MQIA_OPEN_INPUT_COUNT, "int"),
+        "OPPROCS": (C.MQIA_OPEN_OUTPUT_COUNT, "int"),
+        "UNCOM": (C.MQIACF_UNCOMMITTED_MSGS, _YES_NO),  # NO, YES or a count
+        "LGETDATE": (C.MQCACF_LAST_GET_DATE, "str"), "LGETTIME": (C.MQCACF_LAST_GET_TIME, "str"),
+        "LPUTDATE": (C.MQCACF_LAST_PUT_DATE, "str"), "LPUTTIME": (C.MQCACF_LAST_PUT_TIME, "str"),
+        "MSGAGE": (C.MQIACF_OLDEST_MSG_AGE, "int"), "QTIME": (C.MQIACF_Q_TIME_INDICATOR, "ints"),
+    },
+    "CHSTATUS": {
+        "CHANNEL": (C.MQCACH_CHANNEL_NAME, "str"), "STATUS": (C.MQIACH_CHANNEL_STATUS, _CHSTATUS_TOKENS),
+        "CONNAME": (C.MQCACH_CONNECTION_NAME, "str"), "MSGS": (C.MQIACH_MSGS, "int"),
+        "BYTSSENT": (C.MQIACH_BYTES_SENT, "int"), "BYTSRCVD": (C.MQIACH_BYTES_RECEIVED, "int"),
+        "CURSHCNV": (C.MQIACH_CURRENT_SHARING_CONVS, "int"), "MCAUSER": (C.MQCACH_MCA_USER_ID, "str"),
+        "CHSTADA": (C.MQCACH_CHANNEL_START_DATE, "str"), "CHSTATI": (C.MQCACH_CHANNEL_START_TIME, "str"),
+        "CURRENT": (C.MQIACH_CHANNEL_INSTANCE_TYPE, {"CURRENT": C.MQOT_CURRENT_CHANNEL}),
+    },
+    "SUB": {
+        "SUB": (C.MQCACF_SUB_NAME, "str"), "SUBID": (C.MQBACF_SUB_ID, "hex"),
+        "TOPICSTR": (C.MQCA_TOPIC_STRING, "str"), "TOPICOBJ": (C.MQCA_TOPIC_NAME, "str"),
+        "DEST": (C.MQCACF_DESTINATION, "str"), "DESTQMGR": (C.MQCACF_DESTINATION_Q_MGR, "str"),
+        "SUBUSER": (C.MQCACF_SUB_USER_ID, "str"), "USERDATA": (C.MQCACF_SUB_USER_DATA, "str"),
+        "SELECTOR": (C.MQCACF_SUB_SELECTOR, "str"),
+        "DURABLE": (C.MQIACF_DURABLE_SUBSCRIPTION, {"YES": C.MQSUB_DURABLE_YES, "NO": C.MQSUB_DURABLE_NO}),
+        "SUBTYPE": (C.MQIACF_SUB_TYPE, {"API": C.MQSUBTYPE_API, "ADMIN": C.MQSUBTYPE_ADMIN, "PROXY": 3}),
+        "CRDATE": (C.MQCA_CREATION_DATE, "str"), "CRTIME": (C.MQCA_CREATION_TIME, "str"),
+        "ALTDATE": (C.MQCA_ALTERATION_DATE, "str"), "ALTTIME": (C.MQCA_ALTERATION_TIME, "str"),
+    },
+}
+
+
+def _catalogue_type(family: str, row: Mapping[str, str]) -> str | None:
+    """The catalogue that describes a record of ``family``: a queue's own type (QLOCAL...)."""
+    if family == "QUEUE":
+        kind = row.get("TYPE", "")
+        return kind if kind in attributes.QUEUE_TYPES else None
+    return family if family in attributes.OBJECT_TYPES else None
+
+
+def to_pcf(family: str, row: Mapping[str, str], flags: set[str]) -> list[tuple[int, Value]]:
+    """One DISPLAY record as PCF parameters, in the record's order; keywords with no PCF
+    parameter are left out. ``flags`` are the bare keywords of the record (SHARE, NOTRIGGER)."""
+    catalogue = _catalogue_type(family, row)
+    extras = EXTRAS.get(family, {})
+    out: list[tuple[int, Value]] = []
+    for keyword, text in row.items():
+        if keyword in extras:
+            converted = _extra(extras[keyword], text)
+            if converted is not None:
+                out.append(converted)
+            continue
+        spec = attributes.spec(catalogue, keyword) if catalogue else None
+        if spec is None or spec.selector is None:
+            continue
+        value = _catalogued(spec, text)
+        if value is not None:
+            out.append((spec.selector, value))
+    if catalogue:
+        for spec in attributes.attributes(catalogue):
+            if spec.kind is Kind.FLAG and spec.selector is not None and (spec.name in flags or spec.negative in flags):
+                out.append((spec.selector, int(spec.name in flags)))
+    return out
+
+
+def _extra(entry: tuple[int, Conversion], text: str) -> tuple[int, Value] | None:
+    parameter, conversion = entry
+    text = text.strip()
+    if isinstance(conversion, Mapping):
+        if text in conversion:
+            return parameter, conversion[text]
+        return (parameter, int(text)) if text.lstrip("-").isdigit() else None
+    if conversion == "int":
+        return (parameter, int(text)) if text.lstrip("-").isdigit() else None
+    if conversion == "ints":
+        items = [t.strip() for t in text.split(",") if t.strip()]
+        return (parameter, [int(t) for t in items]) if all(t.lstrip("-").isdigit() for t in items) else None
+    if conversion == "hex":
+        try:
+            return parameter, bytes.fromhex(text)
+        except ValueError:
+            return None
+    return parameter, text
+
+
+def _catalogued(spec: attributes.Attr, text: str) -> Value | None:
+    text = text.strip()
+    if spec.kind is Kind.STR:
+        return text
+    if spec.kind is Kind.LIST:
+        return [t.strip() for t in text.split(",") if t.strip()]
+    if text in spec.tokens:
+        return spec.tokens[text]
+    if spec.kind is Kind.INT and text.lstrip("-").isdigit():
+        return int(text)
+    return None
+
+
+@cache
+def by_parameter(objtype: str) -> dict[int, attributes.Attr]:
+    """The catalogue of ``objtype`` by PCF parameter id."""
+    return {a.selector: a for a in attributes.attributes(objtype) if a.selector is not None}
+
+
+def parameter_of(objtype: str, keyword: str) -> int | None:
+    """The PCF parameter id of an MQSC keyword of ``objtype`` (catalogue or extras)."""
+    extra = EXTRAS.get(objtype, {}).get(keyword)
+    if extra is not None:
+        return extra[0]
+    if objtype in attributes.OBJECT_TYPES or objtype == "QUEUE":
+        return attributes.selector(objtype, keyword)
+    return None
+
+
+def keyword_of(objtype: str, parameter: int) -> str | None:
+    """The MQSC keyword of a PCF parameter id for ``objtype`` (for WHERE and attribute lists)."""
+    for keyword, (pid, _) in EXTRAS.get(objtype, {}).items():
+        if pid == parameter:
+            return keyword
+    types = attributes.QUEUE_TYPES if objtype == "QUEUE" else (objtype,)
+    for kind in types:
+        if kind in attributes.OBJECT_TYPES and parameter in by_parameter(kind):
+            return by_parameter(kind)[parameter].name
+    return None
+
+
+def to_mqsc(objtype: str, parameter: int, value: Value) -> tuple[str, Any]:
+    """A PCF parameter of a DEFINE/ALTER as the MQSC keyword and the value the parser would
+    have given it (a string, a list, or True for a bare flag keyword)."""
+    spec = by_parameter(objtype).get(parameter)
+    if spec is None or spec.readonly or spec.role is not attributes.Role.CONFIG:
+        raise MQError(_parm_id_error(value), f"parameter {parameter} is not an attribute {objtype} can be given")
+    if spec.kind is Kind.FLAG:
+        if not isinstance(value, int):
+            raise MQError(C.MQRCCF_CFIN_PARM_ID_ERROR, f"{spec.name} takes an integer")
+        return (spec.name if value else spec.negative), True
+    if spec.kind in (Kind.ENUM, Kind.INT):
+        if not isinstance(value, int):
+            raise MQError(_parm_id_error(value), f"{spec.name} takes an integer")
+        for token, number in spec.tokens.items():
+            if number == value and (spec.kind is Kind.ENUM or not spec.low <= value <= spec.high):
+                return spec.name, token
+        if spec.kind is Kind.ENUM:
+            raise MQError(C.MQRCCF_PARM_VALUE_ERROR, f"{value} is not a value of {spec.name}")
+        return spec.name, str(value)
+    if spec.kind is Kind.LIST:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise MQError(C.MQRCCF_CFSL_PARM_ID_ERROR, f"{spec.name} takes a string list")
+        return spec.name, [str(v) for v in value]
+    if not isinstance(value, str):
+        raise MQError(_parm_id_error(value), f"{spec.name} takes a string")
+    return spec.name, value
+
+
+def _parm_id_error(value: Value) -> int:
+    """IBM's reason for a parameter id a command does not take, by the structure it came in."""
+    if isinstance(value, int):
+        return C.MQRCCF_CFIN_PARM_ID_ERROR
+    if isinstance(value, str):
+        return C.MQRCCF_CFST_PARM_ID_ERROR
+    if isinstance(value, bytes):
+        return C.MQRCCF_CFBS_PARM_ID_ERROR
+    if isinstance(value, list):
+        return C.MQRCCF_CFSL_PARM_ID_ERROR if value and isinstance(value[0], str) else C.MQRCCF_CFIL_PARM_ID_ERROR
+    return C.MQRCCF_CFGR_PARM_ID_ERROR
