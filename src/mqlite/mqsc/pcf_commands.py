@@ -74,7 +74,7 @@ class _Request:
                 raise MQError(C.MQRCCF_PARM_COUNT_TOO_SMALL, f"parameter {parameter} is required")
             return None
         if not isinstance(value, str):
-            raise MQError(C.MQRCCF_CFST_PARM_ID_ERROR if isinstance(value, int) else pcf_table._parm_id_error(value),
+            raise MQError(C.MQRCCF_CFST_PARM_ID_ERROR if isinstance(value, int) else pcf_table.parm_id_error(value),
                           f"parameter {parameter} must be a string (MQCFST)")
         return value.strip()
 
@@ -95,15 +95,14 @@ class _Request:
         return [int(v) for v in value]
 
     def filters(self) -> list[tuple[int, Value]]:
-        found = [(p, v) for p, v in self.left
+        found: Params = [(p, v) for p, v in self.left
                  if isinstance(v, pcf.IntegerFilter | pcf.StringFilter | pcf.ByteStringFilter)]
         self.left = [(p, v) for p, v in self.left if (p, v) not in found]
         return found
 
     def done(self) -> None:
         for parameter, value in self.left:
-            raise MQError(pcf_table._parm_id_error(value), f"parameter {parameter} is not valid here",
-                          ) from None
+            raise MQError(pcf_table.parm_id_error(value), f"parameter {parameter} is not valid here")
 
 
 # -- requests as MQSC commands -------------------------------------------------------------------

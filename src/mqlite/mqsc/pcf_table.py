@@ -166,14 +166,14 @@ def to_mqsc(objtype: str, parameter: int, value: Value) -> tuple[str, Any]:
     have given it (a string, a list, or True for a bare flag keyword)."""
     spec = by_parameter(objtype).get(parameter)
     if spec is None or spec.readonly or spec.role is not attributes.Role.CONFIG:
-        raise MQError(_parm_id_error(value), f"parameter {parameter} is not an attribute {objtype} can be given")
+        raise MQError(parm_id_error(value), f"parameter {parameter} is not an attribute {objtype} can be given")
     if spec.kind is Kind.FLAG:
         if not isinstance(value, int):
             raise MQError(C.MQRCCF_CFIN_PARM_ID_ERROR, f"{spec.name} takes an integer")
         return (spec.name if value else spec.negative), True
     if spec.kind in (Kind.ENUM, Kind.INT):
         if not isinstance(value, int):
-            raise MQError(_parm_id_error(value), f"{spec.name} takes an integer")
+            raise MQError(parm_id_error(value), f"{spec.name} takes an integer")
         for token, number in spec.tokens.items():
             if number == value and (spec.kind is Kind.ENUM or not spec.low <= value <= spec.high):
                 return spec.name, token
@@ -185,11 +185,11 @@ def to_mqsc(objtype: str, parameter: int, value: Value) -> tuple[str, Any]:
             raise MQError(C.MQRCCF_CFSL_PARM_ID_ERROR, f"{spec.name} takes a string list")
         return spec.name, [str(v) for v in value]
     if not isinstance(value, str):
-        raise MQError(_parm_id_error(value), f"{spec.name} takes a string")
+        raise MQError(parm_id_error(value), f"{spec.name} takes a string")
     return spec.name, value
 
 
-def _parm_id_error(value: Value) -> int:
+def parm_id_error(value: Value) -> int:
     """IBM's reason for a parameter id a command does not take, by the structure it came in."""
     if isinstance(value, int):
         return C.MQRCCF_CFIN_PARM_ID_ERROR
