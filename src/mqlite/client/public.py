@@ -12,6 +12,26 @@ from mqlite.client import cmqxc as CMQXC
 from mqlite.client.common import ReceivedMessage
 from mqlite.client.errors import Error, MQMIError, PYIFError
 from mqlite.client.handles import MessageHandle
+from mqlite.client.pcf_execute import (
+    CFBF,
+    CFBS,
+    CFGR,
+    CFH,
+    CFIF,
+    CFIL,
+    CFIL64,
+    CFIN,
+    CFIN64,
+    CFSF,
+    CFSL,
+    CFST,
+    ByteString,
+    ByteStringFilter,
+    Filter,
+    IntegerFilter,
+    PCFExecute,
+    StringFilter,
+)
 from mqlite.client.pubsub import Subscription, Topic
 from mqlite.client.pymqi_api import Queue, QueueManager, connect, make_q_desc
 from mqlite.client.rfh2 import RFH2
@@ -22,6 +42,18 @@ CMQCFC = CMQC
 
 __all__ = [
     "CD",
+    "CFBF",
+    "CFBS",
+    "CFGR",
+    "CFH",
+    "CFIF",
+    "CFIL",
+    "CFIL64",
+    "CFIN",
+    "CFIN64",
+    "CFSF",
+    "CFSL",
+    "CFST",
     "CMHO",
     "CMQC",
     "CMQCFC",
@@ -39,13 +71,19 @@ __all__ = [
     "SMPO",
     "SRO",
     "STS",
+    "ByteString",
+    "ByteStringFilter",
     "Error",
+    "Filter",
+    "IntegerFilter",
     "MQMIError",
     "MessageHandle",
+    "PCFExecute",
     "PYIFError",
     "Queue",
     "QueueManager",
     "ReceivedMessage",
+    "StringFilter",
     "Subscription",
     "Topic",
     "connect",

@@ -123,6 +123,7 @@ _QMGR = (
     _i("MAXMSGL", 4_194_304, 13, 32_768, 104_857_600),
     _i("MAXHANDS", 256, 11), _i("MAXUMSGS", 10_000, 33, 1),
     _i("MAXPRTY", 9, 14, ro=True), _i("CMDLEVEL", 700, 31, ro=True),
+    _e("SCMDSERV", "QMGR", "QMGR=0 MANUAL=2", 120),  # the command server starts with the queue manager
     _e("PLATFORM", "UNIX", "UNIX=3", 32, ro=True),
     _s("COMMANDQ", "SYSTEM.ADMIN.COMMAND.QUEUE", 2003, ro=True),
     _f("SYNCPT", "", True, 30, ro=True),

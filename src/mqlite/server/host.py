@@ -17,7 +17,7 @@ from mqlite import paths
 from mqlite.core.dedupe import DuplicateWindow
 from mqlite.core.errors import MQError
 from mqlite.core.listeners import SYSTEM_LISTENER
-from mqlite.server import exits, qm_ini
+from mqlite.server import command_server, exits, qm_ini
 from mqlite.server.channels.mca import MessageChannels
 from mqlite.server.channels.svrconn import ChannelAgents, ClientChannels
 from mqlite.server.channels.telemetry import DEFAULT_CHANNEL, MqttChannels
@@ -57,6 +57,7 @@ class QueueManagerHost:
         self.channels: MqttChannels | None = None
         self.message_channels: MessageChannels | None = None
         self.repository: RepositoryManager | None = None
+        self.command_server: command_server.CommandServer | None = None
         self.dist_pubsub: DistributedPubSubAgent | None = None
         self.routes: RouteAgent | None = None
         self.listeners: ServerListeners | None = None
@@ -170,6 +171,8 @@ class QueueManagerHost:
         runtime.cluster_lookup = self.repository.lookup
         self.dist_pubsub = DistributedPubSubAgent(runtime)
         self.routes = RouteAgent(runtime)
+        if runtime.core.attrs.get("SCMDSERV", "QMGR") == "QMGR":  # IBM's default: with the queue manager
+            self.command_server = command_server.start(runtime)
 
     def _configure(self, runtime: Runtime) -> None:
         """qm.ini stanzas that change behaviour: the publish exit (spec C §8.2), the duplicate

@@ -1,0 +1,110 @@
+"""The command server: PCF commands on SYSTEM.ADMIN.COMMAND.QUEUE (IBM's amqpcsea).
+
+Each request is got in a unit of work, decoded (``protocol.pcf``), run as the MQSC command that
+means the same through the one executor (``mqsc.pcf_commands``) with the authority of the user
+its MQMD names (``QueueManager.admin_for``: each command checked as runmqsc's are, by the
+object authorities it needs), and answered on its ReplyToQ at ReplyToQMgr in IBM's response
+format: MQFMT_ADMIN, MQMT_REPLY, the CorrelId the request's MsgId (its CorrelId with
+MQRO_PASS_CORREL_ID), the request's Encoding, Priority and Persistence. The replies commit with
+the get. A request that is not a PCF command is answered with the reason (MQRCCF_CFH_TYPE_ERROR,
+MQRCCF_CFH_LENGTH_ERROR, MQRCCF_MD_FORMAT_ERROR ...) when it names a reply-to queue, and goes to
+the dead-letter queue with that reason when it does not; the server serves on either way.
+
+It starts with the queue manager when QMGR SCMDSERV is QMGR (IBM's default) and is started and
+ended by ``mqlite strmqcsv`` / ``endmqcsv`` (``Runtime.command_server``).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import TYPE_CHECKING
+
+from mqlite import cmqc as C
+from mqlite.core.errors import MQError
+from mqlite.core.handles import Connection, GetResult
+from mqlite.core.security.principal import Principal
+from mqlite.message import Message, MessageDescriptor
+from mqlite.mqsc import pcf_commands
+from mqlite.protocol import pcf
+from mqlite.server.system_queue import DEAD_LETTER, SystemQueueServer
+
+if TYPE_CHECKING:
+    from mqlite.server.runtime import Runtime
+
+log = logging.getLogger("mqlite.server")
+
+COMMAND_QUEUE = "SYSTEM.ADMIN.COMMAND.QUEUE"
+
+
+class CommandServer:
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+        self.core = runtime.core
+        self._server = SystemQueueServer(runtime, COMMAND_QUEUE, "amqpcsea", self._receive, self._failed)
+
+    def stop(self) -> None:
+        """End serving (endmqcsv): requests wait on the queue for the next start."""
+        self._server.stop()
+        self._server.close()
+
+    # -- one request -------------------------------------------------------------------------------
+    def _receive(self, conn: Connection, result: GetResult) -> None:
+        md = result.message.md
+        little = pcf.little_endian(md.Encoding)
+        header = pcf.peek_header(result.body, little)
+        try:
+            if md.Format.strip() != C.MQFMT_ADMIN.strip():
+                raise pcf.PcfError(C.MQRCCF_MD_FORMAT_ERROR, f"format {md.Format!r} is not MQADMIN")
+            request = pcf.decode_request(result.body, little)
+        except pcf.PcfError as error:
+            log.warning("AMQ8025W: PCF request from %s refused: %s", md.UserIdentifier.strip() or "?", error.text)
+            if not md.ReplyToQ.strip():
+                raise MQError(error.reason, error.text) from None  # -> the dead-letter queue
+            self._reply(conn, md, pcf_commands.error_response(header, error.reason), little)
+            return
+        reply = self._run(md, request)
+        if md.ReplyToQ.strip():
+            self._reply(conn, md, pcf_commands.responses(request.header, reply), little)
+
+    def _run(self, md: MessageDescriptor, request: pcf.PcfMessage) -> pcf_commands.Reply:
+        user = md.UserIdentifier.strip()
+        principal = Principal(user, self.core.security.groups_of(user))
+        try:
+            admin = self.core.admin_for(principal)
+        except MQError as error:
+            return pcf_commands.Reply([], C.MQCC_FAILED, error.reason)
+        return pcf_commands.execute(admin, request.header.Command, request.parameters)
+
+    def _reply(self, conn: Connection, request: MessageDescriptor, messages: list[pcf.PcfMessage],
+               little: bool) -> None:
+        correl = request.CorrelId if request.Report & C.MQRO_PASS_CORREL_ID else request.MsgId
+        for message in messages:
+            md = MessageDescriptor(MsgType=C.MQMT_REPLY, Format=C.MQFMT_ADMIN, Encoding=request.Encoding,
+                                   CodedCharSetId=pcf.UTF8, Priority=request.Priority,
+                                   Persistence=request.Persistence, Expiry=request.Expiry, CorrelId=correl,
+                                   UserIdentifier=request.UserIdentifier, PutApplName="amqpcsea")
+            if request.Report & C.MQRO_PASS_MSG_ID:
+                md.MsgId = request.MsgId
+            body = pcf.encode(message, little)
+            options = C.MQPMO_SYNCPOINT | (0 if request.Report & C.MQRO_PASS_MSG_ID else C.MQPMO_NEW_MSG_ID)
+            queue, qmgr = request.ReplyToQ.strip(), request.ReplyToQMgr.strip()
+            try:
+                self.core.put1(conn, {"ObjectName": queue, "ObjectQMgrName": qmgr}, md, options, {}, body)
+            except MQError as error:  # IBM: a reply that cannot be delivered is dead-lettered
+                log.warning("AMQ8027W: PCF reply to %s not delivered (%d): dead-lettered", queue, error.reason)
+                if not self.core.dead_letter(Message(md, body), error.reason, queue, qmgr):
+                    log.error("AMQ9544E: PCF reply to %s lost: no dead-letter queue", queue)
+
+    def _failed(self, result: GetResult, error: MQError) -> str:
+        """A request with no reply-to queue that is not a PCF command, or one the server could
+        not serve: to the dead-letter queue with its reason."""
+        log.error("AMQ8028E: PCF request not served (%d): %s", error.reason, error.text or error)
+        return DEAD_LETTER
+
+
+def start(runtime: Runtime) -> CommandServer:
+    """The command server of ``runtime``'s queue manager, serving from now on."""
+    server = CommandServer(runtime)
+    log.info("AMQ8024I: command server started (pid %d)", os.getpid())
+    return server
