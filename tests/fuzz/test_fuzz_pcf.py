@@ -1,6 +1,7 @@
 """The PCF decoder (event messages) fuzzed with hypothesis: random bytes and valid messages
 mutated; the contract is ``fuzz_targets.pcf_message`` (a message that encodes back to itself, or
-PcfError with an MQRCCF_* reason, nothing else)."""
+PcfError with an MQRCCF_* reason, nothing else). PCF commands too: requests with filters round
+trip, and the command server's translation answers any request, well formed or not."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ import fuzz_targets as T
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mqlite import cmqc as C
+from mqlite.core.qmgr import QueueManager
+from mqlite.mqsc import pcf_commands
 from mqlite.protocol import pcf
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
@@ -56,3 +60,64 @@ def test_pcf_mutated(data: bytes) -> None:
 @given(st.binary(max_size=300))
 def test_pcf_random_bytes(data: bytes) -> None:
     T.pcf_message(data)
+
+
+# -- PCF commands for the command server: requests with filters, and what the server makes of them
+filters = st.one_of(st.builds(pcf.IntegerFilter, int32, int32), st.builds(pcf.StringFilter, int32, texts),
+                    st.builds(pcf.ByteStringFilter, int32, st.binary(max_size=12)))
+_PARAMETERS = [C.MQCA_Q_NAME, C.MQIA_Q_TYPE, C.MQIACF_Q_ATTRS, C.MQIA_MAX_Q_DEPTH, C.MQCA_Q_DESC, C.MQIACF_ALL,
+               C.MQCACH_CHANNEL_NAME, C.MQIACH_CHANNEL_TYPE, C.MQCA_TOPIC_NAME, C.MQCACF_SUB_NAME,
+               C.MQIA_DEF_PERSISTENCE, C.MQIACF_REPLACE, C.MQIACF_PURGE, C.MQCACF_FROM_Q_NAME, C.MQCACF_TO_Q_NAME,
+               C.MQIACF_Q_STATUS_TYPE, C.MQIA_CURRENT_Q_DEPTH]
+_COMMANDS = [C.MQCMD_INQUIRE_Q, C.MQCMD_INQUIRE_Q_NAMES, C.MQCMD_INQUIRE_Q_MGR, C.MQCMD_INQUIRE_Q_STATUS,
+             C.MQCMD_CREATE_Q, C.MQCMD_CHANGE_Q, C.MQCMD_COPY_Q, C.MQCMD_DELETE_Q, C.MQCMD_INQUIRE_CHANNEL,
+             C.MQCMD_INQUIRE_CHANNEL_NAMES, C.MQCMD_INQUIRE_CHANNEL_STATUS, C.MQCMD_INQUIRE_TOPIC,
+             C.MQCMD_INQUIRE_SUBSCRIPTION, C.MQCMD_PING_Q_MGR, C.MQCMD_RESET_Q_STATS]
+names = st.sampled_from(["FUZZ.A", "FUZZ.*", "*", "", "SYSTEM.DEF*", "NOPE"])
+request_value = st.one_of(scalar, filters, names)
+requests = st.builds(
+    lambda command, xr, params: pcf.PcfMessage(pcf.MQCFH(Type=C.MQCFT_COMMAND_XR if xr else C.MQCFT_COMMAND,
+                                                         Command=command, Version=3 if xr else 1), params),
+    st.one_of(st.sampled_from(_COMMANDS), int32), st.booleans(),
+    st.lists(st.tuples(st.one_of(st.sampled_from(_PARAMETERS), int32), request_value), max_size=5))
+
+
+@FUZZ
+@given(requests, st.booleans())
+def test_pcf_requests_round_trip(message: pcf.PcfMessage, little: bool) -> None:
+    decoded = pcf.decode_request(pcf.encode(message, little), little)
+    assert (decoded.header.Type, decoded.header.Command) == (message.header.Type, message.header.Command)
+    assert decoded.parameters == message.parameters
+
+
+@st.composite
+def mutated_requests(draw: st.DrawFn) -> bytes:
+    data = bytearray(pcf.encode(draw(requests)))
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, max(0, len(data) - 1)))
+        if data and draw(st.booleans()):
+            data[at] ^= 1 << draw(st.integers(0, 7))
+        else:
+            del data[at:]
+    return bytes(data)
+
+
+@FUZZ
+@given(st.one_of(requests.map(pcf.encode), mutated_requests()))
+def test_command_server_answers_any_request(data: bytes) -> None:
+    """What the command server does with a message: a PcfError with an MQRCCF_* reason (answered
+    with it), or a command run to a reply whose responses encode, whatever the parameters."""
+    qm = QueueManager("QMFUZZ")
+    qm.bootstrap()
+    try:
+        request = pcf.decode_request(data)
+    except pcf.PcfError as error:
+        assert 3001 <= error.reason <= 3999, error
+        answer = pcf_commands.error_response(pcf.peek_header(data), error.reason)
+    else:
+        reply = pcf_commands.execute(qm, request.header.Command, request.parameters)
+        assert reply.comp_code in (C.MQCC_OK, C.MQCC_FAILED) and (reply.comp_code == C.MQCC_OK) == (reply.reason == 0)
+        answer = pcf_commands.responses(request.header, reply)
+    assert answer[-1].header.Control == C.MQCFC_LAST
+    for message in answer:
+        pcf.decode(pcf.encode(message))

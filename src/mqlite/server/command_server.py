@@ -74,7 +74,11 @@ class CommandServer:
             admin = self.core.admin_for(principal)
         except MQError as error:
             return pcf_commands.Reply([], C.MQCC_FAILED, error.reason)
-        return pcf_commands.execute(admin, request.header.Command, request.parameters)
+        try:
+            return pcf_commands.execute(admin, request.header.Command, request.parameters)
+        except Exception:  # a bug must not stop the server: the request is answered all the same
+            log.exception("AMQ6119E: unexpected error serving PCF command %d", request.header.Command)
+            return pcf_commands.Reply([], C.MQCC_FAILED, C.MQRCCF_COMMAND_FAILED)
 
     def _reply(self, conn: Connection, request: MessageDescriptor, messages: list[pcf.PcfMessage],
                little: bool) -> None:
