@@ -16,7 +16,7 @@ import pytest
 
 import mqlite as pymqi
 from helpers.credentials import APP
-from helpers.mqsc import mqsc, records
+from helpers.mqsc import depth, mqsc, records
 from helpers.qmgrs import QMgr
 from mqlite import cmqc as C
 from mqlite.protocol import dlh, pcf
@@ -204,3 +204,27 @@ def test_authority_is_checked_as_for_mqsc(qmgr: QMgr, run_cli: RunCli) -> None:
     finally:
         app.disconnect()
         qm.disconnect()
+
+
+def test_endmqcsv_and_strmqcsv(qmgr: QMgr, run_cli: RunCli, admin: Any) -> None:
+    """Ended, the command server leaves requests on its queue; strmqcsv serves them in order."""
+    (status,) = admin.MQCMD_INQUIRE_Q_MGR_STATUS()
+    assert status[C.MQIACF_CMD_SERVER_STATUS] == C.MQSVC_STATUS_RUNNING
+    assert status[C.MQIACF_Q_MGR_STATUS] == C.MQQMSTA_RUNNING and status[C.MQCA_Q_MGR_NAME] == qmgr.name.encode()
+    ended = run_cli("endmqcsv", qmgr.name)
+    assert ended.returncode == 0, ended.stderr
+    assert "command server ended" in ended.stdout
+    mqsc(run_cli, qmgr, "DEFINE QLOCAL(PCF.REPLY)\n")
+    qm = pymqi.connect(qmgr.name)
+    try:
+        ping = pcf.encode(pcf.PcfMessage(pcf.MQCFH(Type=C.MQCFT_COMMAND, Command=C.MQCMD_PING_Q_MGR)))
+        msg_id = _request(qm, ping)
+        assert depth(run_cli, qmgr, "SYSTEM.ADMIN.COMMAND.QUEUE") == 1  # held while ended
+        started = run_cli("strmqcsv", qmgr.name)
+        assert started.returncode == 0, started.stderr
+        _, answer = _reply(qm, msg_id)  # served once started
+        assert (answer.header.Command, answer.header.CompCode) == (C.MQCMD_PING_Q_MGR, C.MQCC_OK)
+    finally:
+        qm.disconnect()
+    (status,) = admin.MQCMD_INQUIRE_Q_MGR_STATUS()
+    assert status[C.MQIACF_CMD_SERVER_STATUS] == C.MQSVC_STATUS_RUNNING

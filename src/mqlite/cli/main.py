@@ -15,6 +15,7 @@ import click
 from mqlite.cli import (
     admin,
     certificates,
+    command_server,
     control,
     dmpmqcfg,
     dmpmqmsg,
@@ -41,6 +42,7 @@ def cli() -> None:
 
 for command in (
     control.crtmqm, control.strmqm, control.endmqm, control.dltmqm, control.dspmq,
+    command_server.strmqcsv, command_server.endmqcsv,
     admin.runmqsc, admin.runswchl, ems.emsconf,
     messaging.put, messaging.get, messaging.browse, messaging.pub, messaging.sub,
     security.setmqaut, security.dspmqaut, security.dmpmqaut, users.passwd, certificates.mkcert, certificates.addcert,

@@ -21,6 +21,10 @@ MQCFOP_NOT_LIKE = 21
 MQCFOP_CONTAINS_GEN = 26
 MQCFOP_EXCLUDES_GEN = 29
 
+# Commands of the command server's own control (z/OS's codes; mqlite's strmqcsv and endmqcsv).
+MQCMD_START_CMD_SERVER = 138
+MQCMD_STOP_CMD_SERVER = 143
+
 # Integer parameters of commands and responses (MQIACF_*).
 MQIACF_Q_MGR_ATTRS = 1001
 MQIACF_Q_ATTRS = 1002

@@ -10,8 +10,12 @@ the get. A request that is not a PCF command is answered with the reason (MQRCCF
 MQRCCF_CFH_LENGTH_ERROR, MQRCCF_MD_FORMAT_ERROR ...) when it names a reply-to queue, and goes to
 the dead-letter queue with that reason when it does not; the server serves on either way.
 
-It starts with the queue manager when QMGR SCMDSERV is QMGR (IBM's default) and is started and
-ended by ``mqlite strmqcsv`` / ``endmqcsv`` (``Runtime.command_server``).
+It starts with the queue manager when QMGR SCMDSERV is QMGR (IBM's default; with MANUAL it
+starts stopped). ``mqlite endmqcsv`` / ``strmqcsv`` are control messages on the command queue
+itself, z/OS's PCF commands MQCMD_STOP_CMD_SERVER and MQCMD_START_CMD_SERVER, from an
+administrator: stopped, the server serves nothing but a START_CMD_SERVER request and leaves every
+other request on the queue, in its order, for when it is started again (as IBM's requests wait
+for strmqcsv); MQCMD_INQUIRE_Q_MGR_STATUS reports it (MQIACF_CMD_SERVER_STATUS).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection, GetResult
 from mqlite.core.security.principal import Principal
 from mqlite.message import Message, MessageDescriptor
-from mqlite.mqsc import pcf_commands
+from mqlite.mqsc import pcf_commands, pcf_table
 from mqlite.protocol import pcf
 from mqlite.server.system_queue import DEAD_LETTER, SystemQueueServer
 
@@ -37,16 +41,40 @@ log = logging.getLogger("mqlite.server")
 COMMAND_QUEUE = "SYSTEM.ADMIN.COMMAND.QUEUE"
 
 
+_CONTROL = frozenset({C.MQCMD_START_CMD_SERVER, C.MQCMD_STOP_CMD_SERVER})
+
+
 class CommandServer:
-    def __init__(self, runtime: Runtime) -> None:
+    def __init__(self, runtime: Runtime, running: bool = True) -> None:
         self.runtime = runtime
         self.core = runtime.core
-        self._server = SystemQueueServer(runtime, COMMAND_QUEUE, "amqpcsea", self._receive, self._failed)
+        self.running = running
+        self._server = SystemQueueServer(runtime, COMMAND_QUEUE, "amqpcsea", self._receive, self._failed,
+                                         holds=self._held, selective=lambda: not self.running)
 
-    def stop(self) -> None:
-        """End serving (endmqcsv): requests wait on the queue for the next start."""
-        self._server.stop()
-        self._server.close()
+    @property
+    def status(self) -> int:
+        """MQIACF_CMD_SERVER_STATUS: MQSVC_STATUS_RUNNING or MQSVC_STATUS_STOPPED."""
+        return C.MQSVC_STATUS_RUNNING if self.running else C.MQSVC_STATUS_STOPPED
+
+    def _held(self, result: GetResult) -> bool:
+        """Stopped, every request but a START_CMD_SERVER stays on the queue."""
+        header = pcf.peek_header(result.body, pcf.little_endian(result.message.md.Encoding))
+        return header is None or header.Command != C.MQCMD_START_CMD_SERVER
+
+    def _control(self, md: MessageDescriptor, request: pcf.PcfMessage) -> pcf_commands.Reply:
+        """strmqcsv / endmqcsv: for administrators only (MQRC_NOT_AUTHORIZED otherwise)."""
+        user = md.UserIdentifier.strip()
+        if not self.core.security.is_admin(Principal(user, self.core.security.groups_of(user))):
+            return pcf_commands.Reply([], C.MQCC_FAILED, C.MQRC_NOT_AUTHORIZED)
+        if request.parameters:
+            return pcf_commands.Reply([], C.MQCC_FAILED, pcf_table.parm_id_error(request.parameters[0][1]))
+        running = request.header.Command == C.MQCMD_START_CMD_SERVER
+        if running != self.running:
+            self.running = running
+            log.info("AMQ8024I: command server %s by %s", "started" if running else "ended", user or "?")
+            self._server.interrupt()
+        return pcf_commands.Reply()
 
     # -- one request -------------------------------------------------------------------------------
     def _receive(self, conn: Connection, result: GetResult) -> None:
@@ -63,9 +91,19 @@ class CommandServer:
                 raise MQError(error.reason, error.text) from None  # -> the dead-letter queue
             self._reply(conn, md, pcf_commands.error_response(header, error.reason), little)
             return
-        reply = self._run(md, request)
+        if request.header.Command in _CONTROL:
+            reply = self._control(md, request)
+        elif request.header.Command == C.MQCMD_INQUIRE_Q_MGR_STATUS:
+            reply = self._status(request)
+        else:
+            reply = self._run(md, request)
         if md.ReplyToQ.strip():
             self._reply(conn, md, pcf_commands.responses(request.header, reply), little)
+
+    def _status(self, request: pcf.PcfMessage) -> pcf_commands.Reply:
+        """INQUIRE_Q_MGR_STATUS: the queue manager (running, or it would not answer) and this server."""
+        return pcf_commands.Reply([[(C.MQCA_Q_MGR_NAME, self.core.name), (C.MQIACF_Q_MGR_STATUS, C.MQQMSTA_RUNNING),
+                                    (C.MQIACF_CMD_SERVER_STATUS, self.status)]])
 
     def _run(self, md: MessageDescriptor, request: pcf.PcfMessage) -> pcf_commands.Reply:
         user = md.UserIdentifier.strip()
@@ -108,7 +146,9 @@ class CommandServer:
 
 
 def start(runtime: Runtime) -> CommandServer:
-    """The command server of ``runtime``'s queue manager, serving from now on."""
-    server = CommandServer(runtime)
-    log.info("AMQ8024I: command server started (pid %d)", os.getpid())
+    """The command server of ``runtime``'s queue manager: running under SCMDSERV(QMGR), stopped
+    (waiting for strmqcsv) under SCMDSERV(MANUAL)."""
+    running = runtime.core.attrs.get("SCMDSERV", "QMGR") != "MANUAL"
+    server = CommandServer(runtime, running)
+    log.info("AMQ8024I: command server %s (pid %d)", "started" if running else "waiting for strmqcsv", os.getpid())
     return server

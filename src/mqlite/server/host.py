@@ -171,8 +171,7 @@ class QueueManagerHost:
         runtime.cluster_lookup = self.repository.lookup
         self.dist_pubsub = DistributedPubSubAgent(runtime)
         self.routes = RouteAgent(runtime)
-        if runtime.core.attrs.get("SCMDSERV", "QMGR") == "QMGR":  # IBM's default: with the queue manager
-            self.command_server = command_server.start(runtime)
+        self.command_server = command_server.start(runtime)  # stopped until strmqcsv under SCMDSERV(MANUAL)
 
     def _configure(self, runtime: Runtime) -> None:
         """qm.ini stanzas that change behaviour: the publish exit (spec C §8.2), the duplicate
