@@ -24,7 +24,7 @@ CHANNEL: Final[tuple[Attr, ...]] = (
     _e("CHLTYPE", "MQTT", _CHLTYPE_TOKENS, 1511),
     _e("TRPTYPE", "TCP", "LU62=1 TCP=2 NETBIOS=3 SPX=4", 1501),
     _s("DESCR", "", 3502, 64),
-    _i("PORT", 1883, 1527, 0, 65535),
+    _i("PORT", 1883, 1522, 0, 65535),  # MQIACH_PORT
     _s("LOCLADDR", "", 3520, 48),
     _i("BACKLOG", 4096),
     Attr("PROTOCOL", Kind.LIST, ["MQTTV311", "MQTTV3", "MQTTV5", "HTTP"], maxlen=8),
@@ -123,9 +123,11 @@ AUTHINFO: Final[tuple[Attr, ...]] = (
 # LISTENER objects (TRPTYPE(TCP) only): IBM's attributes and defaults; PORT(0) lets the system pick.
 LISTENER: Final[tuple[Attr, ...]] = (
     _e("TRPTYPE", "TCP", "LU62=1 TCP=2 NETBIOS=3 SPX=4", 1501),
-    _s("DESCR", "", 2113, 64),
-    _i("PORT", 1414, 1485, 0, 65535),
-    _s("IPADDR", "", 2127, 48),
-    _i("BACKLOG", 0, 1418, 0, 999_999_999),
-    _e("CONTROL", "MANUAL", "MANUAL=0 QMGR=1 STARTONLY=2", 1406),
+    # IBM's PCF ids (cmqcfc.h): MQCACH_LISTENER_DESC, MQIACH_PORT, MQCACH_IP_ADDRESS, MQIACH_BACKLOG,
+    # MQIACH_LISTENER_CONTROL (MQSVC_CONTROL_Q_MGR=0, Q_MGR_START=1, MANUAL=2)
+    _s("DESCR", "", 3555, 64),
+    _i("PORT", 1414, 1522, 0, 65535),
+    _s("IPADDR", "", 3552, 48),
+    _i("BACKLOG", 0, 1602, 0, 999_999_999),
+    _e("CONTROL", "MANUAL", "QMGR=0 STARTONLY=1 MANUAL=2", 1601),
 )

@@ -26,7 +26,8 @@ from mqlite.mqsc.parser import Command, Where
 from mqlite.protocol import pcf
 from mqlite.protocol.pcf import Value
 
-__all__ = ["Reply", "error_response", "execute", "parse_records", "request_command", "responses"]
+__all__ = ["Reply", "Request", "error_response", "execute", "mqsc_command", "parse_records", "request_command",
+           "responses", "run_lines"]
 
 Params = list[tuple[int, Value]]
 
@@ -53,7 +54,7 @@ class Reply:
     error_parameters: Params = field(default_factory=list)
 
 
-class _Request:
+class Request:
     """A request's parameters, each taken once; what is left over is a parameter the command
     does not take (IBM's MQRCCF_CF*_PARM_ID_ERROR for its structure)."""
 
@@ -106,7 +107,7 @@ class _Request:
 
 
 # -- requests as MQSC commands -------------------------------------------------------------------
-def _command(verb: str, objtype: str, name: str | None, attrs: dict[str, Any] | None = None,
+def mqsc_command(verb: str, objtype: str, name: str | None, attrs: dict[str, Any] | None = None,
              flags: frozenset[str] = frozenset(), options: dict[str, str] | None = None,
              where: Where | None = None) -> Command:
     text = " ".join(x for x in (verb, objtype + (f"({name})" if name is not None else "")) if x)
@@ -138,16 +139,25 @@ _INQUIRIES: dict[int, _Inquiry] = {
                                            (C.MQCACF_SUB_NAME, C.MQBACF_SUB_ID)),
     C.MQCMD_INQUIRE_LISTENER: _Inquiry("LISTENER", "LISTENER", C.MQCACH_LISTENER_NAME, C.MQIACF_LISTENER_ATTRS,
                                        (C.MQCACH_LISTENER_NAME,)),
+    C.MQCMD_INQUIRE_NAMELIST: _Inquiry("NAMELIST", "NAMELIST", C.MQCA_NAMELIST_NAME, C.MQIACF_NAMELIST_ATTRS,
+                                       (C.MQCA_NAMELIST_NAME,)),
+    C.MQCMD_INQUIRE_SUB_STATUS: _Inquiry("SBSTATUS", "SBSTATUS", C.MQCACF_SUB_NAME, C.MQIACF_SUB_STATUS_ATTRS,
+                                         (C.MQCACF_SUB_NAME, C.MQBACF_SUB_ID)),
+    C.MQCMD_INQUIRE_TOPIC_STATUS: _Inquiry("TPSTATUS", "TPSTATUS", C.MQCA_TOPIC_STRING, C.MQIACF_TOPIC_STATUS_ATTRS,
+                                           (C.MQCA_TOPIC_STRING,)),
 }
+_TOPIC_STATUS_TYPES = {C.MQIACF_TOPIC_STATUS: "TOPIC", C.MQIACF_TOPIC_SUB: "SUB", C.MQIACF_TOPIC_PUB: "PUB"}
 # INQUIRE_*_NAMES: the DISPLAY it runs and the response's list parameter.
 _NAMES: dict[int, tuple[int, str, int, int]] = {
     C.MQCMD_INQUIRE_Q_NAMES: (C.MQCMD_INQUIRE_Q, "QUEUE", C.MQCA_Q_NAME, C.MQCACF_Q_NAMES),
     C.MQCMD_INQUIRE_CHANNEL_NAMES: (C.MQCMD_INQUIRE_CHANNEL, "CHANNEL", C.MQCACH_CHANNEL_NAME, C.MQCACH_CHANNEL_NAMES),
     C.MQCMD_INQUIRE_TOPIC_NAMES: (C.MQCMD_INQUIRE_TOPIC, "TOPIC", C.MQCA_TOPIC_NAME, C.MQCACF_TOPIC_NAMES),
+    C.MQCMD_INQUIRE_NAMELIST_NAMES: (C.MQCMD_INQUIRE_NAMELIST, "NAMELIST", C.MQCA_NAMELIST_NAME,
+                                     C.MQCACF_NAMELIST_NAMES),
 }
 
 
-def _display(command: int, request: _Request) -> tuple[Command, _Inquiry, list[int] | None]:
+def _display(command: int, request: Request) -> tuple[Command, _Inquiry, list[int] | None]:
     """An INQUIRE as DISPLAY ... ALL, its selection (None: all) and its WHERE from a filter."""
     inquiry = _INQUIRIES[command]
     name = request.string(inquiry.name, required=True) if inquiry.name else None
@@ -171,16 +181,21 @@ def _display(command: int, request: _Request) -> tuple[Command, _Inquiry, list[i
                 raise MQError(C.MQRCCF_CHANNEL_TYPE_ERROR, f"MQIACH_CHANNEL_TYPE {chltype}")
             options["CHLTYPE"] = token
         request.integer(C.MQIACH_CHANNEL_INSTANCE_TYPE)  # (current channels: what CHSTATUS shows)
-    if command == C.MQCMD_INQUIRE_SUBSCRIPTION:
-        request.integer(C.MQIACF_SUB_TYPE)
+    if command in (C.MQCMD_INQUIRE_SUBSCRIPTION, C.MQCMD_INQUIRE_SUB_STATUS):
+        request.integer(C.MQIACF_SUB_TYPE)  # (USER subscriptions, what DISPLAY shows by default)
         request.integer(C.MQIACF_DURABLE_SUBSCRIPTION)
+    if command == C.MQCMD_INQUIRE_TOPIC_STATUS:
+        status_type = request.integer(C.MQIACF_TOPIC_STATUS_TYPE) or C.MQIACF_TOPIC_STATUS
+        if status_type not in _TOPIC_STATUS_TYPES:
+            raise MQError(C.MQRCCF_PARM_VALUE_ERROR, f"MQIACF_TOPIC_STATUS_TYPE {status_type}")
+        options["TYPE"] = _TOPIC_STATUS_TYPES[status_type]
     selection = request.integers(inquiry.selection)
     if selection is not None and C.MQIACF_ALL in selection:
         selection = None
     where = _where(inquiry.family, request.filters())
     request.done()
     flags = frozenset({"ALL"})
-    return _command("DISPLAY", inquiry.noun, name, flags=flags, options=options, where=where), inquiry, selection
+    return mqsc_command("DISPLAY", inquiry.noun, name, flags=flags, options=options, where=where), inquiry, selection
 
 
 def _where(family: str, filters: list[tuple[int, Value]]) -> Where | None:
@@ -214,7 +229,7 @@ def _where(family: str, filters: list[tuple[int, Value]]) -> Where | None:
 def request_command(command: int, parameters: Params) -> Command:
     """The MQSC command a PCF request means (for requests that are one command); MQError with
     IBM's reason when the request is not well formed."""
-    request = _Request(parameters)
+    request = Request(parameters)
     if command in _INQUIRIES:
         return _display(command, request)[0]
     if command in (C.MQCMD_CREATE_Q, C.MQCMD_CHANGE_Q, C.MQCMD_COPY_Q):
@@ -222,11 +237,11 @@ def request_command(command: int, parameters: Params) -> Command:
     if command == C.MQCMD_RESET_Q_STATS:
         name = request.string(C.MQCA_Q_NAME, required=True)
         request.done()
-        return _command("RESET", "QSTATS", name)
+        return mqsc_command("RESET", "QSTATS", name)
     raise MQError(C.MQRCCF_CFH_COMMAND_ERROR, f"command {command} is not one MQSC command")
 
 
-def _define_queue(command: int, request: _Request, qtype: str | None) -> Command:
+def _define_queue(command: int, request: Request, qtype: str | None) -> Command:
     if command == C.MQCMD_COPY_Q:
         like = request.string(C.MQCACF_FROM_Q_NAME, required=True)
         name = request.string(C.MQCACF_TO_Q_NAME, required=True)
@@ -253,7 +268,7 @@ def _define_queue(command: int, request: _Request, qtype: str | None) -> Command
     request.left = []
     verb = "ALTER" if command == C.MQCMD_CHANGE_Q else "DEFINE"
     assert name is not None
-    return _command(verb, qtype, name, attrs, frozenset(flags), {"LIKE": like} if like else None)
+    return mqsc_command(verb, qtype, name, attrs, frozenset(flags), {"LIKE": like} if like else None)
 
 
 # -- running -------------------------------------------------------------------------------------
@@ -279,7 +294,7 @@ class _Recorder:
         return call
 
 
-def _run(admin: AdminAPI, command: Command) -> list[str]:
+def run_lines(admin: AdminAPI, command: Command) -> list[str]:
     """The command's output lines through the one executor; MQError with the reason it failed."""
     recorder = _Recorder(admin)
     outcome = run_command(recorder, command)
@@ -302,7 +317,7 @@ def parse_records(lines: list[str]) -> list[tuple[dict[str, str], set[str]]]:
     """DISPLAY output as records: each ``KEYWORD(value)`` (parentheses nest) and each bare
     keyword (SHARE, NOTRIGGER) of the lines after each AMQ....I header."""
     records: list[tuple[dict[str, str], set[str]]] = []
-    for line in lines:
+    for line in _joined(lines):
         if _HEADER.match(line):
             records.append(({}, set()))
             continue
@@ -332,25 +347,36 @@ def parse_records(lines: list[str]) -> list[tuple[dict[str, str], set[str]]]:
     return records
 
 
+def _joined(lines: list[str]) -> list[str]:
+    """The lines with a value that runs on (a namelist's NAMES, one name a line) made one."""
+    out: list[str] = []
+    for line in lines:
+        if out and line.lstrip().startswith(",") and out[-1].count("(") > out[-1].count(")"):
+            out[-1] += line.strip()
+        else:
+            out.append(line)
+    return out
+
+
 def execute(admin: AdminAPI, command: int, parameters: Params) -> Reply:
     """Run one PCF command as the MQSC command that means the same."""
     try:
-        return _execute(admin, command, _Request(parameters))
+        return _execute(admin, command, Request(parameters))
     except MQError as error:
         return Reply([], C.MQCC_FAILED, error.reason)
 
 
-def _execute(admin: AdminAPI, command: int, request: _Request) -> Reply:
+def _execute(admin: AdminAPI, command: int, request: Request) -> Reply:
     if command == C.MQCMD_PING_Q_MGR:  # the command server is there: that is all it asks
         request.done()
         return Reply()
     if command in _INQUIRIES:
         display, inquiry, selection = _display(command, request)
-        return Reply(_objects(inquiry, _run(admin, display), selection))
+        return Reply(_objects(inquiry, run_lines(admin, display), selection))
     if command in _NAMES:
         inquire, family, name_parameter, list_parameter = _NAMES[command]
         display, inquiry, _ = _display(inquire, request)
-        objects = _objects(inquiry, _run(admin, display), [name_parameter])
+        objects = _objects(inquiry, run_lines(admin, display), [name_parameter])
         names = [str(dict(o).get(name_parameter, "")) for o in objects]
         result: Params = [(list_parameter, names)]
         if family == "QUEUE":
@@ -376,13 +402,13 @@ def _objects(inquiry: _Inquiry, lines: list[str], selection: list[int] | None) -
 
 
 def _queue_type(admin: AdminAPI, name: str) -> str:
-    for row, _ in parse_records(_run(admin, _command("DISPLAY", "QUEUE", name, {"TYPE": True}))):
+    for row, _ in parse_records(run_lines(admin, mqsc_command("DISPLAY", "QUEUE", name, {"TYPE": True}))):
         if row.get("TYPE") in attributes.QUEUE_TYPES:
             return row["TYPE"]
     raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"queue {name} not found")
 
 
-def _queue_change(admin: AdminAPI, command: int, request: _Request) -> Reply:
+def _queue_change(admin: AdminAPI, command: int, request: Request) -> Reply:
     if command == C.MQCMD_DELETE_Q:
         name = request.string(C.MQCA_Q_NAME, required=True)
         assert name is not None
@@ -393,20 +419,20 @@ def _queue_change(admin: AdminAPI, command: int, request: _Request) -> Reply:
         if qtype in (None, "ALL", "QCLUSTER"):
             raise MQError(C.MQRCCF_Q_TYPE_ERROR, f"MQIA_Q_TYPE {number}")
         assert qtype is not None
-        _run(admin, _command("DELETE", qtype, name, flags=frozenset({"PURGE"}) if purge else frozenset()))
+        run_lines(admin, mqsc_command("DELETE", qtype, name, flags=frozenset({"PURGE"}) if purge else frozenset()))
         return Reply()
     known: str | None = None
     if command == C.MQCMD_CHANGE_Q and not any(p == C.MQIA_Q_TYPE for p, _ in request.left):
         named = next((v for p, v in request.left if p == C.MQCA_Q_NAME), None)
         known = _queue_type(admin, named.strip()) if isinstance(named, str) else None
-    _run(admin, _define_queue(command, request, known))
+    run_lines(admin, _define_queue(command, request, known))
     return Reply()
 
 
-def _reset_q_stats(admin: AdminAPI, request: _Request) -> Reply:
+def _reset_q_stats(admin: AdminAPI, request: Request) -> Reply:
     name = request.string(C.MQCA_Q_NAME, required=True)
     request.done()
-    lines = _run(admin, _command("RESET", "QSTATS", name))
+    lines = run_lines(admin, mqsc_command("RESET", "QSTATS", name))
     objects = []
     for row, _ in parse_records(lines):
         params: Params = [(C.MQCA_Q_NAME, row.get("QUEUE", ""))]
@@ -418,7 +444,7 @@ def _reset_q_stats(admin: AdminAPI, request: _Request) -> Reply:
     return Reply(objects)
 
 
-_SIMPLE: dict[int, Callable[[AdminAPI, _Request], Reply]] = {C.MQCMD_RESET_Q_STATS: _reset_q_stats}
+_SIMPLE: dict[int, Callable[[AdminAPI, Request], Reply]] = {C.MQCMD_RESET_Q_STATS: _reset_q_stats}
 
 
 # -- responses ------------------------------------------------------------------------------------

@@ -64,6 +64,40 @@ EXTRAS: dict[str, dict[str, tuple[int, Conversion]]] = {
         "CRDATE": (C.MQCA_CREATION_DATE, "str"), "CRTIME": (C.MQCA_CREATION_TIME, "str"),
         "ALTDATE": (C.MQCA_ALTERATION_DATE, "str"), "ALTTIME": (C.MQCA_ALTERATION_TIME, "str"),
     },
+    "SBSTATUS": {
+        "SUB": (C.MQCACF_SUB_NAME, "str"), "SUBID": (C.MQBACF_SUB_ID, "hex"),
+        "ACTCONN": (C.MQBACF_CONNECTION_ID, "hex"), "TOPICSTR": (C.MQCA_TOPIC_STRING, "str"),
+        "DEST": (C.MQCACF_DESTINATION, "str"), "SUBUSER": (C.MQCACF_SUB_USER_ID, "str"),
+        "DURABLE": (C.MQIACF_DURABLE_SUBSCRIPTION, {"YES": C.MQSUB_DURABLE_YES, "NO": C.MQSUB_DURABLE_NO}),
+        "SUBTYPE": (C.MQIACF_SUB_TYPE, {"API": C.MQSUBTYPE_API, "ADMIN": C.MQSUBTYPE_ADMIN, "PROXY": 3}),
+        "NUMMSGS": (C.MQIACF_MESSAGE_COUNT, "int"),
+        "LMSGDATE": (C.MQCACF_LAST_MSG_DATE, "str"), "LMSGTIME": (C.MQCACF_LAST_MSG_TIME, "str"),
+    },
+    "TPSTATUS": {
+        "TOPICSTR": (C.MQCA_TOPIC_STRING, "str"), "PUBCOUNT": (C.MQIA_PUB_COUNT, "int"),
+        "SUBCOUNT": (C.MQIA_SUB_COUNT, "int"), "RETAINED": (C.MQIACF_RETAINED_PUBLICATION, _YES_NO),
+    },
+    "AUTHREC": {
+        "PROFILE": (C.MQCACF_AUTH_PROFILE_NAME, "str"), "ENTITY": (C.MQCACF_ENTITY_NAME, "str"),
+        "ENTTYPE": (C.MQIACF_ENTITY_TYPE, {"PRINCIPAL": C.MQZAET_PRINCIPAL, "GROUP": C.MQZAET_GROUP}),
+        "OBJTYPE": (C.MQIACF_OBJECT_TYPE, {
+            "QUEUE": C.MQOT_Q, "NAMELIST": C.MQOT_NAMELIST, "PROCESS": C.MQOT_PROCESS, "QMGR": C.MQOT_Q_MGR,
+            "CHANNEL": C.MQOT_CHANNEL, "AUTHINFO": C.MQOT_AUTH_INFO, "TOPIC": C.MQOT_TOPIC,
+            "COMMINFO": C.MQOT_COMM_INFO, "LISTENER": C.MQOT_LISTENER, "SERVICE": C.MQOT_SERVICE,
+            "CLNTCONN": C.MQOT_CLNTCONN_CHANNEL, "RQMNAME": C.MQOT_REMOTE_Q_MGR_NAME}),
+        "AUTHLIST": (C.MQIACF_AUTHORIZATION_LIST, "auths"),
+    },
+}
+#: MQSC authority names (AUTHLIST, AUTHADD, AUTHRMV) and IBM's MQAUTH_* values.
+AUTHORITIES: dict[str, int] = {
+    "ALTUSR": C.MQAUTH_ALT_USER_AUTHORITY, "BROWSE": C.MQAUTH_BROWSE, "CHG": C.MQAUTH_CHANGE,
+    "CLR": C.MQAUTH_CLEAR, "CONNECT": C.MQAUTH_CONNECT, "CRT": C.MQAUTH_CREATE, "DLT": C.MQAUTH_DELETE,
+    "DSP": C.MQAUTH_DISPLAY, "GET": C.MQAUTH_INPUT, "INQ": C.MQAUTH_INQUIRE, "PUT": C.MQAUTH_OUTPUT,
+    "PASSALL": C.MQAUTH_PASS_ALL_CONTEXT, "PASSID": C.MQAUTH_PASS_IDENTITY_CONTEXT, "SET": C.MQAUTH_SET,
+    "SETALL": C.MQAUTH_SET_ALL_CONTEXT, "SETID": C.MQAUTH_SET_IDENTITY_CONTEXT, "CTRL": C.MQAUTH_CONTROL,
+    "CTRLX": C.MQAUTH_CONTROL_EXTENDED, "PUB": C.MQAUTH_PUBLISH, "SUB": C.MQAUTH_SUBSCRIBE,
+    "RESUME": C.MQAUTH_RESUME, "SYSTEM": C.MQAUTH_SYSTEM, "ALL": C.MQAUTH_ALL, "ALLADM": C.MQAUTH_ALL_ADMIN,
+    "ALLMQI": C.MQAUTH_ALL_MQI, "NONE": C.MQAUTH_NONE,
 }
 
 
@@ -112,6 +146,9 @@ def _extra(entry: tuple[int, Conversion], text: str) -> tuple[int, Value] | None
     if conversion == "ints":
         items = [t.strip() for t in text.split(",") if t.strip()]
         return (parameter, [int(t) for t in items]) if all(t.lstrip("-").isdigit() for t in items) else None
+    if conversion == "auths":
+        names = [t.strip().upper() for t in text.split(",") if t.strip()]
+        return parameter, [AUTHORITIES[n] for n in names if n in AUTHORITIES]
     if conversion == "hex":
         try:
             return parameter, bytes.fromhex(text)

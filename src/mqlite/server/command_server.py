@@ -29,7 +29,7 @@ from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection, GetResult
 from mqlite.core.security.principal import Principal
 from mqlite.message import Message, MessageDescriptor
-from mqlite.mqsc import pcf_commands, pcf_table
+from mqlite.mqsc import pcf_commands, pcf_objects, pcf_table
 from mqlite.protocol import pcf
 from mqlite.server.system_queue import DEAD_LETTER, SystemQueueServer
 
@@ -113,7 +113,7 @@ class CommandServer:
         except MQError as error:
             return pcf_commands.Reply([], C.MQCC_FAILED, error.reason)
         try:
-            return pcf_commands.execute(admin, request.header.Command, request.parameters)
+            return pcf_objects.execute(admin, request.header.Command, request.parameters)
         except Exception:  # a bug must not stop the server: the request is answered all the same
             log.exception("AMQ6119E: unexpected error serving PCF command %d", request.header.Command)
             return pcf_commands.Reply([], C.MQCC_FAILED, C.MQRCCF_COMMAND_FAILED)

@@ -1,0 +1,149 @@
+"""More PCF commands on the one MQSC executor, over ``pcf_commands``: the definitions of topics,
+channels, listeners and namelists (CREATE / CHANGE / COPY / DELETE as DEFINE / ALTER / DEFINE
+LIKE / DELETE), CHANGE_Q_MGR (ALTER QMGR), and the authority records (INQUIRE_AUTH_RECS as
+DISPLAY AUTHREC, SET_AUTH_REC and DELETE_AUTH_REC as SET / DELETE AUTHREC, an entity a command).
+``execute`` is the command server's entry: these first, then everything ``pcf_commands`` runs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from mqlite import cmqc as C
+from mqlite.core.errors import MQError
+from mqlite.mqsc import pcf_commands, pcf_table
+from mqlite.mqsc.commands import AdminAPI
+from mqlite.mqsc.pcf_commands import Params, Reply, Request, mqsc_command, parse_records, run_lines
+
+__all__ = ["execute"]
+
+
+@dataclass(frozen=True)
+class _Kind:
+    objtype: str
+    name: int  # the parameter naming the object
+    copy_from: int  # COPY's MQCACF_FROM_*_NAME
+    copy_to: int  # and MQCACF_TO_*_NAME
+
+
+_TOPIC = _Kind("TOPIC", C.MQCA_TOPIC_NAME, C.MQCACF_FROM_TOPIC_NAME, C.MQCACF_TO_TOPIC_NAME)
+_CHANNEL = _Kind("CHANNEL", C.MQCACH_CHANNEL_NAME, C.MQCACF_FROM_CHANNEL_NAME, C.MQCACF_TO_CHANNEL_NAME)
+_LISTENER = _Kind("LISTENER", C.MQCACH_LISTENER_NAME, C.MQCACF_FROM_LISTENER_NAME, C.MQCACF_TO_LISTENER_NAME)
+_NAMELIST = _Kind("NAMELIST", C.MQCA_NAMELIST_NAME, C.MQCACF_FROM_NAMELIST_NAME, C.MQCACF_TO_NAMELIST_NAME)
+#: command -> (what it does, to which kind of object)
+_DEFINITIONS: dict[int, tuple[str, _Kind]] = {
+    C.MQCMD_CREATE_TOPIC: ("DEFINE", _TOPIC), C.MQCMD_CHANGE_TOPIC: ("ALTER", _TOPIC),
+    C.MQCMD_COPY_TOPIC: ("COPY", _TOPIC), C.MQCMD_DELETE_TOPIC: ("DELETE", _TOPIC),
+    C.MQCMD_CREATE_CHANNEL: ("DEFINE", _CHANNEL), C.MQCMD_CHANGE_CHANNEL: ("ALTER", _CHANNEL),
+    C.MQCMD_COPY_CHANNEL: ("COPY", _CHANNEL), C.MQCMD_DELETE_CHANNEL: ("DELETE", _CHANNEL),
+    C.MQCMD_CREATE_LISTENER: ("DEFINE", _LISTENER), C.MQCMD_CHANGE_LISTENER: ("ALTER", _LISTENER),
+    C.MQCMD_COPY_LISTENER: ("COPY", _LISTENER), C.MQCMD_DELETE_LISTENER: ("DELETE", _LISTENER),
+    C.MQCMD_CREATE_NAMELIST: ("DEFINE", _NAMELIST), C.MQCMD_CHANGE_NAMELIST: ("ALTER", _NAMELIST),
+    C.MQCMD_COPY_NAMELIST: ("COPY", _NAMELIST), C.MQCMD_DELETE_NAMELIST: ("DELETE", _NAMELIST),
+}
+_OBJECT_TYPES = {number: name for name, number in pcf_table.EXTRAS["AUTHREC"]["OBJTYPE"][1].items()}  # type: ignore[union-attr]
+_AUTH_NAMES = {number: name for name, number in pcf_table.AUTHORITIES.items()}
+
+
+def execute(admin: AdminAPI, command: int, parameters: Params) -> Reply:
+    """Run one PCF command as the MQSC command that means the same."""
+    try:
+        request = Request(parameters)
+        if command in _DEFINITIONS:
+            action, kind = _DEFINITIONS[command]
+            return _definition(admin, action, kind, request)
+        if command == C.MQCMD_CHANGE_Q_MGR:
+            request.integer(C.MQIACF_FORCE)
+            attrs = dict(pcf_table.to_mqsc("QMGR", p, v) for p, v in request.left)
+            run_lines(admin, mqsc_command("ALTER", "QMGR", None, attrs))
+            return Reply()
+        if command == C.MQCMD_INQUIRE_AUTH_RECS:
+            return _inquire_auth_recs(admin, request)
+        if command in (C.MQCMD_SET_AUTH_REC, C.MQCMD_DELETE_AUTH_REC):
+            return _change_auth_rec(admin, command, request)
+    except MQError as error:
+        return Reply([], C.MQCC_FAILED, error.reason)
+    return pcf_commands.execute(admin, command, parameters)
+
+
+def _definition(admin: AdminAPI, action: str, kind: _Kind, request: Request) -> Reply:
+    flags: set[str] = set()
+    options: dict[str, str] = {}
+    if action == "COPY":
+        options["LIKE"] = str(request.string(kind.copy_from, required=True))
+        name = request.string(kind.copy_to, required=True)
+    else:
+        name = request.string(kind.name, required=True)
+    if action == "DELETE":
+        if kind is _CHANNEL:
+            request.integer(C.MQIACH_CHANNEL_TYPE)  # (MQSC's DELETE CHANNEL takes none)
+        request.done()
+        run_lines(admin, mqsc_command("DELETE", kind.objtype, name))
+        return Reply()
+    if request.integer(C.MQIACF_REPLACE) == C.MQRP_YES and action != "ALTER":
+        flags.add("REPLACE")
+    if action == "ALTER" and kind is _CHANNEL:
+        request.integer(C.MQIACH_CHANNEL_TYPE)  # the channel's own type stays
+    attrs: dict[str, Any] = dict(pcf_table.to_mqsc(kind.objtype, p, v) for p, v in request.left)
+    request.left = []
+    verb = "ALTER" if action == "ALTER" else "DEFINE"
+    run_lines(admin, mqsc_command(verb, kind.objtype, name, attrs, frozenset(flags), options))
+    return Reply()
+
+
+def _authrec_target(request: Request, required: bool) -> dict[str, Any]:
+    attrs: dict[str, Any] = {}
+    profile = request.string(C.MQCACF_AUTH_PROFILE_NAME)
+    if profile is not None:
+        attrs["PROFILE"] = profile
+    objtype = request.integer(C.MQIACF_OBJECT_TYPE)
+    if objtype is None and required:
+        raise MQError(C.MQRCCF_OBJECT_TYPE_MISSING, "MQIACF_OBJECT_TYPE is required")
+    if objtype is not None:
+        if objtype not in _OBJECT_TYPES:
+            raise MQError(C.MQRCCF_PARM_VALUE_ERROR, f"MQIACF_OBJECT_TYPE {objtype}")
+        attrs["OBJTYPE"] = _OBJECT_TYPES[objtype]
+    return attrs
+
+
+def _inquire_auth_recs(admin: AdminAPI, request: Request) -> Reply:
+    request.integer(C.MQIACF_AUTH_OPTIONS)  # (records whose profile covers the name: MATCH(PROFILE))
+    attrs = _authrec_target(request, required=False)
+    entity = request.string(C.MQCACF_ENTITY_NAME)
+    entity_type = request.integer(C.MQIACF_ENTITY_TYPE)
+    if entity:
+        attrs["GROUP" if entity_type == C.MQZAET_GROUP else "PRINCIPAL"] = entity
+    request.integers(C.MQIACF_AUTH_PROFILE_ATTRS)
+    request.done()
+    lines = run_lines(admin, mqsc_command("DISPLAY", "AUTHREC", None, attrs))
+    return Reply([pcf_table.to_pcf("AUTHREC", row, flags) for row, flags in parse_records(lines)])
+
+
+def _change_auth_rec(admin: AdminAPI, command: int, request: Request) -> Reply:
+    attrs = _authrec_target(request, required=True)
+    if "PROFILE" not in attrs:
+        raise MQError(C.MQRCCF_PROFILE_NAME_MISSING, "MQCACF_AUTH_PROFILE_NAME is required")
+    if command == C.MQCMD_SET_AUTH_REC:
+        for parameter, keyword in ((C.MQIACF_AUTH_ADD_AUTHS, "AUTHADD"), (C.MQIACF_AUTH_REMOVE_AUTHS, "AUTHRMV")):
+            numbers = request.integers(parameter)
+            if numbers is not None:
+                unknown = [n for n in numbers if n not in _AUTH_NAMES]
+                if unknown:
+                    raise MQError(C.MQRCCF_AUTH_VALUE_ERROR, f"authority {unknown[0]}")
+                attrs[keyword] = [_AUTH_NAMES[n] for n in numbers]
+        if "AUTHADD" not in attrs and "AUTHRMV" not in attrs:
+            raise MQError(C.MQRCCF_AUTH_VALUE_MISSING, "MQIACF_AUTH_ADD_AUTHS or MQIACF_AUTH_REMOVE_AUTHS is needed")
+    entities: list[tuple[str, str]] = []
+    for parameter, keyword in ((C.MQCACF_PRINCIPAL_ENTITY_NAMES, "PRINCIPAL"), (C.MQCACF_GROUP_ENTITY_NAMES, "GROUP")):
+        value = request.take(parameter)
+        if value is not None:
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise MQError(C.MQRCCF_CFSL_PARM_ID_ERROR, f"parameter {parameter} must be a string list (MQCFSL)")
+            entities.extend((keyword, str(v).strip()) for v in value)
+    request.done()
+    if not entities:
+        raise MQError(C.MQRCCF_ENTITY_NAME_MISSING, "MQCACF_PRINCIPAL_ENTITY_NAMES or MQCACF_GROUP_ENTITY_NAMES")
+    verb = "SET" if command == C.MQCMD_SET_AUTH_REC else "DELETE"
+    for keyword, entity in entities:
+        run_lines(admin, mqsc_command(verb, "AUTHREC", None, {**attrs, keyword: entity}))
+    return Reply()
