@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from mqlite import cmqc as C
 from mqlite.core.qmgr import QueueManager
-from mqlite.mqsc import pcf_commands
+from mqlite.mqsc import pcf_commands, pcf_objects
 from mqlite.protocol import pcf
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
@@ -68,11 +68,14 @@ filters = st.one_of(st.builds(pcf.IntegerFilter, int32, int32), st.builds(pcf.St
 _PARAMETERS = [C.MQCA_Q_NAME, C.MQIA_Q_TYPE, C.MQIACF_Q_ATTRS, C.MQIA_MAX_Q_DEPTH, C.MQCA_Q_DESC, C.MQIACF_ALL,
                C.MQCACH_CHANNEL_NAME, C.MQIACH_CHANNEL_TYPE, C.MQCA_TOPIC_NAME, C.MQCACF_SUB_NAME,
                C.MQIA_DEF_PERSISTENCE, C.MQIACF_REPLACE, C.MQIACF_PURGE, C.MQCACF_FROM_Q_NAME, C.MQCACF_TO_Q_NAME,
-               C.MQIACF_Q_STATUS_TYPE, C.MQIA_CURRENT_Q_DEPTH]
+               C.MQIACF_Q_STATUS_TYPE, C.MQIA_CURRENT_Q_DEPTH, C.MQCACF_AUTH_PROFILE_NAME, C.MQIACF_OBJECT_TYPE,
+               C.MQIACF_AUTH_ADD_AUTHS, C.MQCACF_PRINCIPAL_ENTITY_NAMES, C.MQCA_TOPIC_STRING, C.MQCA_NAMES]
 _COMMANDS = [C.MQCMD_INQUIRE_Q, C.MQCMD_INQUIRE_Q_NAMES, C.MQCMD_INQUIRE_Q_MGR, C.MQCMD_INQUIRE_Q_STATUS,
              C.MQCMD_CREATE_Q, C.MQCMD_CHANGE_Q, C.MQCMD_COPY_Q, C.MQCMD_DELETE_Q, C.MQCMD_INQUIRE_CHANNEL,
              C.MQCMD_INQUIRE_CHANNEL_NAMES, C.MQCMD_INQUIRE_CHANNEL_STATUS, C.MQCMD_INQUIRE_TOPIC,
-             C.MQCMD_INQUIRE_SUBSCRIPTION, C.MQCMD_PING_Q_MGR, C.MQCMD_RESET_Q_STATS]
+             C.MQCMD_INQUIRE_SUBSCRIPTION, C.MQCMD_PING_Q_MGR, C.MQCMD_RESET_Q_STATS, C.MQCMD_CREATE_TOPIC,
+             C.MQCMD_CHANGE_CHANNEL, C.MQCMD_COPY_LISTENER, C.MQCMD_DELETE_NAMELIST, C.MQCMD_CHANGE_Q_MGR,
+             C.MQCMD_INQUIRE_AUTH_RECS, C.MQCMD_SET_AUTH_REC, C.MQCMD_INQUIRE_SUB_STATUS, C.MQCMD_INQUIRE_TOPIC_STATUS]
 names = st.sampled_from(["FUZZ.A", "FUZZ.*", "*", "", "SYSTEM.DEF*", "NOPE"])
 request_value = st.one_of(scalar, filters, names)
 requests = st.builds(
@@ -115,7 +118,7 @@ def test_command_server_answers_any_request(data: bytes) -> None:
         assert 3001 <= error.reason <= 3999, error
         answer = pcf_commands.error_response(pcf.peek_header(data), error.reason)
     else:
-        reply = pcf_commands.execute(qm, request.header.Command, request.parameters)
+        reply = pcf_objects.execute(qm, request.header.Command, request.parameters)
         assert reply.comp_code in (C.MQCC_OK, C.MQCC_FAILED) and (reply.comp_code == C.MQCC_OK) == (reply.reason == 0)
         answer = pcf_commands.responses(request.header, reply)
     assert answer[-1].header.Control == C.MQCFC_LAST

@@ -451,7 +451,7 @@ _SIMPLE: dict[int, Callable[[AdminAPI, Request], Reply]] = {C.MQCMD_RESET_Q_STAT
 def responses(request: pcf.MQCFH, reply: Reply) -> list[pcf.PcfMessage]:
     """The response messages of ``reply`` to a request with header ``request``."""
     xr = request.Type == C.MQCFT_COMMAND_XR
-    version = request.Version if xr else C.MQCFH_VERSION_1
+    version = request.Version if xr and 1 <= request.Version <= C.MQCFH_CURRENT_VERSION else C.MQCFH_VERSION_1
     bodies: list[tuple[int, int, int, Params]] = [
         (C.MQCFT_XR_ITEM if xr else C.MQCFT_RESPONSE, C.MQCC_OK, C.MQRC_NONE, params) for params in reply.objects]
     if xr:
