@@ -228,3 +228,18 @@ def test_endmqcsv_and_strmqcsv(qmgr: QMgr, run_cli: RunCli, admin: Any) -> None:
         qm.disconnect()
     (status,) = admin.MQCMD_INQUIRE_Q_MGR_STATUS()
     assert status[C.MQIACF_CMD_SERVER_STATUS] == C.MQSVC_STATUS_RUNNING
+
+
+def test_channel_status_of_a_running_svrconn(qmgr: QMgr, run_cli: RunCli, admin: Any) -> None:
+    client = pymqi.connect(qmgr.name, "DEV.APP.SVRCONN", f"127.0.0.1({qmgr.port})", APP.user, APP.password)
+    try:
+        statuses = admin.MQCMD_INQUIRE_CHANNEL_STATUS({C.MQCACH_CHANNEL_NAME: b"DEV.APP.SVRCONN"})
+        shown = records(mqsc(run_cli, qmgr, "DISPLAY CHSTATUS(DEV.APP.SVRCONN) ALL\n"), "AMQ8417I")
+    finally:
+        client.disconnect()
+    assert len(statuses) == len(shown) >= 1, (statuses, shown)
+    status = statuses[0]
+    assert status[C.MQCACH_CHANNEL_NAME] == b"DEV.APP.SVRCONN"
+    assert status[C.MQIACH_CHANNEL_TYPE] == C.MQCHT_SVRCONN and shown[0]["CHLTYPE"] == "SVRCONN"
+    assert status[C.MQIACH_CHANNEL_STATUS] == C.MQCHS_RUNNING and shown[0]["STATUS"] == "RUNNING"
+    assert status[C.MQCACH_CONNECTION_NAME].decode() == shown[0]["CONNAME"]

@@ -100,3 +100,24 @@ def test_sub_status(qm: QueueManager) -> None:
     sub_id = status[C.MQBACF_SUB_ID]
     assert isinstance(sub_id, bytes) and sub_id.hex().upper() == mq["SUBID"]
     assert status[C.MQIACF_MESSAGE_COUNT] == int(mq["NUMMSGS"]) and status[C.MQIACF_SUB_TYPE] == C.MQSUBTYPE_ADMIN
+
+
+def test_chlauth_records(qm: QueueManager) -> None:
+    ok(qm, C.MQCMD_SET_CHLAUTH_REC, [(C.MQCACH_CHANNEL_NAME, "APP.*"), (C.MQIACF_CHLAUTH_TYPE, C.MQCAUT_BLOCKUSER),
+                                     (C.MQCACH_MCA_USER_ID_LIST, ["eve", "mallory"]), (C.MQCA_CHLAUTH_DESC, "no eve")])
+    ok(qm, C.MQCMD_SET_CHLAUTH_REC, [(C.MQCACH_CHANNEL_NAME, "APP.*"), (C.MQIACF_CHLAUTH_TYPE, C.MQCAUT_ADDRESSMAP),
+                                     (C.MQCACH_CONNECTION_NAME, "10.0.0.*"), (C.MQIACH_USER_SOURCE, C.MQUSRC_NOACCESS)])
+    mq = {r["TYPE"]: r for r, _ in parse_records(mqsc(qm, "DISPLAY CHLAUTH(APP.*) MATCH(EXACT) ALL"))}
+    records = ok(qm, C.MQCMD_INQUIRE_CHLAUTH_RECS, [(C.MQCACH_CHANNEL_NAME, "APP.*"),
+                                                    (C.MQIACH_MATCH, C.MQMATCH_EXACT)])
+    by_type = {r[C.MQIACF_CHLAUTH_TYPE]: r for r in records}
+    assert by_type[C.MQCAUT_BLOCKUSER][C.MQCACH_MCA_USER_ID_LIST] == ["eve", "mallory"]
+    assert mq["BLOCKUSER"]["USERLIST"] == "eve,mallory" and by_type[C.MQCAUT_BLOCKUSER][C.MQCA_CHLAUTH_DESC] == "no eve"
+    assert by_type[C.MQCAUT_ADDRESSMAP][C.MQCACH_CONNECTION_NAME] == mq["ADDRESSMAP"]["ADDRESS"] == "10.0.0.*"
+    assert by_type[C.MQCAUT_ADDRESSMAP][C.MQIACH_USER_SOURCE] == C.MQUSRC_NOACCESS
+    ok(qm, C.MQCMD_SET_CHLAUTH_REC, [(C.MQCACH_CHANNEL_NAME, "APP.*"), (C.MQIACF_CHLAUTH_TYPE, C.MQCAUT_ADDRESSMAP),
+                                     (C.MQIACF_ACTION, C.MQACT_REMOVE), (C.MQCACH_CONNECTION_NAME, "10.0.0.*")])
+    left = ok(qm, C.MQCMD_INQUIRE_CHLAUTH_RECS, [(C.MQCACH_CHANNEL_NAME, "APP.*"), (C.MQIACH_MATCH, C.MQMATCH_EXACT)])
+    assert [r[C.MQIACF_CHLAUTH_TYPE] for r in left] == [C.MQCAUT_BLOCKUSER]
+    bad = execute(qm, C.MQCMD_SET_CHLAUTH_REC, [(C.MQCACH_CHANNEL_NAME, "APP.*"), (C.MQIACF_CHLAUTH_TYPE, 99)])
+    assert bad.reason == C.MQRCCF_CHLAUTH_TYPE_ERROR

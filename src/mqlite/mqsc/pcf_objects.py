@@ -61,6 +61,10 @@ def execute(admin: AdminAPI, command: int, parameters: Params) -> Reply:
             return _inquire_auth_recs(admin, request)
         if command in (C.MQCMD_SET_AUTH_REC, C.MQCMD_DELETE_AUTH_REC):
             return _change_auth_rec(admin, command, request)
+        if command == C.MQCMD_INQUIRE_CHLAUTH_RECS:
+            return _inquire_chlauth(admin, request)
+        if command == C.MQCMD_SET_CHLAUTH_REC:
+            return _set_chlauth(admin, request)
     except MQError as error:
         return Reply([], C.MQCC_FAILED, error.reason)
     return pcf_commands.execute(admin, command, parameters)
@@ -147,3 +151,59 @@ def _change_auth_rec(admin: AdminAPI, command: int, request: Request) -> Reply:
     for keyword, entity in entities:
         run_lines(admin, mqsc_command(verb, "AUTHREC", None, {**attrs, keyword: entity}))
     return Reply()
+
+
+_CHLAUTH_TYPES = pcf_table.EXTRAS["CHLAUTH"]["TYPE"][1]
+_ACTIONS = {C.MQACT_ADD: "ADD", C.MQACT_REPLACE: "REPLACE", C.MQACT_REMOVE: "REMOVE", C.MQACT_REMOVEALL: "REMOVEALL"}
+
+
+def _chlauth_type(request: Request, required: bool) -> str | None:
+    number = request.integer(C.MQIACF_CHLAUTH_TYPE)
+    if number is None or (number == C.MQCAUT_ALL and not required):
+        if required:
+            raise MQError(C.MQRCCF_CHLAUTH_TYPE_ERROR, "MQIACF_CHLAUTH_TYPE is required")
+        return None
+    token = next((t for t, n in _CHLAUTH_TYPES.items() if n == number), None)  # type: ignore[union-attr]
+    if token is None:
+        raise MQError(C.MQRCCF_CHLAUTH_TYPE_ERROR, f"MQIACF_CHLAUTH_TYPE {number}")
+    return token
+
+
+def _inquire_chlauth(admin: AdminAPI, request: Request) -> Reply:
+    """INQUIRE_CHLAUTH_RECS: DISPLAY CHLAUTH(profile) [TYPE(t)] ALL."""
+    name = request.string(C.MQCACH_CHANNEL_NAME, required=True)
+    options: dict[str, str] = {}
+    kind = _chlauth_type(request, required=False)
+    if kind is not None:
+        options["TYPE"] = kind
+    match = request.integer(C.MQIACH_MATCH)
+    if match not in (None, C.MQMATCH_GENERIC, C.MQMATCH_EXACT, C.MQMATCH_ALL):
+        raise MQError(C.MQRCCF_PARM_VALUE_ERROR, f"MQIACH_MATCH {match} (RUNCHECK is not served yet)")
+    if match is not None:
+        options["MATCH"] = {C.MQMATCH_GENERIC: "GENERIC", C.MQMATCH_EXACT: "EXACT", C.MQMATCH_ALL: "ALL"}[match]
+    selection = request.integers(C.MQIACF_CHLAUTH_ATTRS)
+    request.done()
+    lines = run_lines(admin, mqsc_command("DISPLAY", "CHLAUTH", name, flags=frozenset({"ALL"}), options=options))
+    objects = [pcf_table.to_pcf("CHLAUTH", row, flags) for row, flags in parse_records(lines)]
+    if selection is not None and C.MQIACF_ALL not in selection:
+        wanted = {*selection, C.MQCACH_CHANNEL_NAME, C.MQIACF_CHLAUTH_TYPE}
+        objects = [[(p, v) for p, v in o if p in wanted] for o in objects]
+    return Reply(objects)
+
+
+def _set_chlauth(admin: AdminAPI, request: Request) -> Reply:
+    """SET_CHLAUTH_REC: SET CHLAUTH(profile) TYPE(t) ACTION(a) attributes."""
+    name = request.string(C.MQCACH_CHANNEL_NAME, required=True)
+    attrs: dict[str, Any] = {"TYPE": _chlauth_type(request, required=True)}
+    action = request.integer(C.MQIACF_ACTION)
+    if action is not None:
+        if action not in _ACTIONS:
+            raise MQError(C.MQRCCF_CHLAUTH_ACTION_ERROR, f"MQIACF_ACTION {action}")
+        attrs["ACTION"] = _ACTIONS[action]
+    for parameter, value in request.left:
+        keyword, converted = pcf_table.extra_to_mqsc("CHLAUTH", parameter, value)
+        attrs[keyword] = converted
+    request.left = []
+    run_lines(admin, mqsc_command("SET", "CHLAUTH", name, attrs))
+    return Reply()
+

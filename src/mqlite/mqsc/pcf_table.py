@@ -47,6 +47,7 @@ EXTRAS: dict[str, dict[str, tuple[int, Conversion]]] = {
     },
     "CHSTATUS": {
         "CHANNEL": (C.MQCACH_CHANNEL_NAME, "str"), "STATUS": (C.MQIACH_CHANNEL_STATUS, _CHSTATUS_TOKENS),
+        "CHLTYPE": (C.MQIACH_CHANNEL_TYPE, dict(attributes.spec("CHANNEL", "CHLTYPE").tokens)),  # type: ignore[union-attr]
         "CONNAME": (C.MQCACH_CONNECTION_NAME, "str"), "MSGS": (C.MQIACH_MSGS, "int"),
         "BYTSSENT": (C.MQIACH_BYTES_SENT, "int"), "BYTSRCVD": (C.MQIACH_BYTES_RECEIVED, "int"),
         "CURSHCNV": (C.MQIACH_CURRENT_SHARING_CONVS, "int"), "MCAUSER": (C.MQCACH_MCA_USER_ID, "str"),
@@ -86,6 +87,20 @@ EXTRAS: dict[str, dict[str, tuple[int, Conversion]]] = {
             "COMMINFO": C.MQOT_COMM_INFO, "LISTENER": C.MQOT_LISTENER, "SERVICE": C.MQOT_SERVICE,
             "CLNTCONN": C.MQOT_CLNTCONN_CHANNEL, "RQMNAME": C.MQOT_REMOTE_Q_MGR_NAME}),
         "AUTHLIST": (C.MQIACF_AUTHORIZATION_LIST, "auths"),
+    },
+    "CHLAUTH": {
+        "CHLAUTH": (C.MQCACH_CHANNEL_NAME, "str"),
+        "TYPE": (C.MQIACF_CHLAUTH_TYPE, {"BLOCKUSER": C.MQCAUT_BLOCKUSER, "BLOCKADDR": C.MQCAUT_BLOCKADDR,
+                                         "SSLPEERMAP": C.MQCAUT_SSLPEERMAP, "ADDRESSMAP": C.MQCAUT_ADDRESSMAP,
+                                         "USERMAP": C.MQCAUT_USERMAP, "QMGRMAP": C.MQCAUT_QMGRMAP}),
+        "DESCR": (C.MQCA_CHLAUTH_DESC, "str"), "ADDRESS": (C.MQCACH_CONNECTION_NAME, "str"),
+        "USERLIST": (C.MQCACH_MCA_USER_ID_LIST, "strs"), "ADDRLIST": (C.MQCACH_CONNECTION_NAME_LIST, "strs"),
+        "USERSRC": (C.MQIACH_USER_SOURCE, {"MAP": C.MQUSRC_MAP, "NOACCESS": C.MQUSRC_NOACCESS,
+                                           "CHANNEL": C.MQUSRC_CHANNEL}),
+        "WARN": (C.MQIACH_WARNING, {"NO": C.MQWARN_NO, "YES": C.MQWARN_YES}),
+        "MCAUSER": (C.MQCACH_MCA_USER_ID, "str"), "CLNTUSER": (C.MQCACH_CLIENT_USER_ID, "str"),
+        "SSLPEER": (C.MQCACH_SSL_PEER_NAME, "str"), "QMNAME": (C.MQCA_REMOTE_Q_MGR_NAME, "str"),
+        "ALTDATE": (C.MQCA_ALTERATION_DATE, "str"), "ALTTIME": (C.MQCA_ALTERATION_TIME, "str"),
     },
 }
 #: MQSC authority names (AUTHLIST, AUTHADD, AUTHRMV) and IBM's MQAUTH_* values.
@@ -146,6 +161,8 @@ def _extra(entry: tuple[int, Conversion], text: str) -> tuple[int, Value] | None
     if conversion == "ints":
         items = [t.strip() for t in text.split(",") if t.strip()]
         return (parameter, [int(t) for t in items]) if all(t.lstrip("-").isdigit() for t in items) else None
+    if conversion == "strs":
+        return parameter, [t.strip() for t in text.split(",") if t.strip()]
     if conversion == "auths":
         names = [t.strip().upper() for t in text.split(",") if t.strip()]
         return parameter, [AUTHORITIES[n] for n in names if n in AUTHORITIES]
@@ -224,6 +241,25 @@ def to_mqsc(objtype: str, parameter: int, value: Value) -> tuple[str, Any]:
     if not isinstance(value, str):
         raise MQError(parm_id_error(value), f"{spec.name} takes a string")
     return spec.name, value
+
+
+def extra_to_mqsc(family: str, parameter: int, value: Value) -> tuple[str, Any]:
+    """A PCF parameter of a command on a family with no catalogue (SET_CHLAUTH_REC) as its MQSC
+    keyword and value, through ``EXTRAS``."""
+    for keyword, (pid, conversion) in EXTRAS.get(family, {}).items():
+        if pid != parameter:
+            continue
+        if isinstance(conversion, Mapping):
+            token = next((t for t, n in conversion.items() if n == value), None)
+            if token is None:
+                raise MQError(C.MQRCCF_PARM_VALUE_ERROR, f"{value!r} is not a value of {keyword}")
+            return keyword, token
+        if conversion == "strs" and isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return keyword, [str(v).strip() for v in value]
+        if conversion == "str" and isinstance(value, str):
+            return keyword, value.strip()
+        raise MQError(parm_id_error(value), f"{keyword} does not take {type(value).__name__}")
+    raise MQError(parm_id_error(value), f"parameter {parameter} is not valid here")
 
 
 def parm_id_error(value: Value) -> int:
