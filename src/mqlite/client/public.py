@@ -39,6 +39,7 @@ from mqlite.client.structs import CD, CMHO, CSP, GMO, IMPO, MD, OD, PD, PMO, SCO
 
 # CMQCFC: mqlite's cmqc carries the few admin constants it has; pymqi code naming CMQCFC finds them.
 CMQCFC = CMQC
+CMQZC = CMQC  # pymqi's CMQZC (MQZAO_*, MQZAET_*, ...) is in the same namespace
 
 __all__ = [
     "CD",
@@ -58,6 +59,7 @@ __all__ = [
     "CMQC",
     "CMQCFC",
     "CMQXC",
+    "CMQZC",
     "CSP",
     "GMO",
     "IMPO",
