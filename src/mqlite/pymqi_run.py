@@ -23,11 +23,11 @@ USAGE = "usage: python -m mqlite.pymqi_run PROGRAM.py [ARG ...] | -m MODULE [ARG
 
 PACKAGES = ("pymqi", "ibmmq")
 # pymqi's constant modules, importable as submodules (``import pymqi.CMQC``) and as names.
-_SUBMODULES = ("CMQC", "CMQCFC", "CMQXC")
+_SUBMODULES = ("CMQC", "CMQCFC", "CMQXC", "CMQZC")
 
 
 def install() -> types.ModuleType:
-    """Make ``import pymqi`` and ``import ibmmq`` (and their ``CMQC``, ``CMQCFC``, ``CMQXC``)
+    """Make ``import pymqi`` and ``import ibmmq`` (and their ``CMQC``, ``CMQCFC``, ``CMQXC``, ``CMQZC``)
     give mqlite's API."""
     for package in PACKAGES:
         sys.modules[package] = mqlite
