@@ -243,3 +243,24 @@ def test_channel_status_of_a_running_svrconn(qmgr: QMgr, run_cli: RunCli, admin:
     assert status[C.MQIACH_CHANNEL_TYPE] == C.MQCHT_SVRCONN and shown[0]["CHLTYPE"] == "SVRCONN"
     assert status[C.MQIACH_CHANNEL_STATUS] == C.MQCHS_RUNNING and shown[0]["STATUS"] == "RUNNING"
     assert status[C.MQCACH_CONNECTION_NAME].decode() == shown[0]["CONNAME"]
+
+
+def test_operations_listeners_and_clear(qmgr: QMgr, run_cli: RunCli, admin: Any) -> None:
+    admin.MQCMD_CREATE_LISTENER({C.MQCACH_LISTENER_NAME: b"PCF.LSTR", C.MQIACH_XMIT_PROTOCOL_TYPE: C.MQXPT_TCP,
+                                 C.MQIACH_PORT: 0})
+    admin.MQCMD_START_CHANNEL_LISTENER({C.MQCACH_LISTENER_NAME: b"PCF.LSTR"})
+    (status,) = admin.MQCMD_INQUIRE_LISTENER_STATUS({C.MQCACH_LISTENER_NAME: b"PCF.LSTR"})
+    shown = records(mqsc(run_cli, qmgr, "DISPLAY LSSTATUS(PCF.LSTR) ALL\n"), "AMQ8631I")[0]
+    assert status[C.MQIACH_LISTENER_STATUS] == C.MQSVC_STATUS_RUNNING and shown["STATUS"] == "RUNNING"
+    assert status[C.MQIACH_PORT] == int(shown["PORT"]) > 0
+    admin.MQCMD_STOP_CHANNEL_LISTENER({C.MQCACH_LISTENER_NAME: b"PCF.LSTR"})
+    with pytest.raises(pymqi.MQMIError) as stopped:
+        admin.MQCMD_INQUIRE_LISTENER_STATUS({C.MQCACH_LISTENER_NAME: b"PCF.LSTR"})
+    assert stopped.value.reason == C.MQRCCF_LSTR_STATUS_NOT_FOUND
+    mqsc(run_cli, qmgr, "DEFINE QLOCAL(PCF.FULL)\n")
+    with pymqi.Queue(admin.qm, "PCF.FULL") as queue:
+        queue.put(b"one")
+    assert depth(run_cli, qmgr, "PCF.FULL") == 1
+    admin.MQCMD_CLEAR_Q({C.MQCA_Q_NAME: b"PCF.FULL"})
+    assert depth(run_cli, qmgr, "PCF.FULL") == 0
+    assert admin.MQCMD_REFRESH_SECURITY({C.MQIACF_SECURITY_TYPE: C.MQSECTYPE_AUTHSERV}) == []

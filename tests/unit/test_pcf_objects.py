@@ -121,3 +121,16 @@ def test_chlauth_records(qm: QueueManager) -> None:
     assert [r[C.MQIACF_CHLAUTH_TYPE] for r in left] == [C.MQCAUT_BLOCKUSER]
     bad = execute(qm, C.MQCMD_SET_CHLAUTH_REC, [(C.MQCACH_CHANNEL_NAME, "APP.*"), (C.MQIACF_CHLAUTH_TYPE, 99)])
     assert bad.reason == C.MQRCCF_CHLAUTH_TYPE_ERROR
+
+
+def test_operations(qm: QueueManager) -> None:
+    mqsc(qm, "DEFINE QLOCAL(FULL.Q)")
+    ok(qm, C.MQCMD_CLEAR_Q, [(C.MQCA_Q_NAME, "FULL.Q")])
+    ok(qm, C.MQCMD_RESET_CHANNEL, [(C.MQCACH_CHANNEL_NAME, "SYSTEM.DEF.SENDER"), (C.MQIACH_MSG_SEQUENCE_NUMBER, 5)])
+    ok(qm, C.MQCMD_REFRESH_SECURITY, [(C.MQIACF_SECURITY_TYPE, C.MQSECTYPE_SSL)])
+    # No channel agents in core alone: the executor's own reason comes back.
+    stop = execute(qm, C.MQCMD_STOP_CHANNEL, [(C.MQCACH_CHANNEL_NAME, "SYSTEM.DEF.SENDER"),
+                                              (C.MQIACF_MODE, C.MQMODE_QUIESCE)])
+    assert stop.reason == C.MQRCCF_CHL_SYSTEM_NOT_ACTIVE
+    bad = execute(qm, C.MQCMD_STOP_CHANNEL, [(C.MQCACH_CHANNEL_NAME, "X"), (C.MQIACF_MODE, 9)])
+    assert bad.reason == C.MQRCCF_PARM_VALUE_ERROR

@@ -61,6 +61,8 @@ def execute(admin: AdminAPI, command: int, parameters: Params) -> Reply:
             return _inquire_auth_recs(admin, request)
         if command in (C.MQCMD_SET_AUTH_REC, C.MQCMD_DELETE_AUTH_REC):
             return _change_auth_rec(admin, command, request)
+        if command in _OPERATIONS:
+            return _operation(admin, command, request)
         if command == C.MQCMD_INQUIRE_CHLAUTH_RECS:
             return _inquire_chlauth(admin, request)
         if command == C.MQCMD_SET_CHLAUTH_REC:
@@ -205,5 +207,50 @@ def _set_chlauth(admin: AdminAPI, request: Request) -> Reply:
         attrs[keyword] = converted
     request.left = []
     run_lines(admin, mqsc_command("SET", "CHLAUTH", name, attrs))
+    return Reply()
+
+
+#: Commands that are one MQSC verb on one named object: (verb, noun, the naming parameter).
+_OPERATIONS: dict[int, tuple[str, str, int]] = {
+    C.MQCMD_CLEAR_Q: ("CLEAR", "QLOCAL", C.MQCA_Q_NAME),
+    C.MQCMD_START_CHANNEL: ("START", "CHANNEL", C.MQCACH_CHANNEL_NAME),
+    C.MQCMD_STOP_CHANNEL: ("STOP", "CHANNEL", C.MQCACH_CHANNEL_NAME),
+    C.MQCMD_RESET_CHANNEL: ("RESET", "CHANNEL", C.MQCACH_CHANNEL_NAME),
+    C.MQCMD_START_CHANNEL_LISTENER: ("START", "LISTENER", C.MQCACH_LISTENER_NAME),
+    C.MQCMD_STOP_CHANNEL_LISTENER: ("STOP", "LISTENER", C.MQCACH_LISTENER_NAME),
+    C.MQCMD_REFRESH_SECURITY: ("REFRESH", "SECURITY", 0),
+}
+_MODES = {C.MQMODE_FORCE: "FORCE", C.MQMODE_QUIESCE: "QUIESCE", C.MQMODE_TERMINATE: "TERMINATE"}
+_STOPPED_STATUS = {C.MQCHS_STOPPED: "STOPPED", C.MQCHS_INACTIVE: "INACTIVE"}
+_SECURITY_TYPES = {C.MQSECTYPE_AUTHSERV: "AUTHSERV", C.MQSECTYPE_SSL: "SSL", C.MQSECTYPE_CONNAUTH: "CONNAUTH"}
+
+
+def _operation(admin: AdminAPI, command: int, request: Request) -> Reply:
+    verb, noun, naming = _OPERATIONS[command]
+    name = request.string(naming, required=True) if naming else None
+    options: dict[str, str] = {}
+    if command == C.MQCMD_STOP_CHANNEL:
+        mode = request.integer(C.MQIACF_MODE)
+        status = request.integer(C.MQIACH_CHANNEL_STATUS)
+        if mode not in (None, *_MODES) or status not in (None, *_STOPPED_STATUS):
+            raise MQError(C.MQRCCF_PARM_VALUE_ERROR, f"MQIACF_MODE {mode}, MQIACH_CHANNEL_STATUS {status}")
+        options.update({"MODE": _MODES[mode]} if mode is not None else {})
+        options.update({"STATUS": _STOPPED_STATUS[status]} if status is not None else {})
+        for parameter, keyword in ((C.MQCACH_CONNECTION_NAME, "CONNAME"), (C.MQCACH_CLIENT_ID, "CLIENTID")):
+            value = request.string(parameter)
+            if value:
+                options[keyword] = value
+    if command == C.MQCMD_RESET_CHANNEL:
+        seqnum = request.integer(C.MQIACH_MSG_SEQUENCE_NUMBER)
+        if seqnum is not None:
+            options["SEQNUM"] = str(seqnum)
+    if command == C.MQCMD_REFRESH_SECURITY:
+        kind = request.integer(C.MQIACF_SECURITY_TYPE)
+        if kind is not None and kind not in _SECURITY_TYPES:
+            raise MQError(C.MQRCCF_PARM_VALUE_ERROR, f"MQIACF_SECURITY_TYPE {kind}")
+        if kind is not None:
+            options["TYPE"] = _SECURITY_TYPES[kind]
+    request.done()
+    run_lines(admin, mqsc_command(verb, noun, name, options=options))
     return Reply()
 

@@ -65,6 +65,17 @@ EXTRAS: dict[str, dict[str, tuple[int, Conversion]]] = {
         "CRDATE": (C.MQCA_CREATION_DATE, "str"), "CRTIME": (C.MQCA_CREATION_TIME, "str"),
         "ALTDATE": (C.MQCA_ALTERATION_DATE, "str"), "ALTTIME": (C.MQCA_ALTERATION_TIME, "str"),
     },
+    "LSSTATUS": {
+        "LISTENER": (C.MQCACH_LISTENER_NAME, "str"), "PORT": (C.MQIACH_PORT, "int"),
+        "STATUS": (C.MQIACH_LISTENER_STATUS, {"STOPPED": C.MQSVC_STATUS_STOPPED, "STARTING": C.MQSVC_STATUS_STARTING,
+                                              "RUNNING": C.MQSVC_STATUS_RUNNING, "STOPPING": C.MQSVC_STATUS_STOPPING,
+                                              "RETRYING": C.MQSVC_STATUS_RETRYING}),
+        "IPADDR": (C.MQCACH_IP_ADDRESS, "str"), "BACKLOG": (C.MQIACH_BACKLOG, "int"),
+        "CONTROL": (C.MQIACH_LISTENER_CONTROL, {"QMGR": C.MQSVC_CONTROL_Q_MGR, "STARTONLY": C.MQSVC_CONTROL_Q_MGR_START,
+                                                "MANUAL": C.MQSVC_CONTROL_MANUAL}),
+        "DESCR": (C.MQCACH_LISTENER_DESC, "str"), "STARTDA": (C.MQCACH_LISTENER_START_DATE, "str"),
+        "STARTTI": (C.MQCACH_LISTENER_START_TIME, "str"),
+    },
     "SBSTATUS": {
         "SUB": (C.MQCACF_SUB_NAME, "str"), "SUBID": (C.MQBACF_SUB_ID, "hex"),
         "ACTCONN": (C.MQBACF_CONNECTION_ID, "hex"), "TOPICSTR": (C.MQCA_TOPIC_STRING, "str"),
