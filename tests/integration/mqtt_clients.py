@@ -6,7 +6,6 @@ from __future__ import annotations
 import queue
 import socket
 import ssl
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,11 +34,14 @@ class MqttQMgr:
 
 
 class Client:
+    _fences = 0  # fences sent (nothing_more), for a payload of each one's own
+
     def __init__(self, port: int, client_id: str, version: int = V311, clean: bool = True,
                  will: tuple[str, bytes] | None = None, expiry: int | None = None,
                  username: str | None = None, password: str | None = None,
                  tls: ssl.SSLContext | None = None, transport: str = "tcp", wait: bool = True,
                  keepalive: int = 30, connect_properties: dict[str, Any] | None = None) -> None:
+        self.client_id = client_id
         kwargs: dict[str, Any] = {"client_id": client_id, "protocol": version, "transport": transport}
         if version != V5:
             kwargs["clean_session"] = clean
@@ -107,9 +109,29 @@ class Client:
     def received(self, count: int, timeout: float = 60.0) -> list[mqtt.MQTTMessage]:
         return [self.messages.get(timeout=timeout) for _ in range(count)]
 
-    def nothing_more(self, wait: float = 0.5) -> bool:
-        time.sleep(wait)
-        return self.messages.empty()
+    def nothing_more(self, via: Client | None = None, topic: str | None = None) -> bool:
+        """Nothing more is coming: a fence publication, sent now, is the next message (whatever
+        the server had for this client before it is delivered before it), not a quiet moment,
+        which a loaded machine can outlast. The fence goes on ``topic``, one this client
+        subscribes to, from ``via`` (both for a client that may not publish); by default this
+        client publishes it on a topic of its own, subscribed to for the moment. A QoS 2
+        delivery is handed over at its PUBREL, so one sent before the fence may still come after it."""
+        own = topic is None
+        topic = topic or f"fence/{self.client_id}"
+        if own:
+            self.subscribe(topic, 1)
+        Client._fences += 1
+        token = b"fence %d" % Client._fences
+        (via or self).publish(topic, token, qos=1)
+        before = []
+        try:
+            while (message := self.messages.get(timeout=60)).payload != token:
+                before.append(message)
+        except queue.Empty:
+            raise AssertionError(f"{self.client_id}: the fence on {topic} never came") from None
+        if own:
+            self.unsubscribe(topic)
+        return not before
 
     def close(self) -> None:
         self.paho.disconnect()
