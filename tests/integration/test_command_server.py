@@ -211,9 +211,11 @@ def test_endmqcsv_and_strmqcsv(qmgr: QMgr, run_cli: RunCli, admin: Any) -> None:
     (status,) = admin.MQCMD_INQUIRE_Q_MGR_STATUS()
     assert status[C.MQIACF_CMD_SERVER_STATUS] == C.MQSVC_STATUS_RUNNING
     assert status[C.MQIACF_Q_MGR_STATUS] == C.MQQMSTA_RUNNING and status[C.MQCA_Q_MGR_NAME] == qmgr.name.encode()
+    assert "CMDSERV(RUNNING)" in mqsc(run_cli, qmgr, "DISPLAY QMSTATUS CMDSERV\n")
     ended = run_cli("endmqcsv", qmgr.name)
     assert ended.returncode == 0, ended.stderr
     assert "command server ended" in ended.stdout
+    assert "CMDSERV(STOPPED)" in mqsc(run_cli, qmgr, "DISPLAY QMSTATUS CMDSERV\n")
     mqsc(run_cli, qmgr, "DEFINE QLOCAL(PCF.REPLY)\n")
     qm = pymqi.connect(qmgr.name)
     try:

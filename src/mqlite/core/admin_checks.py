@@ -237,7 +237,7 @@ class CheckedAdmin:
     def objects(self, objtype: str, generic: str) -> list[dict[str, Any]]:
         self._command = object_command(DISPLAY, objtype)
         kind = objtype.upper()
-        if kind in ("QMGR", "SUB"):
+        if kind in ("QMGR", "QMSTATUS", "SUB"):
             self._require_qmgr(C.MQZAO_DISPLAY)
             return self.qm.objects(objtype, generic)
         rows = self.qm.objects(objtype, generic)

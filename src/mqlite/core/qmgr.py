@@ -221,6 +221,8 @@ class QueueManager:
         self.define = admin.define
         self.delete = admin.delete
         self.objects = self._objects
+        # DISPLAY QMSTATUS beyond QMNAME and STATUS: what the server adds (CMDSERV, the command server's)
+        self.status_extras: Callable[[], dict[str, Any]] = dict
         self.clear_queue = objects.clear_queue
         self.queue_status = admin.queue_status
         self.connection_status = admin.connection_status
@@ -448,6 +450,9 @@ class QueueManager:
     def _objects(self, objtype: str, generic: str) -> list[dict[str, Any]]:
         """DISPLAY's rows: the definitions, and what the clusters' repository shows."""
         objtype = objtype.upper()
+        if objtype == "QMSTATUS":
+            return [{"QMNAME": self.name, "STATUS": "QUIESCING" if self.quiescing else "RUNNING",
+                     **self.status_extras()}]
         if objtype in ("QCLUSTER", "CLUSQMGR"):
             if objtype == "QCLUSTER":
                 rows = cluster_rows.qcluster_rows(self.cluster_state, generic)

@@ -67,6 +67,7 @@ _DONE: dict[tuple[str, str], str] = {
 HEADERS: dict[str, str] = {
     "QUEUE": "AMQ8409I: Display Queue details.",
     "QMGR": "AMQ8408I: Display Queue Manager details.",
+    "QMSTATUS": "AMQ8705I: Display Queue Manager Status Details.",
     "QSTATUS": "AMQ8450I: Display queue status details.",
     "CONN": "AMQ8276I: Display Connection details.",
     "TOPIC": "AMQ8633I: Display topic details.",

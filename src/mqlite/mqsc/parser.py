@@ -30,7 +30,7 @@ NOUNS: dict[str, str] = {
     "QLOCAL": "QLOCAL", "QL": "QLOCAL", "QALIAS": "QALIAS", "QA": "QALIAS",
     "QREMOTE": "QREMOTE", "QR": "QREMOTE", "QMODEL": "QMODEL", "QM": "QMODEL",
     "QUEUE": "QUEUE", "Q": "QUEUE", "QCLUSTER": "QCLUSTER", "QC": "QCLUSTER",
-    "QMGR": "QMGR", "QSTATUS": "QSTATUS", "QS": "QSTATUS",
+    "QMGR": "QMGR", "QSTATUS": "QSTATUS", "QS": "QSTATUS", "QMSTATUS": "QMSTATUS",
     "TOPIC": "TOPIC", "TCLUSTER": "TCLUSTER", "TPSTATUS": "TPSTATUS", "TPS": "TPSTATUS",
     "TOPICSTR": "TOPICSTR", "SUB": "SUB", "SUBSCR": "SUB", "SBSTATUS": "SBSTATUS", "SBS": "SBSTATUS",
     "CHANNEL": "CHANNEL", "CHL": "CHANNEL", "CHSTATUS": "CHSTATUS", "CHS": "CHSTATUS",
@@ -52,7 +52,7 @@ VERB_NOUNS: dict[str, frozenset[str]] = {
     "ALTER": frozenset(_DEFINABLE | {"QMGR"}),
     "DELETE": frozenset(_DEFINABLE | {"AUTHREC"}),
     "DISPLAY": frozenset(_DEFINABLE | {
-        "QUEUE", "QCLUSTER", "QMGR", "QSTATUS", "TCLUSTER", "TPSTATUS", "SBSTATUS", "CHSTATUS",
+        "QUEUE", "QCLUSTER", "QMGR", "QMSTATUS", "QSTATUS", "TCLUSTER", "TPSTATUS", "SBSTATUS", "CHSTATUS",
         "LSSTATUS", "SVSTATUS", "PUBSUB", "CLUSQMGR", "CONN", "CHLAUTH", "AUTHREC", "ENTAUTH", "RTSTATUS"}),
     "CLEAR": frozenset({"QLOCAL", "TOPICSTR"}),
     "START": frozenset({"CHANNEL", "LISTENER", "SERVICE"}),
@@ -67,7 +67,7 @@ VERB_NOUNS: dict[str, frozenset[str]] = {
     "SET": frozenset({"CHLAUTH", "AUTHREC"}),
 }
 #: Nouns that take no name: ``DISPLAY QMGR``, ``DISPLAY PUBSUB``.
-UNNAMED = frozenset({"QMGR", "PUBSUB", "AUTHREC", "ENTAUTH", "SECURITY"})
+UNNAMED = frozenset({"QMGR", "QMSTATUS", "PUBSUB", "AUTHREC", "ENTAUTH", "SECURITY"})
 
 # Command-level keywords per verb: True takes a value, False is a bare flag. Anything else is an
 # object attribute (or, for DISPLAY, a requested attribute) and goes to Command.attrs.

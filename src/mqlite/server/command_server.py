@@ -150,5 +150,6 @@ def start(runtime: Runtime) -> CommandServer:
     (waiting for strmqcsv) under SCMDSERV(MANUAL)."""
     running = runtime.core.attrs.get("SCMDSERV", "QMGR") != "MANUAL"
     server = CommandServer(runtime, running)
+    runtime.core.status_extras = lambda: {"CMDSERV": "RUNNING" if server.running else "STOPPED"}  # DISPLAY QMSTATUS
     log.info("AMQ8024I: command server %s (pid %d)", "started" if running else "waiting for strmqcsv", os.getpid())
     return server
