@@ -125,6 +125,8 @@ def test_qmgr_channels_topics_status(qm: QueueManager) -> None:
     (qstatus,) = execute(qm, C.MQCMD_INQUIRE_Q_STATUS, [(C.MQCA_Q_NAME, "S.Q")]).objects
     assert dict(qstatus)[C.MQIACF_Q_STATUS_TYPE] == C.MQIACF_Q_STATUS and dict(qstatus)[C.MQIA_CURRENT_Q_DEPTH] == 0
     assert execute(qm, C.MQCMD_PING_Q_MGR, []).comp_code == C.MQCC_OK
+    (status,) = execute(qm, C.MQCMD_INQUIRE_Q_MGR_STATUS, []).objects  # DISPLAY QMSTATUS ALL
+    assert dict(status) == {C.MQCA_Q_MGR_NAME: "QM1", C.MQIACF_Q_MGR_STATUS: C.MQQMSTA_RUNNING}
 
 
 def test_responses_layout() -> None:

@@ -65,6 +65,14 @@ EXTRAS: dict[str, dict[str, tuple[int, Conversion]]] = {
         "CRDATE": (C.MQCA_CREATION_DATE, "str"), "CRTIME": (C.MQCA_CREATION_TIME, "str"),
         "ALTDATE": (C.MQCA_ALTERATION_DATE, "str"), "ALTTIME": (C.MQCA_ALTERATION_TIME, "str"),
     },
+    "QMSTATUS": {
+        "QMNAME": (C.MQCA_Q_MGR_NAME, "str"),
+        "STATUS": (C.MQIACF_Q_MGR_STATUS, {"STARTING": C.MQQMSTA_STARTING, "RUNNING": C.MQQMSTA_RUNNING,
+                                           "QUIESCING": C.MQQMSTA_QUIESCING, "STANDBY": C.MQQMSTA_STANDBY}),
+        "CMDSERV": (C.MQIACF_CMD_SERVER_STATUS, {"STOPPED": C.MQSVC_STATUS_STOPPED, "STARTING": C.MQSVC_STATUS_STARTING,
+                                                 "RUNNING": C.MQSVC_STATUS_RUNNING, "STOPPING": C.MQSVC_STATUS_STOPPING,
+                                                 "RETRYING": C.MQSVC_STATUS_RETRYING}),
+    },
     "LSSTATUS": {
         "LISTENER": (C.MQCACH_LISTENER_NAME, "str"), "PORT": (C.MQIACH_PORT, "int"),
         "STATUS": (C.MQIACH_LISTENER_STATUS, {"STOPPED": C.MQSVC_STATUS_STOPPED, "STARTING": C.MQSVC_STATUS_STARTING,

@@ -15,7 +15,7 @@ starts stopped). ``mqlite endmqcsv`` / ``strmqcsv`` are control messages on the 
 itself, z/OS's PCF commands MQCMD_STOP_CMD_SERVER and MQCMD_START_CMD_SERVER, from an
 administrator: stopped, the server serves nothing but a START_CMD_SERVER request and leaves every
 other request on the queue, in its order, for when it is started again (as IBM's requests wait
-for strmqcsv); MQCMD_INQUIRE_Q_MGR_STATUS reports it (MQIACF_CMD_SERVER_STATUS).
+for strmqcsv); DISPLAY QMSTATUS CMDSERV and MQCMD_INQUIRE_Q_MGR_STATUS report it.
 """
 
 from __future__ import annotations
@@ -52,11 +52,6 @@ class CommandServer:
         self._server = SystemQueueServer(runtime, COMMAND_QUEUE, "amqpcsea", self._receive, self._failed,
                                          holds=self._held, selective=lambda: not self.running)
 
-    @property
-    def status(self) -> int:
-        """MQIACF_CMD_SERVER_STATUS: MQSVC_STATUS_RUNNING or MQSVC_STATUS_STOPPED."""
-        return C.MQSVC_STATUS_RUNNING if self.running else C.MQSVC_STATUS_STOPPED
-
     def _held(self, result: GetResult) -> bool:
         """Stopped, every request but a START_CMD_SERVER stays on the queue."""
         header = pcf.peek_header(result.body, pcf.little_endian(result.message.md.Encoding))
@@ -91,19 +86,9 @@ class CommandServer:
                 raise MQError(error.reason, error.text) from None  # -> the dead-letter queue
             self._reply(conn, md, pcf_commands.error_response(header, error.reason), little)
             return
-        if request.header.Command in _CONTROL:
-            reply = self._control(md, request)
-        elif request.header.Command == C.MQCMD_INQUIRE_Q_MGR_STATUS:
-            reply = self._status(request)
-        else:
-            reply = self._run(md, request)
+        reply = self._control(md, request) if request.header.Command in _CONTROL else self._run(md, request)
         if md.ReplyToQ.strip():
             self._reply(conn, md, pcf_commands.responses(request.header, reply), little)
-
-    def _status(self, request: pcf.PcfMessage) -> pcf_commands.Reply:
-        """INQUIRE_Q_MGR_STATUS: the queue manager (running, or it would not answer) and this server."""
-        return pcf_commands.Reply([[(C.MQCA_Q_MGR_NAME, self.core.name), (C.MQIACF_Q_MGR_STATUS, C.MQQMSTA_RUNNING),
-                                    (C.MQIACF_CMD_SERVER_STATUS, self.status)]])
 
     def _run(self, md: MessageDescriptor, request: pcf.PcfMessage) -> pcf_commands.Reply:
         user = md.UserIdentifier.strip()
