@@ -52,6 +52,10 @@ class CommandServer:
         self._server = SystemQueueServer(runtime, COMMAND_QUEUE, "amqpcsea", self._receive, self._failed,
                                          holds=self._held, selective=lambda: not self.running)
 
+    def stop(self) -> None:
+        """The queue manager ends: the serving task with it (endmqcsv is ``_control``)."""
+        self._server.stop()
+
     def _held(self, result: GetResult) -> bool:
         """Stopped, every request but a START_CMD_SERVER stays on the queue."""
         header = pcf.peek_header(result.body, pcf.little_endian(result.message.md.Encoding))

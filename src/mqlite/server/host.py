@@ -233,6 +233,8 @@ class QueueManagerHost:
             self.dist_pubsub.stop()
         if self.routes is not None:
             self.routes.stop()
+        if self.command_server is not None:
+            self.command_server.stop()
         self._listening = False
         with contextlib.suppress(FileNotFoundError):
             paths.listeners_path(self.name).unlink()
