@@ -147,3 +147,18 @@ def test_table_both_ways() -> None:
     assert pcf_table.parameter_of("CHSTATUS", "STATUS") == C.MQIACH_CHANNEL_STATUS
     assert pcf_table.to_pcf("CHSTATUS", {"CHANNEL": "C", "STATUS": "RUNNING"}, set()) == [
         (C.MQCACH_CHANNEL_NAME, "C"), (C.MQIACH_CHANNEL_STATUS, C.MQCHS_RUNNING)]
+
+
+def test_inquire_connection_is_display_conn(qm: QueueManager) -> None:
+    from mqlite.core.security.principal import Principal
+
+    qm.connect(Principal("mqm", frozenset({"mqm"})), "payroll", 4242)
+    shown = parse_records(mqsc(qm, "DISPLAY CONN(*) ALL"))
+    (conn,) = execute(qm, C.MQCMD_INQUIRE_CONNECTION, [(C.MQBACF_GENERIC_CONNECTION_ID, b"")]).objects
+    got = dict(conn)
+    conn_id = got[C.MQBACF_CONNECTION_ID]
+    assert isinstance(conn_id, bytes) and conn_id.hex().upper() == shown[0][0]["CONN"]
+    assert got[C.MQCACF_APPL_TAG] == "payroll" and got[C.MQIACF_PROCESS_ID] == 4242
+    assert got[C.MQIACF_CONN_INFO_TYPE] == C.MQIACF_CONN_INFO_CONN
+    bad = execute(qm, C.MQCMD_INQUIRE_CONNECTION, [(C.MQIACF_CONN_INFO_TYPE, 7)])
+    assert bad.reason == C.MQRCCF_PARM_VALUE_ERROR

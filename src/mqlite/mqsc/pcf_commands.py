@@ -128,6 +128,7 @@ _INQUIRIES: dict[int, _Inquiry] = {
     C.MQCMD_INQUIRE_Q_STATUS: _Inquiry("QSTATUS", "QSTATUS", C.MQCA_Q_NAME, C.MQIACF_Q_STATUS_ATTRS,
                                        (C.MQCA_Q_NAME, C.MQIACF_Q_STATUS_TYPE)),
     C.MQCMD_INQUIRE_Q_MGR: _Inquiry("QMGR", "QMGR", 0, C.MQIACF_Q_MGR_ATTRS, (C.MQCA_Q_MGR_NAME,)),
+    C.MQCMD_INQUIRE_CONNECTION: _Inquiry("CONN", "CONN", 0, C.MQIACF_CONNECTION_ATTRS, (C.MQBACF_CONNECTION_ID,)),
     C.MQCMD_INQUIRE_Q_MGR_STATUS: _Inquiry("QMSTATUS", "QMSTATUS", 0, C.MQIACF_Q_MGR_STATUS_ATTRS,
                                            (C.MQCA_Q_MGR_NAME,)),
     C.MQCMD_INQUIRE_CHANNEL: _Inquiry("CHANNEL", "CHANNEL", C.MQCACH_CHANNEL_NAME, C.MQIACF_CHANNEL_ATTRS,
@@ -193,6 +194,16 @@ def _display(command: int, request: Request) -> tuple[Command, _Inquiry, list[in
         if status_type not in _TOPIC_STATUS_TYPES:
             raise MQError(C.MQRCCF_PARM_VALUE_ERROR, f"MQIACF_TOPIC_STATUS_TYPE {status_type}")
         options["TYPE"] = _TOPIC_STATUS_TYPES[status_type]
+    if command == C.MQCMD_INQUIRE_CONNECTION:  # DISPLAY CONN(hex id, or * for an empty one) TYPE(...)
+        wanted = request.take(C.MQBACF_GENERIC_CONNECTION_ID)
+        if wanted is not None and not isinstance(wanted, bytes):
+            raise MQError(pcf_table.parm_id_error(wanted), "MQBACF_GENERIC_CONNECTION_ID must be a byte string")
+        name = wanted.hex().upper() if wanted and wanted.strip(b"\0") else "*"
+        info = request.integer(C.MQIACF_CONN_INFO_TYPE) or C.MQIACF_CONN_INFO_CONN
+        kinds = {C.MQIACF_CONN_INFO_CONN: "CONN", C.MQIACF_CONN_INFO_HANDLE: "HANDLE", C.MQIACF_CONN_INFO_ALL: "ALL"}
+        if info not in kinds:
+            raise MQError(C.MQRCCF_PARM_VALUE_ERROR, f"MQIACF_CONN_INFO_TYPE {info}")
+        options["TYPE"] = kinds[info]
     selection = request.integers(inquiry.selection)
     if selection is not None and C.MQIACF_ALL in selection:
         selection = None

@@ -65,6 +65,15 @@ EXTRAS: dict[str, dict[str, tuple[int, Conversion]]] = {
         "CRDATE": (C.MQCA_CREATION_DATE, "str"), "CRTIME": (C.MQCA_CREATION_TIME, "str"),
         "ALTDATE": (C.MQCA_ALTERATION_DATE, "str"), "ALTTIME": (C.MQCA_ALTERATION_TIME, "str"),
     },
+    "CONN": {
+        "CONN": (C.MQBACF_CONNECTION_ID, "hex"),
+        "TYPE": (C.MQIACF_CONN_INFO_TYPE, {"CONN": C.MQIACF_CONN_INFO_CONN, "HANDLE": C.MQIACF_CONN_INFO_HANDLE}),
+        "APPLTAG": (C.MQCACF_APPL_TAG, "str"), "APPLDESC": (C.MQCACF_APPL_DESC, "str"),
+        "CHANNEL": (C.MQCACH_CHANNEL_NAME, "str"), "CONNAME": (C.MQCACH_CONNECTION_NAME, "str"),
+        "CLIENTID": (C.MQCACH_CLIENT_ID, "str"), "PID": (C.MQIACF_PROCESS_ID, "int"),
+        "USERID": (C.MQCACF_USER_IDENTIFIER, "str"), "UOWSTDA": (C.MQCACF_UOW_START_DATE, "str"),
+        "UOWSTTI": (C.MQCACF_UOW_START_TIME, "str"),
+    },
     "QMSTATUS": {
         "QMNAME": (C.MQCA_Q_MGR_NAME, "str"),
         "STATUS": (C.MQIACF_Q_MGR_STATUS, {"STARTING": C.MQQMSTA_STARTING, "RUNNING": C.MQQMSTA_RUNNING,
