@@ -1,13 +1,16 @@
 """The queued publish/subscribe interface's rules as pure functions (core/queued/) against spec D:
 the order of checks of §3.6 with the reasons of §10 (D:S-04, D:S-05, D:S-06's first steps), the
 vocabulary of §3.1 and §4-§8 (D:R-Q-1), the responses of §3.7 byte-exact (D:TV-3, D:TV-4,
-R-RSP-2..4), the response decision (D:R-RSP-1, D:S-03) and the response MQMD (D:S-21)."""
+R-RSP-2..4), the response decision (D:R-RSP-1, D:S-03), the response MQMD (D:S-21), the topic
+mapping of §3.5 (D:S-13, D:S-14) and the SubName and userid rules of §5.2/§6.2 (D:S-16, A-18,
+A-19, A-22), SubIdentity's length (D:S-15 step 7) and the generated subscription name (A-9)."""
 
 from __future__ import annotations
 
 import pytest
 
 from mqlite import cmqc as C
+from mqlite.core.queued import names as N
 from mqlite.core.queued import responses as P
 from mqlite.core.queued.commands import (
     DeletePub,
@@ -395,3 +398,96 @@ def test_d_s21_response_md_correlation_and_copies() -> None:
     assert passed.MsgId == command.MsgId and passed.CorrelId == command.MsgId
     default = P.response_md(MessageDescriptor(MsgId=command.MsgId, CorrelId=command.CorrelId), "QM1")
     assert default.CorrelId == command.MsgId and default.MsgId == C.MQMI_NONE
+
+
+# -- §3.5 topic mapping, §5.2 / §6.2 subscription names (core/queued/names.py) -----------------------
+QM1_SUB = Identity("QM1", "SUB.Q")
+
+
+def test_d_3_5_d_s13_stream_prefix_and_full_topic() -> None:
+    assert N.full_topic("Soccer/Results", N.stream_prefix("Sport", "Sport")) == "Sport/Soccer/Results"
+    assert N.full_topic("Soccer/Results", N.stream_prefix("Sport", "xyz")) == "xyz/Soccer/Results"
+    assert N.stream_prefix("SYSTEM.BROKER.DEFAULT.STREAM", "anything") == ""
+    assert N.full_topic("Soccer/Results", N.stream_prefix("SYSTEM.BROKER.DEFAULT.STREAM", None)) == "Soccer/Results"
+
+
+def test_d_3_5_d_s14_subscription_point_prefix() -> None:
+    assert N.full_topic("NYSE/IBM/SPOT", "", "USD", {"USD", "GBP"}) == "USD/NYSE/IBM/SPOT"
+
+
+def test_d_s14_d_a10_unknown_subpoint_is_2337_echoed() -> None:
+    assert N.full_topic("NYSE/IBM/SPOT", "", "EUR", {"USD", "GBP"}) == \
+        Refusal(C.MQRC_RFH_PARM_ERROR, (Element("SubPoint", "EUR"),))
+
+
+def test_d_a11_stream_then_subpoint_then_topic() -> None:
+    assert N.full_topic("T", "Sport", "USD", {"USD"}) == "Sport/USD/T"
+
+
+def test_d_3_5_step4_reverse_mapping_for_delivery() -> None:
+    assert N.subscriber_topic("USD/NYSE/IBM/SPOT", "", "USD") == "NYSE/IBM/SPOT"
+    assert N.subscriber_topic("Sport/Soccer/Results", "Sport") == "Soccer/Results"
+    assert N.subscriber_topic("Soccer/Results") == "Soccer/Results"
+
+
+def test_d_s16_step2_unnamed_match_named_without_addname_is_3152() -> None:
+    key = N.SubKey("T", None, QM1_SUB)
+    unnamed = N.Existing(key, None, "alice")
+    assert N.regsub_name("S1", key, False, None, unnamed) == \
+        Refusal(C.MQRCCF_DUPLICATE_SUBSCRIPTION, (Element("SubName", "S1"),))
+
+
+def test_d_s16_step3_addname_names_the_unnamed_match() -> None:
+    key = N.SubKey("T", None, QM1_SUB)
+    assert N.regsub_name("S1", key, True, None, N.Existing(key, None, "alice")) is None
+
+
+def test_d_5_2_a_name_once_added_is_not_renamed_3152() -> None:
+    key = N.SubKey("T", None, QM1_SUB)
+    assert N.regsub_name("S2", key, True, None, N.Existing(key, "S1", "alice")) == \
+        Refusal(C.MQRCCF_DUPLICATE_SUBSCRIPTION, (Element("SubName", "S2"),))
+
+
+def test_d_s16_step6_d_a18_named_subscription_topic_cannot_change_3153() -> None:
+    named = N.Existing(N.SubKey("T", None, QM1_SUB), "S1", "alice")
+    for key in (N.SubKey("T2", None, QM1_SUB), N.SubKey("T", "x = 1", QM1_SUB),
+                N.SubKey("T", None, Identity("QM1", "OTHER.Q")),
+                N.SubKey("T", None, Identity("QM1", "SUB.Q", b"C" * 24))):
+        assert N.regsub_name("S1", key, False, named, None) == \
+            Refusal(C.MQRCCF_SUB_NAME_ERROR, (Element("SubName", "S1"),))
+    assert N.regsub_name("S1", named.key, False, named, named) is None  # options etc. may change
+    assert N.regsub_name(None, named.key, False, None, named) is None
+
+
+def test_d_6_2_d_a19_deregsub_name_with_unnamed_traditional_match_is_3153() -> None:
+    unnamed = N.Existing(N.SubKey("T", None, QM1_SUB), None, "alice")
+    assert N.named_lookup("S1", None, unnamed) == Refusal(C.MQRCCF_SUB_NAME_ERROR, (Element("SubName", "S1"),))
+    assert N.named_lookup("S1", None, None) is None  # nothing at all: the caller's 3073
+    assert N.named_lookup(None, None, unnamed) is None
+
+
+def test_d_s16_step5_other_user_by_subname_is_3078() -> None:
+    named = N.Existing(N.SubKey("T", None, QM1_SUB), "S1", "alice")
+    assert N.user_allowed(named, "mallory", by_name=True) == Refusal(C.MQRCCF_DUPLICATE_IDENTITY)
+    assert N.user_allowed(named, "alice       ", by_name=True) is None
+
+
+def test_d_a22_other_user_by_traditional_identity_is_3151_unless_variable_user_id() -> None:
+    existing = N.Existing(N.SubKey("T", None, QM1_SUB), None, "alice")
+    assert N.user_allowed(existing, "bob", by_name=False) == Refusal(C.MQRCCF_WRONG_USER)
+    variable = N.Existing(existing.key, None, "alice", variable_user_id=True)
+    assert N.user_allowed(variable, "bob", by_name=False) is None
+
+
+def test_d_s15_step7_sub_identity_of_65_characters_is_3154() -> None:
+    assert N.check_sub_identity("a" * 64) is None and N.check_sub_identity(None) is None
+    assert N.check_sub_identity("a" * 65) == Refusal(C.MQRCCF_SUB_IDENTITY_ERROR, (Element("SubIdentity", "a" * 65),))
+
+
+def test_d_3_4_d_a9_generated_name_deterministic_per_key() -> None:
+    one = N.generated_name(QM1_SUB, "T")
+    assert one.startswith("QPUBSUB:") and one == N.generated_name(Identity("QM1", "SUB.Q"), "T")
+    others = {N.generated_name(QM1_SUB, "U"), N.generated_name(QM1_SUB, "T", "USD"),
+              N.generated_name(QM1_SUB, "T", filter="x = 1"), N.generated_name(QM1_SUB, "T", stream="Sport"),
+              N.generated_name(Identity("QM1", "SUB.Q", b"C" * 24), "T")}
+    assert one not in others and len(others) == 5
