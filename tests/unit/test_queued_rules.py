@@ -172,6 +172,11 @@ def test_d_s17_fullresp_with_two_topics_is_3083() -> None:
     assert parse(folder, CONTROL, MD) == Refusal(C.MQRCCF_REG_OPTIONS_ERROR, (Element("RegOpt", "FullResp"),))
 
 
+def test_d_5_1_fullresp_topic_limit_is_regsub_only() -> None:
+    folder = psc(("Command", "DeregSub"), ("Topic", "A"), ("Topic", "B"), ("RegOpt", "FullResp"))
+    assert isinstance(parse(folder, CONTROL, MD), DeregSub)
+
+
 def test_d_5_1_addname_without_subname_is_3083() -> None:
     folder = psc(("Command", "RegSub"), ("Topic", "T"), ("RegOpt", "AddName"))
     assert reason(parse(folder, CONTROL, MD)) == C.MQRCCF_REG_OPTIONS_ERROR

@@ -216,11 +216,11 @@ def _check_options(psc: Folder, command: str, rules: _Rules) -> frozenset[str] |
             return Refusal(rules.option_reason, (child,))
     options = frozenset(child.text for child in given)
     by_text = {child.text: child for child in given}
-    if C.MQPSC_FULL_RESPONSE in options and len(psc.values(C.MQPSC_TOPIC)) > 1:
-        return Refusal(rules.option_reason, (by_text[C.MQPSC_FULL_RESPONSE],))
-    if (command == C.MQPSC_REGISTER_SUBSCRIBER and C.MQPSC_ADD_NAME in options
-            and psc.get(C.MQPSC_SUBSCRIPTION_NAME) is None):
-        return Refusal(rules.option_reason, (by_text[C.MQPSC_ADD_NAME],))
+    if command == C.MQPSC_REGISTER_SUBSCRIBER:  # the combinations of D §5.1
+        if C.MQPSC_FULL_RESPONSE in options and len(psc.values(C.MQPSC_TOPIC)) > 1:
+            return Refusal(rules.option_reason, (by_text[C.MQPSC_FULL_RESPONSE],))
+        if C.MQPSC_ADD_NAME in options and psc.get(C.MQPSC_SUBSCRIPTION_NAME) is None:
+            return Refusal(rules.option_reason, (by_text[C.MQPSC_ADD_NAME],))
     return options - {C.MQPSC_NO_REG_OPTIONS}  # None with others is ignored (§3.1)
 
 
