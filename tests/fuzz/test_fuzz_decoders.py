@@ -16,6 +16,7 @@ import fuzz_targets as T
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from mutations import mutated
 
 from mqlite.cli import dmpfile
 from mqlite.message import Message, MessageDescriptor
@@ -42,28 +43,6 @@ FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=list(Heal
 
 
 # -- mutations of valid input ---------------------------------------------------------------------
-@st.composite
-def mutated(draw: st.DrawFn, valid: st.SearchStrategy[bytes]) -> bytes:
-    """Valid bytes, then a few of: bit flips, a cut, a splice of random bytes, a byte set to an
-    extreme (a length field grown or shrunk), a duplicated or dropped span."""
-    data = bytearray(draw(valid))
-    for _ in range(draw(st.integers(0, 4))):
-        kind = draw(st.sampled_from(["flip", "cut", "splice", "extreme", "dup", "drop"]))
-        at = draw(st.integers(0, max(0, len(data) - 1)))
-        if kind == "flip" and data:
-            data[at] ^= 1 << draw(st.integers(0, 7))
-        elif kind == "cut":
-            del data[at:]
-        elif kind == "splice":
-            data[at:at] = draw(st.binary(max_size=16))
-        elif kind == "extreme" and data:
-            data[at] = draw(st.sampled_from([0x00, 0x01, 0x7F, 0x80, 0xFE, 0xFF]))
-        elif kind == "dup":
-            data[at:at] = data[at:at + draw(st.integers(1, 32))]
-        elif kind == "drop":
-            del data[at:at + draw(st.integers(1, 8))]
-    return bytes(data)
-
 
 cuts = st.sampled_from([0, 1, 2, 3, 7, 64])
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import fuzz_targets as T
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from mutations import mutated
 
 from mqlite import cmqc as C
 from mqlite.core.qmgr import QueueManager
@@ -23,25 +24,9 @@ scalar = st.one_of(int32, texts, st.binary(max_size=20), st.lists(int32, max_siz
                    st.lists(st.text(alphabet="ABC. ", max_size=8).map(str.rstrip), max_size=4))
 values = st.recursive(scalar, lambda inner: st.lists(st.tuples(int32, inner), max_size=3).map(pcf.Group),
                       max_leaves=6)
+PCF_EXTREMES = (0x00, 0x7F, 0x80, 0xFF)
 messages = st.builds(lambda reason, params: pcf.PcfMessage(pcf.MQCFH(Reason=reason), params),
                      int32, st.lists(st.tuples(int32, values), max_size=6))
-
-
-@st.composite
-def mutated(draw: st.DrawFn) -> bytes:
-    data = bytearray(pcf.encode(draw(messages), draw(st.booleans())))
-    for _ in range(draw(st.integers(0, 4))):
-        at = draw(st.integers(0, max(0, len(data) - 1)))
-        kind = draw(st.sampled_from(["flip", "cut", "splice", "extreme"]))
-        if kind == "flip" and data:
-            data[at] ^= 1 << draw(st.integers(0, 7))
-        elif kind == "cut":
-            del data[at:]
-        elif kind == "splice":
-            data[at:at] = draw(st.binary(max_size=12))
-        elif data:
-            data[at] = draw(st.sampled_from([0x00, 0x7F, 0x80, 0xFF]))
-    return bytes(data)
 
 
 @FUZZ
@@ -51,7 +36,7 @@ def test_pcf_round_trip(message: pcf.PcfMessage, little: bool) -> None:
 
 
 @FUZZ
-@given(mutated())
+@given(mutated(st.builds(pcf.encode, messages, st.booleans()), PCF_EXTREMES))
 def test_pcf_mutated(data: bytes) -> None:
     T.pcf_message(data)
 
@@ -93,20 +78,8 @@ def test_pcf_requests_round_trip(message: pcf.PcfMessage, little: bool) -> None:
     assert decoded.parameters == message.parameters
 
 
-@st.composite
-def mutated_requests(draw: st.DrawFn) -> bytes:
-    data = bytearray(pcf.encode(draw(requests)))
-    for _ in range(draw(st.integers(0, 3))):
-        at = draw(st.integers(0, max(0, len(data) - 1)))
-        if data and draw(st.booleans()):
-            data[at] ^= 1 << draw(st.integers(0, 7))
-        else:
-            del data[at:]
-    return bytes(data)
-
-
 @FUZZ
-@given(st.one_of(requests.map(pcf.encode), mutated_requests()))
+@given(st.one_of(requests.map(pcf.encode), mutated(requests.map(pcf.encode), PCF_EXTREMES)))
 def test_command_server_answers_any_request(data: bytes) -> None:
     """What the command server does with a message: a PcfError with an MQRCCF_* reason (answered
     with it), or a command run to a reply whose responses encode, whatever the parameters."""

@@ -10,12 +10,15 @@ import string
 import fuzz_targets as T
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from mutations import mutated
 
 from mqlite import cmqc as C
 from mqlite.protocol import rfh2 as R
 from mqlite.protocol.rfh2_folders import Element, Folder, folder_properties, parse, properties_folder, serialize
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+# Besides the length fields' extremes, the bytes that make or break a folder's XML: blank, <, >.
+RFH2_EXTREMES = (0x00, 0x20, 0x3C, 0x3E, 0x7F, 0x80, 0xFF)
 
 int32 = st.integers(-(2**31), 2**31 - 1)
 names = st.builds(lambda head, tail: head + tail, st.sampled_from(string.ascii_letters + "_é"),
@@ -80,25 +83,8 @@ def test_usr_properties_round_trip(props: dict[str, object]) -> None:
     assert folder_properties(parse(serialize(folder))) == props
 
 
-@st.composite
-def mutated(draw: st.DrawFn) -> bytes:
-    data = bytearray(R.encode(draw(chains()), draw(st.binary(max_size=8))))
-    for _ in range(draw(st.integers(0, 4))):
-        at = draw(st.integers(0, max(0, len(data) - 1)))
-        kind = draw(st.sampled_from(["flip", "cut", "splice", "extreme"]))
-        if kind == "flip" and data:
-            data[at] ^= 1 << draw(st.integers(0, 7))
-        elif kind == "cut":
-            del data[at:]
-        elif kind == "splice":
-            data[at:at] = draw(st.binary(max_size=12))
-        elif data:
-            data[at] = draw(st.sampled_from([0x00, 0x20, 0x3C, 0x3E, 0x7F, 0x80, 0xFF]))
-    return bytes(data)
-
-
 @FUZZ
-@given(mutated())
+@given(mutated(st.builds(R.encode, chains(), st.binary(max_size=8)), RFH2_EXTREMES))
 def test_rfh2_mutated(data: bytes) -> None:
     T.rfh2_chain(data)
 
