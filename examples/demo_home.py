@@ -21,21 +21,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
 
+from mqlite.cli.state import process_alive
+
 MQLITE = str(Path(sys.executable).with_name("mqlite"))
 
 
 def _exit_on_signal(signum: int, _frame: FrameType | None) -> None:
     raise SystemExit(128 + signum)  # unwinds through the finally below
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _servers(home: Path) -> dict[str, int]:
@@ -47,7 +39,7 @@ def _servers(home: Path) -> dict[str, int]:
             environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
         except (OSError, ValueError, IndexError):
             continue
-        if pid != os.getpid() and f"MQLITE_HOME={home}".encode() in environ and _alive(pid):
+        if pid != os.getpid() and f"MQLITE_HOME={home}".encode() in environ and process_alive(pid):
             found[pid_file.parent.name] = pid
     return found
 
@@ -61,9 +53,9 @@ def end_servers(home: Path) -> None:
                            env={**os.environ, "MQLITE_HOME": str(home)})
     deadline = time.monotonic() + 10
     for pid in servers.values():
-        while _alive(pid) and time.monotonic() < deadline:
+        while process_alive(pid) and time.monotonic() < deadline:
             time.sleep(0.05)
-        if _alive(pid):
+        if process_alive(pid):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
 
