@@ -109,14 +109,23 @@ def resolve_target(qmgr: str | None, client: str | None, user: str | None,
     password = _password(user, password_first_line) if user else None
     conn = client
     if conn is None and os.environ.get("MQSERVER"):
-        match = _MQSERVER.fullmatch(os.environ["MQSERVER"].strip())
-        if not match or match["trp"].upper() != "TCP":
+        named = mqserver()
+        if named is None:
             raise CliError("MQSERVER must be CHANNEL/TCP/host(port).", 2)
-        channel, conn = match["channel"], match["conn"]
+        channel, conn = named
     if conn is not None:
         host, port = parse_conn_info(conn)
         return Target(qmgr or "", host, port, channel, user, password, tls if tls and tls.get("cipher") else None)
     return dataclasses.replace(local_target(qmgr), user=user, password=password)
+
+
+def mqserver() -> tuple[str, str] | None:
+    """The channel and connection name MQSERVER (``CHANNEL/TCP/host(port)``) names, or None when
+    it is unset or not of that form."""
+    match = _MQSERVER.fullmatch(os.environ.get("MQSERVER", "").strip())
+    if not match or match["trp"].upper() != "TCP":
+        return None
+    return match["channel"], match["conn"]
 
 
 def local_target(qmgr: str | None) -> Target:

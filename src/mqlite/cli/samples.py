@@ -60,7 +60,7 @@ def _wait(default: float) -> float:
 def connect(qmgr: str, client: bool) -> tuple[QueueManager | None, int]:
     """MQCONNX as the samples make it: locally, or (``client``) through MQSERVER; the user from
     MQSAMP_USER_ID. Returns the connection, or None and the reason."""
-    from mqlite.cli.connection import _MQSERVER, parse_conn_info
+    from mqlite.cli.connection import mqserver, parse_conn_info
     from mqlite.client import MQMIError
     from mqlite.client import public as mqlite
 
@@ -72,14 +72,15 @@ def connect(qmgr: str, client: bool) -> tuple[QueueManager | None, int]:
             password = _prompt(user)
     try:
         if client:
-            match = _MQSERVER.fullmatch(os.environ.get("MQSERVER", "").strip())
-            if not match or match["trp"].upper() != "TCP":
+            named = mqserver()
+            if named is None:
                 return None, MQRC_Q_MGR_NAME_ERROR  # no channel definition to use
+            channel, conn = named
             try:
-                host, port = parse_conn_info(match["conn"])
+                host, port = parse_conn_info(conn)
             except CliError:
                 return None, MQRC_HOST_NOT_AVAILABLE
-            return mqlite.connect(qmgr, host=host, port=port, channel=match["channel"], user=user,
+            return mqlite.connect(qmgr, host=host, port=port, channel=channel, user=user,
                                   password=password), MQRC_NONE
         name = qmgr or paths.default_qmgr()
         if not name or not paths.config_path(name).is_file():
