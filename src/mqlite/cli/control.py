@@ -148,12 +148,7 @@ def _wait_started(qmgr: str, process: subprocess.Popen[bytes], timeout: float) -
 def _end_spawned(qmgr: str, process: subprocess.Popen[bytes]) -> None:
     """A controlled end of the queue manager this command started, waited for."""
     if process.poll() is None:
-        process.terminate()  # SIGTERM: endmqm's controlled end
-        try:
-            process.wait(60)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
+        _stop_spawned(process, grace=60.0)  # SIGTERM: endmqm's controlled end
     _wait_ended(qmgr, process.pid, 5.0)
 
 
@@ -189,11 +184,11 @@ def _spawn_server(qmgr: str) -> subprocess.Popen[bytes]:
         )
 
 
-def _stop_spawned(process: subprocess.Popen[bytes]) -> None:
-    """End the server this strmqm started and that never came up."""
+def _stop_spawned(process: subprocess.Popen[bytes], grace: float = 5.0) -> None:
+    """End a server this command started (SIGTERM, then SIGKILL after ``grace`` seconds)."""
     process.terminate()
     try:
-        process.wait(5)
+        process.wait(grace)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait(5)
