@@ -376,3 +376,78 @@ def check_folders(folders: Iterable[Folder]) -> None:
             missing = [tag for tag in ("Set", "Type", "Fmt") if folder.get(tag) is None]
             if missing:
                 raise Rfh2Error(f"mcd domain {folder.get('Msd')} without {', '.join(missing)}")
+
+
+# -- message properties <-> every folder of an MQRFH2 (IBM's property name mapping) ----------------
+# Folders whose elements are message properties by name (IBM's reserved folders, and the publish/
+# subscribe ones of spec C §5.1); any other folder holds properties only when its root says
+# content='properties'. psc and pscr (D §2.6) are commands, never properties.
+PROPERTY_FOLDERS = frozenset({C.MQRFH2_USER_FOLDER, "jms", C.MQRFH2_MSG_CONTENT_FOLDER, "mqext", "mqps", "mqpse"})
+CONTENT_PROPERTIES = ("content", "properties")
+
+
+def is_property_folder(folder: Folder) -> bool:
+    """Whether a folder's elements are message properties (usr, jms, mcd, mqext, mqps, mqpse, or
+    a folder with content='properties'); psc, pscr and other folders are not."""
+    return folder.name in PROPERTY_FOLDERS or CONTENT_PROPERTIES in folder.attributes
+
+
+def property_path(name: str) -> tuple[str, ...] | None:
+    """Where property ``name`` lives in an MQRFH2: (folder, element) or (folder, group, ...,
+    element). A name without a dot is in usr (``x`` and ``usr.x`` are one property, as IBM has
+    them); None when a part cannot be an element name (empty, a colon, a blank...)."""
+    parts = tuple(name.split("."))
+    if len(parts) == 1:
+        parts = (C.MQRFH2_USER_FOLDER, *parts)
+    if any(":" in part or not _NAME.fullmatch(part) for part in parts):
+        return None
+    return parts
+
+
+def property_folders(properties: Iterable[tuple[str, PropertyValue]]) -> list[Folder]:
+    """Message properties as MQRFH2 folders, each property where ``property_path`` puts it (groups
+    for deeper names), folders in the order first named, elements in the order given; folders
+    outside ``PROPERTY_FOLDERS`` say content='properties'. ``Rfh2Error`` MQRC_PROPERTY_NAME_ERROR
+    for a name with no path or one that is both a value and a group, MQRC_PROPERTY_TYPE_ERROR for
+    a value no element holds (``value_element``)."""
+    trees: dict[str, dict[str, object]] = {}
+    for name, value in properties:
+        path = property_path(name)
+        if path is None:
+            raise Rfh2Error(f"{name!r} cannot be an MQRFH2 element", C.MQRC_PROPERTY_NAME_ERROR)
+        node = trees.setdefault(path[0], {})
+        for part in path[1:-1]:
+            child = node.setdefault(part, {})
+            if not isinstance(child, dict):
+                raise Rfh2Error(f"{name!r}: {part!r} is a value and a group", C.MQRC_PROPERTY_NAME_ERROR)
+            node = child
+        if path[-1] in node:
+            raise Rfh2Error(f"{name!r}: named twice, or a value and a group", C.MQRC_PROPERTY_NAME_ERROR)
+        node[path[-1]] = value_element(path[-1], value)
+
+    def elements(node: dict[str, object]) -> tuple[Element, ...]:
+        return tuple(child if isinstance(child, Element) else Element(key, children=elements(child))  # type: ignore[arg-type]
+                     for key, child in node.items())
+
+    return [Folder(name, elements(tree), () if name in PROPERTY_FOLDERS else (CONTENT_PROPERTIES,))
+            for name, tree in trees.items()]
+
+
+def folder_property_values(folder: Folder) -> dict[str, PropertyValue]:
+    """A property folder's elements as message properties: usr's by their own names, any other
+    folder's as ``folder.element`` (``folder.group.element`` for groups), typed by ``dt``
+    (``element_value``). A name found twice is MQRC_RFH_FORMAT_ERROR (2421)."""
+    found: dict[str, PropertyValue] = {}
+
+    def walk(prefix: str, children: tuple[Element, ...]) -> None:
+        for element in children:
+            name = prefix + element.name
+            if element.children:
+                walk(name + ".", element.children)
+                continue
+            if name in found:
+                raise Rfh2Error(f"property {name!r} repeated", C.MQRC_RFH_FORMAT_ERROR)
+            found[name] = element_value(element)
+
+    walk("" if folder.name == C.MQRFH2_USER_FOLDER else folder.name + ".", folder.children)
+    return found
