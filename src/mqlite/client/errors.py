@@ -13,6 +13,13 @@ from mqlite.reasons import reason_name
 
 __all__ = ["Error", "MQMIError", "PYIFError"]
 
+# The reasons of PCF commands (cmqcfc.h's MQRCCF_*), which a PCFExecute call raises: named like
+# the MQRC_ ones, as pymqi looks a reason up in CMQC's MQRC_ names, then in CMQCFC's MQRCCF_ names.
+_COMMAND_REASONS: dict[int, str] = {}
+for _name, _value in vars(cmqc).items():
+    if _name.startswith("MQRCCF_") and isinstance(_value, int):
+        _COMMAND_REASONS.setdefault(_value, _name)
+
 
 class Error(Exception):
     """Base class of every exception the client raises (pymqi's ``pymqi.Error``)."""
@@ -44,7 +51,7 @@ class MQMIError(Error):
         prefix = "WARNING: " if self.comp == cmqc.MQCC_WARNING else "FAILED: "
         name = reason_name(self.reason)
         if name == f"MQRC_{self.reason}":  # reason_name's spelling of an unknown code
-            name = f"Error code {self.reason} not defined"
+            name = _COMMAND_REASONS.get(self.reason, f"Error code {self.reason} not defined")
         return prefix + name
 
     error_as_string = errorAsString

@@ -41,6 +41,17 @@ from mqlite.client.structs import CD, CMHO, CSP, GMO, IMPO, MD, OD, PD, PMO, SCO
 CMQCFC = CMQC
 CMQZC = CMQC  # pymqi's CMQZC (MQZAO_*, MQZAET_*, ...) is in the same namespace
 
+# pymqi's build flags (its C module's): every mqlite connection goes through the client protocol,
+# as a pymqi built against IBM's MQ client ("client"; a "server" build connects in bindings
+# mode only). The MQI levels: those whose calls and structures the client takes, up to MQ 8.0's
+# MQCSP user and password (the queue manager's command level, CMDLEVEL, is its own: 700).
+__mqbuild__ = "client"
+__mqlevels__ = ("5.0", "5.1", "5.2", "5.3", "6.0", "7.0", "7.0.1", "7.1", "7.5", "8.0")
+
+# pymqi's lower-case names of its structures, kept by pymqi for programs written before 1.0
+gmo, pmo, od, md, cd, sco = GMO, PMO, OD, MD, CD, SCO
+makeQDesc = make_q_desc
+
 __all__ = [
     "CD",
     "CFBF",
@@ -88,6 +99,15 @@ __all__ = [
     "StringFilter",
     "Subscription",
     "Topic",
+    "__mqbuild__",
+    "__mqlevels__",
+    "cd",
     "connect",
+    "gmo",
+    "makeQDesc",
     "make_q_desc",
+    "md",
+    "od",
+    "pmo",
+    "sco",
 ]

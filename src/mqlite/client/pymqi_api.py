@@ -224,6 +224,7 @@ class Queue(QueueCore):
     """
 
     _qm: QueueManager
+    _opened_on: Connection | None = None  # the connection its handles belong to
 
     def __init__(self, qMgr: QueueManager, q_desc: OD | str | bytes | None = None,
                  open_opts: int | None = None, *, read_ahead_window: int = READ_AHEAD_WINDOW) -> None:
@@ -233,7 +234,21 @@ class Queue(QueueCore):
 
     def _handle(self, conn: Connection, needed: int) -> int:
         hobj = self.ready_handle(needed)
-        return hobj if hobj is not None else conn.run(self.plan_handle(conn, needed))
+        if hobj is None:
+            hobj = conn.run(self.plan_handle(conn, needed))
+            self._opened_on = conn
+        return hobj
+
+    def __del__(self) -> None:
+        """A queue dropped while open is closed, as pymqi's ``Queue.__del__`` does (programs and
+        pymqi's own tests rely on it): on the connection it was opened on, before that
+        connection's next call (``sync.Connection.close_later``)."""
+        conn = self._opened_on
+        handles = getattr(self, "_handles", None)
+        if conn is None or handles is None:
+            return
+        for hobj in handles.all():
+            conn.close_later(hobj)
 
     def open(self, q_desc: OD | str | bytes | None, open_opts: int | None = None) -> None:
         """Set the queue (name or OD); open now if ``open_opts`` is given, else on first use."""
@@ -244,6 +259,7 @@ class Queue(QueueCore):
             return
         conn = self._qm.get_handle()
         conn.run(self.plan_open_explicit(conn, q_desc, open_opts))
+        self._opened_on = conn
 
     def close(self, options: int = cmqc.MQCO_NONE) -> None:
         """MQCLOSE (every handle); read-ahead messages not yet got are discarded, as IBM does."""

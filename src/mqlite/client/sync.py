@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import socket
 import threading
+from collections import deque
 from typing import Any, TypeVar
 
 from mqlite import cmqc
@@ -72,6 +73,7 @@ class Connection(Session):
                  name: str | None = None, timeout: float | None = 30.0) -> None:
         super().__init__()
         self.target = target
+        self._unclosed: deque[int] = deque()  # handles of queues collected while open (close_later)
         shared = None if target.local else link_registry.join(target)
         if shared is not None:  # a conversation on a socket this process already has (SHARECNV)
             self._link, self._number = shared
@@ -160,11 +162,31 @@ class Connection(Session):
     def request(self, op: Op, args: list[Any]) -> tuple[int, int, Any]:
         """A synchronous call's completion code, reason and result, without raising for them."""
         with self._lock:
+            if self._unclosed:
+                self._queue_closes()
             req_id = self._next_id
             self._next_id = req_id + 1 if req_id < 0x7FFFFFFF else 1
             self._send(native.encode_request(op, req_id, args))
             reply = self._wait_reply(req_id)
         return checked(op, reply)
+
+    def close_later(self, hobj: int) -> None:
+        """MQCLOSE ``hobj`` before this connection's next call: for a ``Queue`` collected while
+        open (pymqi's ``Queue.__del__`` closes it). A finaliser can run in the middle of another
+        call on this thread, so it only notes the handle; ``request`` sends the MQCLOSE, ahead
+        of its own request, and does not wait for its reply (``_wait_reply`` skips it)."""
+        if self.connected and self.broken is None:
+            self._unclosed.append(hobj)
+
+    def _queue_closes(self) -> None:
+        while self._unclosed:
+            hobj = self._unclosed.popleft()
+            self.close_handle(hobj)
+            req_id = self._next_id
+            self._next_id = req_id + 1 if req_id < 0x7FFFFFFF else 1
+            frame = native.encode_request(Op.CLOSE, req_id, [hobj, cmqc.MQCO_NONE])
+            self._pending.append(frame)
+            self._pending_size += len(frame)
 
     def send(self, frame: bytes, linger: bool = True) -> None:
         """Send a frame that has no reply (asynchronous put, credit); ``linger`` lets it wait

@@ -1,0 +1,34 @@
+"""pymqi's module-level names that its programs and its own test suite use (issue 32, item 6):
+the build flags, the lower-case structure names, and reason names of PCF commands in
+``MQMIError``'s string, as pymqi spells them."""
+
+from __future__ import annotations
+
+import mqlite
+import mqlite.client as client
+from mqlite import pymqi_run
+
+
+def test_build_flags() -> None:
+    # pymqi's test_setup asks __mqbuild__ whether to connect in bindings mode ("server") or as a
+    # client: every mqlite connection is the client protocol's
+    assert mqlite.__mqbuild__ == "client"
+    assert client.__mqbuild__ == "client"
+    assert "8.0" in mqlite.__mqlevels__ and isinstance(mqlite.__mqlevels__, tuple)
+    assert pymqi_run.install().__mqbuild__ == "client"
+
+
+def test_lower_case_structure_names() -> None:
+    assert (mqlite.gmo, mqlite.pmo, mqlite.od, mqlite.md, mqlite.cd, mqlite.sco) == (
+        mqlite.GMO, mqlite.PMO, mqlite.OD, mqlite.MD, mqlite.CD, mqlite.SCO)
+    assert mqlite.makeQDesc is mqlite.make_q_desc
+    assert mqlite.QueueManager.connectTCPClient is mqlite.QueueManager.connect_tcp_client
+    assert mqlite.QueueManager.getHandle is mqlite.QueueManager.get_handle
+
+
+def test_pcf_reasons_are_named_like_pymqi() -> None:
+    # pymqi looks a reason up in CMQC's MQRC_ names, then in CMQCFC's MQRCCF_ names
+    failed = mqlite.MQMIError(mqlite.CMQC.MQCC_FAILED, mqlite.CMQC.MQRCCF_CFH_COMMAND_ERROR)
+    assert str(failed) == "MQI Error. Comp: 2, Reason 3007: FAILED: MQRCCF_CFH_COMMAND_ERROR"
+    assert mqlite.MQMIError(2, 2033).errorAsString() == "FAILED: MQRC_NO_MSG_AVAILABLE"
+    assert mqlite.MQMIError(1, 9999).errorAsString() == "WARNING: Error code 9999 not defined"
