@@ -269,6 +269,10 @@ MQSCOPE_ALL = 0
 MQSCOPE_AS_PARENT = 1
 MQSCOPE_QMGR = 4
 
+# Subscription scope in PCF (SUBSCOPE).
+MQTSCOPE_QMGR = 1
+MQTSCOPE_ALL = 2
+
 # Delivery of persistent/non-persistent publications
 MQDLV_AS_PARENT = 0
 MQDLV_ALL = 1

@@ -23,11 +23,12 @@ from mqlite.core.errors import MQError
 from mqlite.mqsc import pcf_table
 from mqlite.mqsc.commands import AdminAPI, Status, run_command
 from mqlite.mqsc.parser import Command, Where
+from mqlite.mqsc.pcf_table import ParameterError
 from mqlite.protocol import pcf
 from mqlite.protocol.pcf import Value
 
-__all__ = ["Reply", "Request", "error_response", "execute", "mqsc_command", "parse_records", "request_command",
-           "responses", "run_lines"]
+__all__ = ["Reply", "Request", "error_of", "error_response", "execute", "failure", "mqsc_command", "parse_records",
+           "request_command", "responses", "run_lines"]
 
 Params = list[tuple[int, Value]]
 
@@ -75,8 +76,9 @@ class Request:
                 raise MQError(C.MQRCCF_PARM_COUNT_TOO_SMALL, f"parameter {parameter} is required")
             return None
         if not isinstance(value, str):
-            raise MQError(C.MQRCCF_CFST_PARM_ID_ERROR if isinstance(value, int) else pcf_table.parm_id_error(value),
-                          f"parameter {parameter} must be a string (MQCFST)")
+            raise ParameterError(C.MQRCCF_CFST_PARM_ID_ERROR if isinstance(value, int)
+                                 else pcf_table.parm_id_error(value),
+                                 f"parameter {parameter} must be a string (MQCFST)", parameter)
         return value.strip()
 
     def integer(self, parameter: int) -> int | None:
@@ -84,7 +86,8 @@ class Request:
         if value is None:
             return None
         if not isinstance(value, int):
-            raise MQError(C.MQRCCF_CFIN_PARM_ID_ERROR, f"parameter {parameter} must be an integer (MQCFIN)")
+            raise ParameterError(C.MQRCCF_CFIN_PARM_ID_ERROR, f"parameter {parameter} must be an integer (MQCFIN)",
+                                 parameter)
         return value
 
     def integers(self, parameter: int) -> list[int] | None:
@@ -92,7 +95,8 @@ class Request:
         if value is None:
             return None
         if not isinstance(value, list) or not all(isinstance(v, int) for v in value):
-            raise MQError(C.MQRCCF_CFIL_PARM_ID_ERROR, f"parameter {parameter} must be an integer list (MQCFIL)")
+            raise ParameterError(C.MQRCCF_CFIL_PARM_ID_ERROR,
+                                 f"parameter {parameter} must be an integer list (MQCFIL)", parameter)
         return [int(v) for v in value]
 
     def filters(self) -> list[tuple[int, Value]]:
@@ -103,7 +107,7 @@ class Request:
 
     def done(self) -> None:
         for parameter, value in self.left:
-            raise MQError(pcf_table.parm_id_error(value), f"parameter {parameter} is not valid here")
+            raise ParameterError(pcf_table.parm_id_error(value), f"parameter {parameter} is not valid here", parameter)
 
 
 # -- requests as MQSC commands -------------------------------------------------------------------
@@ -150,7 +154,14 @@ _INQUIRIES: dict[int, _Inquiry] = {
                                          (C.MQCACF_SUB_NAME, C.MQBACF_SUB_ID)),
     C.MQCMD_INQUIRE_TOPIC_STATUS: _Inquiry("TPSTATUS", "TPSTATUS", C.MQCA_TOPIC_STRING, C.MQIACF_TOPIC_STATUS_ATTRS,
                                            (C.MQCA_TOPIC_STRING,)),
+    C.MQCMD_INQUIRE_PUBSUB_STATUS: _Inquiry("PUBSUB", "PUBSUB", 0, C.MQIACF_PUBSUB_STATUS_ATTRS,
+                                            (C.MQCA_Q_MGR_NAME, C.MQIACF_PS_STATUS_TYPE)),
+    C.MQCMD_INQUIRE_CLUSTER_Q_MGR: _Inquiry("CLUSQMGR", "CLUSQMGR", C.MQCA_CLUSTER_Q_MGR_NAME,
+                                            C.MQIACF_CLUSTER_Q_MGR_ATTRS,
+                                            (C.MQCA_CLUSTER_Q_MGR_NAME, C.MQCACH_CHANNEL_NAME, C.MQCA_CLUSTER_NAME)),
 }
+_PS_STATUS_TYPES = {C.MQPSST_ALL: "ALL", C.MQPSST_LOCAL: "LOCAL", C.MQPSST_PARENT: "PARENT",
+                    C.MQPSST_CHILD: "CHILD"}
 _TOPIC_STATUS_TYPES = {C.MQIACF_TOPIC_STATUS: "TOPIC", C.MQIACF_TOPIC_SUB: "SUB", C.MQIACF_TOPIC_PUB: "PUB"}
 # INQUIRE_*_NAMES: the DISPLAY it runs and the response's list parameter.
 _NAMES: dict[int, tuple[int, str, int, int]] = {
@@ -171,19 +182,21 @@ def _display(command: int, request: Request) -> tuple[Command, _Inquiry, list[in
         qtype = request.integer(C.MQIA_Q_TYPE)
         if qtype is not None:
             if qtype not in _Q_TYPES:
-                raise MQError(C.MQRCCF_PARM_VALUE_ERROR, f"MQIA_Q_TYPE {qtype}")
+                raise ParameterError(C.MQRCCF_PARM_VALUE_ERROR, f"MQIA_Q_TYPE {qtype}", C.MQIA_Q_TYPE)
             options["TYPE"] = _Q_TYPES[qtype]
     if command == C.MQCMD_INQUIRE_Q_STATUS:
         status_type = request.integer(C.MQIACF_Q_STATUS_TYPE) or C.MQIACF_Q_STATUS
         if status_type not in (C.MQIACF_Q_STATUS, C.MQIACF_Q_HANDLE):
-            raise MQError(C.MQRCCF_PARM_VALUE_ERROR, f"MQIACF_Q_STATUS_TYPE {status_type}")
+            raise ParameterError(C.MQRCCF_PARM_VALUE_ERROR, f"MQIACF_Q_STATUS_TYPE {status_type}",
+                                 C.MQIACF_Q_STATUS_TYPE)
         options["TYPE"] = "QUEUE" if status_type == C.MQIACF_Q_STATUS else "HANDLE"
     if command in (C.MQCMD_INQUIRE_CHANNEL, C.MQCMD_INQUIRE_CHANNEL_STATUS):
         chltype = request.integer(C.MQIACH_CHANNEL_TYPE)
         if chltype is not None and chltype != C.MQCHT_ALL:
             token = next((t for t, n in _CHL_TOKENS.items() if n == chltype), None)
             if token is None:
-                raise MQError(C.MQRCCF_CHANNEL_TYPE_ERROR, f"MQIACH_CHANNEL_TYPE {chltype}")
+                raise ParameterError(C.MQRCCF_CHANNEL_TYPE_ERROR, f"MQIACH_CHANNEL_TYPE {chltype}",
+                                     C.MQIACH_CHANNEL_TYPE)
             options["CHLTYPE"] = token
         request.integer(C.MQIACH_CHANNEL_INSTANCE_TYPE)  # (current channels: what CHSTATUS shows)
     if command in (C.MQCMD_INQUIRE_SUBSCRIPTION, C.MQCMD_INQUIRE_SUB_STATUS):
@@ -192,7 +205,8 @@ def _display(command: int, request: Request) -> tuple[Command, _Inquiry, list[in
     if command == C.MQCMD_INQUIRE_TOPIC_STATUS:
         status_type = request.integer(C.MQIACF_TOPIC_STATUS_TYPE) or C.MQIACF_TOPIC_STATUS
         if status_type not in _TOPIC_STATUS_TYPES:
-            raise MQError(C.MQRCCF_PARM_VALUE_ERROR, f"MQIACF_TOPIC_STATUS_TYPE {status_type}")
+            raise ParameterError(C.MQRCCF_PARM_VALUE_ERROR, f"MQIACF_TOPIC_STATUS_TYPE {status_type}",
+                                 C.MQIACF_TOPIC_STATUS_TYPE)
         options["TYPE"] = _TOPIC_STATUS_TYPES[status_type]
     if command == C.MQCMD_INQUIRE_CONNECTION:  # DISPLAY CONN(hex id, or * for an empty one) TYPE(...)
         wanted = request.take(C.MQBACF_GENERIC_CONNECTION_ID)
@@ -202,15 +216,26 @@ def _display(command: int, request: Request) -> tuple[Command, _Inquiry, list[in
         info = request.integer(C.MQIACF_CONN_INFO_TYPE) or C.MQIACF_CONN_INFO_CONN
         kinds = {C.MQIACF_CONN_INFO_CONN: "CONN", C.MQIACF_CONN_INFO_HANDLE: "HANDLE", C.MQIACF_CONN_INFO_ALL: "ALL"}
         if info not in kinds:
-            raise MQError(C.MQRCCF_PARM_VALUE_ERROR, f"MQIACF_CONN_INFO_TYPE {info}")
+            raise ParameterError(C.MQRCCF_PARM_VALUE_ERROR, f"MQIACF_CONN_INFO_TYPE {info}", C.MQIACF_CONN_INFO_TYPE)
         options["TYPE"] = kinds[info]
+    attrs: dict[str, Any] = {}
+    if command == C.MQCMD_INQUIRE_PUBSUB_STATUS:
+        ps_type = request.integer(C.MQIACF_PS_STATUS_TYPE)
+        if ps_type is not None and ps_type not in _PS_STATUS_TYPES:
+            raise ParameterError(C.MQRCCF_PARM_VALUE_ERROR, f"MQIACF_PS_STATUS_TYPE {ps_type}", C.MQIACF_PS_STATUS_TYPE)
+        options["TYPE"] = _PS_STATUS_TYPES[C.MQPSST_ALL if ps_type is None else ps_type]
+    if command == C.MQCMD_INQUIRE_CLUSTER_Q_MGR:
+        cluster = request.string(C.MQCA_CLUSTER_NAME)
+        if cluster and cluster != "*":
+            attrs["CLUSTER"] = cluster
     selection = request.integers(inquiry.selection)
     if selection is not None and C.MQIACF_ALL in selection:
         selection = None
     where = _where(inquiry.family, request.filters())
     request.done()
     flags = frozenset({"ALL"})
-    return mqsc_command("DISPLAY", inquiry.noun, name, flags=flags, options=options, where=where), inquiry, selection
+    display = mqsc_command("DISPLAY", inquiry.noun, name, attrs, flags=flags, options=options, where=where)
+    return display, inquiry, selection
 
 
 def _where(family: str, filters: list[tuple[int, Value]]) -> Where | None:
@@ -223,12 +248,12 @@ def _where(family: str, filters: list[tuple[int, Value]]) -> Where | None:
     keyword = pcf_table.keyword_of(family, parameter)
     integer = isinstance(value, pcf.IntegerFilter)
     if keyword is None:
-        raise MQError(C.MQRCCF_CFIF_PARM_ID_ERROR if integer else C.MQRCCF_CFSF_PARM_ID_ERROR,
-                      f"parameter {parameter} cannot be filtered on")
+        raise ParameterError(C.MQRCCF_CFIF_PARM_ID_ERROR if integer else C.MQRCCF_CFSF_PARM_ID_ERROR,
+                             f"parameter {parameter} cannot be filtered on", parameter)
     op = _OPERATORS.get(value.operator)
     if op is None:
-        raise MQError(C.MQRCCF_CFIF_OPERATOR_ERROR if integer else C.MQRCCF_CFSF_OPERATOR_ERROR,
-                      f"filter operator {value.operator}")
+        raise ParameterError(C.MQRCCF_CFIF_OPERATOR_ERROR if integer else C.MQRCCF_CFSF_OPERATOR_ERROR,
+                             f"filter operator {value.operator}", parameter)
     shown = value.value.hex().upper() if isinstance(value.value, bytes) else str(value.value)
     if isinstance(value, pcf.IntegerFilter):
         spec = attributes.spec("QLOCAL" if family == "QUEUE" else family, keyword) \
@@ -266,7 +291,7 @@ def _define_queue(command: int, request: Request, qtype: str | None) -> Command:
     if number is not None:
         qtype = _Q_TYPES.get(number)
         if qtype in (None, "ALL", "QCLUSTER"):
-            raise MQError(C.MQRCCF_Q_TYPE_ERROR, f"MQIA_Q_TYPE {number}")
+            raise ParameterError(C.MQRCCF_Q_TYPE_ERROR, f"MQIA_Q_TYPE {number}", C.MQIA_Q_TYPE)
     if qtype is None:
         raise MQError(C.MQRCCF_PARM_COUNT_TOO_SMALL, "MQIA_Q_TYPE is required")
     flags: set[str] = set()
@@ -315,17 +340,21 @@ def run_lines(admin: AdminAPI, command: Command) -> list[str]:
     outcome = run_command(recorder, command)
     if outcome.status is Status.OK:
         return outcome.lines
-    first = outcome.lines[0] if outcome.lines else ""
     if recorder.error is not None:
         raise MQError(recorder.error.reason, recorder.error.text)
-    for message, reason in _NOT_FOUND.items():
-        if first.startswith(message):
-            raise MQError(reason, first)
-    found = re.search(r"\((\d{4})\) has occurred", first)
-    if found:
-        raise MQError(int(found[1]), first)
-    raise MQError(C.MQRCCF_PARM_SYNTAX_ERROR if outcome.status is Status.SYNTAX else C.MQRCCF_COMMAND_FAILED,
-                  " ".join(outcome.lines))
+    raise error_of(outcome.lines, outcome.status is Status.SYNTAX)
+
+
+def error_of(lines: list[str], syntax: bool = False) -> MQError:
+    """The reason runmqsc's messages of a failed command give (its first error message's)."""
+    for line in lines:
+        for message, reason in _NOT_FOUND.items():
+            if line.startswith(message):
+                return MQError(reason, line)
+        found = re.search(r"\((\d{4})\) has occurred", line)
+        if found:
+            return MQError(int(found[1]), line)
+    return MQError(C.MQRCCF_PARM_SYNTAX_ERROR if syntax else C.MQRCCF_COMMAND_FAILED, " ".join(lines))
 
 
 def parse_records(lines: list[str]) -> list[tuple[dict[str, str], set[str]]]:
@@ -378,7 +407,13 @@ def execute(admin: AdminAPI, command: int, parameters: Params) -> Reply:
     try:
         return _execute(admin, command, Request(parameters))
     except MQError as error:
-        return Reply([], C.MQCC_FAILED, error.reason)
+        return failure(error)
+
+
+def failure(error: MQError) -> Reply:
+    """The reply of a command that failed: IBM's reason, and the parameter at fault where known."""
+    details: Params = [(C.MQIACF_PARAMETER_ID, error.parameter)] if isinstance(error, ParameterError) else []
+    return Reply([], C.MQCC_FAILED, error.reason, details)
 
 
 def _execute(admin: AdminAPI, command: int, request: Request) -> Reply:

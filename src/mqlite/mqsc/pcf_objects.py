@@ -11,11 +11,13 @@ from typing import Any
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
-from mqlite.mqsc import pcf_commands, pcf_table
+from mqlite.mqsc import pcf_commands, pcf_escape, pcf_subscriptions, pcf_table
 from mqlite.mqsc.commands import AdminAPI
+from mqlite.mqsc.parser import Command
 from mqlite.mqsc.pcf_commands import Params, Reply, Request, mqsc_command, parse_records, run_lines
+from mqlite.mqsc.pcf_table import ParameterError
 
-__all__ = ["execute"]
+__all__ = ["execute", "ping_command"]
 
 
 @dataclass(frozen=True)
@@ -65,10 +67,19 @@ def execute(admin: AdminAPI, command: int, parameters: Params) -> Reply:
             return _operation(admin, command, request)
         if command == C.MQCMD_INQUIRE_CHLAUTH_RECS:
             return _inquire_chlauth(admin, request)
+        if command == C.MQCMD_INQUIRE_ENTITY_AUTH:
+            return _inquire_entity_auth(admin, request)
+        if command in pcf_subscriptions.COMMANDS:
+            return pcf_subscriptions.execute(admin, command, request)
+        if command == C.MQCMD_ESCAPE:
+            return pcf_escape.execute(admin, request)
+        if command == C.MQCMD_PING_CHANNEL:
+            run_lines(admin, ping_command(request))  # (no channel agents here: the command server pings)
+            return Reply()
         if command == C.MQCMD_SET_CHLAUTH_REC:
             return _set_chlauth(admin, request)
     except MQError as error:
-        return Reply([], C.MQCC_FAILED, error.reason)
+        return pcf_commands.failure(error)
     return pcf_commands.execute(admin, command, parameters)
 
 
@@ -123,6 +134,31 @@ def _inquire_auth_recs(admin: AdminAPI, request: Request) -> Reply:
     request.done()
     lines = run_lines(admin, mqsc_command("DISPLAY", "AUTHREC", None, attrs))
     return Reply([pcf_table.to_pcf("AUTHREC", row, flags) for row, flags in parse_records(lines)])
+
+
+def _inquire_entity_auth(admin: AdminAPI, request: Request) -> Reply:
+    """INQUIRE_ENTITY_AUTH: DISPLAY ENTAUTH PRINCIPAL(e) | GROUP(e) OBJTYPE(t) OBJNAME(n)."""
+    entity = request.string(C.MQCACF_ENTITY_NAME)
+    if not entity:
+        raise MQError(C.MQRCCF_ENTITY_NAME_MISSING, "MQCACF_ENTITY_NAME is required")
+    entity_type = request.integer(C.MQIACF_ENTITY_TYPE)
+    if entity_type not in (None, C.MQZAET_PRINCIPAL, C.MQZAET_GROUP):
+        raise ParameterError(C.MQRCCF_PARM_VALUE_ERROR, f"MQIACF_ENTITY_TYPE {entity_type}", C.MQIACF_ENTITY_TYPE)
+    attrs = _authrec_target(request, required=True)
+    attrs.pop("PROFILE", None)
+    attrs["GROUP" if entity_type == C.MQZAET_GROUP else "PRINCIPAL"] = entity
+    name = request.string(C.MQCACF_OBJECT_NAME)
+    if name:
+        attrs["OBJNAME"] = name
+    request.integer(C.MQIACF_AUTH_OPTIONS)  # (the entity's authority, its groups' included: what ENTAUTH shows)
+    selection = request.integers(C.MQIACF_AUTH_PROFILE_ATTRS)
+    request.done()
+    lines = run_lines(admin, mqsc_command("DISPLAY", "ENTAUTH", None, attrs))
+    objects = [pcf_table.to_pcf("ENTAUTH", row, flags) for row, flags in parse_records(lines)]
+    if selection is not None and C.MQIACF_ALL not in selection:
+        wanted = {*selection, C.MQCACF_ENTITY_NAME, C.MQIACF_ENTITY_TYPE, C.MQIACF_OBJECT_TYPE}
+        objects = [[(p, v) for p, v in o if p in wanted] for o in objects]
+    return Reply(objects)
 
 
 def _change_auth_rec(admin: AdminAPI, command: int, request: Request) -> Reply:
@@ -216,12 +252,14 @@ _OPERATIONS: dict[int, tuple[str, str, int]] = {
     C.MQCMD_START_CHANNEL: ("START", "CHANNEL", C.MQCACH_CHANNEL_NAME),
     C.MQCMD_STOP_CHANNEL: ("STOP", "CHANNEL", C.MQCACH_CHANNEL_NAME),
     C.MQCMD_RESET_CHANNEL: ("RESET", "CHANNEL", C.MQCACH_CHANNEL_NAME),
+    C.MQCMD_RESOLVE_CHANNEL: ("RESOLVE", "CHANNEL", C.MQCACH_CHANNEL_NAME),
     C.MQCMD_START_CHANNEL_LISTENER: ("START", "LISTENER", C.MQCACH_LISTENER_NAME),
     C.MQCMD_STOP_CHANNEL_LISTENER: ("STOP", "LISTENER", C.MQCACH_LISTENER_NAME),
     C.MQCMD_REFRESH_SECURITY: ("REFRESH", "SECURITY", 0),
 }
 _MODES = {C.MQMODE_FORCE: "FORCE", C.MQMODE_QUIESCE: "QUIESCE", C.MQMODE_TERMINATE: "TERMINATE"}
 _STOPPED_STATUS = {C.MQCHS_STOPPED: "STOPPED", C.MQCHS_INACTIVE: "INACTIVE"}
+_IN_DOUBT = {C.MQIDO_COMMIT: "COMMIT", C.MQIDO_BACKOUT: "BACKOUT"}
 _SECURITY_TYPES = {C.MQSECTYPE_AUTHSERV: "AUTHSERV", C.MQSECTYPE_SSL: "SSL", C.MQSECTYPE_CONNAUTH: "CONNAUTH"}
 
 
@@ -244,6 +282,11 @@ def _operation(admin: AdminAPI, command: int, request: Request) -> Reply:
         seqnum = request.integer(C.MQIACH_MSG_SEQUENCE_NUMBER)
         if seqnum is not None:
             options["SEQNUM"] = str(seqnum)
+    if command == C.MQCMD_RESOLVE_CHANNEL:
+        action = request.integer(C.MQIACH_IN_DOUBT)
+        if action not in _IN_DOUBT:
+            raise ParameterError(C.MQRCCF_INDOUBT_VALUE_ERROR, f"MQIACH_IN_DOUBT {action}", C.MQIACH_IN_DOUBT)
+        options["ACTION"] = _IN_DOUBT[action]
     if command == C.MQCMD_REFRESH_SECURITY:
         kind = request.integer(C.MQIACF_SECURITY_TYPE)
         if kind is not None and kind not in _SECURITY_TYPES:
@@ -254,3 +297,14 @@ def _operation(admin: AdminAPI, command: int, request: Request) -> Reply:
     run_lines(admin, mqsc_command(verb, noun, name, options=options))
     return Reply()
 
+
+
+def ping_command(request: Request) -> Command:
+    """PING_CHANNEL as PING CHANNEL(name) DATALEN(n): MQIACH_DATA_COUNT is 16 to 32768 (IBM's
+    default 64), else MQRCCF_PING_DATA_COUNT_ERROR."""
+    name = request.string(C.MQCACH_CHANNEL_NAME, required=True)
+    count = request.integer(C.MQIACH_DATA_COUNT)
+    if count is not None and not 16 <= count <= 32768:
+        raise ParameterError(C.MQRCCF_PING_DATA_COUNT_ERROR, f"MQIACH_DATA_COUNT {count}", C.MQIACH_DATA_COUNT)
+    request.done()
+    return mqsc_command("PING", "CHANNEL", name, options={"DATALEN": str(count or 64)})

@@ -33,6 +33,24 @@ _CHSTATUS_TOKENS = {"INACTIVE": C.MQCHS_INACTIVE, "BINDING": C.MQCHS_BINDING, "S
                     "SWITCHING": C.MQCHS_SWITCHING}
 _YES_NO = {"NO": 0, "YES": 1}
 
+
+class ParameterError(MQError):
+    """A request's parameter that is wrong: the error response names it (MQIACF_PARAMETER_ID)."""
+
+    def __init__(self, reason: int, text: str, parameter: int) -> None:
+        super().__init__(reason, text)
+        self.parameter = parameter
+
+
+class IntTokens(dict[str, int]):
+    """A conversion: these tokens, or any integer (EXPIRY(UNLIMITED) or EXPIRY(100))."""
+
+_OBJECT_TYPES = {
+    "QUEUE": C.MQOT_Q, "NAMELIST": C.MQOT_NAMELIST, "PROCESS": C.MQOT_PROCESS, "QMGR": C.MQOT_Q_MGR,
+    "CHANNEL": C.MQOT_CHANNEL, "AUTHINFO": C.MQOT_AUTH_INFO, "TOPIC": C.MQOT_TOPIC,
+    "COMMINFO": C.MQOT_COMM_INFO, "LISTENER": C.MQOT_LISTENER, "SERVICE": C.MQOT_SERVICE,
+    "CLNTCONN": C.MQOT_CLNTCONN_CHANNEL, "RQMNAME": C.MQOT_REMOTE_Q_MGR_NAME}
+
 #: Keywords the catalogue has no selector for: (keyword -> (parameter id, conversion)) by family.
 EXTRAS: dict[str, dict[str, tuple[int, Conversion]]] = {
     "QSTATUS": {
@@ -64,6 +82,41 @@ EXTRAS: dict[str, dict[str, tuple[int, Conversion]]] = {
         "SUBTYPE": (C.MQIACF_SUB_TYPE, {"API": C.MQSUBTYPE_API, "ADMIN": C.MQSUBTYPE_ADMIN, "PROXY": 3}),
         "CRDATE": (C.MQCA_CREATION_DATE, "str"), "CRTIME": (C.MQCA_CREATION_TIME, "str"),
         "ALTDATE": (C.MQCA_ALTERATION_DATE, "str"), "ALTTIME": (C.MQCA_ALTERATION_TIME, "str"),
+        # PCF's integers for these are cmqc.h's (MQDC_*, MQRU_*, MQVU_*), not the catalogue's
+        "DESTCLAS": (C.MQIACF_DESTINATION_CLASS, {"MANAGED": C.MQDC_MANAGED, "PROVIDED": C.MQDC_PROVIDED}),
+        "DESTCORL": (C.MQBACF_DESTINATION_CORREL_ID, "hex"), "PUBACCT": (C.MQBACF_ACCOUNTING_TOKEN, "hex"),
+        "PUBAPPID": (C.MQCACF_APPL_IDENTITY_DATA, "str"),
+        "EXPIRY": (C.MQIACF_EXPIRY, IntTokens({"UNLIMITED": C.MQEI_UNLIMITED})),
+        "PSPROP": (C.MQIACF_PUBSUB_PROPERTIES, {"NONE": C.MQPSPROP_NONE, "COMPAT": C.MQPSPROP_COMPAT,
+                                                "RFH2": C.MQPSPROP_RFH2, "MSGPROP": C.MQPSPROP_MSGPROP}),
+        "PUBPRTY": (C.MQIACF_PUB_PRIORITY, IntTokens({"ASPUB": C.MQPRI_PRIORITY_AS_PUBLISHED,
+                                                      "ASQDEF": C.MQPRI_PRIORITY_AS_Q_DEF})),
+        "REQONLY": (C.MQIACF_REQUEST_ONLY, {"YES": C.MQRU_PUBLISH_ON_REQUEST, "NO": C.MQRU_PUBLISH_ALL}),
+        "SUBLEVEL": (C.MQIACF_SUB_LEVEL, "int"),
+        "SUBSCOPE": (C.MQIACF_SUBSCRIPTION_SCOPE, {"ALL": C.MQTSCOPE_ALL, "QMGR": C.MQTSCOPE_QMGR}),
+        "VARUSER": (C.MQIACF_VARIABLE_USER_ID, {"ANY": C.MQVU_ANY_USER, "FIXED": C.MQVU_FIXED_USER}),
+        "WSCHEMA": (C.MQIACF_WILDCARD_SCHEMA, {"TOPIC": C.MQWS_TOPIC, "CHAR": C.MQWS_CHAR}),
+    },
+    "PUBSUB": {
+        "QMNAME": (C.MQCA_Q_MGR_NAME, "str"),
+        "TYPE": (C.MQIACF_PS_STATUS_TYPE, {"LOCAL": C.MQPSST_LOCAL, "PARENT": C.MQPSST_PARENT,
+                                           "CHILD": C.MQPSST_CHILD}),
+        "STATUS": (C.MQIACF_PUBSUB_STATUS, {"ACTIVE": C.MQPS_STATUS_ACTIVE, "INACTIVE": C.MQPS_STATUS_INACTIVE,
+                                            "STARTING": C.MQPS_STATUS_STARTING, "STOPPING": C.MQPS_STATUS_STOPPING,
+                                            "COMPAT": C.MQPS_STATUS_COMPAT, "ERROR": C.MQPS_STATUS_ERROR,
+                                            "REFUSED": C.MQPS_STATUS_REFUSED}),
+        "SUBCOUNT": (C.MQIA_SUB_COUNT, "int"), "TPCOUNT": (C.MQIA_TOPIC_NODE_COUNT, "int"),
+    },
+    "CLUSQMGR": {  # the rest of a record is its channel's attributes (the CHANNEL catalogue)
+        "CLUSQMGR": (C.MQCA_CLUSTER_Q_MGR_NAME, "str"), "CHANNEL": (C.MQCACH_CHANNEL_NAME, "str"),
+        "CLUSTER": (C.MQCA_CLUSTER_NAME, "str"), "QMID": (C.MQCA_Q_MGR_IDENTIFIER, "str"),
+        "QMTYPE": (C.MQIACF_Q_MGR_TYPE, {"NORMAL": C.MQQMT_NORMAL, "REPOS": C.MQQMT_REPOSITORY}),
+        "DEFTYPE": (C.MQIACF_Q_MGR_DEFINITION_TYPE, {
+            "CLUSSDR": C.MQQMDT_EXPLICIT_CLUSTER_SENDER, "CLUSSDRA": C.MQQMDT_AUTO_CLUSTER_SENDER,
+            "CLUSSDRB": C.MQQMDT_AUTO_EXP_CLUSTER_SENDER, "CLUSRCVR": C.MQQMDT_CLUSTER_RECEIVER}),
+        "STATUS": (C.MQIACH_CHANNEL_STATUS, _CHSTATUS_TOKENS),
+        "SUSPEND": (C.MQIACF_SUSPEND, {"NO": C.MQSUS_NO, "YES": C.MQSUS_YES}),
+        "CLUSDATE": (C.MQCA_CLUSTER_DATE, "str"), "CLUSTIME": (C.MQCA_CLUSTER_TIME, "str"),
     },
     "CONN": {
         "CONN": (C.MQBACF_CONNECTION_ID, "hex"),
@@ -109,12 +162,14 @@ EXTRAS: dict[str, dict[str, tuple[int, Conversion]]] = {
     "AUTHREC": {
         "PROFILE": (C.MQCACF_AUTH_PROFILE_NAME, "str"), "ENTITY": (C.MQCACF_ENTITY_NAME, "str"),
         "ENTTYPE": (C.MQIACF_ENTITY_TYPE, {"PRINCIPAL": C.MQZAET_PRINCIPAL, "GROUP": C.MQZAET_GROUP}),
-        "OBJTYPE": (C.MQIACF_OBJECT_TYPE, {
-            "QUEUE": C.MQOT_Q, "NAMELIST": C.MQOT_NAMELIST, "PROCESS": C.MQOT_PROCESS, "QMGR": C.MQOT_Q_MGR,
-            "CHANNEL": C.MQOT_CHANNEL, "AUTHINFO": C.MQOT_AUTH_INFO, "TOPIC": C.MQOT_TOPIC,
-            "COMMINFO": C.MQOT_COMM_INFO, "LISTENER": C.MQOT_LISTENER, "SERVICE": C.MQOT_SERVICE,
-            "CLNTCONN": C.MQOT_CLNTCONN_CHANNEL, "RQMNAME": C.MQOT_REMOTE_Q_MGR_NAME}),
+        "OBJTYPE": (C.MQIACF_OBJECT_TYPE, _OBJECT_TYPES),
         "AUTHLIST": (C.MQIACF_AUTHORIZATION_LIST, "auths"),
+    },
+    "ENTAUTH": {
+        "OBJECT": (C.MQCACF_OBJECT_NAME, "str"), "ENTITY": (C.MQCACF_ENTITY_NAME, "str"),
+        "ENTTYPE": (C.MQIACF_ENTITY_TYPE, {"PRINCIPAL": C.MQZAET_PRINCIPAL, "GROUP": C.MQZAET_GROUP}),
+        "AUTHLIST": (C.MQIACF_AUTHORIZATION_LIST, "auths"),
+        "OBJTYPE": (C.MQIACF_OBJECT_TYPE, _OBJECT_TYPES),
     },
     "CHLAUTH": {
         "CHLAUTH": (C.MQCACH_CHANNEL_NAME, "str"),
@@ -149,6 +204,8 @@ def _catalogue_type(family: str, row: Mapping[str, str]) -> str | None:
     if family == "QUEUE":
         kind = row.get("TYPE", "")
         return kind if kind in attributes.QUEUE_TYPES else None
+    if family == "CLUSQMGR":
+        return "CHANNEL"
     return family if family in attributes.OBJECT_TYPES else None
 
 
@@ -248,26 +305,27 @@ def to_mqsc(objtype: str, parameter: int, value: Value) -> tuple[str, Any]:
     have given it (a string, a list, or True for a bare flag keyword)."""
     spec = by_parameter(objtype).get(parameter)
     if spec is None or spec.readonly or spec.role is not attributes.Role.CONFIG:
-        raise MQError(parm_id_error(value), f"parameter {parameter} is not an attribute {objtype} can be given")
+        raise ParameterError(parm_id_error(value), f"parameter {parameter} is not an attribute {objtype} can be given",
+                             parameter)
     if spec.kind is Kind.FLAG:
         if not isinstance(value, int):
-            raise MQError(C.MQRCCF_CFIN_PARM_ID_ERROR, f"{spec.name} takes an integer")
+            raise ParameterError(C.MQRCCF_CFIN_PARM_ID_ERROR, f"{spec.name} takes an integer", parameter)
         return (spec.name if value else spec.negative), True
     if spec.kind in (Kind.ENUM, Kind.INT):
         if not isinstance(value, int):
-            raise MQError(parm_id_error(value), f"{spec.name} takes an integer")
+            raise ParameterError(parm_id_error(value), f"{spec.name} takes an integer", parameter)
         for token, number in spec.tokens.items():
             if number == value and (spec.kind is Kind.ENUM or not spec.low <= value <= spec.high):
                 return spec.name, token
         if spec.kind is Kind.ENUM:
-            raise MQError(C.MQRCCF_PARM_VALUE_ERROR, f"{value} is not a value of {spec.name}")
+            raise ParameterError(C.MQRCCF_PARM_VALUE_ERROR, f"{value} is not a value of {spec.name}", parameter)
         return spec.name, str(value)
     if spec.kind is Kind.LIST:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise MQError(C.MQRCCF_CFSL_PARM_ID_ERROR, f"{spec.name} takes a string list")
+            raise ParameterError(C.MQRCCF_CFSL_PARM_ID_ERROR, f"{spec.name} takes a string list", parameter)
         return spec.name, [str(v) for v in value]
     if not isinstance(value, str):
-        raise MQError(parm_id_error(value), f"{spec.name} takes a string")
+        raise ParameterError(parm_id_error(value), f"{spec.name} takes a string", parameter)
     return spec.name, value
 
 
@@ -278,16 +336,24 @@ def extra_to_mqsc(family: str, parameter: int, value: Value) -> tuple[str, Any]:
         if pid != parameter:
             continue
         if isinstance(conversion, Mapping):
+            if not isinstance(value, int):
+                raise ParameterError(parm_id_error(value), f"{keyword} takes an integer", parameter)
             token = next((t for t, n in conversion.items() if n == value), None)
+            if token is None and isinstance(conversion, IntTokens):
+                return keyword, str(value)
             if token is None:
-                raise MQError(C.MQRCCF_PARM_VALUE_ERROR, f"{value!r} is not a value of {keyword}")
+                raise ParameterError(C.MQRCCF_PARM_VALUE_ERROR, f"{value!r} is not a value of {keyword}", parameter)
             return keyword, token
         if conversion == "strs" and isinstance(value, list) and all(isinstance(v, str) for v in value):
             return keyword, [str(v).strip() for v in value]
         if conversion == "str" and isinstance(value, str):
             return keyword, value.strip()
-        raise MQError(parm_id_error(value), f"{keyword} does not take {type(value).__name__}")
-    raise MQError(parm_id_error(value), f"parameter {parameter} is not valid here")
+        if conversion == "int" and isinstance(value, int):
+            return keyword, str(value)
+        if conversion == "hex" and isinstance(value, bytes):
+            return keyword, value.hex().upper()
+        raise ParameterError(parm_id_error(value), f"{keyword} does not take {type(value).__name__}", parameter)
+    raise ParameterError(parm_id_error(value), f"parameter {parameter} is not valid here", parameter)
 
 
 def parm_id_error(value: Value) -> int:

@@ -16,10 +16,15 @@ itself, z/OS's PCF commands MQCMD_STOP_CMD_SERVER and MQCMD_START_CMD_SERVER, fr
 administrator: stopped, the server serves nothing but a START_CMD_SERVER request and leaves every
 other request on the queue, in its order, for when it is started again (as IBM's requests wait
 for strmqcsv); DISPLAY QMSTATUS CMDSERV and MQCMD_INQUIRE_Q_MGR_STATUS report it.
+
+PING_CHANNEL is checked within the request's unit of work, like runmqsc's PING CHANNEL; the ping
+goes over the network, so its answer is put (outside any unit of work) when the partner answered.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import os
 from typing import TYPE_CHECKING
@@ -30,7 +35,9 @@ from mqlite.core.handles import Connection, GetResult
 from mqlite.core.security.principal import Principal
 from mqlite.message import Message, MessageDescriptor
 from mqlite.mqsc import pcf_commands, pcf_objects, pcf_table
+from mqlite.mqsc.commands import Outcome, PingRequest, Status, Steps, script_steps
 from mqlite.protocol import pcf
+from mqlite.server.runtime import Round
 from mqlite.server.system_queue import DEAD_LETTER, SystemQueueServer
 
 if TYPE_CHECKING:
@@ -49,6 +56,7 @@ class CommandServer:
         self.runtime = runtime
         self.core = runtime.core
         self.running = running
+        self._pings: set[asyncio.Task[None]] = set()
         self._server = SystemQueueServer(runtime, COMMAND_QUEUE, "amqpcsea", self._receive, self._failed,
                                          holds=self._held, selective=lambda: not self.running)
 
@@ -90,9 +98,51 @@ class CommandServer:
                 raise MQError(error.reason, error.text) from None  # -> the dead-letter queue
             self._reply(conn, md, pcf_commands.error_response(header, error.reason), little)
             return
-        reply = self._control(md, request) if request.header.Command in _CONTROL else self._run(md, request)
+        if request.header.Command == C.MQCMD_PING_CHANNEL and self.runtime.ping_channel is not None:
+            reply = self._ping(md, request, little)
+            if reply is None:
+                return  # answered when the partner has
+        elif request.header.Command in _CONTROL:
+            reply = self._control(md, request)
+        else:
+            reply = self._run(md, request)
         if md.ReplyToQ.strip():
             self._reply(conn, md, pcf_commands.responses(request.header, reply), little)
+
+    def _ping(self, md: MessageDescriptor, request: pcf.PcfMessage, little: bool) -> pcf_commands.Reply | None:
+        """PING_CHANNEL: checked now as runmqsc's PING CHANNEL is; the ping itself goes over the
+        network, so its answer is put later, outside this unit of work (None: it will be)."""
+        user = md.UserIdentifier.strip()
+        try:
+            admin = self.core.admin_for(Principal(user, self.core.security.groups_of(user)))
+            command = pcf_objects.ping_command(pcf_commands.Request(request.parameters))
+        except MQError as error:
+            return pcf_commands.failure(error)
+        steps = script_steps(admin, f"PING CHANNEL('{command.name}') DATALEN({command.options['DATALEN']})")
+        try:
+            ping = next(steps)
+        except StopIteration as refused:  # not a channel that can be pinged, or not allowed
+            return pcf_commands.failure(pcf_commands.error_of(refused.value.lines))
+        task = asyncio.get_running_loop().create_task(self._answer_ping(md, request.header, steps, ping, little))
+        self._pings.add(task)  # (held until done: the loop keeps only a weak reference)
+        task.add_done_callback(self._pings.discard)
+        return None
+
+    async def _answer_ping(self, md: MessageDescriptor, header: pcf.MQCFH, steps: Steps, ping: PingRequest,
+                           little: bool) -> None:
+        assert self.runtime.ping_channel is not None
+        try:
+            outcome: Outcome = await self.runtime.ping_channel(ping)
+            with contextlib.suppress(StopIteration):
+                steps.send(outcome)
+            reply = pcf_commands.Reply() if outcome.status is Status.OK else pcf_commands.failure(
+                pcf_commands.error_of(outcome.lines))
+        except Exception:  # a bug must not leave the requester waiting for ever
+            log.exception("AMQ6119E: unexpected error in PING CHANNEL")
+            reply = pcf_commands.Reply([], C.MQCC_FAILED, C.MQRCCF_COMMAND_FAILED)
+        if md.ReplyToQ.strip():
+            self._reply(self._server.conn, md, pcf_commands.responses(header, reply), little, syncpoint=False)
+        self.runtime.finish(Round())
 
     def _run(self, md: MessageDescriptor, request: pcf.PcfMessage) -> pcf_commands.Reply:
         user = md.UserIdentifier.strip()
@@ -108,7 +158,7 @@ class CommandServer:
             return pcf_commands.Reply([], C.MQCC_FAILED, C.MQRCCF_COMMAND_FAILED)
 
     def _reply(self, conn: Connection, request: MessageDescriptor, messages: list[pcf.PcfMessage],
-               little: bool) -> None:
+               little: bool, syncpoint: bool = True) -> None:
         correl = request.CorrelId if request.Report & C.MQRO_PASS_CORREL_ID else request.MsgId
         for message in messages:
             md = MessageDescriptor(MsgType=C.MQMT_REPLY, Format=C.MQFMT_ADMIN, Encoding=request.Encoding,
@@ -118,7 +168,8 @@ class CommandServer:
             if request.Report & C.MQRO_PASS_MSG_ID:
                 md.MsgId = request.MsgId
             body = pcf.encode(message, little)
-            options = C.MQPMO_SYNCPOINT | (0 if request.Report & C.MQRO_PASS_MSG_ID else C.MQPMO_NEW_MSG_ID)
+            options = (C.MQPMO_SYNCPOINT if syncpoint else C.MQPMO_NO_SYNCPOINT) | (
+                0 if request.Report & C.MQRO_PASS_MSG_ID else C.MQPMO_NEW_MSG_ID)
             queue, qmgr = request.ReplyToQ.strip(), request.ReplyToQMgr.strip()
             try:
                 self.core.put1(conn, {"ObjectName": queue, "ObjectQMgrName": qmgr}, md, options, {}, body)
