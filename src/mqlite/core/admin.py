@@ -51,6 +51,9 @@ class Admin:
         """Create the queue manager's attributes and system objects (first start)."""
         self.objects.bootstrap()
         self.pubsub.define_topic("SYSTEM.BASE.TOPIC", dict(attributes.SYSTEM_BASE_TOPIC))
+        # The admin stream's topic object (spec D §1.3); the default stream and the default
+        # subscription point are the root, SYSTEM.BASE.TOPIC's place, and need none here.
+        self.pubsub.define_topic("SYSTEM.BROKER.ADMIN.STREAM", {"TOPICSTR": "SYSTEM.BROKER.ADMIN.STREAM"})
         self.channels.bootstrap()
         self.authinfos.bootstrap()
         self.namelists.bootstrap()

@@ -3,8 +3,8 @@
 As at IBM: a DEFINE without LIKE takes its defaults from SYSTEM.DEFAULT.NAMELIST (with REPLACE
 too: a replaced namelist is defined afresh), NAMES holds at most 256 names, each an object name
 (1 to 48 of A-Z a-z 0-9 . / _ %), and NAMCOUNT is derived from it (DISPLAY only). crtmqm's
-namelists are SYSTEM.DEFAULT.NAMELIST and SYSTEM.QPUBSUB.QUEUE.NAMELIST (the streams the queued
-publish/subscribe interface reads). Other services read a namelist through ``names`` (a queue
+namelists are SYSTEM.DEFAULT.NAMELIST, SYSTEM.QPUBSUB.QUEUE.NAMELIST (the streams the queued
+publish/subscribe interface reads) and SYSTEM.QPUBSUB.SUBPOINT.NAMELIST (its subscription points). Other services read a namelist through ``names`` (a queue
 or channel's CLUSNL: the clusters it is in).
 """
 
@@ -22,11 +22,14 @@ from mqlite.core.outbox import Outbox
 
 DEFAULT_NAMELIST = "SYSTEM.DEFAULT.NAMELIST"
 QPUBSUB_NAMELIST = "SYSTEM.QPUBSUB.QUEUE.NAMELIST"
+SUBPOINT_NAMELIST = "SYSTEM.QPUBSUB.SUBPOINT.NAMELIST"
 MAX_NAMES = 256  # IBM's MQNC_MAX_NAMELIST_NAME_COUNT
 SYSTEM_NAMELISTS: Final[Mapping[str, Mapping[str, Any]]] = {
     DEFAULT_NAMELIST: {},
     QPUBSUB_NAMELIST: {"NAMES": ["SYSTEM.BROKER.DEFAULT.STREAM", "SYSTEM.BROKER.ADMIN.STREAM"],
                        "DESCR": "A list of queues for the queued Pub/Sub interface to monitor"},
+    SUBPOINT_NAMELIST: {"NAMES": ["SYSTEM.BROKER.DEFAULT.SUBPOINT"],
+                        "DESCR": "Subscription points of the queued Pub/Sub interface"},
 }
 _OBJECT_NAME = re.compile(r"[A-Za-z0-9._/%]{1,48}")
 

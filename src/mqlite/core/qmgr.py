@@ -75,6 +75,7 @@ from mqlite.core.pubsub.admin import PubSubAdmin
 from mqlite.core.pubsub.delivery import CopyDelivery
 from mqlite.core.pubsub.publish import Publisher
 from mqlite.core.pubsub.publish_exit import ExitFunction, PublishExit
+from mqlite.core.pubsub.queued import STREAM_NAMELIST, SUBPOINT_NAMELIST, QueuedInterface
 from mqlite.core.pubsub.registry import Subscriptions
 from mqlite.core.pubsub.subscribe import Subscriber
 from mqlite.core.pubsub.subscription import Subscription
@@ -131,6 +132,9 @@ class QueueManager:
         self.listener_service = listeners = Listeners(clock, outbox)
         self.namelist_service = namelists = Namelists(clock, outbox)
         self.route_definitions = route_defs = RouteDefinitions(name, clock, outbox)
+        self.queued = QueuedInterface(objects, subscriptions, subscriber, publisher, delivery, access, namelists.names)
+        # The queued interface's daemon (server.queued) follows PSMODE and the two namelists.
+        self.on_queued_change: Callable[[], None] = _nothing
         self.admin = admin = Admin(objects, pubsub_admin, subscriptions, channels, authinfos, connections, listeners,
                                    namelists, route_defs)
         self.mqi = mqi = Connections(objects, waiting, puts, syncpoint, publisher, subscriber, delivery, admin.alter,
@@ -495,6 +499,9 @@ class QueueManager:
         proxy subscriptions it sends its neighbours, follow."""
         if objtype in ("TOPIC", "ROUTE"):
             self.routes.definitions_changed()  # GLOBAL, the routes themselves (B §23)
+        if objtype == "QMGR" or (objtype == "NAMELIST" and name in (STREAM_NAMELIST, SUBPOINT_NAMELIST)):
+            self.queued.reload()  # R-NL-1: the namelists are read again when altered
+            self.on_queued_change()
         if objtype == "TOPIC":
             self.cluster_state.changed()  # a cluster topic object is published (B:R-CTD-2)
             self.dist_pubsub.reevaluate()

@@ -17,7 +17,7 @@ from mqlite import paths
 from mqlite.core.dedupe import DuplicateWindow
 from mqlite.core.errors import MQError
 from mqlite.core.listeners import SYSTEM_LISTENER
-from mqlite.server import command_server, exits, qm_ini
+from mqlite.server import command_server, exits, qm_ini, queued
 from mqlite.server.channels.mca import MessageChannels
 from mqlite.server.channels.svrconn import ChannelAgents, ClientChannels
 from mqlite.server.channels.telemetry import DEFAULT_CHANNEL, MqttChannels
@@ -58,6 +58,7 @@ class QueueManagerHost:
         self.message_channels: MessageChannels | None = None
         self.repository: RepositoryManager | None = None
         self.command_server: command_server.CommandServer | None = None
+        self.queued: queued.QueuedDaemon | None = None
         self.dist_pubsub: DistributedPubSubAgent | None = None
         self.routes: RouteAgent | None = None
         self.listeners: ServerListeners | None = None
@@ -172,6 +173,7 @@ class QueueManagerHost:
         self.dist_pubsub = DistributedPubSubAgent(runtime)
         self.routes = RouteAgent(runtime)
         self.command_server = command_server.start(runtime)  # stopped until strmqcsv under SCMDSERV(MANUAL)
+        self.queued = queued.start(runtime)  # serving while PSMODE(ENABLED)
 
     def _configure(self, runtime: Runtime) -> None:
         """qm.ini stanzas that change behaviour: the publish exit (spec C §8.2), the duplicate
@@ -235,6 +237,8 @@ class QueueManagerHost:
             self.routes.stop()
         if self.command_server is not None:
             self.command_server.stop()
+        if self.queued is not None:
+            self.queued.stop()
         self._listening = False
         with contextlib.suppress(FileNotFoundError):
             paths.listeners_path(self.name).unlink()

@@ -21,9 +21,13 @@ from mqlite.core.pubsub import copies
 from mqlite.core.pubsub.publish_exit import ExitFunction, PublishExit
 from mqlite.core.pubsub.registry import Subscriptions
 from mqlite.core.pubsub.subscription import Subscription
+from mqlite.core.queued.publication import rfh2_copy
+from mqlite.core.queued.registration import Registration
 from mqlite.core.queues import AVAILABLE, UNCOMMITTED, LocalQueue, expiry_deadline
 from mqlite.core.topics.strings import levels
-from mqlite.message import Message, MessageDescriptor, Properties
+from mqlite.message import Message, MessageDescriptor, Properties, put_date_time
+
+_RFH2_FORMS = (C.MQPSPROP_RFH2, C.MQPSPROP_COMPAT)  # no publication is PCF here: COMPAT is RFH2
 
 
 class PublishFailed(MQError):
@@ -91,6 +95,9 @@ class CopyDelivery:
                 queue_priority = int(queue.attrs.get("DEFPRTY", 0))
             message = copies.publication_copy(sub, md, properties, body, topic, options, pub_level,
                                               self.next_id(), queue_priority, retained)
+            details = sub.details
+            if details is not None and details.ps_properties in _RFH2_FORMS:
+                message = self._rfh2_form(message, details.queued, queue, topic, retained, now)
             dest = sub.dest
             reason = 0
             if self.publish_exit is not None:
@@ -125,6 +132,14 @@ class CopyDelivery:
             sub.last_message = now
             delivered += 1
         return delivered
+
+    def _rfh2_form(self, message: Message, registration: Registration | None, queue: LocalQueue | None,
+                   topic: str, retained: bool, now: float) -> Message:
+        """PSPROP(RFH2|COMPAT): the copy as a Publish command message (spec D §9.1, §9.2)."""
+        put_date, put_time = put_date_time(now)
+        persistent = queue is not None and queue.attrs.get("DEFPSIST") == "YES"
+        return rfh2_copy(message, topic, retained, self.qmgr_name, put_date, put_time, registration, persistent,
+                         int(self.qmgr_attrs.get("CCSID", 1208)))
 
     def _dead_letter_possible(self, message: Message) -> bool:
         deadq = self.queues.get(str(self.qmgr_attrs.get("DEADQ", "")).strip())

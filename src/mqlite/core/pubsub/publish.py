@@ -116,10 +116,11 @@ class Publisher:
     def publish(
         self, conn: Connection, handle: Handle, md: MessageDescriptor, options: int,
         properties: Properties, body: bytes, pub_level: int = copies.DEFAULT_PUB_LEVEL,
-        action: int = C.MQACTP_NEW,
+        action: int = C.MQACTP_NEW, exclude: Callable[[Subscription], bool] | None = None,
     ) -> MessageDescriptor:
         """MQPUT to a topic handle. ``action`` MQACTP_FORWARD: a message republished as it came
-        keeps its routing fingerprints (``ibm.Rfp``), so a loop is still found (B:R-LOOP-8)."""
+        keeps its routing fingerprints (``ibm.Rfp``), so a loop is still found (B:R-LOOP-8).
+        ``exclude``: subscriptions that get no copy (the queued interface's OtherSubsOnly)."""
         conn.warning = 0
         node = handle.topic
         assert node is not None
@@ -161,6 +162,8 @@ class Publisher:
         if cached is None:
             cached = self.match(topic)
         topic_levels, matched = cached
+        if exclude is not None:
+            matched = tuple(sub for sub in matched if not exclude(sub))
         chosen, level = copies.recipients(matched, topic_levels, md, properties, conn, options, pub_level, now)
         forwarder = self.forwarder
         # Where the copies for other queue managers go is checked before any copy is put (B A-41).
@@ -190,6 +193,23 @@ class Publisher:
         if not delivered and options & C.MQPMO_WARN_IF_NO_SUBS_MATCHED:
             conn.warning = C.MQRC_NO_SUBS_MATCHED
         return md
+
+    def publish_for(self, conn: Connection, topic: str, md: MessageDescriptor, options: int, properties: Properties,
+                    body: bytes, exclude: Callable[[Subscription], bool] | None = None) -> MessageDescriptor:
+        """A publication a queue manager service makes on a user's behalf (the queued interface's
+        Publish, whose authority it checked itself): an MQPUT to ``topic`` through a handle of
+        its own, with all context set from ``md``."""
+        check_topic_string(topic)
+        node = self.tree.node(topic, self.clock())
+        node.publishers += 1
+        handle = Handle(0, topic, topic, C.MQOO_OUTPUT | C.MQOO_SET_ALL_CONTEXT, None)
+        handle.topic = node
+        handle.topic_string = topic
+        try:
+            return self.publish(conn, handle, md, options | C.MQPMO_SET_ALL_CONTEXT, properties, body,
+                                exclude=exclude)
+        finally:
+            self.close_topic(handle)
 
     def publish_received(self, conn: Connection, topic: str, md: MessageDescriptor, options: int,
                          properties: Properties, body: bytes, eligible: Callable[[Subscription], bool],

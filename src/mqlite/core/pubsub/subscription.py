@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from mqlite import cmqc as C
+from mqlite.core.queued.registration import Registration
 from mqlite.core.selectors import Selector, compile_selector
 
 if TYPE_CHECKING:
@@ -39,6 +40,7 @@ class SubscriptionDetails:
     ps_properties: int = C.MQPSPROP_MSGPROP
     altered: float = 0.0
     variable_user: bool = True
+    queued: Registration | None = None  # registered by the queued interface (spec D §3.4)
 
 
 class Holder(Protocol):
@@ -132,6 +134,7 @@ class Subscription:
             "objname": d.object_name, "objstr": d.object_string, "destqm": d.dest_qmgr,
             "acct": d.pub_accounting_token, "applid": d.pub_appl_identity, "psprop": d.ps_properties,
             "created": self.created, "altered": d.altered, "varuser": d.variable_user,
+            "queued": d.queued.to_record() if d.queued is not None else None,
         }
 
     @classmethod
@@ -142,6 +145,7 @@ class Subscription:
             pub_accounting_token=r.get("acct", bytes(32)), pub_appl_identity=r.get("applid", ""),
             ps_properties=r.get("psprop", C.MQPSPROP_MSGPROP), altered=r.get("altered", 0.0),
             variable_user=r.get("varuser", True),
+            queued=Registration.from_record(r["queued"]) if r.get("queued") else None,
         )
         return cls(
             sub_id=r["id"], name=r["name"], topic=r["topic"], options=r["options"], dest=r["dest"],

@@ -209,7 +209,8 @@ def _check_tags(psc: Folder, command: str, rules: _Rules) -> Refusal | None:
 
 def _check_options(psc: Folder, command: str, rules: _Rules) -> frozenset[str] | Refusal:
     """Step 6: option values the command does not know, and illegal combinations (D §5.1:
-    FullResp with more than one Topic, AddName without SubName), with the option echoed."""
+    FullResp with more than one Topic, AddName without SubName; §6.1, §6.3: FullResp with DeregAll
+    or several Topics, LeaveOnly without SubIdentity), with the option echoed."""
     given = [child for child in psc.children if child.name == rules.option_tag]
     for child in given:
         if child.text not in rules.option_values:
@@ -221,6 +222,12 @@ def _check_options(psc: Folder, command: str, rules: _Rules) -> frozenset[str] |
             return Refusal(rules.option_reason, (by_text[C.MQPSC_FULL_RESPONSE],))
         if C.MQPSC_ADD_NAME in options and psc.get(C.MQPSC_SUBSCRIPTION_NAME) is None:
             return Refusal(rules.option_reason, (by_text[C.MQPSC_ADD_NAME],))
+    if command == C.MQPSC_DEREGISTER_SUBSCRIBER:  # D §6.1, §6.3: S-09 (d), (e), (f)
+        if C.MQPSC_FULL_RESPONSE in options and (C.MQPSC_DEREGISTER_ALL in options
+                                                 or len(psc.values(C.MQPSC_TOPIC)) > 1):
+            return Refusal(rules.option_reason, (by_text[C.MQPSC_FULL_RESPONSE],))
+        if C.MQPSC_LEAVE_ONLY in options and psc.get(C.MQPSC_SUBSCRIPTION_IDENTITY) is None:
+            return Refusal(rules.option_reason, (by_text[C.MQPSC_LEAVE_ONLY],))
     return options - {C.MQPSC_NO_REG_OPTIONS}  # None with others is ignored (§3.1)
 
 

@@ -13,6 +13,7 @@ from mqlite.protocol.rfh2 import Rfh2Header, encode_header
 from mqlite.protocol.rfh2_folders import Element, Folder, serialize
 
 from .commands import Refusal
+from .registration import Registration
 
 UTF8 = 1208
 PUT_APPL_NAME_LENGTH = 28
@@ -66,14 +67,17 @@ def response_header(pscr: Folder) -> Rfh2Header:
     return Rfh2Header((pscr,), C.MQENC_NATIVE, C.MQCCSI_INHERIT, C.MQFMT_NONE, C.MQRFH_NONE, UTF8)
 
 
-def response_data(pscr: Folder, psc: bytes | None = None, ccsid: int = UTF8) -> bytes:
+def response_data(pscr: Folder, psc: bytes | None = None, ccsid: int = UTF8, described: Folder | None = None) -> bytes:
     """The response's message data: one MQRFH2 whose first NameValueData is ``pscr`` and, for a
     warning or an error, the second the command's psc NameValueData as it arrived (``psc``, a byte
-    copy, D §3.7); no body. ``ccsid`` is the MQMD's (the queue manager's)."""
+    copy, D §3.7); no body. ``ccsid`` is the MQMD's (the queue manager's). ``described``: an ok
+    FullResp's subscription (``full_response``), the second folder instead."""
     header = response_header(pscr)
     raw = [serialize(pscr).encode("utf-8")]
     if psc is not None and completion(pscr) != C.MQPSCR_OK:
         raw.append(psc)
+    elif described is not None:
+        raw.append(serialize(described).encode("utf-8"))
     return encode_header(header, C.MQENC_NATIVE, ccsid, raw_folders=raw)
 
 
@@ -93,3 +97,25 @@ def response_md(command: MessageDescriptor, qmgr_name: str, ccsid: int = UTF8) -
         UserIdentifier=command.UserIdentifier, AccountingToken=command.AccountingToken,
         ApplIdentityData=command.ApplIdentityData,
     )
+
+
+def full_response(registration: Registration, user_data_given: bool = True) -> Folder:
+    """FullResp's description of a subscription (D §5.4, A-21): a psc with Command RegSub, its
+    Topic, SubPoint and Filter, one RegOpt per option set (the effective persistence option
+    among them), QMgrName, QName, SubName, SubUserData and one SubIdentity per member."""
+    children: list[tuple[str, str] | Element] = [(C.MQPSC_COMMAND, C.MQPSC_REGISTER_SUBSCRIBER),
+                                                 (C.MQPSC_TOPIC, registration.topic)]
+    if registration.sub_point:
+        children.append((C.MQPSC_SUBSCRIPTION_POINT, registration.sub_point))
+    if registration.filter:
+        children.append((C.MQPSC_FILTER, registration.filter))
+    for option in [*sorted(registration.options), registration.persistence]:
+        children.append((C.MQPSC_REGISTRATION_OPTION, option))
+    children += [(C.MQPSC_Q_MGR_NAME, registration.identity.qmgr_name),
+                 (C.MQPSC_Q_NAME, registration.identity.q_name)]
+    if registration.sub_name:
+        children.append((C.MQPSC_SUBSCRIPTION_NAME, registration.sub_name))
+    if registration.user_data and user_data_given:
+        children.append((C.MQPSC_SUBSCRIPTION_USER_DATA, registration.user_data))
+    children += [(C.MQPSC_SUBSCRIPTION_IDENTITY, member) for member in registration.members]
+    return Folder.of(C.MQRFH2_PUBSUB_CMD_FOLDER, *children)

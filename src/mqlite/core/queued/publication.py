@@ -1,0 +1,147 @@
+"""Publications between the queued interface and the engine, as pure functions (spec D §9).
+
+``from_command``: a Publish command message to what the engine publishes: its MQRFH2 folders
+``mcd``, ``jms`` and ``usr`` become message properties (``mcd.Msd``, ``jms.Dst``, ``Price``),
+so that an MQI subscriber on the same topic sees them (D §13); PubTime and SeqNum become
+MQPubTime and MQPubSeqNum (D §16.2); QName and QMgrName the publication's ReplyToQ and
+ReplyToQMgr (D §16.2); the body is what follows the first MQRFH2, described by its Format,
+Encoding and CCSID. Other folders of the first MQRFH2 (a vendor's) stay with the body, in an
+MQRFH2 of their own.
+
+``rfh2_copy``: a subscriber's copy in the MQRFH2 form (PSPROP(RFH2), and PSPROP(COMPAT), whose
+publications are never PCF here): a Publish command message whose psc holds the one topic in the
+subscriber's namespace, its SubPoint, IsRetainedPub when it asked for it (InformIfRet), the
+publisher's PubTime, SeqNum, QMgrName and QName (D §9.1, A-27); the properties go back to their
+folders. For a subscription the queued interface registered, the MQMD is D §9.2's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from mqlite import cmqc as C
+from mqlite.message import Message, MessageDescriptor, Properties, PropertyValue
+from mqlite.protocol.rfh2 import Decoded, Rfh2Header, encode, encode_header
+from mqlite.protocol.rfh2_folders import Element, Folder, folder_properties, properties_folder
+
+from .commands import Publish
+from .names import subscriber_topic
+from .registration import Registration
+
+PUT_APPL_NAME_LENGTH = 28
+PROPERTY_FOLDERS = (C.MQRFH2_MSG_CONTENT_FOLDER, "jms")  # as ``<folder>.<name>`` properties
+PUB_TIME, PUB_SEQ_NUM = "MQPubTime", "MQPubSeqNum"
+# The engine's publish/subscribe properties: psc fields or nothing in the MQRFH2 form.
+_ENGINE_PROPERTIES = frozenset({"MQTopicString", "MQSubUserData", "MQIsRetained", "MQPubOptions", "MQPubLevel",
+                                PUB_TIME, PUB_SEQ_NUM, "MQPubStrIntData", "MQPubFormat"})
+_MQMD_ONLY = ("mqps.", "mqpse.", "ibm.")
+_PERSISTENCE = {C.MQPSC_NON_PERSISTENT: C.MQPER_NOT_PERSISTENT, C.MQPSC_PERSISTENT: C.MQPER_PERSISTENT}
+
+
+@dataclass(frozen=True, slots=True)
+class Publication:
+    """What the engine publishes for one Publish command (the same for each of its topics)."""
+
+    properties: dict[str, PropertyValue]
+    body: bytes
+    format: str
+    encoding: int
+    ccsid: int
+    reply_to_q: str
+    reply_to_qmgr: str
+
+
+def _number(text: str) -> PropertyValue:
+    try:
+        return int(text.strip())
+    except ValueError:
+        return text
+
+
+def from_command(decoded: Decoded, data: bytes, md: MessageDescriptor, command: Publish) -> Publication:
+    """The engine's publication of a Publish command message (``data`` its whole message data,
+    ``decoded`` its MQRFH2 chain)."""
+    first = decoded.headers[0]
+    properties: dict[str, PropertyValue] = {}
+    kept: list[Folder] = []
+    for folder in first.folders:
+        if folder.name in (C.MQRFH2_PUBSUB_CMD_FOLDER, C.MQRFH2_PUBSUB_RESP_FOLDER):
+            continue  # a pscr in a received message is ignored (D §2.6)
+        if folder.name == C.MQRFH2_USER_FOLDER:
+            properties.update(folder_properties(folder))
+        elif folder.name in PROPERTY_FOLDERS:
+            properties.update((f"{folder.name}.{element.name}", element.text) for element in folder.children
+                              if not element.children)
+        else:
+            kept.append(folder)
+    if command.pub_time is not None:
+        properties[PUB_TIME] = command.pub_time
+    if command.seq_num is not None:
+        properties[PUB_SEQ_NUM] = _number(command.seq_num)
+    after = data[first.struc_length:]
+    ccsid = md.CodedCharSetId if first.ccsid == C.MQCCSI_INHERIT else first.ccsid
+    body, fmt, encoding = after, first.format, first.encoding
+    if kept:  # a vendor's folders stay in front of the body, in an MQRFH2 of their own
+        header = Rfh2Header(tuple(kept), first.encoding, first.ccsid, first.format, first.flags, first.name_value_ccsid)
+        body = encode_header(header, md.Encoding, md.CodedCharSetId) + after
+        fmt, encoding, ccsid = C.MQFMT_RF_HEADER_2.strip(), md.Encoding, md.CodedCharSetId
+    identity = command.identity
+    reply_q = identity.q_name
+    return Publication(properties, body, fmt, encoding, ccsid, reply_q, identity.qmgr_name if reply_q else "")
+
+
+def _folders(properties: Properties) -> tuple[list[Folder], list[tuple[str, PropertyValue]]]:
+    """Properties back in their folders: ``mcd.``/``jms.`` names to those folders (as strings),
+    the others (valid usr names) to usr; the engine's own and MQMD-only ones are left out."""
+    grouped: dict[str, list[Element]] = {}
+    user: list[tuple[str, PropertyValue]] = []
+    for name, value in properties.items():
+        if name in _ENGINE_PROPERTIES or name.startswith(_MQMD_ONLY):
+            continue
+        folder, dot, leaf = name.partition(".")
+        if dot and folder in PROPERTY_FOLDERS:
+            grouped.setdefault(folder, []).append(Element(leaf, "" if value is None else str(value)))
+        elif ":" not in name and "." not in name:
+            user.append((name, value))
+    return [Folder(name, tuple(grouped[name])) for name in PROPERTY_FOLDERS if name in grouped], user
+
+
+def rfh2_copy(copy: Message, topic: str, retained: bool, qmgr_name: str, put_date: str, put_time: str,
+              registration: Registration | None = None, queue_persistent: bool = False, ccsid: int = 1208) -> Message:
+    """A subscriber's copy (``copy``, as the engine made it) in the MQRFH2 form: a Publish command
+    message. ``registration``: the queued interface's subscription (its MQMD then follows D §9.2);
+    ``queue_persistent``: the subscriber queue's DEFPSIST(YES), for PersAsQueue."""
+    md = copy.md
+    properties = copy.properties
+    folders, user = _folders(properties)
+    psc: list[tuple[str, str] | Element] = [(C.MQPSC_COMMAND, C.MQPSC_PUBLISH)]
+    if registration is not None:
+        psc.append((C.MQPSC_TOPIC, subscriber_topic(topic, registration.prefix, None)))
+        if registration.sub_point:
+            psc.append((C.MQPSC_SUBSCRIPTION_POINT, registration.sub_point))
+    else:
+        psc.append((C.MQPSC_TOPIC, topic))
+    if retained and (registration is None or registration.has(C.MQPSC_INFORM_IF_RETAINED)):
+        psc.append((C.MQPSC_PUBLICATION_OPTION, C.MQPSC_IS_RETAINED_PUB))
+    for prop, tag in ((PUB_TIME, C.MQPSC_PUBLISH_TIMESTAMP), (PUB_SEQ_NUM, C.MQPSC_SEQUENCE_NUMBER)):
+        value = properties.get(prop)
+        if value is not None:
+            psc.append((tag, str(value)))
+    if md.ReplyToQ.strip():
+        psc.extend([(C.MQPSC_Q_MGR_NAME, md.ReplyToQMgr.strip()), (C.MQPSC_Q_NAME, md.ReplyToQ.strip())])
+    folders.append(Folder.of(C.MQRFH2_PUBSUB_CMD_FOLDER, *psc))
+    if user:
+        folders.append(properties_folder(user))
+    header = Rfh2Header(tuple(folders), md.Encoding, md.CodedCharSetId, md.Format.strip())
+    data = encode([header], copy.body, C.MQENC_NATIVE, ccsid)
+    out = replace(md, Format=C.MQFMT_RF_HEADER_2, Encoding=C.MQENC_NATIVE, CodedCharSetId=ccsid)
+    if registration is not None:
+        persistence = _PERSISTENCE.get(registration.persistence, md.Persistence)
+        if registration.persistence == C.MQPSC_PERSISTENT_AS_Q:
+            persistence = C.MQPER_PERSISTENT if queue_persistent else C.MQPER_NOT_PERSISTENT
+        out = replace(out, Report=C.MQRO_NONE, MsgType=C.MQMT_DATAGRAM, Persistence=persistence, ReplyToQ="",
+                      ReplyToQMgr=qmgr_name, AccountingToken=registration.accounting_token,
+                      ApplIdentityData=registration.appl_identity, PutApplType=C.MQAT_BROKER,
+                      PutApplName=qmgr_name[:PUT_APPL_NAME_LENGTH], PutDate=put_date, PutTime=put_time,
+                      ApplOriginData="")
+    return Message(out, data, {})
