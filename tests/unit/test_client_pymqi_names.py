@@ -32,3 +32,16 @@ def test_pcf_reasons_are_named_like_pymqi() -> None:
     assert str(failed) == "MQI Error. Comp: 2, Reason 3007: FAILED: MQRCCF_CFH_COMMAND_ERROR"
     assert mqlite.MQMIError(2, 2033).errorAsString() == "FAILED: MQRC_NO_MSG_AVAILABLE"
     assert mqlite.MQMIError(1, 9999).errorAsString() == "WARNING: Error code 9999 not defined"
+
+
+def test_bytes_helpers() -> None:
+    assert mqlite.ensure_bytes("DEV.QUEUE.1") == b"DEV.QUEUE.1"
+    assert mqlite.ensure_bytes(b"raw") == b"raw" and mqlite.ensure_bytes(7) == 7
+    assert mqlite.ensure_bytes("é", "utf-8") == "é".encode()
+    assert mqlite.is_unicode("x") and not mqlite.is_unicode(b"x")
+    try:
+        mqlite.ensure_not_unicode("text")
+    except TypeError:
+        pass
+    else:
+        raise AssertionError("a str where bytes are wanted is a TypeError")

@@ -35,6 +35,7 @@ from mqlite.client.pcf_execute import (
 from mqlite.client.pubsub import Subscription, Topic
 from mqlite.client.pymqi_api import Queue, QueueManager, connect, make_q_desc
 from mqlite.client.rfh2 import RFH2
+from mqlite.client.rfh2_chain import ensure_bytes, ensure_not_unicode, is_unicode
 from mqlite.client.structs import CD, CMHO, CSP, GMO, IMPO, MD, OD, PD, PMO, SCO, SD, SMPO, SRO, STS
 
 # CMQCFC: mqlite's cmqc carries the few admin constants it has; pymqi code naming CMQCFC finds them.
@@ -103,7 +104,10 @@ __all__ = [
     "__mqlevels__",
     "cd",
     "connect",
+    "ensure_bytes",
+    "ensure_not_unicode",
     "gmo",
+    "is_unicode",
     "makeQDesc",
     "make_q_desc",
     "md",

@@ -20,6 +20,7 @@ from mqlite.client.common import ReceivedMessage
 from mqlite.client.errors import MQMIError, PYIFError
 from mqlite.client.mqi.pubsub import SubscriptionCore, TopicCore, pythonic_sd
 from mqlite.client.pymqi_api import Queue, QueueManager
+from mqlite.client.rfh2_chain import headers_argument, pack_chain
 from mqlite.client.structs import MD, OD, PMO, SD
 
 __all__ = ["Subscription", "Topic"]
@@ -57,6 +58,15 @@ class Topic(TopicCore):
         step, md = self.pub_step(conn, msg, md, pmo, properties, syncpoint, asynchronous, retain,
                                  suppress_reply_to, warn_if_no_subs, not_own_subs, pub_level, md_fields)
         self.pub_done(md, conn.perform(step))
+
+    def pub_rfh2(self, msg: bytes, *opts: Any) -> None:
+        """pymqi's ``pub_rfh2(msg, md, pmo, [rfh2, ...])``: ``pub`` with the RFH2 headers packed
+        in front of ``msg`` (``mqlite.client.rfh2_chain``)."""
+        headers = headers_argument(opts)
+        if headers is None:
+            self.pub(msg, *opts[:2])
+            return
+        self.pub(pack_chain(msg, opts[0], headers), *opts[:2])
 
     def close(self, options: int = cmqc.MQCO_NONE) -> None:
         conn = self.queue_manager.get_handle()
@@ -123,6 +133,12 @@ class Subscription(SubscriptionCore):
         if self.sub_queue is None:
             raise PYIFError("not subscribed")
         return self.sub_queue.get(max_length, md, gmo, **get_options)
+
+    def get_rfh2(self, max_length: int | None = None, *opts: Any) -> bytes:
+        """pymqi's ``get_rfh2`` (as ``Queue.get_rfh2``) on the subscription's queue."""
+        if self.sub_queue is None:
+            raise PYIFError("not subscribed")
+        return self.sub_queue.get_rfh2(max_length, *opts)
 
     def messages(self, wait: float | None = None) -> Iterator[ReceivedMessage]:
         """Publications until none arrives within ``wait`` seconds."""

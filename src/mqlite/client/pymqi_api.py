@@ -25,6 +25,7 @@ from mqlite.client.common import ReceivedMessage, resolve_target
 from mqlite.client.errors import MQMIError, PYIFError
 from mqlite.client.mqi.connection import QueueManagerCore, make_q_desc
 from mqlite.client.mqi.queue import QueueCore
+from mqlite.client.rfh2_chain import headers_argument, pack_chain, unpack_chain
 from mqlite.client.session import READ_AHEAD_WINDOW, Call
 from mqlite.client.structs import CD, CSP, GMO, MD, OD, PMO, SCO, STS, cd_fields, text
 from mqlite.client.sync import Connection
@@ -298,6 +299,26 @@ class Queue(QueueCore):
         if step is None:
             return conn.run(self.plan_get(conn, hobj, md_wire, gmo_wire, maxLength, md, gmo))
         return step  # from the read-ahead buffer
+
+    def put_rfh2(self, msg: bytes, *opts: Any) -> None:
+        """pymqi's ``put_rfh2(msg, md, pmo, [rfh2, ...])``: the RFH2 headers packed in front of
+        ``msg`` (``mqlite.client.rfh2_chain``); the MD must already name MQFMT_RF_HEADER_2."""
+        headers = headers_argument(opts)
+        if headers is None:
+            self.put(msg, *opts[:2])
+            return
+        self.put(pack_chain(msg, opts[0], headers), *opts[:2])
+
+    def get_rfh2(self, max_length: int | None = None, *opts: Any) -> bytes:
+        """pymqi's ``get_rfh2(max_length, md, gmo, headers)``: the message data after its RFH2
+        headers, which are appended to the list ``headers`` as ``RFH2`` objects."""
+        if len(opts) >= 3 and opts[2] is None:
+            raise AttributeError("get_opts cannot be None if passed.")
+        headers = headers_argument(opts)
+        message = self.get(max_length, *opts[:2])
+        if headers is None:
+            return message
+        return unpack_chain(message, opts[0], headers)
 
     def get_no_jms(self, max_length: int | None = None, md: MD | None = None, gmo: GMO | None = None
                    ) -> ReceivedMessage:

@@ -351,6 +351,11 @@ def sd_fill(sd: SD, out: dict[str, Any]) -> None:
     if sd.Options & (cmqc.MQSO_RESUME | cmqc.MQSO_ALTER):
         sd.fill_vs("SelectionString", str(out["SelectionString"]), cut=False)
         sd.SubExpiry = int(out["SubExpiry"])
+        # what kind of subscription was resumed (durable, a managed queue), as IBM returns it: pymqi
+        # programs resume one by name and then decide from Options whether to delete its queue
+        stored = out.get("Options")
+        if isinstance(stored, int):
+            sd.Options = int(sd.Options) | (stored & (cmqc.MQSO_DURABLE | cmqc.MQSO_MANAGED))
 
 
 class SRO(MQOpts):
