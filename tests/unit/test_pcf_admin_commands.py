@@ -5,13 +5,16 @@ fault (MQIACF_PARAMETER_ID)."""
 
 from __future__ import annotations
 
+import struct
+
 import pytest
 
 from mqlite import cmqc as C
 from mqlite.core.qmgr import QueueManager
 from mqlite.mqsc.commands import execute as mqsc
-from mqlite.mqsc.pcf_commands import parse_records
+from mqlite.mqsc.pcf_commands import error_response, parse_records, responses
 from mqlite.mqsc.pcf_objects import execute
+from mqlite.protocol import pcf
 from mqlite.protocol.pcf import Value
 
 
@@ -127,3 +130,51 @@ def test_escape_runs_mqsc_and_answers_each_message(qm: QueueManager) -> None:
     missing = execute(qm, C.MQCMD_ESCAPE, [(C.MQIACF_ESCAPE_TYPE, C.MQET_MQSC),
                                            (C.MQCACF_ESCAPE_TEXT, "DISPLAY QLOCAL(NOT.THERE)")])
     assert [dict(o)[C.MQCACF_ESCAPE_TEXT] for o in missing.objects] == mqsc(qm, "DISPLAY QLOCAL(NOT.THERE)")
+
+
+def _raw_strings(body: bytes) -> dict[int, bytes]:
+    """Each MQCFST of an encoded message as it is on the wire (StringLength bytes)."""
+    out, offset = {}, 36
+    while offset < len(body):
+        kind, length, parameter = struct.unpack_from("<3i", body, offset)
+        if kind == C.MQCFT_STRING:
+            (size,) = struct.unpack_from("<i", body, offset + 16)
+            out[parameter] = body[offset + 20:offset + 20 + size]
+        offset += length
+    return out
+
+
+def test_response_strings_are_blank_padded_to_ibm_lengths(qm: QueueManager) -> None:
+    """IBM's command server pads each MQCFST to its field: MQCA_Q_NAME to MQ_Q_NAME_LENGTH (48),
+    MQCA_Q_DESC to 64, dates to 12; a topic string is variable and goes as it is."""
+    mqsc(qm, "DEFINE QLOCAL(PAD.Q) DESCR('short')")
+    mqsc(qm, "DEFINE TOPIC(PAD.T) TOPICSTR('pad/t')")
+    request = pcf.MQCFH(Type=C.MQCFT_COMMAND, Command=C.MQCMD_INQUIRE_Q)
+    (message,) = responses(request, execute(qm, C.MQCMD_INQUIRE_Q, [(C.MQCA_Q_NAME, "PAD.Q")]))
+    raw = _raw_strings(pcf.encode(message))
+    assert raw[C.MQCA_Q_NAME] == b"PAD.Q".ljust(C.MQ_Q_NAME_LENGTH)
+    assert raw[C.MQCA_Q_DESC] == b"short".ljust(C.MQ_Q_DESC_LENGTH)
+    assert len(raw[C.MQCA_CREATION_DATE]) == C.MQ_CREATION_DATE_LENGTH
+    assert dict(pcf.decode(pcf.encode(message)).parameters)[C.MQCA_Q_NAME] == "PAD.Q"  # .strip()ped by readers
+    (topic,) = responses(pcf.MQCFH(Type=C.MQCFT_COMMAND, Command=C.MQCMD_INQUIRE_TOPIC),
+                         execute(qm, C.MQCMD_INQUIRE_TOPIC, [(C.MQCA_TOPIC_NAME, "PAD.T")]))
+    raw = _raw_strings(pcf.encode(topic))
+    assert raw[C.MQCA_TOPIC_STRING] == b"pad/t" and raw[C.MQCA_TOPIC_NAME] == b"PAD.T".ljust(48)
+    (names,) = responses(pcf.MQCFH(Type=C.MQCFT_COMMAND, Command=C.MQCMD_INQUIRE_Q_NAMES),
+                         execute(qm, C.MQCMD_INQUIRE_Q_NAMES, [(C.MQCA_Q_NAME, "PAD.*")]))
+    body = pcf.encode(names)
+    assert b"PAD.Q".ljust(48) in body and struct.unpack_from("<i", body, 36 + 20)[0] == 48  # MQCFSL StringLength
+
+
+def test_error_response_names_the_parameter(qm: QueueManager) -> None:
+    request = pcf.MQCFH(Type=C.MQCFT_COMMAND, Command=C.MQCMD_INQUIRE_Q)
+    (failed,) = responses(request, execute(qm, C.MQCMD_INQUIRE_Q, [(C.MQCA_Q_NAME, "A"), (C.MQIA_Q_TYPE, 77)]))
+    assert (failed.header.CompCode, failed.header.Reason) == (C.MQCC_FAILED, C.MQRCCF_PARM_VALUE_ERROR)
+    assert failed.parameters == [(C.MQIACF_PARAMETER_ID, C.MQIA_Q_TYPE)]
+    bad = pcf.encode(pcf.PcfMessage(request, [(C.MQCA_Q_NAME, "A")]))
+    bad = bad[:40] + struct.pack("<i", 19) + bad[44:]  # the MQCFST's StrucLength: not a multiple of 4
+    with pytest.raises(pcf.PcfError) as refused:
+        pcf.decode_request(bad)
+    (answer,) = error_response(request, refused.value.reason, refused.value.parameter)
+    assert answer.header.Reason == C.MQRCCF_MSG_LENGTH_ERROR
+    assert answer.parameters == [(C.MQIACF_PARAMETER_ID, C.MQCA_Q_NAME)]

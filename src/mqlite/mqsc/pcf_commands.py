@@ -6,8 +6,9 @@ runmqsc), and its DISPLAY records become PCF response parameters (``pcf_table``)
 ``execute`` is pure apart from the admin calls: a request in, a ``Reply`` out (the objects'
 parameters, then the completion code and reason); ``responses`` lays a reply out as IBM's
 response messages: one MQCFT_RESPONSE per object, MQCFC_NOT_LAST ... MQCFC_LAST, a failure last
-with MQCC_FAILED and its reason; for an MQCFT_COMMAND_XR request each object an MQCFT_XR_ITEM and
-an MQCFT_XR_SUMMARY last.
+with MQCC_FAILED and its reason (and MQIACF_PARAMETER_ID, the parameter at fault, where known);
+for an MQCFT_COMMAND_XR request each object an MQCFT_XR_ITEM and an MQCFT_XR_SUMMARY last;
+strings blank padded to their IBM field lengths (``pcf_lengths``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 from mqlite import cmqc as C
 from mqlite.core import attributes
 from mqlite.core.errors import MQError
-from mqlite.mqsc import pcf_table
+from mqlite.mqsc import pcf_lengths, pcf_table
 from mqlite.mqsc.commands import AdminAPI, Status, run_command
 from mqlite.mqsc.parser import Command, Where
 from mqlite.mqsc.pcf_table import ParameterError
@@ -513,13 +514,15 @@ def responses(request: pcf.MQCFH, reply: Reply) -> list[pcf.PcfMessage]:
         control = C.MQCFC_LAST if seq == len(bodies) else C.MQCFC_NOT_LAST
         header = pcf.MQCFH(Type=kind, Command=request.Command, Version=version, MsgSeqNumber=seq, Control=control,
                            CompCode=comp_code, Reason=reason, ParameterCount=len(params))
-        out.append(pcf.PcfMessage(header, list(params)))
+        out.append(pcf.PcfMessage(header, pcf_lengths.padded(params)))
     return out
 
 
-def error_response(request: pcf.MQCFH | None, reason: int) -> list[pcf.PcfMessage]:
-    """The answer to a request that is not a well-formed PCF command."""
+def error_response(request: pcf.MQCFH | None, reason: int, parameter: int | None = None) -> list[pcf.PcfMessage]:
+    """The answer to a request that is not a well-formed PCF command (``parameter``: the one
+    whose structure is wrong, MQIACF_PARAMETER_ID in the answer)."""
     header = request or pcf.MQCFH(Type=C.MQCFT_COMMAND, Command=C.MQCMD_NONE)
     if header.Type not in pcf.REQUEST_TYPES:
         header = pcf.MQCFH(Type=C.MQCFT_COMMAND, Command=header.Command)
-    return responses(header, Reply([], C.MQCC_FAILED, reason))
+    details: Params = [(C.MQIACF_PARAMETER_ID, parameter)] if parameter is not None else []
+    return responses(header, Reply([], C.MQCC_FAILED, reason, details))

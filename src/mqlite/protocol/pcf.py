@@ -32,10 +32,11 @@ _MAX_PARAMETERS = 100_000  # far more than any real message: a bad count fails f
 class PcfError(ValueError):
     """Bytes that are not a PCF message: ``reason`` is IBM's MQRCCF_* code for what is wrong."""
 
-    def __init__(self, reason: int, text: str) -> None:
+    def __init__(self, reason: int, text: str, parameter: int | None = None) -> None:
         super().__init__(f"{text} (reason {reason})")
         self.reason = reason
         self.text = text
+        self.parameter = parameter  # the parameter whose structure is wrong, where it could be read
 
 
 class Group(NamedTuple):
@@ -196,14 +197,15 @@ def _decode_parameters(data: bytes, offset: int, count: int, order: str) -> tupl
         kind, length, parameter = struct.unpack_from(order + "3i", data, offset)
         if length < 12 or length % 4 or offset + length > len(data):
             raise PcfError(C.MQRCCF_STRUCTURE_TYPE_ERROR if length < 12 else C.MQRCCF_MSG_LENGTH_ERROR,
-                           f"parameter {parameter}: StrucLength {length}")
+                           f"parameter {parameter}: StrucLength {length}", parameter)
         part = data[offset:offset + length]
         if kind == C.MQCFT_GROUP:
             if length != C.MQCFGR_STRUC_LENGTH:
-                raise PcfError(C.MQRCCF_CFGR_LENGTH_ERROR, f"group {parameter}: StrucLength {length}")
+                raise PcfError(C.MQRCCF_CFGR_LENGTH_ERROR, f"group {parameter}: StrucLength {length}", parameter)
             (members,) = struct.unpack_from(order + "i", part, 12)
             if not 0 <= members <= _MAX_PARAMETERS:
-                raise PcfError(C.MQRCCF_CFGR_PARM_COUNT_ERROR, f"group {parameter}: ParameterCount {members}")
+                raise PcfError(C.MQRCCF_CFGR_PARM_COUNT_ERROR, f"group {parameter}: ParameterCount {members}",
+                               parameter)
             inner, offset = _decode_parameters(data, offset + length, members, order)
             parameters.append((parameter, Group(inner)))
             continue
@@ -221,61 +223,61 @@ def _decode_value(kind: int, parameter: int, part: bytes, order: str) -> Value:
     length = len(part)
     if kind == C.MQCFT_INTEGER:
         if length != C.MQCFIN_STRUC_LENGTH:
-            raise PcfError(C.MQRCCF_CFIN_LENGTH_ERROR, f"MQCFIN {parameter}: StrucLength {length}")
+            raise PcfError(C.MQRCCF_CFIN_LENGTH_ERROR, f"MQCFIN {parameter}: StrucLength {length}", parameter)
         return int(struct.unpack_from(order + "i", part, 12)[0])
     if kind == C.MQCFT_INTEGER64:
         if length != C.MQCFIN64_STRUC_LENGTH:
-            raise PcfError(C.MQRCCF_CFIN_LENGTH_ERROR, f"MQCFIN64 {parameter}: StrucLength {length}")
+            raise PcfError(C.MQRCCF_CFIN_LENGTH_ERROR, f"MQCFIN64 {parameter}: StrucLength {length}", parameter)
         return int(struct.unpack_from(order + "q", part, 16)[0])
     if kind == C.MQCFT_STRING:
         if length < C.MQCFST_STRUC_LENGTH_FIXED:
-            raise PcfError(C.MQRCCF_CFST_LENGTH_ERROR, f"MQCFST {parameter}: StrucLength {length}")
+            raise PcfError(C.MQRCCF_CFST_LENGTH_ERROR, f"MQCFST {parameter}: StrucLength {length}", parameter)
         ccsid, size = struct.unpack_from(order + "2i", part, 12)
         if not 0 <= size <= length - C.MQCFST_STRUC_LENGTH_FIXED:
-            raise PcfError(C.MQRCCF_CFST_STRING_LENGTH_ERR, f"MQCFST {parameter}: StringLength {size}")
+            raise PcfError(C.MQRCCF_CFST_STRING_LENGTH_ERR, f"MQCFST {parameter}: StringLength {size}", parameter)
         return _text(part[20:20 + size], ccsid)
     if kind == C.MQCFT_BYTE_STRING:
         if length < C.MQCFBS_STRUC_LENGTH_FIXED:
-            raise PcfError(C.MQRCCF_CFBS_LENGTH_ERROR, f"MQCFBS {parameter}: StrucLength {length}")
+            raise PcfError(C.MQRCCF_CFBS_LENGTH_ERROR, f"MQCFBS {parameter}: StrucLength {length}", parameter)
         (size,) = struct.unpack_from(order + "i", part, 12)
         if not 0 <= size <= length - C.MQCFBS_STRUC_LENGTH_FIXED:
-            raise PcfError(C.MQRCCF_CFBS_STRING_LENGTH_ERR, f"MQCFBS {parameter}: StringLength {size}")
+            raise PcfError(C.MQRCCF_CFBS_STRING_LENGTH_ERR, f"MQCFBS {parameter}: StringLength {size}", parameter)
         return bytes(part[16:16 + size])
     if kind == C.MQCFT_STRING_LIST:
         if length < C.MQCFSL_STRUC_LENGTH_FIXED:
-            raise PcfError(C.MQRCCF_CFSL_LENGTH_ERROR, f"MQCFSL {parameter}: StrucLength {length}")
+            raise PcfError(C.MQRCCF_CFSL_LENGTH_ERROR, f"MQCFSL {parameter}: StrucLength {length}", parameter)
         ccsid, count, width = struct.unpack_from(order + "3i", part, 12)
         # max(width, 1): strings of width 0 still cost a list entry each, so a Count of 2**31
         # with StringLength 0 must not pass as "fits in the structure".
         if count < 0 or width < 0 or count * max(width, 1) > length - C.MQCFSL_STRUC_LENGTH_FIXED:
-            raise PcfError(C.MQRCCF_CFSL_COUNT_ERROR, f"MQCFSL {parameter}: {count} strings of {width}")
+            raise PcfError(C.MQRCCF_CFSL_COUNT_ERROR, f"MQCFSL {parameter}: {count} strings of {width}", parameter)
         return [_text(part[24 + i * width:24 + (i + 1) * width], ccsid) for i in range(count)]
     if kind in (C.MQCFT_INTEGER_LIST, C.MQCFT_INTEGER64_LIST):
         size = 4 if kind == C.MQCFT_INTEGER_LIST else 8
         (count,) = struct.unpack_from(order + "i", part, 12)
         if count < 0 or C.MQCFIL_STRUC_LENGTH_FIXED + size * count != length:
-            raise PcfError(C.MQRCCF_CFIL_COUNT_ERROR, f"integer list {parameter}: Count {count}")
+            raise PcfError(C.MQRCCF_CFIL_COUNT_ERROR, f"integer list {parameter}: Count {count}", parameter)
         return list(struct.unpack_from(order + f"{count}{'i' if size == 4 else 'q'}", part, 16))
     if kind == C.MQCFT_INTEGER_FILTER:
         if length != C.MQCFIF_STRUC_LENGTH:
-            raise PcfError(C.MQRCCF_CFIF_LENGTH_ERROR, f"MQCFIF {parameter}: StrucLength {length}")
+            raise PcfError(C.MQRCCF_CFIF_LENGTH_ERROR, f"MQCFIF {parameter}: StrucLength {length}", parameter)
         operator, number = struct.unpack_from(order + "2i", part, 12)
         return IntegerFilter(int(operator), int(number))
     if kind == C.MQCFT_STRING_FILTER:
         if length < C.MQCFSF_STRUC_LENGTH_FIXED:
-            raise PcfError(C.MQRCCF_CFSF_LENGTH_ERROR, f"MQCFSF {parameter}: StrucLength {length}")
+            raise PcfError(C.MQRCCF_CFSF_LENGTH_ERROR, f"MQCFSF {parameter}: StrucLength {length}", parameter)
         operator, ccsid, size = struct.unpack_from(order + "3i", part, 12)
         if not 0 <= size <= length - C.MQCFSF_STRUC_LENGTH_FIXED:
-            raise PcfError(C.MQRCCF_CFSF_FILTER_VAL_LEN_ERR, f"MQCFSF {parameter}: FilterValueLength {size}")
+            raise PcfError(C.MQRCCF_CFSF_FILTER_VAL_LEN_ERR, f"MQCFSF {parameter}: FilterValueLength {size}", parameter)
         return StringFilter(int(operator), _text(part[24:24 + size], ccsid))
     if kind == C.MQCFT_BYTE_STRING_FILTER:
         if length < C.MQCFBF_STRUC_LENGTH_FIXED:
-            raise PcfError(C.MQRCCF_CFBF_LENGTH_ERROR, f"MQCFBF {parameter}: StrucLength {length}")
+            raise PcfError(C.MQRCCF_CFBF_LENGTH_ERROR, f"MQCFBF {parameter}: StrucLength {length}", parameter)
         operator, size = struct.unpack_from(order + "2i", part, 12)
         if not 0 <= size <= length - C.MQCFBF_STRUC_LENGTH_FIXED:
-            raise PcfError(C.MQRCCF_CFBF_FILTER_VAL_LEN_ERR, f"MQCFBF {parameter}: FilterValueLength {size}")
+            raise PcfError(C.MQRCCF_CFBF_FILTER_VAL_LEN_ERR, f"MQCFBF {parameter}: FilterValueLength {size}", parameter)
         return ByteStringFilter(int(operator), bytes(part[20:20 + size]))
-    raise PcfError(C.MQRCCF_STRUCTURE_TYPE_ERROR, f"parameter {parameter}: structure type {kind}")
+    raise PcfError(C.MQRCCF_STRUCTURE_TYPE_ERROR, f"parameter {parameter}: structure type {kind}", parameter)
 
 
 def decode_request(data: bytes, little: bool = True) -> PcfMessage:

@@ -96,7 +96,7 @@ class CommandServer:
             log.warning("AMQ8025W: PCF request from %s refused: %s", md.UserIdentifier.strip() or "?", error.text)
             if not md.ReplyToQ.strip():
                 raise MQError(error.reason, error.text) from None  # -> the dead-letter queue
-            self._reply(conn, md, pcf_commands.error_response(header, error.reason), little)
+            self._reply(conn, md, pcf_commands.error_response(header, error.reason, error.parameter), little)
             return
         if request.header.Command == C.MQCMD_PING_CHANNEL and self.runtime.ping_channel is not None:
             reply = self._ping(md, request, little)
