@@ -23,6 +23,7 @@ USERS = {name: Credentials(name, f"{name}-pw-1", group) for name, group in
          (("alice", "qpsusers"), ("bob", "qpsusers"), ("mallory", "qpsusers"), ("carol", "qpslimited"))}
 QUEUES = ("SUB.Q", "SUB2.Q", "OTHER.Q", "CONF.Q", "REPLY.Q", "MQI.Q")
 SCORES = "Sport/Soccer/State/LatestScore"
+CORREL = b"C1".ljust(24, b"\0")
 
 
 @pytest.fixture(scope="module")
@@ -33,8 +34,8 @@ def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Any]]:
             add_user(home, QM, creds)
         script = "".join(f"DEFINE QLOCAL({q})\n" for q in QUEUES)
         script += ("SET AUTHREC PROFILE('SYSTEM.BASE.TOPIC') OBJTYPE(TOPIC) GROUP('qpsusers') AUTHADD(PUB,SUB)\n"
-                   "DEFINE TOPIC(SPORT.T) TOPICSTR('Sport')\n"
-                   "SET AUTHREC PROFILE('SPORT.T') OBJTYPE(TOPIC) GROUP('qpslimited') AUTHADD(PUB,SUB)\n")
+                   "DEFINE TOPIC('Sport') TOPICSTR('Sport')\n"
+                   "SET AUTHREC PROFILE('Sport') OBJTYPE(TOPIC) GROUP('qpslimited') AUTHADD(PUB,SUB)\n")
         mqsc(run_cli, _qmgr(home), script)
         qm = pymqi.connect(QM)
         yield qm, run_cli
@@ -50,6 +51,12 @@ def _qmgr(home: Path) -> Any:
 def qm(env: tuple[Any, Any]) -> Iterator[Any]:
     qm, _ = env
     yield qm
+    for queue in QUEUES:  # each test's unnamed subscriptions go (DeregAll), then its messages
+        for correl in (C.MQCI_NONE, CORREL):
+            put_command(qm, CONTROL, f"<psc><Command>DeregSub</Command><RegOpt>DeregAll</RegOpt>"
+                        f"{'<RegOpt>CorrelAsId</RegOpt>' if correl != C.MQCI_NONE else ''}<QName>{queue}</QName>"
+                        "</psc>", user="alice", correl_id=correl, reply_q="REPLY.Q")
+            get(qm, "REPLY.Q")
     for queue in QUEUES:  # each test starts with empty queues
         with pymqi.Queue(qm, queue) as q:
             while True:
@@ -62,27 +69,18 @@ def qm(env: tuple[Any, Any]) -> Iterator[Any]:
                         raise
 
 
-def regsub(qm: Any, topic: str, *options: str, user: str = "alice", reply_q: str = "SUB.Q", extra: str = "",
+def regsub(qm: Any, topic: str, *options: str, user: str = "alice", queue: str = "SUB.Q", extra: str = "",
            **kw: Any) -> Any:
+    """A RegSub for ``queue`` (its QName), answered on REPLY.Q."""
     opts = "".join(f"<RegOpt>{o}</RegOpt>" for o in options)
-    msg_id = put_command(qm, CONTROL, f"<psc><Command>RegSub</Command>{opts}<Topic>{topic}</Topic>{extra}</psc>",
-                         user=user, reply_q="REPLY.Q", extra=(), **_with_queue(reply_q, kw))
-    return get(qm, "REPLY.Q", correl_id=msg_id)
-
-
-def _with_queue(reply_q: str, kw: dict[str, Any]) -> dict[str, Any]:
-    kw = dict(kw)
-    kw.setdefault("correl_id", b"C1".ljust(24, b"\0"))
-    return kw if reply_q == "REPLY.Q" else kw
+    return command(qm, CONTROL, f"<psc><Command>RegSub</Command>{opts}<Topic>{topic}</Topic><QName>{queue}</QName>"
+                   f"{extra}</psc>", user=user, **kw)
 
 
 def command(qm: Any, queue: str, psc: str, user: str = "alice", **kw: Any) -> Any:
     kw.setdefault("reply_q", "REPLY.Q")
     msg_id = put_command(qm, queue, psc, user=user, **kw)
     return get(qm, kw["reply_q"], correl_id=msg_id)
-
-
-CORREL = b"C1".ljust(24, b"\0")
 
 
 def test_register_publish_deliver(qm: Any) -> None:
@@ -117,8 +115,7 @@ def test_queued_and_mqi_share_one_topic_space(qm: Any) -> None:
     """D §13: a queued publisher reaches an MQI subscriber (usr folder as properties), an MQI
     publisher a queued subscriber (properties as a usr folder)."""
     sub = pymqi.Subscription(qm)
-    sub.sub(sub_desc=pymqi.SD(Options=C.MQSO_CREATE | C.MQSO_NON_DURABLE | C.MQSO_MANAGED,
-                              ObjectString=b"Prices/IBM"))
+    sub.sub(topic_string="Prices/IBM", sub_opts=C.MQSO_CREATE | C.MQSO_NON_DURABLE | C.MQSO_MANAGED)
     try:
         assert regsub(qm, "Prices/IBM", "CorrelAsId", correl_id=CORREL).completion == "ok"
         put_command(qm, DEFAULT_STREAM, "<psc><Command>Publish</Command><Topic>Prices/IBM</Topic></psc>", b"120",
@@ -146,8 +143,6 @@ def test_queued_and_mqi_share_one_topic_space(qm: Any) -> None:
         assert usr is not None and usr.get("Price") == "121" and from_mqi.decoded.body == b"121"
     finally:
         sub.close(sub_close_options=C.MQCO_REMOVE_SUB)
-        command(qm, CONTROL, "<psc><Command>DeregSub</Command><RegOpt>DeregAll</RegOpt></psc>",
-                reply_q="REPLY.Q", correl_id=CORREL)
 
 
 def test_response_decision(qm: Any) -> None:
@@ -222,7 +217,298 @@ def test_retained_and_inform_if_ret(qm: Any) -> None:
     assert command(qm, CONTROL, f"<psc><Command>RegSub</Command><RegOpt>NewPubsOnly</RegOpt><Topic>{SCORES}/#"
                    "</Topic><QName>OTHER.Q</QName></psc>").completion == "ok"
     assert nothing_on(qm, "OTHER.Q")
-    for queue in ("SUB.Q", "SUB2.Q", "OTHER.Q"):
-        command(qm, CONTROL, f"<psc><Command>DeregSub</Command><RegOpt>DeregAll</RegOpt><QName>{queue}</QName>"
-                "</psc>", correl_id=CORREL if queue == "SUB.Q" else C.MQCI_NONE)
     command(qm, DEFAULT_STREAM, f"<psc><Command>DeletePub</Command><Topic>{SCORES}/#</Topic></psc>", user="bob")
+
+
+def publish(qm: Any, topic: str, body: bytes, *options: str, user: str = "bob", queue: str = DEFAULT_STREAM,
+            extra: str = "", **kw: Any) -> Any:
+    """A Publish (REQUEST, so that its response says the copies are on their queues)."""
+    opts = "".join(f"<PubOpt>{o}</PubOpt>" for o in options)
+    topics = "".join(f"<Topic>{t}</Topic>" for t in topic.split(","))
+    return command(qm, queue, f"<psc><Command>Publish</Command>{opts}{topics}{extra}</psc>", user=user, body=body,
+                   **kw)
+
+
+def test_publish_on_request_and_request_update(qm: Any) -> None:
+    """D:S-08: PubOnReqOnly gets nothing live; ReqUpdate sends the retained publication; an
+    unregistered topic is 3073, a topic without a retained publication 3077."""
+    publish(qm, f"{SCORES}/Team5", b"3-0", "RetainPub")
+    assert regsub(qm, f"{SCORES}/#", "PubOnReqOnly", "CorrelAsId", correl_id=CORREL).completion == "ok"
+    publish(qm, f"{SCORES}/Team5", b"4-0", "RetainPub")
+    assert nothing_on(qm, "SUB.Q")
+    got = command(qm, CONTROL, f"<psc><Command>ReqUpdate</Command><RegOpt>CorrelAsId</RegOpt><Topic>{SCORES}/#"
+                  "</Topic><QName>SUB.Q</QName></psc>", correl_id=CORREL)
+    assert got.completion == "ok"
+    update = get(qm, "SUB.Q")
+    assert update.decoded.body == b"4-0" and update.psc is not None and update.psc.values("PubOpt") == []
+    never = command(qm, CONTROL, "<psc><Command>ReqUpdate</Command><Topic>Sport/Tennis/#</Topic>"
+                    "<QName>SUB.Q</QName></psc>")
+    assert never.reasons == [3073]
+    assert regsub(qm, "Sport/Golf/#").completion == "ok"
+    golf = command(qm, CONTROL, "<psc><Command>ReqUpdate</Command><Topic>Sport/Golf/#</Topic><QName>SUB.Q</QName>"
+                   "</psc>")
+    assert (golf.completion, golf.reasons) == ("error", [3077])
+    command(qm, DEFAULT_STREAM, f"<psc><Command>DeletePub</Command><Topic>{SCORES}/#</Topic></psc>", user="bob")
+
+
+def test_deregistration(qm: Any) -> None:
+    """D:S-09: DeregSub by topic (a second time 3073), DeregAll on one subpoint, the option
+    combinations refused with 3083, another user's subscription 3151."""
+    assert regsub(qm, "Dereg/A").completion == "ok"
+    assert command(qm, CONTROL, "<psc><Command>DeregSub</Command><Topic>Dereg/A</Topic><QName>SUB.Q</QName>"
+                   "</psc>").completion == "ok"  # (a)
+    publish(qm, "Dereg/A", b"x")
+    assert nothing_on(qm, "SUB.Q")
+    again = command(qm, CONTROL, "<psc><Command>DeregSub</Command><Topic>Dereg/A</Topic><QName>SUB.Q</QName></psc>")
+    assert again.reasons == [3073]  # (b)
+    for options, topics in ((("DeregAll", "FullResp"), ""), (("FullResp",), "<Topic>A</Topic><Topic>B</Topic>"),
+                            (("LeaveOnly",), "<Topic>A</Topic>")):  # (d), (e), (f)
+        opts = "".join(f"<RegOpt>{o}</RegOpt>" for o in options)
+        got = command(qm, CONTROL, f"<psc><Command>DeregSub</Command>{opts}{topics}<QName>SUB.Q</QName></psc>")
+        assert (got.completion, got.reasons) == ("error", [3083]), options
+    assert regsub(qm, "Dereg/Mine").completion == "ok"
+    mallory = command(qm, CONTROL, "<psc><Command>DeregSub</Command><Topic>Dereg/Mine</Topic><QName>SUB.Q</QName>"
+                      "</psc>", user="mallory")
+    assert mallory.reasons == [3151]  # (g)
+
+
+def test_subpoints_and_deregister_all(qm: Any, env: tuple[Any, Any]) -> None:
+    """D:S-14 and D:S-09 (c): subscription points as topic objects of the subpoint namelist; a
+    publication on SubPoint USD reaches USD's subscribers and the MQI subscriber of topic object
+    USD, not GBP's nor the default subpoint's; EUR (not listed) is 2337 with SubPoint echoed."""
+    _, run_cli = env
+    mqsc(run_cli, _qmgr_of(qm), "DEFINE TOPIC(USD) TOPICSTR(USD) WILDCARD(BLOCK) REPLACE\n"
+         "DEFINE TOPIC(GBP) TOPICSTR(GBP) WILDCARD(BLOCK) REPLACE\n"
+         "ALTER NAMELIST(SYSTEM.QPUBSUB.SUBPOINT.NAMELIST) NAMES(SYSTEM.BROKER.DEFAULT.SUBPOINT, USD, GBP)\n")
+    assert regsub(qm, "NYSE/IBM/SPOT", extra="<SubPoint>USD</SubPoint>").completion == "ok"
+    assert regsub(qm, "NYSE/IBM/#", extra="<SubPoint>USD</SubPoint>").completion == "ok"
+    assert regsub(qm, "NYSE/IBM/SPOT", queue="SUB2.Q", extra="<SubPoint>GBP</SubPoint>").completion == "ok"
+    assert regsub(qm, "NYSE/IBM/SPOT", queue="OTHER.Q").completion == "ok"
+    sub = pymqi.Subscription(qm)
+    sub.sub(topic_name="USD", topic_string="NYSE/IBM/SPOT",
+            sub_opts=C.MQSO_CREATE | C.MQSO_NON_DURABLE | C.MQSO_MANAGED)
+    try:
+        assert publish(qm, "NYSE/IBM/SPOT", b"120.00", extra="<SubPoint>USD</SubPoint>").completion == "ok"
+        delivered = [get(qm, "SUB.Q"), get(qm, "SUB.Q")]
+        for got in delivered:
+            assert got.psc is not None and got.psc.get("SubPoint") == "USD"
+            assert got.psc.values("Topic") == ["NYSE/IBM/SPOT"] and got.decoded.body == b"120.00"
+        assert nothing_on(qm, "SUB.Q") and nothing_on(qm, "SUB2.Q") and nothing_on(qm, "OTHER.Q")
+        md = pymqi.MD()
+        assert sub.get(None, md, pymqi.GMO(Options=C.MQGMO_NO_SYNCPOINT)) == b"120.00"
+    finally:
+        sub.close(sub_close_options=C.MQCO_REMOVE_SUB)
+    eur = regsub(qm, "NYSE/IBM/SPOT", extra="<SubPoint>EUR</SubPoint>")
+    assert (eur.completion, eur.reasons) == ("error", [2337])
+    response = eur.pscr.child("Response") if eur.pscr is not None else None
+    assert response is not None and response.get("SubPoint") == "EUR"
+    dereg = command(qm, CONTROL, "<psc><Command>DeregSub</Command><RegOpt>DeregAll</RegOpt><SubPoint>USD</SubPoint>"
+                    "<QName>SUB.Q</QName></psc>")
+    assert dereg.completion == "ok"
+    assert regsub(qm, "Kept/T").completion == "ok"
+    publish(qm, "NYSE/IBM/SPOT", b"121.00", extra="<SubPoint>USD</SubPoint>")
+    assert nothing_on(qm, "SUB.Q")
+
+
+def _qmgr_of(qm: Any) -> Any:
+    import os
+
+    from helpers.qmgrs import QMgr
+    return QMgr(QM, Path(os.environ["MQLITE_HOME"]))
+
+
+def test_multi_topic_and_other_subs_only(qm: Any) -> None:
+    """D:S-10 (v7: one subscription and one copy per topic) and D:S-11 (OtherSubsOnly skips the
+    publisher's own queue; with no queue to name it is 3076)."""
+    reg = command(qm, CONTROL, "<psc><Command>RegSub</Command><Topic>Multi/A</Topic><Topic>Multi/B</Topic>"
+                  "<QName>SUB.Q</QName></psc>")
+    assert reg.completion == "ok"
+    assert publish(qm, "Multi/A,Multi/B", b"x").completion == "ok"
+    copies = [get(qm, "SUB.Q"), get(qm, "SUB.Q")]
+    assert sorted(c.psc.values("Topic")[0] for c in copies if c.psc is not None) == ["Multi/A", "Multi/B"]
+    assert all(c.decoded.body == b"x" for c in copies)
+    assert regsub(qm, "Chat/Room1", queue="CONF.Q", user="bob").completion == "ok"
+    assert regsub(qm, "Chat/Room1", queue="OTHER.Q").completion == "ok"
+    assert publish(qm, "Chat/Room1", b"hi", "OtherSubsOnly", reply_q="CONF.Q").completion == "ok"
+    assert get(qm, "OTHER.Q").decoded.body == b"hi"
+    assert nothing_on(qm, "CONF.Q")
+    both = publish(qm, "Chat/Room1", b"all")
+    assert both.completion == "ok"
+    assert get(qm, "OTHER.Q").decoded.body == b"all" and get(qm, "CONF.Q").decoded.body == b"all"
+    msg_id = put_command(qm, DEFAULT_STREAM, "<psc><Command>Publish</Command><PubOpt>OtherSubsOnly</PubOpt>"
+                         "<Topic>Chat/Room1</Topic></psc>", b"?", user="bob", msg_type=C.MQMT_DATAGRAM,
+                         report=C.MQRO_NAN, reply_q="")
+    assert msg_id  # no reply-to queue, no QName: refused 3076, dead-lettered (nothing to answer on)
+    fence = publish(qm, "Chat/Room1", b"fence")
+    assert fence.completion == "ok" and get(qm, "OTHER.Q").decoded.body == b"fence"
+
+
+def test_partial_authority(qm: Any) -> None:
+    """D:S-12: carol may publish under Sport only: a warning 3081 for the other topic, an error
+    when no topic is left."""
+    assert regsub(qm, "Sport/X").completion == "ok"
+    got = publish(qm, "Sport/X,Finance/Y", b"p", user="carol")
+    assert (got.completion, got.reasons) == ("warning", [3081])
+    response = got.pscr.child("Response") if got.pscr is not None else None
+    assert response is not None and response.get("Topic") == "Finance/Y"
+    assert get(qm, "SUB.Q").decoded.body == b"p"
+    only = publish(qm, "Finance/Y", b"q", user="carol")
+    assert (only.completion, only.reasons) == ("error", [3081])
+
+
+def test_streams(qm: Any, env: tuple[Any, Any]) -> None:
+    """D:S-13: a stream is a queue of the stream namelist with a topic object of its name; its
+    publications are under TOPICSTR; WILDCARD(BLOCK) keeps '#' above it out; an MQI subscriber
+    through the topic object sees them; a stream without a topic object is not read."""
+    _, run_cli = env
+    mqsc(run_cli, _qmgr_of(qm), "DEFINE QLOCAL('Sport') REPLACE\n"
+         "DEFINE TOPIC('Sport') TOPICSTR('Sport') WILDCARD(BLOCK) REPLACE\n"
+         "DEFINE QLOCAL('NoTopic') REPLACE\n"
+         "ALTER NAMELIST(SYSTEM.QPUBSUB.QUEUE.NAMELIST) NAMES('Sport', 'NoTopic', SYSTEM.BROKER.DEFAULT.STREAM, "
+         "SYSTEM.BROKER.ADMIN.STREAM)\n")
+    assert regsub(qm, "Sport/Soccer/Results").completion == "ok"
+    assert regsub(qm, "Soccer/Results", queue="SUB2.Q").completion == "ok"
+    assert regsub(qm, "#", queue="OTHER.Q", user="alice").completion == "ok"
+    sub = pymqi.Subscription(qm)
+    sub.sub(topic_name="Sport", topic_string="Soccer/Results",
+            sub_opts=C.MQSO_CREATE | C.MQSO_NON_DURABLE | C.MQSO_MANAGED)
+    try:
+        assert publish(qm, "Soccer/Results", b"2-1", queue="Sport").completion == "ok"
+        got = get(qm, "SUB.Q")
+        assert got.psc is not None and got.psc.values("Topic") == ["Sport/Soccer/Results"]
+        assert nothing_on(qm, "SUB2.Q") and nothing_on(qm, "OTHER.Q")
+        assert sub.get(None, pymqi.MD(), pymqi.GMO(Options=C.MQGMO_NO_SYNCPOINT)) == b"2-1"
+    finally:
+        sub.close(sub_close_options=C.MQCO_REMOVE_SUB)
+    put_command(qm, "NoTopic", "<psc><Command>Publish</Command><Topic>T</Topic></psc>", b"x", user="bob")
+    fence = publish(qm, "Soccer/Results", b"3-1", queue="Sport")
+    assert fence.completion == "ok"
+    with pymqi.Queue(qm, "NoTopic", C.MQOO_INQUIRE) as q:
+        assert q.inquire(C.MQIA_CURRENT_Q_DEPTH) == 1  # left where it was: not a stream
+    assert mqsc(run_cli, _qmgr_of(qm), "CLEAR QLOCAL('NoTopic')\n")
+
+
+def test_identity_sets(qm: Any) -> None:
+    """D:S-15: shared and exclusive identity sets, 3155/3154/3156 and the 3157 warning."""
+    def join(sid: str, *options: str, topic: str = "Ids/T") -> Any:
+        return regsub(qm, topic, *options, extra=f"<SubIdentity>{sid}</SubIdentity>")
+
+    def leave(sid: str, topic: str = "Ids/T") -> Any:
+        return command(qm, CONTROL, f"<psc><Command>DeregSub</Command><Topic>{topic}</Topic><QName>SUB.Q</QName>"
+                       f"<SubIdentity>{sid}</SubIdentity></psc>")
+
+    assert join("app1", "JoinShared").completion == "ok"
+    assert join("app2", "JoinShared").completion == "ok"
+    assert join("app1", "NonPers").reasons == [3155]
+    assert leave("app1").completion == "ok"
+    assert publish(qm, "Ids/T", b"still").completion == "ok"
+    assert get(qm, "SUB.Q").decoded.body == b"still"
+    assert join("app3", "JoinExcl").reasons == [3155]
+    assert leave("app2").completion == "ok"
+    publish(qm, "Ids/T", b"gone")
+    assert nothing_on(qm, "SUB.Q")
+    assert join("x" * 65, "JoinShared").reasons == [3154]
+    assert join("app1", "JoinExcl", topic="Ids/U").completion == "ok"
+    assert join("app2", "JoinShared", topic="Ids/U").reasons == [3156]
+    assert join("app1", "JoinShared", topic="Ids/U").completion == "ok"
+    again = join("app1", "JoinShared", topic="Ids/U")
+    assert (again.completion, again.reasons) == ("warning", [3157])
+    assert leave("zzz", topic="Ids/U").reasons == [3154]
+
+
+def test_subscription_names(qm: Any) -> None:
+    """D:S-16: SubName and AddName (3152, 3083), another user by name (3078), v7's fixed topic
+    (3153), a named subscription deregistered by its traditional identity."""
+    assert regsub(qm, "Names/T").completion == "ok"
+    assert regsub(qm, "Names/T", extra="<SubName>S1</SubName>").reasons == [3152]
+    assert regsub(qm, "Names/T", "AddName", extra="<SubName>S1</SubName>").completion == "ok"
+    assert regsub(qm, "Names/T", "AddName").reasons == [3083]
+    by_mallory = command(qm, CONTROL, "<psc><Command>DeregSub</Command><Topic>Names/T</Topic><QName>SUB.Q</QName>"
+                         "<SubName>S1</SubName></psc>", user="mallory")
+    assert by_mallory.reasons == [3078]
+    assert regsub(qm, "Names/T2", extra="<SubName>S1</SubName>").reasons == [3153]
+    assert command(qm, CONTROL, "<psc><Command>DeregSub</Command><Topic>Names/T</Topic><QName>SUB.Q</QName>"
+                   "</psc>").completion == "ok"
+    assert regsub(qm, "Names/T").completion == "ok"  # gone: a new one, unnamed
+
+
+def test_full_response_and_persistence(qm: Any, env: tuple[Any, Any]) -> None:
+    """D:S-17 (FullResp's description, A-21) and D:S-18 (the last persistence option wins;
+    PersAsQueue takes the queue's DEFPSIST; PersAsPub the publisher's)."""
+    assert regsub(qm, "Full/A,Full/B".split(",")[0], "FullResp",
+                  extra="<Topic>Full/B</Topic>").reasons == [3083]
+    full = regsub(qm, "Full/A", "FullResp", "CorrelAsId", "NonPers", correl_id=CORREL,
+                  extra="<SubUserData>hello</SubUserData>")
+    assert full.completion == "ok"
+    described = [f for f in full.folders if f.name == "psc"][0]
+    assert described.get("Command") == "RegSub" and described.get("Topic") == "Full/A"
+    assert {"CorrelAsId", "NonPers"} <= set(described.values("RegOpt"))
+    assert (described.get("QMgrName"), described.get("QName"), described.get("SubUserData")) == (
+        QM, "SUB.Q", "hello")
+    assert regsub(qm, "Pers/T", "Pers", "NonPers", queue="SUB2.Q").completion == "ok"
+    publish(qm, "Pers/T", b"p", persistence=C.MQPER_PERSISTENT)
+    assert get(qm, "SUB2.Q").md.Persistence == C.MQPER_NOT_PERSISTENT
+    _, run_cli = env
+    mqsc(run_cli, _qmgr_of(qm), "ALTER QLOCAL(OTHER.Q) DEFPSIST(YES)\n")
+    assert regsub(qm, "Pers/Q", "PersAsQueue", queue="OTHER.Q").completion == "ok"
+    publish(qm, "Pers/Q", b"n", persistence=C.MQPER_NOT_PERSISTENT)
+    assert get(qm, "OTHER.Q").md.Persistence == C.MQPER_PERSISTENT
+    mqsc(run_cli, _qmgr_of(qm), "ALTER QLOCAL(OTHER.Q) DEFPSIST(NO)\n")
+    assert regsub(qm, "Pers/P", queue="CONF.Q").completion == "ok"
+    publish(qm, "Pers/P", b"a", persistence=C.MQPER_PERSISTENT)
+    assert get(qm, "CONF.Q").md.Persistence == C.MQPER_PERSISTENT
+
+
+def test_response_correlation_and_routing(qm: Any, env: tuple[Any, Any]) -> None:
+    """D:S-21 (PASS_CORREL_ID, PASS_MSG_ID; Priority, Persistence and Expiry copied) and D:S-22
+    (a response for another queue manager goes to its transmission queue; a Publish whose
+    ReplyToQ does not exist still publishes, its response dead-lettered)."""
+    psc = "<psc><Command>RegSub</Command><Topic>Corr/T</Topic><QName>SUB.Q</QName></psc>"
+    c9 = b"C9".ljust(24, b"\0")
+    msg_id = put_command(qm, CONTROL, psc, user="alice", reply_q="REPLY.Q", correl_id=c9,
+                         report=C.MQRO_PASS_CORREL_ID, priority=7, persistence=C.MQPER_PERSISTENT, expiry=6000)
+    got = get(qm, "REPLY.Q", correl_id=c9)
+    assert bytes(got.md.MsgId) != msg_id and (got.md.Priority, got.md.Persistence) == (7, 1)
+    assert 0 < got.md.Expiry <= 6000
+    msg_id = put_command(qm, CONTROL, psc, user="alice", reply_q="REPLY.Q", report=C.MQRO_PASS_MSG_ID)
+    got = get(qm, "REPLY.Q", correl_id=msg_id)
+    assert bytes(got.md.MsgId) == msg_id
+    _, run_cli = env
+    mqsc(run_cli, _qmgr_of(qm), "DEFINE QLOCAL(QM2) USAGE(XMITQ) REPLACE\n")
+    put_command(qm, CONTROL, psc, user="alice", reply_q="SUB.Q", reply_qmgr="QM2")
+    with pymqi.Queue(qm, "QM2") as xmitq:
+        md = pymqi.MD()
+        data = xmitq.get(None, md, pymqi.GMO(Options=C.MQGMO_WAIT | C.MQGMO_NO_SYNCPOINT, WaitInterval=30_000))
+    assert b"SUB.Q" in data[:200] and b"QM2" in data[:200] and b"<pscr><Completion>ok" in data
+    mqsc(run_cli, _qmgr_of(qm), "DELETE QLOCAL(QM2)\n")
+    assert regsub(qm, "Routed/T").completion == "ok"
+    dlq_before = _depth(qm, "SYSTEM.DEAD.LETTER.QUEUE")
+    put_command(qm, DEFAULT_STREAM, "<psc><Command>Publish</Command><Topic>Routed/T</Topic></psc>", b"r",
+                user="bob", reply_q="MISSING.Q")
+    assert get(qm, "SUB.Q").decoded.body == b"r"
+    assert _depth(qm, "SYSTEM.DEAD.LETTER.QUEUE") == dlq_before + 1
+
+
+def _depth(qm: Any, queue: str) -> int:
+    with pymqi.Queue(qm, queue, C.MQOO_INQUIRE) as q:
+        return int(q.inquire(C.MQIA_CURRENT_Q_DEPTH))
+
+
+def test_psmode(qm: Any, env: tuple[Any, Any]) -> None:
+    """D:S-25: under COMPAT a RegSub waits on the control queue while MQSUB works; ENABLED
+    serves it; DISPLAY PUBSUB shows COMPAT, then ACTIVE."""
+    _, run_cli = env
+    qmgr = _qmgr_of(qm)
+    mqsc(run_cli, qmgr, "ALTER QMGR PSMODE(COMPAT)\n")
+    try:
+        assert records(mqsc(run_cli, qmgr, "DISPLAY PUBSUB TYPE(LOCAL)\n"), "AMQ8723I")[0]["STATUS"] == "COMPAT"
+        put_command(qm, CONTROL, "<psc><Command>RegSub</Command><Topic>Mode/T</Topic><QName>SUB.Q</QName></psc>",
+                    user="alice", reply_q="REPLY.Q")
+        sub = pymqi.Subscription(qm)
+        sub.sub(topic_string="Mode/T", sub_opts=C.MQSO_CREATE | C.MQSO_NON_DURABLE | C.MQSO_MANAGED)
+        sub.close(sub_close_options=C.MQCO_REMOVE_SUB)
+        assert _depth(qm, CONTROL) == 1 and nothing_on(qm, "REPLY.Q")
+    finally:
+        mqsc(run_cli, qmgr, "ALTER QMGR PSMODE(ENABLED)\n")
+    assert get(qm, "REPLY.Q").completion == "ok"
+    assert records(mqsc(run_cli, qmgr, "DISPLAY PUBSUB TYPE(LOCAL)\n"), "AMQ8723I")[0]["STATUS"] == "ACTIVE"

@@ -136,6 +136,10 @@ class QueuedInterface:
     # -- one command message -----------------------------------------------------------------------
     def process(self, conn: Connection, queue: str, message: Message) -> Outcome:
         md = message.md
+        if md.Format.strip() != rfh2.FORMAT_RFH2 and message.properties:
+            # The get gave an MQRFH2 of property folders only as properties (core.properties_delivery):
+            # an MQRFH2 came, without a psc (D §3.6 step 3).
+            return Outcome(responses.error(Refusal(C.MQRC_RFH_PARM_MISSING)))
         try:
             decoded = rfh2.decode(message.body, md.Format, md.Encoding, md.CodedCharSetId)
             first = decoded.headers[0]
@@ -206,7 +210,7 @@ class QueuedInterface:
         if isinstance(checked, Refusal):
             return checked
         allowed, warnings = checked
-        pub = publication.from_command(decoded, message.body, message.md, command)
+        pub = publication.from_command(decoded, message.body, message.md, command, message.properties)
         options = C.MQPMO_SYNCPOINT | C.MQPMO_NEW_MSG_ID
         if C.MQPSC_RETAIN_PUB in command.options:
             options |= C.MQPMO_RETAIN

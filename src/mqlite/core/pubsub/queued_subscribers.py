@@ -31,6 +31,10 @@ from mqlite.message import NULL_ID, MessageDescriptor
 from mqlite.protocol.rfh2_folders import Element, Folder
 
 Result = tuple[list[Refusal], Folder | None] | Refusal
+# Options that act on the command, not kept with the subscription (identity-set joins, FullResp,
+# AddName, NoAlter).
+_ACTING = frozenset({C.MQPSC_JOIN_SHARED, C.MQPSC_JOIN_EXCLUSIVE, C.MQPSC_FULL_RESPONSE, C.MQPSC_ADD_NAME,
+                     C.MQPSC_NO_ALTERATION})
 _QMGR_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._/%")
 
 
@@ -166,7 +170,7 @@ class QueuedSubscribers:
         adding_variable = C.MQPSC_VARIABLE_USER_ID in command.options and not reg.has(C.MQPSC_VARIABLE_USER_ID)
         if adding_variable and sub.user.strip() != user:
             return Refusal(C.MQRCCF_WRONG_USER)  # only the original user adds VariableUserId (D §5.1)
-        if command.options_given and C.MQPSC_NO_ALTERATION not in command.options:
+        if _alters(command, reg):
             return registration.may_alter(reg, command.sub_identity)
         return None
 
@@ -186,7 +190,7 @@ class QueuedSubscribers:
     def _create(self, conn: Connection, md: MessageDescriptor, command: RegSub, topic: str, full: str,
                 members: list[str], exclusive: bool) -> tuple[Subscription, Registration]:
         identity = command.identity
-        options = command.options - {C.MQPSC_FULL_RESPONSE, C.MQPSC_ADD_NAME, C.MQPSC_NO_ALTERATION}
+        options = command.options - _ACTING
         reg = Registration(identity, topic, full[:len(full) - len(topic)].rstrip("/"), command.sub_point,
                            command.filter, options, command.persistence, command.sub_name,
                            command.sub_user_data, members, exclusive, md.AccountingToken, md.ApplIdentityData)
@@ -223,8 +227,8 @@ class QueuedSubscribers:
             self.subscriptions.add(sub)
         if C.MQPSC_NO_ALTERATION not in command.options:
             had_new_only = reg.has(C.MQPSC_NEW_PUBS_ONLY)
-            if command.options_given:
-                reg.options = command.options - {C.MQPSC_FULL_RESPONSE, C.MQPSC_ADD_NAME}
+            if _alters(command, reg):
+                reg.options = command.options - _ACTING
                 reg.persistence = command.persistence
                 sub.options = (sub.options & (C.MQSO_DURABLE | C.MQSO_MANAGED)) | self._sub_options(reg.options)
                 sub.info.variable_user = reg.has(C.MQPSC_VARIABLE_USER_ID)
@@ -339,3 +343,11 @@ class QueuedSubscribers:
         if self.delivery.send_retained(conn, sub) == 0:
             return Refusal(C.MQRCCF_NO_RETAINED_MSG, _echo(C.MQPSC_TOPIC, command.topic))
         return [], None
+
+
+def _alters(command: RegSub, reg: Registration) -> bool:
+    """Whether a re-registration changes the subscription's options (D §5.1 A-17: given, they
+    replace the stored ones): not with NoAlter, nor when only joins and FullResp are given."""
+    if not command.options_given or C.MQPSC_NO_ALTERATION in command.options:
+        return False
+    return command.options - _ACTING != reg.options or command.persistence != reg.persistence

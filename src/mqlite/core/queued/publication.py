@@ -58,11 +58,13 @@ def _number(text: str) -> PropertyValue:
         return text
 
 
-def from_command(decoded: Decoded, data: bytes, md: MessageDescriptor, command: Publish) -> Publication:
+def from_command(decoded: Decoded, data: bytes, md: MessageDescriptor, command: Publish,
+                 given: Properties | None = None) -> Publication:
     """The engine's publication of a Publish command message (``data`` its whole message data,
     ``decoded`` its MQRFH2 chain)."""
     first = decoded.headers[0]
-    properties: dict[str, PropertyValue] = {}
+    # Properties the get gave beside the body (an MQRFH2's property folders, or set with a handle).
+    properties: dict[str, PropertyValue] = dict(given or {})
     kept: list[Folder] = []
     for folder in first.folders:
         if folder.name in (C.MQRFH2_PUBSUB_CMD_FOLDER, C.MQRFH2_PUBSUB_RESP_FOLDER):
