@@ -435,12 +435,12 @@ def test_subscription_names(qm: Any) -> None:
 def test_full_response_and_persistence(qm: Any, env: tuple[Any, Any]) -> None:
     """D:S-17 (FullResp's description, A-21) and D:S-18 (the last persistence option wins;
     PersAsQueue takes the queue's DEFPSIST; PersAsPub the publisher's)."""
-    assert regsub(qm, "Full/A,Full/B".split(",")[0], "FullResp",
+    assert regsub(qm, "Full/A", "FullResp",
                   extra="<Topic>Full/B</Topic>").reasons == [3083]
     full = regsub(qm, "Full/A", "FullResp", "CorrelAsId", "NonPers", correl_id=CORREL,
                   extra="<SubUserData>hello</SubUserData>")
     assert full.completion == "ok"
-    described = [f for f in full.folders if f.name == "psc"][0]
+    described = next(f for f in full.folders if f.name == "psc")
     assert described.get("Command") == "RegSub" and described.get("Topic") == "Full/A"
     assert {"CorrelAsId", "NonPers"} <= set(described.values("RegOpt"))
     assert (described.get("QMgrName"), described.get("QName"), described.get("SubUserData")) == (
