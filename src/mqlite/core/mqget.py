@@ -13,11 +13,14 @@ from mqlite import cmqc as C
 from mqlite.core.errors import MQError
 from mqlite.core.handles import BROWSE_GETS, INPUT_OPTIONS, Connection, GetResult, Handle, TruncatedError, handle_of
 from mqlite.core.outbox import Outbox
+from mqlite.core.properties_delivery import FORMAT_RFH2, PROPERTY_OPTIONS, Form, deliver, form
 from mqlite.core.queues import AVAILABLE, Entry, LocalQueue, remaining_expiry
 from mqlite.core.waiters import GetRequest, Waiter
 from mqlite.core.waiting import WaitingGetters
 from mqlite.message import Message
-from mqlite.protocol.native import SENT_AHEAD
+from mqlite.protocol.native import GMO_NO_MSG_HANDLE, SENT_AHEAD
+
+_PROPERTY_CHECKS = PROPERTY_OPTIONS | GMO_NO_MSG_HANDLE
 
 
 class Gets:
@@ -49,6 +52,8 @@ class Gets:
             raise MQError(C.MQRC_OPTIONS_ERROR, "both MQGMO_SYNCPOINT and MQGMO_NO_SYNCPOINT")
         if queue.deleted:
             raise MQError(C.MQRC_Q_DELETED, f"queue {queue.name} was deleted")
+        if options & _PROPERTY_CHECKS:
+            property_form(handle, queue, options)  # a bad combination fails before any message is chosen
         pushed, handle.pushed_since_get = handle.pushed_since_get, 0
         result = self._try_get(conn, handle, queue, request)
         if result is not None:
@@ -106,7 +111,9 @@ class Gets:
                 self._discard_expired(queue, expired)
         if entry is None:
             return None
-        message = queue.load(entry)
+        message = stored = queue.load(entry)
+        if message.properties or message.md.Format == FORMAT_RFH2:  # else nothing to shape (the fast path)
+            message = deliver(message, property_form(handle, queue, options))
         data_length = len(message.body)
         reason = 0
         body = message.body
@@ -120,7 +127,7 @@ class Gets:
             handle.browse_entry = entry
             return GetResult(delivered_copy(message, entry, now), body, data_length, reason)
         syncpoint = bool(options & C.MQGMO_SYNCPOINT) or (
-            bool(options & C.MQGMO_SYNCPOINT_IF_PERSISTENT) and message.persistent
+            bool(options & C.MQGMO_SYNCPOINT_IF_PERSISTENT) and stored.persistent
         )
         delivered = delivered_copy(message, entry, now)
         if syncpoint:
@@ -202,7 +209,13 @@ class Gets:
                     self._discard_expired(queue, expired)
                 if entry is None or entry.message is None or entry.message.persistent:
                     return  # persistent messages go by MQGET, never ahead
-                message = delivered_copy(entry.message, entry, now)
+                message = entry.message
+                if message.properties or message.md.Format == FORMAT_RFH2:
+                    # Sent ahead in the form of a get with a message handle and no property option
+                    # (what mqlite's own API asks); a get with other property options reads the
+                    # buffer too (IBM fixes the form by the first get, MQRC_OPTIONS_CHANGED after).
+                    message = deliver(message, property_form(handle, queue, 0))
+                message = delivered_copy(message, entry, now)
                 queue.remove(entry)
                 handle.credit -= 1
                 handle.pushed_since_get += 1
@@ -247,6 +260,15 @@ def inhibited(handle: Handle, queue: LocalQueue) -> bool:
     """GET(DISABLED) on the queue, or on the alias it was opened through."""
     alias = handle.alias_attrs
     return queue.attrs.get("GET") == "DISABLED" or (alias is not None and alias.get("GET") == "DISABLED")
+
+
+def property_form(handle: Handle, queue: LocalQueue, options: int) -> Form:
+    """The form of a got message's properties: the GMO's property option, else the PROPCTL of
+    the queue (or of the alias it was opened through); a transmission queue's messages are the
+    channel's, always as they were put (IBM's MCA uses the channel's PROPCTL, not the queue's)."""
+    attrs = handle.alias_attrs if handle.alias_attrs is not None else queue.attrs
+    chosen = form(options, str(attrs.get("PROPCTL", "COMPAT")), not options & GMO_NO_MSG_HANDLE)
+    return Form.V6COMPAT_HANDLE if queue.attrs.get("USAGE") == "XMITQ" else chosen
 
 
 def delivered_copy(message: Message, entry: Entry, now: float) -> Message:
