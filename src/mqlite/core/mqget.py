@@ -112,7 +112,10 @@ class Gets:
         if entry is None:
             return None
         message = stored = queue.load(entry)
-        if message.properties or message.md.Format == FORMAT_RFH2:  # else nothing to shape (the fast path)
+        # The fast path shapes nothing: no MQRFH2 to read and either no properties or a get with a
+        # handle and no property option from a queue without PROPCTL(FORCE) (properties beside the body).
+        if message.md.Format == FORMAT_RFH2 or (
+                message.properties and (options & _PROPERTY_CHECKS or forced(handle, queue))):
             message = deliver(message, property_form(handle, queue, options))
         data_length = len(message.body)
         reason = 0
@@ -210,7 +213,7 @@ class Gets:
                 if entry is None or entry.message is None or entry.message.persistent:
                     return  # persistent messages go by MQGET, never ahead
                 message = entry.message
-                if message.properties or message.md.Format == FORMAT_RFH2:
+                if message.md.Format == FORMAT_RFH2 or (message.properties and forced(handle, queue)):
                     # Sent ahead in the form of a get with a message handle and no property option
                     # (what mqlite's own API asks); a get with other property options reads the
                     # buffer too (IBM fixes the form by the first get, MQRC_OPTIONS_CHANGED after).
@@ -260,6 +263,13 @@ def inhibited(handle: Handle, queue: LocalQueue) -> bool:
     """GET(DISABLED) on the queue, or on the alias it was opened through."""
     alias = handle.alias_attrs
     return queue.attrs.get("GET") == "DISABLED" or (alias is not None and alias.get("GET") == "DISABLED")
+
+
+def forced(handle: Handle, queue: LocalQueue) -> bool:
+    """PROPCTL(FORCE) on the queue, or on the alias it was opened through: the one PROPCTL that
+    changes a get with a message handle and no property option of a message with no MQRFH2."""
+    attrs = handle.alias_attrs if handle.alias_attrs is not None else queue.attrs
+    return attrs.get("PROPCTL") == "FORCE"
 
 
 def property_form(handle: Handle, queue: LocalQueue, options: int) -> Form:
