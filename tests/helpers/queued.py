@@ -83,3 +83,31 @@ def nothing_on(qm: Any, queue: str) -> bool:
     """True when ``queue`` holds no message now."""
     with pymqi.Queue(qm, queue, C.MQOO_INQUIRE) as q:
         return int(q.inquire(C.MQIA_CURRENT_Q_DEPTH)) == 0
+
+
+def put_rfh1(qm: Any, queue: str, pairs: list[tuple[str, str]], body: bytes = b"", *, user: str = "",
+             reply_q: str = "REPLY.Q", msg_type: int = C.MQMT_REQUEST, correl_id: bytes = C.MQCI_NONE) -> bytes:
+    """A version 6 command: an MQRFH whose NameValueString is ``pairs``, then ``body``."""
+    data = rfh2.encode_rfh1(rfh2.Rfh1Header(tuple(pairs), C.MQENC_NATIVE, C.MQCCSI_INHERIT, C.MQFMT_STRING.strip()))
+    return put_command(qm, queue, "", user=user, reply_q=reply_q, msg_type=msg_type, correl_id=correl_id,
+                       data=data + body, fmt=C.MQFMT_RF_HEADER)
+
+
+@dataclass
+class GotRfh1:
+    md: Any
+    header: rfh2.Rfh1Header
+    body: bytes
+
+
+def get_rfh1(qm: Any, queue: str, correl_id: bytes | None = None) -> GotRfh1:
+    md = pymqi.MD()
+    gmo = pymqi.GMO(Options=C.MQGMO_WAIT | C.MQGMO_NO_SYNCPOINT, WaitInterval=30_000)
+    if correl_id is not None:
+        md.CorrelId = correl_id
+        gmo.MatchOptions = C.MQMO_MATCH_CORREL_ID
+    with pymqi.Queue(qm, queue) as q:
+        data = q.get(None, md, gmo)
+    assert md.Format.decode().strip() == C.MQFMT_RF_HEADER.strip(), md.Format
+    header, body = rfh2.decode_rfh1(data, md.Encoding, md.CodedCharSetId)
+    return GotRfh1(md, header, body)

@@ -172,8 +172,16 @@ def test_d_s17_fullresp_with_two_topics_is_3083() -> None:
     assert parse(folder, CONTROL, MD) == Refusal(C.MQRCCF_REG_OPTIONS_ERROR, (Element("RegOpt", "FullResp"),))
 
 
-def test_d_5_1_fullresp_topic_limit_is_regsub_only() -> None:
+def test_d_6_1_deregsub_fullresp_with_two_topics_or_deregall_is_3083() -> None:
+    """D:S-09 (d), (e), (f): FullResp with two Topics or with DeregAll, LeaveOnly without
+    SubIdentity."""
     folder = psc(("Command", "DeregSub"), ("Topic", "A"), ("Topic", "B"), ("RegOpt", "FullResp"))
+    assert reason(parse(folder, CONTROL, MD)) == C.MQRCCF_REG_OPTIONS_ERROR
+    folder = psc(("Command", "DeregSub"), ("RegOpt", "DeregAll"), ("RegOpt", "FullResp"))
+    assert reason(parse(folder, CONTROL, MD)) == C.MQRCCF_REG_OPTIONS_ERROR
+    folder = psc(("Command", "DeregSub"), ("Topic", "A"), ("RegOpt", "LeaveOnly"))
+    assert reason(parse(folder, CONTROL, MD)) == C.MQRCCF_REG_OPTIONS_ERROR
+    folder = psc(("Command", "DeregSub"), ("Topic", "A"), ("RegOpt", "FullResp"))
     assert isinstance(parse(folder, CONTROL, MD), DeregSub)
 
 

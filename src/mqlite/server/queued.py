@@ -101,7 +101,11 @@ class QueuedDaemon:
     def _respond(self, conn: Connection, command: MessageDescriptor, outcome: Outcome) -> None:
         ccsid = int(self.core.attrs.get("CCSID", 1208))
         md = responses.response_md(command, self.core.name, ccsid)
-        data = responses.response_data(outcome.pscr, outcome.psc, ccsid, outcome.described)
+        if outcome.version == 1:  # a version 6 command is answered with an MQRFH (D Annex A)
+            md.Format = C.MQFMT_RF_HEADER
+            data = responses.response_data_rfh1(outcome.pscr, outcome.pairs, ccsid)
+        else:
+            data = responses.response_data(outcome.pscr, outcome.psc, ccsid, outcome.described)
         queue, qmgr = command.ReplyToQ.strip(), command.ReplyToQMgr.strip()
         options = C.MQPMO_SYNCPOINT | C.MQPMO_SET_ALL_CONTEXT
         if not command.Report & C.MQRO_PASS_MSG_ID:

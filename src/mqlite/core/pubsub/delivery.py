@@ -21,7 +21,7 @@ from mqlite.core.pubsub import copies
 from mqlite.core.pubsub.publish_exit import ExitFunction, PublishExit
 from mqlite.core.pubsub.registry import Subscriptions
 from mqlite.core.pubsub.subscription import Subscription
-from mqlite.core.queued.publication import rfh2_copy
+from mqlite.core.queued.publication import rfh1_copy, rfh2_copy
 from mqlite.core.queued.registration import Registration
 from mqlite.core.queues import AVAILABLE, UNCOMMITTED, LocalQueue, expiry_deadline
 from mqlite.core.topics.strings import levels
@@ -138,6 +138,8 @@ class CopyDelivery:
         """PSPROP(RFH2|COMPAT): the copy as a Publish command message (spec D §9.1, §9.2)."""
         put_date, put_time = put_date_time(now)
         persistent = queue is not None and queue.attrs.get("DEFPSIST") == "YES"
+        if registration is not None and registration.version == 1:
+            return rfh1_copy(message, topic, retained, self.qmgr_name, put_date, put_time, registration, persistent)
         return rfh2_copy(message, topic, retained, self.qmgr_name, put_date, put_time, registration, persistent,
                          int(self.qmgr_attrs.get("CCSID", 1208)))
 

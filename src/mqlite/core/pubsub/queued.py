@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
@@ -30,7 +30,7 @@ from mqlite.core.pubsub.queued_subscribers import QueuedSubscribers
 from mqlite.core.pubsub.registry import Subscriptions
 from mqlite.core.pubsub.subscribe import Subscriber
 from mqlite.core.pubsub.subscription import Subscription
-from mqlite.core.queued import commands, names, publication, responses
+from mqlite.core.queued import commands, names, publication, responses, rfh1
 from mqlite.core.queued.commands import QueueKind, Refusal
 from mqlite.core.security.access import Access
 from mqlite.core.topics.strings import has_topic_wildcards
@@ -55,6 +55,8 @@ class Outcome:
     psc: bytes | None = None
     described: Folder | None = None
     command: str = ""
+    version: int = 2  # answered with an MQRFH2, or (1) an MQRFH
+    pairs: tuple[tuple[str, str], ...] = ()  # a version 1 command's NameValueString
 
     @property
     def completion(self) -> str:
@@ -136,6 +138,8 @@ class QueuedInterface:
     # -- one command message -----------------------------------------------------------------------
     def process(self, conn: Connection, queue: str, message: Message) -> Outcome:
         md = message.md
+        if md.Format.strip() == rfh2.FORMAT_RFH1:
+            return self._process_rfh1(conn, queue, message)
         if md.Format.strip() != rfh2.FORMAT_RFH2 and message.properties:
             # The get gave an MQRFH2 of property folders only as properties (core.properties_delivery):
             # an MQRFH2 came, without a psc (D §3.6 step 3).
@@ -148,29 +152,79 @@ class QueuedInterface:
             log.warning("AMQ5812W: command message on %s is not a valid MQRFH2: %s", queue, error)
             return Outcome(responses.error(Refusal(C.MQRC_RFH_ERROR)))
         psc_raw = _psc_bytes(message.body, md)
-        kind = QueueKind.CONTROL if queue == CONTROL_QUEUE else QueueKind.STREAM
-        command = commands.parse(first.folders_named(C.MQRFH2_PUBSUB_CMD_FOLDER), kind, md, self.name)
+        command = commands.parse(first.folders_named(C.MQRFH2_PUBSUB_CMD_FOLDER), _kind(queue), md, self.name)
         if isinstance(command, Refusal):
             return Outcome(responses.error(command), psc_raw)
+        if isinstance(command, commands.Publish | commands.DeletePub):
+            prefix = self.streams.get(queue, "")
+            pub = publication.from_command(decoded, message.body, md, command, message.properties) if isinstance(
+                command, commands.Publish) else None
+            return self._outcome(conn, md, command, prefix, pub, psc_raw)
+        return self._outcome(conn, md, command, "", None, psc_raw)
+
+    def _process_rfh1(self, conn: Connection, queue: str, message: Message) -> Outcome:
+        """A version 6 command (D Annex A): the same commands, the stream named by MQPSStreamName
+        (a Publish's is its queue's, 3075 when it names another, D §11.3; a subscriber's must be a
+        stream, 3082), character wildcards (A-12), answered with an MQRFH."""
+        md = message.md
+        try:
+            header, body = rfh2.decode_rfh1(message.body, md.Encoding, md.CodedCharSetId)
+        except Rfh2Error as error:
+            log.warning("AMQ5812W: command message on %s is not a valid MQRFH: %s", queue, error)
+            return Outcome(responses.error(Refusal(error.reason)), version=1)
+        pairs = header.pairs
+        translated = rfh1.to_psc(pairs)
+        if isinstance(translated, Refusal):
+            return Outcome(responses.error(translated), version=1, pairs=pairs)
+        if translated.no_op:  # Register/Deregister Publisher: nothing to do in v7 (D §7.5, S-28)
+            return Outcome(responses.ok(), version=1, pairs=pairs)
+        command = commands.parse(translated.psc, _kind(queue), md, self.name)
+        if isinstance(command, Refusal):
+            return Outcome(responses.error(command), version=1, pairs=pairs)
+        given = translated.stream
+        if isinstance(command, commands.Publish | commands.DeletePub):
+            if given and given != queue:
+                refusal = Refusal(C.MQRCCF_INCORRECT_STREAM, (Element(rfh1.STREAM_NAME, given),))
+                return Outcome(responses.error(refusal), version=1, pairs=pairs)
+            stream = queue
+        else:
+            stream = given or names.DEFAULT_STREAM
+            if stream not in self.streams:
+                refusal = Refusal(C.MQRCCF_UNKNOWN_STREAM, (Element(rfh1.STREAM_NAME, stream),))
+                return Outcome(responses.error(refusal), version=1, pairs=pairs)
+        if isinstance(command, commands.Publish) and any(rfh1.has_wildcards(t) for t in command.topics):
+            return Outcome(responses.error(Refusal(C.MQRCCF_TOPIC_ERROR)), version=1, pairs=pairs)
+        pub = None
+        if isinstance(command, commands.Publish):
+            ccsid = header.ccsid if header.ccsid > 0 else md.CodedCharSetId
+            pub = publication.Publication(
+                {**message.properties, **translated.properties}, body, header.format, header.encoding, ccsid,
+                command.identity.q_name, command.identity.qmgr_name if command.identity.q_name else "")
+        outcome = self._outcome(conn, md, command, self.streams[stream], pub, None, stream, 1)
+        return replace(outcome, pairs=pairs)
+
+    def _outcome(self, conn: Connection, md: MessageDescriptor, command: commands.Command, prefix: str,
+                 pub: publication.Publication | None, psc_raw: bytes | None, stream: str = "",
+                 version: int = 2) -> Outcome:
         name = type(command).__name__
         outcome: tuple[list[Refusal], Folder | None] | Refusal
         if isinstance(command, commands.Publish):
-            outcome = self._publish(conn, queue, decoded, message, command)
+            assert pub is not None
+            outcome = self._publish(conn, prefix, md, command, pub)
         elif isinstance(command, commands.DeletePub):
-            outcome = self._delete(conn, queue, md, command)
+            outcome = self._delete(conn, prefix, md, command)
         else:
-            outcome = self.subscribers.execute(conn, md, command, self.sub_points)
+            outcome = self.subscribers.execute(conn, md, command, self.sub_points, stream, prefix, version)
         if isinstance(outcome, Refusal):
-            return Outcome(responses.error(outcome), psc_raw, command=name)
+            return Outcome(responses.error(outcome), psc_raw, command=name, version=version)
         warnings, described = outcome
         pscr = responses.warning(warnings) if warnings else responses.ok()
-        return Outcome(pscr, psc_raw, described, name)
+        return Outcome(pscr, psc_raw, described, name, version)
 
     # -- shared steps -----------------------------------------------------------------------------
-    def _full_topics(self, queue: str, topics: tuple[str, ...], sub_point: str | None
+    def _full_topics(self, prefix: str, topics: tuple[str, ...], sub_point: str | None
                      ) -> list[tuple[str, str]] | Refusal:
         """Each topic with its full topic string (D §3.5), or the first mapping's refusal."""
-        prefix = self.streams.get(queue, "")
         mapped: list[tuple[str, str]] = []
         for topic in topics:
             full = names.full_topic(topic, prefix, sub_point, self.sub_points)
@@ -196,9 +250,9 @@ class QueuedInterface:
         return allowed, warnings
 
     # -- Publish (D §4) ---------------------------------------------------------------------------
-    def _publish(self, conn: Connection, queue: str, decoded: rfh2.Decoded, message: Message,
-                 command: commands.Publish) -> tuple[list[Refusal], None] | Refusal:
-        mapped = self._full_topics(queue, command.topics, command.sub_point)
+    def _publish(self, conn: Connection, prefix: str, command_md: MessageDescriptor, command: commands.Publish,
+                 pub: publication.Publication) -> tuple[list[Refusal], None] | Refusal:
+        mapped = self._full_topics(prefix, command.topics, command.sub_point)
         if isinstance(mapped, Refusal):
             return mapped
         identity = command.identity
@@ -206,11 +260,10 @@ class QueuedInterface:
             refusal = self.subscribers.check_queue(identity)
             if refusal is not None:
                 return refusal
-        checked = self._authorised(message.md, mapped, C.MQZAO_PUBLISH)
+        checked = self._authorised(command_md, mapped, C.MQZAO_PUBLISH)
         if isinstance(checked, Refusal):
             return checked
         allowed, warnings = checked
-        pub = publication.from_command(decoded, message.body, message.md, command, message.properties)
         options = C.MQPMO_SYNCPOINT | C.MQPMO_NEW_MSG_ID
         if C.MQPSC_RETAIN_PUB in command.options:
             options |= C.MQPMO_RETAIN
@@ -218,7 +271,7 @@ class QueuedInterface:
             options |= C.MQPMO_SCOPE_QMGR
         exclude = _own_queue(identity, self.name) if C.MQPSC_OTHER_SUBS_ONLY in command.options else None
         for _topic, full in allowed:  # v7: one publication per topic (D §3.8)
-            md = message.md.copy()
+            md = command_md.copy()
             md.Report, md.MsgType, md.Feedback = C.MQRO_NONE, C.MQMT_DATAGRAM, C.MQFB_NONE
             md.Format, md.Encoding, md.CodedCharSetId = pub.format.ljust(8), pub.encoding, pub.ccsid
             md.ReplyToQ, md.ReplyToQMgr = pub.reply_to_q, pub.reply_to_qmgr
@@ -226,9 +279,9 @@ class QueuedInterface:
         return warnings, None
 
     # -- DeletePub (D §8) -------------------------------------------------------------------------
-    def _delete(self, conn: Connection, queue: str, md: MessageDescriptor, command: commands.DeletePub
+    def _delete(self, conn: Connection, prefix: str, md: MessageDescriptor, command: commands.DeletePub
                 ) -> tuple[list[Refusal], None] | Refusal:
-        mapped = self._full_topics(queue, command.topics, command.sub_point)
+        mapped = self._full_topics(prefix, command.topics, command.sub_point)
         if isinstance(mapped, Refusal):
             return mapped
         checked = self._authorised(md, mapped, C.MQZAO_PUBLISH)
@@ -249,6 +302,10 @@ class QueuedInterface:
             return int(self.publisher.clear_retained(full))
         topics = [node.topic for node in self.tree.matching(full) if node.retained is not None]
         return sum(self.publisher.clear_retained(topic) for topic in topics)
+
+
+def _kind(queue: str) -> QueueKind:
+    return QueueKind.CONTROL if queue == CONTROL_QUEUE else QueueKind.STREAM
 
 
 def _own_queue(identity: commands.Identity, local: str) -> Callable[[Subscription], bool]:

@@ -67,11 +67,11 @@ class QueuedSubscribers:
                 return sub, sub.details.queued
         return None
 
-    def _keyed(self, identity: Identity, topic: str, sub_point: str | None, filter: str | None
+    def _keyed(self, identity: Identity, topic: str, sub_point: str | None, filter: str | None, stream: str
                ) -> tuple[Subscription, Registration] | None:
         for sub, reg in self.registered():
             if (reg.identity == identity and reg.topic == topic and reg.sub_point == sub_point
-                    and reg.filter == filter):
+                    and reg.filter == filter and reg.stream == stream):
                 return sub, reg
         return None
 
@@ -91,20 +91,23 @@ class QueuedSubscribers:
         return None
 
     def execute(self, conn: Connection, md: MessageDescriptor, command: RegSub | DeregSub | ReqUpdate,
-                sub_points: Collection[str]) -> Result:
+                sub_points: Collection[str], stream: str = "", prefix: str = "", version: int = 2) -> Result:
+        """One subscriber command; ``stream`` and ``prefix``: a version 6 command's stream (its
+        subscriptions keyed by it and mapped under its topic prefix), ``version`` 1 for those."""
         refusal = self.check_queue(command.identity)
         if refusal is not None:
             return refusal
         if command.sub_point is not None and command.sub_point not in sub_points:
             return Refusal(C.MQRC_RFH_PARM_ERROR, _echo(C.MQPSC_SUBSCRIPTION_POINT, command.sub_point))
         if isinstance(command, RegSub):
-            return self._register(conn, md, command)
+            return self._register(conn, md, command, stream, prefix, version)
         if isinstance(command, DeregSub):
-            return self._deregister(md, command)
-        return self._request_update(conn, md, command)
+            return self._deregister(md, command, stream)
+        return self._request_update(conn, md, command, stream)
 
     # -- Register Subscriber (D §5) -------------------------------------------------------------------
-    def _register(self, conn: Connection, md: MessageDescriptor, command: RegSub) -> Result:
+    def _register(self, conn: Connection, md: MessageDescriptor, command: RegSub, stream: str, prefix: str,
+                  version: int) -> Result:
         refusal = names.check_sub_identity(command.sub_identity)
         if refusal is not None:
             return refusal
@@ -121,13 +124,13 @@ class QueuedSubscribers:
         warnings: list[Refusal] = []
         plans: list[tuple[str, str, tuple[Subscription, Registration] | None]] = []
         for topic in command.topics:
-            full = names.full_topic(topic, "", command.sub_point, [command.sub_point] if command.sub_point else [])
+            full = names.full_topic(topic, prefix, command.sub_point, [command.sub_point] if command.sub_point else [])
             assert isinstance(full, str)  # the subpoint was checked
-            if not self.access.topic_walk(principal, full, C.MQZAO_SUBSCRIBE).granted:
+            if not self.access.topic_walk(principal, full, C.MQZAO_SUBSCRIBE, version == 1).granted:
                 warnings.append(Refusal(C.MQRCCF_NOT_AUTHORIZED, _echo(C.MQPSC_TOPIC, topic)))
                 continue
             named = self._named(command.sub_name)
-            keyed = self._keyed(command.identity, topic, command.sub_point, command.filter)
+            keyed = self._keyed(command.identity, topic, command.sub_point, command.filter, stream)
             key = names.SubKey(topic, command.filter, command.identity)
             refusal = names.regsub_name(command.sub_name, key, C.MQPSC_ADD_NAME in command.options,
                                         self._existing(*named) if named else None,
@@ -153,7 +156,7 @@ class QueuedSubscribers:
             if joined is not None:
                 warnings.append(joined)
             if existing is None:
-                sub, reg = self._create(conn, md, command, topic, full, members, exclusive)
+                sub, reg = self._create(conn, md, command, topic, full, members, exclusive, stream, version)
             else:
                 sub, reg = existing
                 self._update(conn, md, command, sub, reg, members, exclusive)
@@ -174,8 +177,8 @@ class QueuedSubscribers:
             return registration.may_alter(reg, command.sub_identity)
         return None
 
-    def _sub_options(self, options: frozenset[str]) -> int:
-        flags = C.MQSO_WILDCARD_TOPIC
+    def _sub_options(self, options: frozenset[str], version: int = 2) -> int:
+        flags = C.MQSO_WILDCARD_CHAR if version == 1 else C.MQSO_WILDCARD_TOPIC
         if C.MQPSC_LOCAL in options:
             flags |= C.MQSO_SCOPE_QMGR
         if C.MQPSC_PUB_ON_REQUEST_ONLY in options:
@@ -188,18 +191,19 @@ class QueuedSubscribers:
         return flags
 
     def _create(self, conn: Connection, md: MessageDescriptor, command: RegSub, topic: str, full: str,
-                members: list[str], exclusive: bool) -> tuple[Subscription, Registration]:
+                members: list[str], exclusive: bool, stream: str, version: int) -> tuple[Subscription, Registration]:
         identity = command.identity
         options = command.options - _ACTING
         reg = Registration(identity, topic, full[:len(full) - len(topic)].rstrip("/"), command.sub_point,
                            command.filter, options, command.persistence, command.sub_name,
-                           command.sub_user_data, members, exclusive, md.AccountingToken, md.ApplIdentityData)
+                           command.sub_user_data, members, exclusive, md.AccountingToken, md.ApplIdentityData,
+                           stream, version)
         queue = self.objects.queues.get(identity.q_name)
         durable = queue is None or queue.dynamic != "TEMPDYN"
-        name = command.sub_name or names.generated_name(identity, topic, command.sub_point, "", command.filter)
+        name = command.sub_name or names.generated_name(identity, topic, command.sub_point, stream, command.filter)
         # Without CorrelAsId the CorrelId is the SubId: fixed and non-zero (D §9.2, A-39).
         sub = self.subscriber.new_subscription(
-            full, False, durable, name, md.UserIdentifier.strip(), options=self._sub_options(options),
+            full, version == 1, durable, name, md.UserIdentifier.strip(), options=self._sub_options(options, version),
             selection=command.filter or "", correl_id=identity.correl_id or NULL_ID, expiry=md.Expiry,
             user_data=command.sub_user_data or "")
         sub.dest = identity.q_name
@@ -230,7 +234,8 @@ class QueuedSubscribers:
             if _alters(command, reg):
                 reg.options = command.options - _ACTING
                 reg.persistence = command.persistence
-                sub.options = (sub.options & (C.MQSO_DURABLE | C.MQSO_MANAGED)) | self._sub_options(reg.options)
+                kept = sub.options & (C.MQSO_DURABLE | C.MQSO_MANAGED)
+                sub.options = kept | self._sub_options(reg.options, reg.version)
                 sub.info.variable_user = reg.has(C.MQPSC_VARIABLE_USER_ID)
             if not reg.has(C.MQPSC_VARIABLE_USER_ID):
                 sub.user = md.UserIdentifier.strip()  # the userid is fixed again (D §5.1)
@@ -248,7 +253,7 @@ class QueuedSubscribers:
             self.objects.outbox.tx.put_record("sub", sub.sub_id.hex(), sub.to_record())
 
     # -- Deregister Subscriber (D §6) -----------------------------------------------------------------
-    def _deregister(self, md: MessageDescriptor, command: DeregSub) -> Result:
+    def _deregister(self, md: MessageDescriptor, command: DeregSub, stream: str) -> Result:
         user = md.UserIdentifier.strip()
         variable = C.MQPSC_VARIABLE_USER_ID in command.options
         deregister_all = C.MQPSC_DEREGISTER_ALL in command.options
@@ -273,7 +278,7 @@ class QueuedSubscribers:
             used_topics: set[str] = set()
             used_filters: set[str] = set()
             for sub, reg in self.registered():
-                if reg.identity != command.identity:
+                if reg.identity != command.identity or reg.stream != stream:
                     continue
                 if reg.has(C.MQPSC_VARIABLE_USER_ID) and not variable:
                     continue  # it must be named with VariableUserId to be found (D §6.2)
@@ -322,18 +327,18 @@ class QueuedSubscribers:
         return warnings, described
 
     # -- Request Update (D §7) ------------------------------------------------------------------------
-    def _request_update(self, conn: Connection, md: MessageDescriptor, command: ReqUpdate) -> Result:
+    def _request_update(self, conn: Connection, md: MessageDescriptor, command: ReqUpdate, stream: str) -> Result:
         user = md.UserIdentifier.strip()
         by_name = command.sub_name is not None
         found = self._named(command.sub_name) if by_name else None
         if by_name and found is None:
-            traditional = self._keyed(command.identity, command.topic, command.sub_point, command.filter)
+            traditional = self._keyed(command.identity, command.topic, command.sub_point, command.filter, stream)
             refusal = names.named_lookup(command.sub_name, None,
                                          self._existing(*traditional) if traditional else None)
             if refusal is not None:
                 return refusal
         if found is None:
-            found = self._keyed(command.identity, command.topic, command.sub_point, command.filter)
+            found = self._keyed(command.identity, command.topic, command.sub_point, command.filter, stream)
         if found is None:
             return Refusal(C.MQRCCF_NOT_REGISTERED, _echo(C.MQPSC_TOPIC, command.topic))
         sub, reg = found

@@ -21,11 +21,11 @@ from dataclasses import dataclass, replace
 
 from mqlite import cmqc as C
 from mqlite.message import Message, MessageDescriptor, Properties, PropertyValue
-from mqlite.protocol.rfh2 import Decoded, Rfh2Header, encode, encode_header
+from mqlite.protocol.rfh2 import Decoded, Rfh1Header, Rfh2Header, encode, encode_header, encode_rfh1
 from mqlite.protocol.rfh2_folders import Element, Folder, folder_properties, properties_folder
 
 from .commands import Publish
-from .names import subscriber_topic
+from .names import DEFAULT_STREAM, subscriber_topic
 from .registration import Registration
 
 PUT_APPL_NAME_LENGTH = 28
@@ -136,14 +136,48 @@ def rfh2_copy(copy: Message, topic: str, retained: bool, qmgr_name: str, put_dat
         folders.append(properties_folder(user))
     header = Rfh2Header(tuple(folders), md.Encoding, md.CodedCharSetId, md.Format.strip())
     data = encode([header], copy.body, C.MQENC_NATIVE, ccsid)
-    out = replace(md, Format=C.MQFMT_RF_HEADER_2, Encoding=C.MQENC_NATIVE, CodedCharSetId=ccsid)
-    if registration is not None:
-        persistence = _PERSISTENCE.get(registration.persistence, md.Persistence)
-        if registration.persistence == C.MQPSC_PERSISTENT_AS_Q:
-            persistence = C.MQPER_PERSISTENT if queue_persistent else C.MQPER_NOT_PERSISTENT
-        out = replace(out, Report=C.MQRO_NONE, MsgType=C.MQMT_DATAGRAM, Persistence=persistence, ReplyToQ="",
-                      ReplyToQMgr=qmgr_name, AccountingToken=registration.accounting_token,
-                      ApplIdentityData=registration.appl_identity, PutApplType=C.MQAT_BROKER,
-                      PutApplName=qmgr_name[:PUT_APPL_NAME_LENGTH], PutDate=put_date, PutTime=put_time,
-                      ApplOriginData="")
-    return Message(out, data, {})
+    out = Message(replace(md, Format=C.MQFMT_RF_HEADER_2, Encoding=C.MQENC_NATIVE, CodedCharSetId=ccsid), data, {})
+    if registration is None:
+        return out
+    return _queued_md(out, registration, qmgr_name, put_date, put_time, queue_persistent)
+
+
+def rfh1_copy(copy: Message, topic: str, retained: bool, qmgr_name: str, put_date: str, put_time: str,
+              registration: Registration, queue_persistent: bool = False) -> Message:
+    """A version 6 subscriber's copy (D §9.1: "in the format of the subscription"): an MQRFH
+    whose NameValueString is a Publish in its stream (MQPSStreamName) with the topic under the
+    stream's prefix, IsRetainedPub when it asked (InformIfRet), the publisher's PubTime, SeqNum,
+    QMgrName, QName and its string or integer data (MQPubStrIntData); the MQMD of D §9.2."""
+    md = copy.md
+    properties = copy.properties
+    pairs = [("MQPSCommand", C.MQPSC_PUBLISH), ("MQPSStreamName", registration.stream or DEFAULT_STREAM),
+             ("MQPSTopic", subscriber_topic(topic, registration.prefix, None))]
+    if retained and registration.has(C.MQPSC_INFORM_IF_RETAINED):
+        pairs.append(("MQPSPubOpts", C.MQPSC_IS_RETAINED_PUB))
+    for prop, tag in ((PUB_TIME, "MQPSPubTime"), (PUB_SEQ_NUM, "MQPSSeqNum")):
+        if properties.get(prop) is not None:
+            pairs.append((tag, str(properties[prop])))
+    if md.ReplyToQ.strip():
+        pairs += [("MQPSQMgrName", md.ReplyToQMgr.strip()), ("MQPSQName", md.ReplyToQ.strip())]
+    data = properties.get("MQPubStrIntData")
+    if data is not None:
+        pairs.append(("MQPSIntData" if isinstance(data, int) else "MQPSStringData", str(data)))
+    header = Rfh1Header(tuple(pairs), md.Encoding, md.CodedCharSetId, md.Format.strip())
+    wrapped = Message(replace(md, Format=C.MQFMT_RF_HEADER, Encoding=C.MQENC_NATIVE),
+                      encode_rfh1(header, C.MQENC_NATIVE, md.CodedCharSetId) + copy.body, {})
+    return _queued_md(wrapped, registration, qmgr_name, put_date, put_time, queue_persistent)
+
+
+def _queued_md(message: Message, registration: Registration, qmgr_name: str, put_date: str, put_time: str,
+               queue_persistent: bool) -> Message:
+    """The MQMD of a publication the queued interface delivers (D §9.2)."""
+    md = message.md
+    persistence = _PERSISTENCE.get(registration.persistence, md.Persistence)
+    if registration.persistence == C.MQPSC_PERSISTENT_AS_Q:
+        persistence = C.MQPER_PERSISTENT if queue_persistent else C.MQPER_NOT_PERSISTENT
+    out = replace(md, Report=C.MQRO_NONE, MsgType=C.MQMT_DATAGRAM, Persistence=persistence, ReplyToQ="",
+                  ReplyToQMgr=qmgr_name, AccountingToken=registration.accounting_token,
+                  ApplIdentityData=registration.appl_identity, PutApplType=C.MQAT_BROKER,
+                  PutApplName=qmgr_name[:PUT_APPL_NAME_LENGTH], PutDate=put_date, PutTime=put_time,
+                  ApplOriginData="")
+    return Message(out, message.body, {})

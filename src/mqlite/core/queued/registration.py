@@ -32,6 +32,8 @@ class Registration:
     exclusive: bool = False
     accounting_token: bytes = bytes(32)  # the first registration's (D §9.2)
     appl_identity: str = ""
+    stream: str = ""  # a version 6 subscriber's stream (MQPSStreamName); '' for MQRFH2 ones
+    version: int = 2  # the header its publications come in: MQRFH2, or (1) MQRFH (D §9.1)
 
     def has(self, option: str) -> bool:
         return option in self.options
@@ -42,13 +44,14 @@ class Registration:
                 "prefix": self.prefix, "subpoint": self.sub_point, "filter": self.filter,
                 "options": sorted(self.options), "pers": self.persistence, "subname": self.sub_name,
                 "udata": self.user_data, "members": list(self.members), "excl": self.exclusive,
-                "acct": self.accounting_token, "applid": self.appl_identity}
+                "acct": self.accounting_token, "applid": self.appl_identity, "stream": self.stream,
+                "version": self.version}
 
     @classmethod
     def from_record(cls, r: dict[str, Any]) -> Registration:
         return cls(Identity(r["qm"], r["q"], r["correl"]), r["topic"], r["prefix"], r["subpoint"], r["filter"],
                    frozenset(r["options"]), r["pers"], r["subname"], r["udata"], list(r["members"]), r["excl"],
-                   r["acct"], r["applid"])
+                   r["acct"], r["applid"], r.get("stream", ""), r.get("version", 2))
 
 
 def _identity_echo(sub_identity: str) -> tuple[Element, ...]:

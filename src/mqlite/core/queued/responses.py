@@ -9,9 +9,10 @@ from collections.abc import Sequence
 
 from mqlite import cmqc as C
 from mqlite.message import MessageDescriptor
-from mqlite.protocol.rfh2 import Rfh2Header, encode_header
+from mqlite.protocol.rfh2 import Rfh1Header, Rfh2Header, encode_header, encode_rfh1
 from mqlite.protocol.rfh2_folders import Element, Folder, serialize
 
+from . import rfh1
 from .commands import Refusal
 from .registration import Registration
 
@@ -119,3 +120,12 @@ def full_response(registration: Registration, user_data_given: bool = True) -> F
         children.append((C.MQPSC_SUBSCRIPTION_USER_DATA, registration.user_data))
     children += [(C.MQPSC_SUBSCRIPTION_IDENTITY, member) for member in registration.members]
     return Folder.of(C.MQRFH2_PUBSUB_CMD_FOLDER, *children)
+
+
+def response_data_rfh1(pscr: Folder, command: Sequence[tuple[str, str]], ccsid: int = UTF8) -> bytes:
+    """A version 6 command's response: an MQRFH whose NameValueString says what ``pscr`` says
+    (``rfh1.response_pairs``), no body."""
+    pairs = rfh1.response_pairs(completion(pscr), [c for c in pscr.children if c.name == C.MQPSCR_RESPONSE],
+                                command)
+    return encode_rfh1(Rfh1Header(tuple(pairs), C.MQENC_NATIVE, C.MQCCSI_INHERIT, C.MQFMT_NONE), C.MQENC_NATIVE,
+                       ccsid)
