@@ -124,6 +124,7 @@ class QueueManager:
         self.access = access = Access(name, security, events, subscriptions.tree.objects_by_topic)
         self.delivery = delivery = CopyDelivery(objects, subscriptions, gets.deliver, syncpoint.dead_letter, ids)
         self.publisher = publisher = Publisher(objects, subscriptions, delivery, puts, access)
+        delivery.clear_retained = publisher.clear_retained
         self.subscriber = subscriber = Subscriber(objects, subscriptions, delivery, ids, access)
         self.channel_service = channels = Channels(clock, outbox)
         self.authinfos = authinfos = AuthInfos(objects.attrs, clock, outbox)

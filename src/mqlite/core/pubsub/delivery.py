@@ -10,6 +10,7 @@ the dead-letter queue.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from mqlite import cmqc as C
@@ -25,7 +26,7 @@ from mqlite.core.queued.publication import rfh1_copy, rfh2_copy
 from mqlite.core.queued.registration import Registration
 from mqlite.core.queues import AVAILABLE, UNCOMMITTED, LocalQueue, expiry_deadline
 from mqlite.core.topics.strings import levels
-from mqlite.message import Message, MessageDescriptor, Properties, put_date_time
+from mqlite.message import Message, MessageDescriptor, Properties, put_date_time, put_timestamp
 
 _RFH2_FORMS = (C.MQPSPROP_RFH2, C.MQPSPROP_COMPAT)  # no publication is PCF here: COMPAT is RFH2
 
@@ -53,6 +54,7 @@ class CopyDelivery:
         # (subscription, topic): a retained publication was sent to it (distributed
         # publish/subscribe remembers which, so another queue manager's copy is not sent again)
         self.retained_sent: Callable[[Subscription, str], None] | None = None
+        self.clear_retained: Callable[[str], bool] | None = None  # an expired retained publication goes
 
     # -- whether publish/subscribe runs, and its exit ----------------------------------------
     def check_enabled(self) -> None:
@@ -173,6 +175,13 @@ class CopyDelivery:
             if message is None:
                 continue
             topic = node.topic
+            if message.md.Expiry > 0:  # what is left of its expiry, after the time held here (D §9.2)
+                left = remaining_expiry_of(message.md, now)
+                if left <= 0:
+                    if self.clear_retained is not None:
+                        self.clear_retained(topic)  # expired: gone (D:S-23)
+                    continue
+                message = Message(replace(message.md, Expiry=left), message.body, message.properties)
             chosen, _ = copies.recipients([sub], levels(topic), message.md, message.properties, None,
                                           0, copies.DEFAULT_PUB_LEVEL, now, retained_delivery=True)
             if not chosen:
@@ -184,6 +193,14 @@ class CopyDelivery:
             if self.retained_sent is not None:
                 self.retained_sent(sub, topic)
         return sent
+
+
+def remaining_expiry_of(md: MessageDescriptor, now: float) -> int:
+    """A retained publication's expiry (tenths of a second) less the time since it was put."""
+    stamp = put_timestamp(md)
+    if stamp is None:
+        return md.Expiry
+    return md.Expiry - max(0, int((now - stamp) * 10))
 
 
 def refusal(queue: LocalQueue, message: Message) -> int:
