@@ -27,10 +27,11 @@ def qmgr(qmgr_factory: Callable[..., QMgr], run_cli: Callable[..., Any]) -> Iter
 
 
 def _headers() -> list[pymqi.RFH2]:
+    # folders that are no message properties (not mcd, jms, usr, mqext): kept as put under any PROPCTL
     first = pymqi.RFH2(Format=CMQC.MQFMT_RF_HEADER_2, Encoding=CMQC.MQENC_NATIVE)
-    first.add_folder(b"<mcd><Msd>jms_text</Msd></mcd>")
+    first.add_folder(b"<testFolder><testVar>testValue</testVar></testFolder>")
     second = pymqi.RFH2(Format=CMQC.MQFMT_STRING)
-    second.add_folder(b"<usr><colour>blue</colour></usr>")
+    second.add_folder(b"<other><colour>blue</colour></other>")
     return [first, second]
 
 
@@ -41,8 +42,8 @@ def test_put_and_get_a_chain_of_two(qmgr: pymqi.QueueManager) -> None:
     read: list[pymqi.RFH2] = []
     data = queue.get_rfh2(None, pymqi.MD(), pymqi.GMO(), read)
     assert data == b"body"
-    assert [h.get_folders() for h in read] == [["mcd"], ["usr"]]
-    assert read[1]["usr"].strip() == b"<usr><colour>blue</colour></usr>"
+    assert [h.get_folders() for h in read] == [["testFolder"], ["other"]]
+    assert read[1]["other"].strip() == b"<other><colour>blue</colour></other>"
     queue.put_rfh2(b"plain")  # no headers: a plain put
     assert queue.get_rfh2() == b"plain"
     with pytest.raises(TypeError):
@@ -78,5 +79,5 @@ def test_pub_rfh2_and_resume_says_durable_and_managed(qmgr: pymqi.QueueManager) 
     read: list[pymqi.RFH2] = []
     gmo = pymqi.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=15000)
     assert sub.get_rfh2(None, pymqi.MD(), gmo, read) == b"published"
-    assert read[0].get_folders() == ["usr"]
+    assert read[0].get_folders() == ["other"]
     sub.close(sub_close_options=CMQC.MQCO_REMOVE_SUB, close_sub_queue=True)

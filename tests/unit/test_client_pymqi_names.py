@@ -45,3 +45,21 @@ def test_bytes_helpers() -> None:
         pass
     else:
         raise AssertionError("a str where bytes are wanted is a TypeError")
+
+
+def test_constants_pymqi_programs_read() -> None:
+    cmqcfc, cmqxc = mqlite.CMQCFC, mqlite.CMQXC
+    # statistics and accounting messages, read with PCFExecute.unpack (IBM's cmqcfc.h values)
+    assert (cmqcfc.MQCMD_STATISTICS_Q, cmqcfc.MQCMD_ACCOUNTING_Q) == (165, 168)
+    assert (cmqcfc.MQGACF_COMMAND_DATA, cmqcfc.MQGACF_Q_STATISTICS_DATA) == (8002, 8011)
+    assert (cmqcfc.MQIAMO_PUTS, cmqcfc.MQIAMO_Q_MIN_DEPTH, cmqcfc.MQIAMO64_AVG_Q_TIME) == (735, 740, 703)
+    assert (cmqcfc.MQCAMO_START_DATE, cmqcfc.MQCAMO_START_TIME) == (2711, 2712)
+    assert (cmqcfc.MQCACH_SSL_CIPHER_SPEC, cmqcfc.MQIACH_SSL_CLIENT_AUTH) == (3544, 1568)
+    assert (cmqxc.MQSCA_REQUIRED, cmqxc.MQSCA_OPTIONAL, cmqxc.MQSCA_NEVER_REQUIRED) == (0, 1, 2)
+    # the MQ 8 names: connection authentication in an MQCSP
+    assert mqlite.CMQC.MQCSP_AUTH_USER_ID_AND_PWD == 1 and mqlite.CMQC.MQCNO_VERSION_5 == 5
+    assert (mqlite.CMQC.MQDC_MANAGED, mqlite.CMQC.MQDC_PROVIDED) == (1, 2)
+
+
+def test_mqopts_is_the_structures_base() -> None:
+    assert issubclass(mqlite.MD, mqlite.MQOpts) and issubclass(mqlite.RFH2, mqlite.MQOpts)

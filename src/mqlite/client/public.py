@@ -36,7 +36,7 @@ from mqlite.client.pubsub import Subscription, Topic
 from mqlite.client.pymqi_api import Queue, QueueManager, connect, make_q_desc
 from mqlite.client.rfh2 import RFH2
 from mqlite.client.rfh2_chain import ensure_bytes, ensure_not_unicode, is_unicode
-from mqlite.client.structs import CD, CMHO, CSP, GMO, IMPO, MD, OD, PD, PMO, SCO, SD, SMPO, SRO, STS
+from mqlite.client.structs import CD, CMHO, CSP, GMO, IMPO, MD, OD, PD, PMO, SCO, SD, SMPO, SRO, STS, MQOpts
 
 # CMQCFC: mqlite's cmqc carries the few admin constants it has; pymqi code naming CMQCFC finds them.
 CMQCFC = CMQC
@@ -91,6 +91,7 @@ __all__ = [
     "Filter",
     "IntegerFilter",
     "MQMIError",
+    "MQOpts",
     "MessageHandle",
     "PCFExecute",
     "PYIFError",

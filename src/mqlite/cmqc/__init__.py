@@ -28,3 +28,4 @@ from mqlite.cmqc.events import *  # noqa: F403
 from mqlite.cmqc.commands import *  # noqa: F403
 from mqlite.cmqc.pubsub_commands import *  # noqa: F403
 from mqlite.cmqc.pcf_parameters import *  # noqa: F403
+from mqlite.cmqc.pcf_monitoring import *  # noqa: F403
