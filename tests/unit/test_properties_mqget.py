@@ -1,10 +1,10 @@
 """MQGET's message properties through the queue manager (core/mqget.py over
 core/properties_delivery.py): the PROPCTL of the queue or of the alias it was opened through, the
 GMO's property options, a get with or without a message handle (the client says "without" with
-protocol.native.GMO_NO_MSG_HANDLE), checks before any message is taken, DataLength counting the
-MQRFH2, waiting getters and read-ahead pushes shaped too, the stored message never changed, a
-transmission queue's messages as put. IBM's documented MQGMO property options and PropertyControl;
-the MQRFH2 as spec D §2."""
+protocol.native.GMO_NO_MSG_HANDLE, "with" GMO_MSG_HANDLE), checks before any message is taken,
+DataLength counting the MQRFH2, waiting getters and read-ahead pushes shaped too, the stored message
+never changed, the queue manager's own gets (neither bit) seeing messages as they were put. IBM's
+documented MQGMO property options and PropertyControl; the MQRFH2 as spec D §2."""
 
 from __future__ import annotations
 
@@ -16,10 +16,11 @@ from mqlite import cmqc as C
 from mqlite.core.handles import TruncatedError
 from mqlite.message import MessageDescriptor
 from mqlite.protocol import rfh2 as R
-from mqlite.protocol.native import GMO_NO_MSG_HANDLE
+from mqlite.protocol.native import GMO_MSG_HANDLE, GMO_NO_MSG_HANDLE
 from mqlite.protocol.rfh2_folders import Element, Folder
 
 NO_HANDLE = C.MQGMO_NO_SYNCPOINT | GMO_NO_MSG_HANDLE
+HANDLE = C.MQGMO_NO_SYNCPOINT | GMO_MSG_HANDLE
 PROPS = {"colour": "red", "n": 3}
 USR = b"<usr><colour>red</colour><n dt='i8'>3</n></usr> "  # 47 bytes and one space of padding (R-RFH-P1)
 
@@ -37,7 +38,7 @@ def queue(mq: Any, name: str = "PROP.Q", **attrs: Any) -> Any:
 def test_propctl_force_returns_an_mqrfh2_even_with_a_handle(mq: Any) -> None:
     q = queue(mq, PROPCTL="FORCE")
     mq.put(q, b"body", props=PROPS, Format="MQSTR")
-    got = mq.get(q)
+    got = mq.get(q, HANDLE)
     assert got.message.properties == {} and got.message.md.Format == "MQHRF2"
     assert got.data_length == len(got.body) == 36 + 4 + len(USR) + len(b"body")
     assert got.body[40:40 + len(USR)] == USR
@@ -48,7 +49,7 @@ def test_default_compat_keeps_properties_in_the_handle_and_puts_them_in_an_mqrfh
     q = queue(mq)
     mq.put(q, b"a", props=PROPS)
     mq.put(q, b"b", props=PROPS)
-    assert mq.get(q).message.properties == PROPS  # a handle (mqlite's own API, a GMO below version 4)
+    assert mq.get(q, HANDLE).message.properties == PROPS  # a handle (mqlite's own API, a GMO below version 4)
     without = mq.get(q, NO_HANDLE)
     assert without.message.properties == {} and decoded(without).headers[0].folder("usr") is not None
 
@@ -68,7 +69,7 @@ def test_each_propctl_with_and_without_a_handle(mq: Any, propctl: str, handle_pr
     q = queue(mq, PROPCTL=propctl)
     mq.put(q, b"x", props=PROPS)
     mq.put(q, b"y", props=PROPS)
-    assert mq.get(q).message.properties == handle_props
+    assert mq.get(q, HANDLE).message.properties == handle_props
     without = mq.get(q, NO_HANDLE)
     assert without.message.properties == {}
     assert (without.message.md.Format == "MQHRF2") is no_handle_rfh2
@@ -110,7 +111,7 @@ def test_the_alias_propctl_applies_through_the_alias(mq: Any) -> None:
 def test_the_stored_message_keeps_its_properties(mq: Any) -> None:
     q = queue(mq, PROPCTL="FORCE")
     mq.put(q, b"x", props=PROPS)
-    assert mq.get(q, C.MQGMO_BROWSE_FIRST | C.MQGMO_NO_SYNCPOINT).message.md.Format == "MQHRF2"
+    assert mq.get(q, C.MQGMO_BROWSE_FIRST | HANDLE).message.md.Format == "MQHRF2"
     got = mq.get(q, C.MQGMO_PROPERTIES_IN_HANDLE | C.MQGMO_NO_SYNCPOINT)
     assert (got.message.properties, got.body) == (PROPS, b"x")
 
@@ -119,9 +120,9 @@ def test_truncation_counts_the_mqrfh2(mq: Any) -> None:
     q = queue(mq, PROPCTL="FORCE")
     mq.put(q, b"0123456789", props=PROPS)
     with pytest.raises(TruncatedError) as info:
-        mq.get(q, max_length=20)
+        mq.get(q, HANDLE, max_length=20)
     assert info.value.data_length == 36 + 4 + len(USR) + 10
-    got = mq.get(q, C.MQGMO_ACCEPT_TRUNCATED_MSG | C.MQGMO_NO_SYNCPOINT, max_length=36)
+    got = mq.get(q, C.MQGMO_ACCEPT_TRUNCATED_MSG | HANDLE, max_length=36)
     assert got.body == got.body[:36] and got.body[:4] == b"RFH " and got.reason == C.MQRC_TRUNCATED_MSG_ACCEPTED
 
 
@@ -142,7 +143,7 @@ def test_an_mqrfh2_put_in_the_body_is_got_as_properties_with_a_handle(mq: Any) -
     assert (got.body, got.message.md.Format) == (b"payload", "MQSTR")
     body, _ = rfh2_message(usr)
     assert mq.get(q, NO_HANDLE).body == body  # COMPAT without a handle: the MQRFH2 as put
-    kept = mq.get(q)  # with a handle (AS_Q_DEF, COMPAT): the psc folder stays
+    kept = mq.get(q, HANDLE)  # with a handle (AS_Q_DEF, COMPAT): the psc folder stays
     assert kept.message.properties == {"colour": "blue", "n": 7}
     assert [f.name for f in decoded(kept).headers[0].folders] == ["psc"]
 
@@ -156,7 +157,7 @@ def test_a_malformed_mqrfh2_is_put_and_got_as_bytes(mq: Any) -> None:
 
 def test_a_waiting_getter_gets_the_shaped_message(mq: Any) -> None:
     q = queue(mq, PROPCTL="FORCE")
-    waiter = mq.wait(q)
+    waiter = mq.wait(q, HANDLE)
     mq.put(q, b"late", props=PROPS)
     completions = mq.qm.take_deliveries()[0]
     results = [result for done, result in completions if done is waiter]
@@ -175,8 +176,13 @@ def test_read_ahead_pushes_are_shaped_as_for_a_handle(mq: Any) -> None:
     assert [m.properties for m in pushed] == [{}, PROPS]
 
 
-def test_a_transmission_queues_messages_are_got_as_put(mq: Any) -> None:
-    xmitq = queue(mq, "QM2", USAGE="XMITQ", PROPCTL="FORCE")
-    mq.put(xmitq, b"x", props=PROPS)
-    got = mq.get(xmitq)
+def test_the_queue_managers_own_gets_see_messages_as_put(mq: Any) -> None:
+    # Its servers (command server, queued publish/subscribe), channel agents and MQTT: no bit.
+    q = queue(mq, PROPCTL="FORCE")
+    mq.put(q, b"x", props=PROPS)
+    body, md = rfh2_message(Folder("usr", (Element("colour", "blue"),)))
+    mq.put(q, body, md)
+    got = mq.get(q)
     assert (got.body, got.message.properties) == (b"x", PROPS)
+    got = mq.get(q)
+    assert (got.body, got.message.md.Format, got.message.properties) == (body, "MQHRF2", {})

@@ -18,9 +18,10 @@ from mqlite.core.queues import AVAILABLE, Entry, LocalQueue, remaining_expiry
 from mqlite.core.waiters import GetRequest, Waiter
 from mqlite.core.waiting import WaitingGetters
 from mqlite.message import Message
-from mqlite.protocol.native import GMO_NO_MSG_HANDLE, SENT_AHEAD
+from mqlite.protocol.native import GMO_MSG_HANDLE, GMO_NO_MSG_HANDLE, SENT_AHEAD
 
-_PROPERTY_CHECKS = PROPERTY_OPTIONS | GMO_NO_MSG_HANDLE
+_PROPERTY_CHECKS = PROPERTY_OPTIONS | GMO_NO_MSG_HANDLE  # gets that change a message with properties
+_SHAPED = _PROPERTY_CHECKS | GMO_MSG_HANDLE  # an application's get (the queue manager's own: as put)
 
 
 class Gets:
@@ -112,10 +113,11 @@ class Gets:
         if entry is None:
             return None
         message = stored = queue.load(entry)
-        # The fast path shapes nothing: no MQRFH2 to read and either no properties or a get with a
-        # handle and no property option from a queue without PROPCTL(FORCE) (properties beside the body).
-        if message.md.Format == FORMAT_RFH2 or (
-                message.properties and (options & _PROPERTY_CHECKS or forced(handle, queue))):
+        # The fast path shapes nothing: the queue manager's own gets, and an application's of a
+        # message with no MQRFH2 to read and either no properties or a get with a handle and no
+        # property option from a queue without PROPCTL(FORCE) (properties beside the body).
+        if options & _SHAPED and (message.md.Format == FORMAT_RFH2 or (
+                message.properties and (options & _PROPERTY_CHECKS or forced(handle, queue)))):
             message = deliver(message, property_form(handle, queue, options))
         data_length = len(message.body)
         reason = 0
@@ -274,11 +276,10 @@ def forced(handle: Handle, queue: LocalQueue) -> bool:
 
 def property_form(handle: Handle, queue: LocalQueue, options: int) -> Form:
     """The form of a got message's properties: the GMO's property option, else the PROPCTL of
-    the queue (or of the alias it was opened through); a transmission queue's messages are the
-    channel's, always as they were put (IBM's MCA uses the channel's PROPCTL, not the queue's)."""
+    the queue (or of the alias it was opened through), with a message handle unless the get
+    says it has none."""
     attrs = handle.alias_attrs if handle.alias_attrs is not None else queue.attrs
-    chosen = form(options, str(attrs.get("PROPCTL", "COMPAT")), not options & GMO_NO_MSG_HANDLE)
-    return Form.V6COMPAT_HANDLE if queue.attrs.get("USAGE") == "XMITQ" else chosen
+    return form(options, str(attrs.get("PROPCTL", "COMPAT")), not options & GMO_NO_MSG_HANDLE)
 
 
 def delivered_copy(message: Message, entry: Entry, now: float) -> Message:

@@ -81,12 +81,14 @@ MQRC_FUNCTION_NOT_SUPPORTED: Final = 2298
 # consumer since its last get: the client reads those first, then asks again.
 SENT_AHEAD: Final = "messages were sent ahead: read them first"
 
-# A bit of a GET's GMO Options that IBM leaves unused (its MQGMO_* stop at 0x10000000): the
-# client's MQGET gave a version-4 GMO naming no message handle (MsgHandle MQHM_NONE), so the
-# queue manager returns properties as IBM does without one (PROPCTL, core.properties_delivery).
-# Without it a get is one with a handle: mqlite's own API (ReceivedMessage.properties), a GMO
-# below version 4, and the queue manager's own getters.
+# Two bits of a GET's GMO Options that IBM leaves unused (its MQGMO_* stop at 0x10000000): the
+# client sets one on every MQGET, so the queue manager shapes properties as IBM's MQGET does
+# (PROPCTL, the MQGMO_PROPERTIES_* options; core.properties_delivery). GMO_NO_MSG_HANDLE: a
+# version-4 GMO naming no message handle (MsgHandle MQHM_NONE); GMO_MSG_HANDLE: a get with one,
+# which mqlite's own API (properties on the ReceivedMessage) and a GMO below version 4 count as.
+# A get with neither is the queue manager's own (its servers, channels, MQTT): messages as put.
 GMO_NO_MSG_HANDLE: Final = 0x4000_0000
+GMO_MSG_HANDLE: Final = 0x2000_0000
 
 # 100 MB (MQ's largest MAXMSGL) plus room for the descriptor and properties.
 DEFAULT_MAX_FRAME: Final = 104_857_600 + 65536
