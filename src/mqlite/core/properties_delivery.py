@@ -40,11 +40,14 @@ application sees what was put, and no message becomes impossible to get). A prop
 MQRFH2 element can hold (a name with a colon or a blank, an integer past 64 bits) is left out of
 the MQRFH2.
 
-mqlite difference: a get "without a message handle" is a client's MQGET with a version-4 GMO whose
+mqlite differences: a get "without a message handle" is a client's MQGET with a version-4 GMO whose
 MsgHandle is MQHM_NONE (the wire says so: ``protocol.native.GMO_NO_MSG_HANDLE``). mqlite's own API
 (no GMO: the properties come back on the ReceivedMessage) and a GMO below version 4 count as having
-one, so programs that read ``message.properties`` see them as before; IBM ignores MsgHandle below
-version 4.
+one (``GMO_MSG_HANDLE``), so programs that read ``message.properties`` see them as before; IBM
+ignores MsgHandle below version 4. The queue manager's own gets (neither bit: its servers, channel
+agents, MQTT) are not shaped at all. Messages sent ahead (read-ahead) are shaped as for a get with
+a handle and no property option, and the client's buffer serves any get; IBM fixes their form by
+the first MQGET's options and fails a later get that changes them (MQRC_OPTIONS_CHANGED).
 """
 
 from __future__ import annotations
