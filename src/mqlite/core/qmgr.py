@@ -41,6 +41,7 @@ the instance: the facade adds no call per message.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -79,6 +80,8 @@ from mqlite.core.pubsub.queued import STREAM_NAMELIST, SUBPOINT_NAMELIST, Queued
 from mqlite.core.pubsub.registry import Subscriptions
 from mqlite.core.pubsub.subscribe import Subscriber
 from mqlite.core.pubsub.subscription import Subscription
+from mqlite.core.queued import publication as queued_publication
+from mqlite.core.queued.names import DEFAULT_STREAM
 from mqlite.core.queues import LocalQueue, MessageReader
 from mqlite.core.ranges import Ranges
 from mqlite.core.security.access import Access
@@ -91,6 +94,9 @@ from mqlite.core.topics.index import SubscriptionIndex
 from mqlite.core.topics.tree import TopicTree
 from mqlite.core.waiters import Waiter
 from mqlite.core.waiting import WaitingGetters
+from mqlite.message import MessageDescriptor
+
+log = logging.getLogger("mqlite.queued")
 
 
 class QueueManager:
@@ -170,6 +176,8 @@ class QueueManager:
             self.routes.local_changed(sub, added)
 
         subscriptions.watch = watch
+        self.queued.neighbours = self._hierarchy_neighbours  # a global DeletePub goes to them too
+        self.queued.send_delete = self._send_delete
         pubsub_admin.proxy_subscriptions = self._proxies_and_internal
         admin.on_change = self._definitions_changed
 
@@ -494,6 +502,24 @@ class QueueManager:
 
     def route_status(self, generic: str) -> list[dict[str, Any]]:
         return self.routes.status_rows(generic)
+
+    def _hierarchy_neighbours(self) -> list[str]:
+        """The queue managers a global DeletePub reaches: the hierarchy's active relations."""
+        service = self.dist_pubsub
+        return sorted(service.hierarchy.neighbours()) if service.hierarchy_enabled else []
+
+    def _send_delete(self, conn: Connection, qmgr: str, topic: str, user: str) -> None:
+        """A DeletePub with DelOpt Local to ``qmgr``'s default stream (D §8 DECISION), as ``user``
+        (the command's, whose authority decides there too): its queued interface deletes the
+        retained publication of ``topic`` there, and nowhere further."""
+        data = queued_publication.delete_command(topic)
+        md = MessageDescriptor(Format=C.MQFMT_RF_HEADER_2, MsgType=C.MQMT_DATAGRAM, UserIdentifier=user[:12],
+                               PutApplType=C.MQAT_BROKER, PutApplName=self.name[:28])
+        try:
+            options = C.MQPMO_SYNCPOINT | C.MQPMO_NEW_MSG_ID | C.MQPMO_SET_ALL_CONTEXT
+            self.mqi.put_to_qmgr(conn, qmgr, DEFAULT_STREAM, md, options, {}, data)
+        except MQError as error:
+            log.warning("AMQ5818W: DeletePub of %s not sent to %s (%d)", topic, qmgr, error.reason)
 
     def _definitions_changed(self, objtype: str, name: str) -> None:
         """A DEFINE, ALTER or DELETE: what this queue manager publishes to its clusters, and the

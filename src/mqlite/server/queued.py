@@ -91,8 +91,8 @@ class QueuedDaemon:
                 self._respond(conn, message.md, outcome)
             elif outcome.completion == C.MQPSCR_ERROR:
                 reason = _reason(outcome)
-                log.warning("AMQ5813W: command message on %s refused (%d) with no response asked for: to the "
-                            "dead-letter queue", queue, reason)
+                log.warning("AMQ5813W: command message on %s from %s refused (%d) with no response asked for: "
+                            "to the dead-letter queue", queue, message.md.UserIdentifier.strip() or "?", reason)
                 if not self.core.dead_letter(message, reason, queue):
                     log.error("AMQ9544E: refused command message from %s lost: no dead-letter queue", queue)
 

@@ -96,7 +96,7 @@ class QueuedInterface:
         self.subscribers = QueuedSubscribers(objects, subscriptions, subscriber, delivery, access)
         # DeletePub without DelOpt Local: to every connected queue manager too (D §8 DECISION)
         self.neighbours: Callable[[], list[str]] = list
-        self.send_delete: Callable[[Connection, str, str], None] = lambda conn, qmgr, topic: None
+        self.send_delete: Callable[[Connection, str, str, str], None] = lambda conn, qmgr, topic, user: None
         self.reload()
 
     # -- configuration (R-NL-1) ---------------------------------------------------------------
@@ -292,7 +292,7 @@ class QueuedInterface:
             self.delete_retained(full)
             if not command.local:
                 for qmgr in self.neighbours():
-                    self.send_delete(conn, qmgr, full)
+                    self.send_delete(conn, qmgr, full, md.UserIdentifier)
         return warnings, None
 
     def delete_retained(self, full: str) -> int:
