@@ -22,7 +22,7 @@ RunCli = Callable[..., Any]
 
 
 def test_connect_display_and_disconnect(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
-    """B:SC-52, B:SC-53, B:SC-58: PARENT makes QM2 QM1's child, DISPLAY PUBSUB shows both ends;
+    """B:SC-52, B:SC-53, B:SC-58, D:S-26: PARENT makes QM2 QM1's child, DISPLAY PUBSUB shows both ends;
     PARENT('') ends it on both; PARENT of its own name is refused."""
     qm1, qm2 = qmgr_factory("QM1"), qmgr_factory("QM2")
     link(run_cli, qm1, qm2)

@@ -4,8 +4,9 @@ As at IBM: a DEFINE without LIKE takes its defaults from SYSTEM.DEFAULT.NAMELIST
 too: a replaced namelist is defined afresh), NAMES holds at most 256 names, each an object name
 (1 to 48 of A-Z a-z 0-9 . / _ %), and NAMCOUNT is derived from it (DISPLAY only). crtmqm's
 namelists are SYSTEM.DEFAULT.NAMELIST, SYSTEM.QPUBSUB.QUEUE.NAMELIST (the streams the queued
-publish/subscribe interface reads) and SYSTEM.QPUBSUB.SUBPOINT.NAMELIST (its subscription points). Other services read a namelist through ``names`` (a queue
-or channel's CLUSNL: the clusters it is in).
+publish/subscribe interface reads) and SYSTEM.QPUBSUB.SUBPOINT.NAMELIST (its subscription
+points). Other services read a namelist through ``names`` (a queue or channel's CLUSNL: the
+clusters it is in).
 """
 
 from __future__ import annotations
