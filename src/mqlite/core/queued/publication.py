@@ -181,3 +181,11 @@ def _queued_md(message: Message, registration: Registration, qmgr_name: str, put
                   PutApplName=qmgr_name[:PUT_APPL_NAME_LENGTH], PutDate=put_date, PutTime=put_time,
                   ApplOriginData="")
     return Message(out, message.body, {})
+
+
+def delete_command(full_topic: str) -> bytes:
+    """A DeletePub with DelOpt Local of one full topic, as the queue manager sends it to its
+    neighbours for a global DeletePub (D §8 DECISION): put to their default stream."""
+    psc = Folder.of(C.MQRFH2_PUBSUB_CMD_FOLDER, (C.MQPSC_COMMAND, C.MQPSC_DELETE_PUBLICATION),
+                    (C.MQPSC_TOPIC, full_topic), (C.MQPSC_DELETE_OPTION, C.MQPSC_LOCAL))
+    return encode([Rfh2Header((psc,), C.MQENC_NATIVE, C.MQCCSI_INHERIT, "")])
