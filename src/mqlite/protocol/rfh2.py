@@ -19,6 +19,7 @@ folder as message properties and the folder rules are in ``rfh2_folders``.
 
 from __future__ import annotations
 
+import functools
 import re
 import struct
 from collections.abc import Sequence
@@ -133,6 +134,7 @@ def _format_field(value: str, ccsid: int) -> bytes:
         raise Rfh2Error(f"format {value!r} is not a format name") from None
 
 
+@functools.lru_cache(maxsize=4096)  # a publisher's commands and a subscriber's copies repeat their folders
 def _name_value_data(folder: Folder | bytes, codec: str, unit: int) -> bytes:
     if isinstance(folder, bytes):  # already encoded (pymqi's add_folder): padded, not parsed
         data = folder
@@ -192,6 +194,7 @@ def _format_text(raw: bytes, ccsid: int) -> str:
     return raw.decode(_char_codec(ccsid)).rstrip(" \0")
 
 
+@functools.lru_cache(maxsize=4096)  # (folders are immutable: the same bytes always parse the same)
 def _folder(data: bytes, codec: str, unit: int) -> Folder | None:
     if unit == 2 and len(data) % 2:
         data = data[:-1] if data[-1:] in (b" ", b"\0") else data  # a stray padding byte

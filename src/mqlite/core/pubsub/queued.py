@@ -151,16 +151,19 @@ class QueuedInterface:
         except Rfh2Error as error:  # no psc echo (A-5)
             log.warning("AMQ5812W: command message on %s is not a valid MQRFH2: %s", queue, error)
             return Outcome(responses.error(Refusal(C.MQRC_RFH_ERROR)))
-        psc_raw = _psc_bytes(message.body, md)
         command = commands.parse(first.folders_named(C.MQRFH2_PUBSUB_CMD_FOLDER), _kind(queue), md, self.name)
         if isinstance(command, Refusal):
-            return Outcome(responses.error(command), psc_raw)
+            return Outcome(responses.error(command), _psc_bytes(message.body, md))
         if isinstance(command, commands.Publish | commands.DeletePub):
             prefix = self.streams.get(queue, "")
             pub = publication.from_command(decoded, message.body, md, command, message.properties) if isinstance(
                 command, commands.Publish) else None
-            return self._outcome(conn, md, command, prefix, pub, psc_raw)
-        return self._outcome(conn, md, command, "", None, psc_raw)
+            outcome = self._outcome(conn, md, command, prefix, pub)
+        else:
+            outcome = self._outcome(conn, md, command, "", None)
+        if outcome.completion == C.MQPSCR_OK:
+            return outcome
+        return replace(outcome, psc=_psc_bytes(message.body, md))  # echoed after a warning or an error
 
     def _process_rfh1(self, conn: Connection, queue: str, message: Message) -> Outcome:
         """A version 6 command (D Annex A): the same commands, the stream named by MQPSStreamName
@@ -200,12 +203,11 @@ class QueuedInterface:
             pub = publication.Publication(
                 {**message.properties, **translated.properties}, body, header.format, header.encoding, ccsid,
                 command.identity.q_name, command.identity.qmgr_name if command.identity.q_name else "")
-        outcome = self._outcome(conn, md, command, self.streams[stream], pub, None, stream, 1)
+        outcome = self._outcome(conn, md, command, self.streams[stream], pub, stream, 1)
         return replace(outcome, pairs=pairs)
 
     def _outcome(self, conn: Connection, md: MessageDescriptor, command: commands.Command, prefix: str,
-                 pub: publication.Publication | None, psc_raw: bytes | None, stream: str = "",
-                 version: int = 2) -> Outcome:
+                 pub: publication.Publication | None, stream: str = "", version: int = 2) -> Outcome:
         name = type(command).__name__
         outcome: tuple[list[Refusal], Folder | None] | Refusal
         if isinstance(command, commands.Publish):
@@ -216,10 +218,10 @@ class QueuedInterface:
         else:
             outcome = self.subscribers.execute(conn, md, command, self.sub_points, stream, prefix, version)
         if isinstance(outcome, Refusal):
-            return Outcome(responses.error(outcome), psc_raw, command=name, version=version)
+            return Outcome(responses.error(outcome), command=name, version=version)
         warnings, described = outcome
         pscr = responses.warning(warnings) if warnings else responses.ok()
-        return Outcome(pscr, psc_raw, described, name, version)
+        return Outcome(pscr, None, described, name, version)
 
     # -- shared steps -----------------------------------------------------------------------------
     def _full_topics(self, prefix: str, topics: tuple[str, ...], sub_point: str | None

@@ -17,7 +17,7 @@ folders. For a subscription the queued interface registered, the MQMD is D §9.2
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from mqlite import cmqc as C
 from mqlite.message import Message, MessageDescriptor, Properties, PropertyValue
@@ -136,7 +136,9 @@ def rfh2_copy(copy: Message, topic: str, retained: bool, qmgr_name: str, put_dat
         folders.append(properties_folder(user))
     header = Rfh2Header(tuple(folders), md.Encoding, md.CodedCharSetId, md.Format.strip())
     data = encode([header], copy.body, C.MQENC_NATIVE, ccsid)
-    out = Message(replace(md, Format=C.MQFMT_RF_HEADER_2, Encoding=C.MQENC_NATIVE, CodedCharSetId=ccsid), data, {})
+    out_md = md.copy()
+    out_md.Format, out_md.Encoding, out_md.CodedCharSetId = C.MQFMT_RF_HEADER_2, C.MQENC_NATIVE, ccsid
+    out = Message(out_md, data, {})
     if registration is None:
         return out
     return _queued_md(out, registration, qmgr_name, put_date, put_time, queue_persistent)
@@ -163,24 +165,27 @@ def rfh1_copy(copy: Message, topic: str, retained: bool, qmgr_name: str, put_dat
     if data is not None:
         pairs.append(("MQPSIntData" if isinstance(data, int) else "MQPSStringData", str(data)))
     header = Rfh1Header(tuple(pairs), md.Encoding, md.CodedCharSetId, md.Format.strip())
-    wrapped = Message(replace(md, Format=C.MQFMT_RF_HEADER, Encoding=C.MQENC_NATIVE),
-                      encode_rfh1(header, C.MQENC_NATIVE, md.CodedCharSetId) + copy.body, {})
+    out_md = md.copy()
+    out_md.Format, out_md.Encoding = C.MQFMT_RF_HEADER, C.MQENC_NATIVE
+    wrapped = Message(out_md, encode_rfh1(header, C.MQENC_NATIVE, md.CodedCharSetId) + copy.body, {})
     return _queued_md(wrapped, registration, qmgr_name, put_date, put_time, queue_persistent)
 
 
 def _queued_md(message: Message, registration: Registration, qmgr_name: str, put_date: str, put_time: str,
                queue_persistent: bool) -> Message:
-    """The MQMD of a publication the queued interface delivers (D §9.2)."""
+    """The MQMD of a publication the queued interface delivers (D §9.2), set in ``message``'s
+    own MQMD (a copy made for this delivery)."""
     md = message.md
     persistence = _PERSISTENCE.get(registration.persistence, md.Persistence)
     if registration.persistence == C.MQPSC_PERSISTENT_AS_Q:
         persistence = C.MQPER_PERSISTENT if queue_persistent else C.MQPER_NOT_PERSISTENT
-    out = replace(md, Report=C.MQRO_NONE, MsgType=C.MQMT_DATAGRAM, Persistence=persistence, ReplyToQ="",
-                  ReplyToQMgr=qmgr_name, AccountingToken=registration.accounting_token,
-                  ApplIdentityData=registration.appl_identity, PutApplType=C.MQAT_BROKER,
-                  PutApplName=qmgr_name[:PUT_APPL_NAME_LENGTH], PutDate=put_date, PutTime=put_time,
-                  ApplOriginData="")
-    return Message(out, message.body, {})
+    md.Report, md.MsgType, md.Persistence, md.ReplyToQ, md.ReplyToQMgr = (
+        C.MQRO_NONE, C.MQMT_DATAGRAM, persistence, "", qmgr_name)
+    md.AccountingToken, md.ApplIdentityData, md.ApplOriginData = (
+        registration.accounting_token, registration.appl_identity, "")
+    md.PutApplType, md.PutApplName, md.PutDate, md.PutTime = (
+        C.MQAT_BROKER, qmgr_name[:PUT_APPL_NAME_LENGTH], put_date, put_time)
+    return message
 
 
 def delete_command(full_topic: str) -> bytes:
