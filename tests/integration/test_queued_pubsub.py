@@ -512,3 +512,70 @@ def test_psmode(qm: Any, env: tuple[Any, Any]) -> None:
         mqsc(run_cli, qmgr, "ALTER QMGR PSMODE(ENABLED)\n")
     assert get(qm, "REPLY.Q").completion == "ok"
     assert records(mqsc(run_cli, qmgr, "DISPLAY PUBSUB TYPE(LOCAL)\n"), "AMQ8723I")[0]["STATUS"] == "ACTIVE"
+
+
+def test_psprop_forms_of_an_admin_subscription(qm: Any, env: tuple[Any, Any]) -> None:
+    """PSPROP(RFH2) and PSPROP(COMPAT) deliver an MQI publication as a Publish command message
+    (its properties in the usr folder, the topic in psc), not as message properties as MSGPROP
+    does; NONE leaves out the publish/subscribe properties (issue 32 item 1)."""
+    _, run_cli = env
+    qmgr = _qmgr_of(qm)
+    mqsc(run_cli, qmgr, "DEFINE SUB(PSPROP.RFH2) TOPICSTR('Forms/T') DEST(MQI.Q) PSPROP(RFH2)\n"
+                        "DEFINE SUB(PSPROP.COMPAT) TOPICSTR('Forms/T') DEST(OTHER.Q) PSPROP(COMPAT)\n"
+                        "DEFINE SUB(PSPROP.NONE) TOPICSTR('Forms/T') DEST(CONF.Q) PSPROP(NONE)\n")
+    try:
+        topic = pymqi.Topic(qm, topic_string="Forms/T")
+        topic.open(open_opts=C.MQOO_OUTPUT)
+        props = pymqi.MessageHandle(qm)
+        props.properties.set("Colour", "red")
+        topic.pub(b"f", pymqi.MD(Format=C.MQFMT_STRING.encode()), pymqi.PMO(OriginalMsgHandle=props.msg_handle))
+        topic.close()
+        for queue in ("MQI.Q", "OTHER.Q"):
+            got = get(qm, queue)
+            assert got.md.Format.decode().strip() == C.MQFMT_RF_HEADER_2.strip()
+            assert got.psc is not None and got.psc.get("Command") == "Publish"
+            assert got.psc.values("Topic") == ["Forms/T"]
+            usr = got.decoded.headers[0].folder("usr")
+            assert usr is not None and usr.get("Colour") == "red" and got.decoded.body == b"f"
+        handle = pymqi.MessageHandle(qm)
+        md = pymqi.MD()
+        with pymqi.Queue(qm, "CONF.Q") as q:
+            body = q.get(None, md, pymqi.GMO(Options=C.MQGMO_WAIT | C.MQGMO_NO_SYNCPOINT | C.MQGMO_PROPERTIES_IN_HANDLE,
+                                             WaitInterval=30_000, MsgHandle=handle.msg_handle))
+        assert body == b"f" and md.Format.decode().strip() == C.MQFMT_STRING.strip()
+        assert handle.properties.get("Colour") == "red"
+        with pytest.raises(pymqi.MQMIError):
+            handle.properties.get("MQTopicString")
+    finally:
+        mqsc(run_cli, qmgr, "DELETE SUB(PSPROP.RFH2)\nDELETE SUB(PSPROP.COMPAT)\nDELETE SUB(PSPROP.NONE)\n")
+
+
+def test_undeliverable_responses_and_retries(qm: Any, env: tuple[Any, Any]) -> None:
+    """D §1.2: PSNPRES(NORMAL) dead-letters a response its ReplyToQ refuses, DISCARD drops it;
+    a Publish that cannot be delivered (NPMSGDLV(ALL), no dead-letter queue) is backed out and
+    tried PSRTYCNT times, then answered with 3008 and removed; the daemon serves on."""
+    _, run_cli = env
+    qmgr = _qmgr_of(qm)
+    psc = "<psc><Command>RegSub</Command><Topic>Undelivered/T</Topic><QName>SUB.Q</QName></psc>"
+    dlq = _depth(qm, "SYSTEM.DEAD.LETTER.QUEUE")
+    put_command(qm, CONTROL, psc, user="alice", reply_q="NO.SUCH.Q")
+    assert command(qm, CONTROL, psc).completion == "ok"  # the fence: the first one is done
+    assert _depth(qm, "SYSTEM.DEAD.LETTER.QUEUE") == dlq + 1
+    mqsc(run_cli, qmgr, "ALTER QMGR PSNPRES(DISCARD)\n")
+    try:
+        put_command(qm, CONTROL, psc, user="alice", reply_q="NO.SUCH.Q")
+        assert command(qm, CONTROL, psc).completion == "ok"
+        assert _depth(qm, "SYSTEM.DEAD.LETTER.QUEUE") == dlq + 1
+    finally:
+        mqsc(run_cli, qmgr, "ALTER QMGR PSNPRES(NORMAL)\n")
+    mqsc(run_cli, qmgr, "DEFINE TOPIC(UNDELIVERED) TOPICSTR('Undelivered') NPMSGDLV(ALL)\n"
+                        "ALTER QLOCAL(SUB.Q) PUT(DISABLED)\nALTER QMGR DEADQ(' ') PSRTYCNT(2)\n")
+    try:
+        failed = publish(qm, "Undelivered/T", b"x")
+        assert (failed.completion, failed.reasons) == ("error", [3008])
+        assert _depth(qm, DEFAULT_STREAM) == 0
+    finally:
+        mqsc(run_cli, qmgr, "ALTER QLOCAL(SUB.Q) PUT(ENABLED)\nALTER QMGR DEADQ(SYSTEM.DEAD.LETTER.QUEUE) "
+                            "PSRTYCNT(5)\nDELETE TOPIC(UNDELIVERED)\n")
+    assert publish(qm, "Undelivered/T", b"y").completion == "ok"
+    assert get(qm, "SUB.Q").decoded.body == b"y"
