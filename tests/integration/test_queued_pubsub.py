@@ -579,3 +579,18 @@ def test_undeliverable_responses_and_retries(qm: Any, env: tuple[Any, Any]) -> N
                             "PSRTYCNT(5)\nDELETE TOPIC(UNDELIVERED)\n")
     assert publish(qm, "Undelivered/T", b"y").completion == "ok"
     assert get(qm, "SUB.Q").decoded.body == b"y"
+
+
+def test_filter(qm: Any) -> None:
+    """D §5 Filter (A-16): evaluated over the publication's properties (its usr folder); a
+    Filter that is no selector is 3150."""
+    assert regsub(qm, "Filtered/T", extra="<Filter>Price &gt; 100</Filter>").completion == "ok"
+    for price in (120, 80):
+        msg_id = put_command(qm, DEFAULT_STREAM, "<psc><Command>Publish</Command><Topic>Filtered/T</Topic></psc>",
+                             str(price).encode(), user="bob", reply_q="REPLY.Q",
+                             extra=(f"<usr><Price dt='i4'>{price}</Price></usr>",))
+        assert get(qm, "REPLY.Q", correl_id=msg_id).completion == "ok"
+    assert get(qm, "SUB.Q").decoded.body == b"120"
+    assert nothing_on(qm, "SUB.Q")
+    bad = regsub(qm, "Filtered/U", extra="<Filter>Price &gt;&gt; 1</Filter>")
+    assert (bad.completion, bad.reasons) == ("error", [3150])
