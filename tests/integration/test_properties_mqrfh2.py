@@ -134,6 +134,23 @@ def test_compat_without_a_handle_drops_properties_outside_the_reserved_folders(q
     assert usr_of(jms).get_folders() == ["jms"] and jms.endswith(b"jms")
 
 
+def test_a_version_1_gmo_gets_a_put_mqrfh2_as_it_was_put(qmgr: pymqi.QueueManager) -> None:
+    # pymqi's default GMO (version 1, no MsgHandle): IBM returns the header as put (PROPCTL COMPAT,
+    # an mcd folder); mqlite leaves the message's own properties on the ReceivedMessage
+    rfh2 = pymqi.RFH2(Format=CMQC.MQFMT_STRING)
+    for folder in (b"<psc><Command>Publish</Command></psc>", b"<testFolder><x>1</x></testFolder>",
+                   b"<mcd><Msd>xmlnsc</Msd></mcd>"):
+        rfh2.add_folder(folder)
+    queue = pymqi.Queue(qmgr, "PROP.COMPAT", CMQC.MQOO_OUTPUT)
+    queue.put(rfh2.pack() + b"data", pymqi.MD(Format=CMQC.MQFMT_RF_HEADER_2))
+    queue.close()
+    put_with_handle(qmgr, "PROP.FORCE", b"forced", colour="red")
+    message, md = get(qmgr, "PROP.COMPAT", version=CMQC.MQGMO_VERSION_1)
+    assert message == rfh2.pack() + b"data" and md.Format == CMQC.MQFMT_RF_HEADER_2.encode()
+    forced, md = get(qmgr, "PROP.FORCE", version=CMQC.MQGMO_VERSION_1)
+    assert usr_of(forced).get_folders() == ["usr"] and forced.endswith(b"forced")
+
+
 def test_mqlites_own_get_keeps_properties_on_the_message(qmgr: pymqi.QueueManager) -> None:
     put_with_handle(qmgr, "PROP.COMPAT", b"mine", colour="green")
     message = pymqi.Queue(qmgr, "PROP.COMPAT").get()

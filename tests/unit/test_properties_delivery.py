@@ -62,6 +62,19 @@ def test_two_property_options_are_2046(first: int, second: int, handle: bool) ->
     assert info.value.reason == C.MQRC_OPTIONS_ERROR
 
 
+@pytest.mark.parametrize("propctl", PROPCTLS)
+def test_a_get_taking_properties_beside_the_body_without_a_handle(propctl: str) -> None:
+    # mqlite's GMO below version 4 (no MsgHandle, ReceivedMessage.properties): IBM's forms without
+    # a handle, but the message as put where PROPCTL COMPAT, ALL or V6COMPAT would write an MQRFH2.
+    assert form(AS_Q_DEF, propctl, False, beside=True) is {"FORCE": Form.MQRFH2, "NONE": Form.NONE}.get(
+        propctl, Form.V6COMPAT_HANDLE)
+    for option in (FORCE, NO_PROPS, COMPAT_OPT):
+        assert form(option, propctl, False, beside=True) is EXPECTED[option, propctl, NH]
+    with pytest.raises(MQError) as info:
+        form(IN_HANDLE, propctl, False, beside=True)
+    assert info.value.reason == C.MQRC_HMSG_ERROR
+
+
 def test_an_unknown_propctl_reads_as_the_default_compat() -> None:
     assert form(AS_Q_DEF, "", False) is Form.COMPAT
     assert form(AS_Q_DEF, "", True) is Form.HANDLE

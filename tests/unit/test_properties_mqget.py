@@ -54,6 +54,22 @@ def test_default_compat_keeps_properties_in_the_handle_and_puts_them_in_an_mqrfh
     assert without.message.properties == {} and decoded(without).headers[0].folder("usr") is not None
 
 
+def test_a_gmo_below_version_4_gets_the_message_as_put_unless_propctl_forces(mq: Any) -> None:
+    old = C.MQGMO_NO_SYNCPOINT | GMO_NO_MSG_HANDLE | GMO_MSG_HANDLE  # what the client sends for one
+    compat, force, none = queue(mq), queue(mq, "PROP.F", PROPCTL="FORCE"), queue(mq, "PROP.N", PROPCTL="NONE")
+    body, md = rfh2_message(Folder.of("mcd", ("Msd", "jms_text")), Folder.of("psc", ("Command", "Publish")))
+    mq.put(compat, body, md)
+    mq.put(compat, b"x", props=PROPS)
+    for q in (force, none):
+        mq.put(q, b"x", props=PROPS)
+    assert mq.get(compat, old).body == body  # the MQRFH2 as put, mcd folder and all
+    assert mq.get(compat, old).message.properties == PROPS
+    assert mq.get(force, old).message.md.Format == "MQHRF2"
+    assert mq.get(none, old).message.properties == {}
+    with mq.raises(C.MQRC_HMSG_ERROR):
+        mq.get(compat, old | C.MQGMO_PROPERTIES_IN_HANDLE)
+
+
 def test_compat_without_a_handle_drops_properties_outside_mcd_jms_usr_mqext(mq: Any) -> None:
     q = queue(mq)
     mq.put(q, b"pub", props={"MQTopicString": "sport/tennis"}, Format="MQSTR")

@@ -277,9 +277,11 @@ def forced(handle: Handle, queue: LocalQueue) -> bool:
 def property_form(handle: Handle, queue: LocalQueue, options: int) -> Form:
     """The form of a got message's properties: the GMO's property option, else the PROPCTL of
     the queue (or of the alias it was opened through), with a message handle unless the get
-    says it has none."""
+    says it has none (and, without one, whether it takes properties beside the body)."""
     attrs = handle.alias_attrs if handle.alias_attrs is not None else queue.attrs
-    return form(options, str(attrs.get("PROPCTL", "COMPAT")), not options & GMO_NO_MSG_HANDLE)
+    no_handle = options & GMO_NO_MSG_HANDLE
+    return form(options, str(attrs.get("PROPCTL", "COMPAT")), not no_handle,
+                beside=bool(no_handle and options & GMO_MSG_HANDLE))
 
 
 def delivered_copy(message: Message, entry: Entry, now: float) -> Message:

@@ -40,14 +40,19 @@ application sees what was put, and no message becomes impossible to get). A prop
 MQRFH2 element can hold (a name with a colon or a blank, an integer past 64 bits) is left out of
 the MQRFH2.
 
-mqlite differences: a get "without a message handle" is a client's MQGET with a version-4 GMO whose
-MsgHandle is MQHM_NONE (the wire says so: ``protocol.native.GMO_NO_MSG_HANDLE``). mqlite's own API
-(no GMO: the properties come back on the ReceivedMessage) and a GMO below version 4 count as having
-one (``GMO_MSG_HANDLE``), so programs that read ``message.properties`` see them as before; IBM
-ignores MsgHandle below version 4. The queue manager's own gets (neither bit: its servers, channel
-agents, MQTT) are not shaped at all. Messages sent ahead (read-ahead) are shaped as for a get with
-a handle and no property option, and the client's buffer serves any get; IBM fixes their form by
-the first MQGET's options and fails a later get that changes them (MQRC_OPTIONS_CHANGED).
+mqlite differences: a get "without a message handle" is a client's MQGET with a GMO whose
+MsgHandle is MQHM_NONE, or that is below version 4 (the wire says so:
+``protocol.native.GMO_NO_MSG_HANDLE``); mqlite's own API (no GMO) counts as having one
+(``GMO_MSG_HANDLE``: the properties come back on the ReceivedMessage). A GMO below version 4 has
+both: it gets IBM's forms without a handle (PROPCTL FORCE and NONE, the property options, 2460 for
+MQGMO_PROPERTIES_IN_HANDLE), except that where PROPCTL COMPAT, ALL or V6COMPAT would write the
+message's own properties in an MQRFH2 it gets the message as put, properties on the
+ReceivedMessage (``form(..., beside=True)``), so the programs and commands that read
+``message.properties`` with such a GMO see them as before. The queue manager's own gets (neither
+bit: its servers, channel agents, MQTT) are not shaped at all. Messages sent ahead (read-ahead)
+are shaped as for a get with a handle and no property option, and the client's buffer serves any
+get; IBM fixes their form by the first MQGET's options and fails a later get that changes them
+(MQRC_OPTIONS_CHANGED).
 """
 
 from __future__ import annotations
@@ -98,10 +103,13 @@ class Form(enum.Enum):
     V6COMPAT = "v6compat"  # the message's own as COMPAT; the body as put
 
 
-def form(options: int, propctl: str, has_handle: bool) -> Form:
+def form(options: int, propctl: str, has_handle: bool, beside: bool = False) -> Form:
     """The form MQGET's ``options`` and the queue's ``propctl`` (COMPAT, NONE, ALL, FORCE or
     V6COMPAT; anything else reads as COMPAT, the default) give, with or without a message handle
-    (the table in the module's docstring)."""
+    (the table in the module's docstring). ``beside``: a get without a handle that still takes
+    the message's properties beside the body (mqlite's ReceivedMessage.properties, for a GMO below
+    version 4): with no property option and PROPCTL COMPAT, ALL or V6COMPAT it gets the message as
+    it was put (V6COMPAT_HANDLE) where IBM would write its properties in an MQRFH2."""
     chosen = options & PROPERTY_OPTIONS
     if chosen & (chosen - 1):
         raise MQError(C.MQRC_OPTIONS_ERROR, "more than one MQGMO_PROPERTIES_* option")
@@ -121,6 +129,8 @@ def form(options: int, propctl: str, has_handle: bool) -> Form:
         return Form.MQRFH2
     if has_handle:
         return Form.V6COMPAT_HANDLE if propctl == "V6COMPAT" else Form.HANDLE
+    if beside and propctl != "NONE":
+        return Form.V6COMPAT_HANDLE
     return {"ALL": Form.MQRFH2, "COMPAT": Form.COMPAT, "NONE": Form.NONE, "V6COMPAT": Form.V6COMPAT}[propctl]
 
 

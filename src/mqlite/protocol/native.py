@@ -82,10 +82,11 @@ MQRC_FUNCTION_NOT_SUPPORTED: Final = 2298
 SENT_AHEAD: Final = "messages were sent ahead: read them first"
 
 # Two bits of a GET's GMO Options that IBM leaves unused (its MQGMO_* stop at 0x10000000): the
-# client sets one on every MQGET, so the queue manager shapes properties as IBM's MQGET does
-# (PROPCTL, the MQGMO_PROPERTIES_* options; core.properties_delivery). GMO_NO_MSG_HANDLE: a
-# version-4 GMO naming no message handle (MsgHandle MQHM_NONE); GMO_MSG_HANDLE: a get with one,
-# which mqlite's own API (properties on the ReceivedMessage) and a GMO below version 4 count as.
+# client sets them on every MQGET, so the queue manager shapes properties as IBM's MQGET does
+# (PROPCTL, the MQGMO_PROPERTIES_* options; core.properties_delivery). GMO_NO_MSG_HANDLE: the
+# GMO names no message handle (MsgHandle MQHM_NONE, or a GMO below version 4, which has no
+# MsgHandle); GMO_MSG_HANDLE: the application takes properties beside the body (a handle, or
+# mqlite's ReceivedMessage.properties: its own API, and a GMO below version 4, hence both bits).
 # A get with neither is the queue manager's own (its servers, channels, MQTT): messages as put.
 GMO_NO_MSG_HANDLE: Final = 0x4000_0000
 GMO_MSG_HANDLE: Final = 0x2000_0000

@@ -207,11 +207,15 @@ class QueueCore:
         """A get's wire MQMD and GMO, and the MQOO_* option its handle needs (browse or input)."""
         md_wire, gmo_wire = common.get_request(md, gmo, wait=wait, msg_id=msg_id, correl_id=correl_id,
                                                syncpoint=syncpoint, ccsid=conn.ccsid)
-        # With a message handle or without one (IBM's MQGET then puts properties in an MQRFH2 or
-        # drops them, as PROPCTL says): a GMO below version 4 has no MsgHandle, and mqlite's own
-        # get none at all; both keep the properties on the ReceivedMessage, as for a handle.
-        no_handle = gmo is not None and not gmo.MsgHandle and int(gmo.Version) >= cmqc.MQGMO_VERSION_4
-        gmo_wire["Options"] |= native.GMO_NO_MSG_HANDLE if no_handle else native.GMO_MSG_HANDLE
+        # With a message handle (mqlite's own get, no GMO: properties on the ReceivedMessage) or
+        # without (IBM's MQGET puts properties in an MQRFH2 or drops them, as PROPCTL says); a GMO
+        # below version 4 has no MsgHandle and still gets what stays beside the body on its message.
+        if gmo is None or gmo.MsgHandle:
+            gmo_wire["Options"] |= native.GMO_MSG_HANDLE
+        elif int(gmo.Version) >= cmqc.MQGMO_VERSION_4:
+            gmo_wire["Options"] |= native.GMO_NO_MSG_HANDLE
+        else:
+            gmo_wire["Options"] |= native.GMO_NO_MSG_HANDLE | native.GMO_MSG_HANDLE
         needed = cmqc.MQOO_BROWSE if gmo_wire["Options"] & _BROWSE_GMO else cmqc.MQOO_INPUT_AS_Q_DEF
         return md_wire, gmo_wire, needed
 
