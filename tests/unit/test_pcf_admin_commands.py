@@ -13,6 +13,7 @@ from mqlite import cmqc as C
 from mqlite.core.qmgr import QueueManager
 from mqlite.mqsc.commands import execute as mqsc
 from mqlite.mqsc.pcf_commands import error_response, parse_records, responses
+from mqlite.mqsc.pcf_lengths import LENGTHS
 from mqlite.mqsc.pcf_objects import execute
 from mqlite.protocol import pcf
 from mqlite.protocol.pcf import Value
@@ -151,18 +152,19 @@ def test_response_strings_are_blank_padded_to_ibm_lengths(qm: QueueManager) -> N
     mqsc(qm, "DEFINE TOPIC(PAD.T) TOPICSTR('pad/t')")
     request = pcf.MQCFH(Type=C.MQCFT_COMMAND, Command=C.MQCMD_INQUIRE_Q)
     (message,) = responses(request, execute(qm, C.MQCMD_INQUIRE_Q, [(C.MQCA_Q_NAME, "PAD.Q")]))
-    raw = _raw_strings(pcf.encode(message))
+    raw = _raw_strings(pcf.encode(message, widths=LENGTHS))
     assert raw[C.MQCA_Q_NAME] == b"PAD.Q".ljust(C.MQ_Q_NAME_LENGTH)
     assert raw[C.MQCA_Q_DESC] == b"short".ljust(C.MQ_Q_DESC_LENGTH)
     assert len(raw[C.MQCA_CREATION_DATE]) == C.MQ_CREATION_DATE_LENGTH
-    assert dict(pcf.decode(pcf.encode(message)).parameters)[C.MQCA_Q_NAME] == "PAD.Q"  # .strip()ped by readers
+    decoded = dict(pcf.decode(pcf.encode(message, widths=LENGTHS)).parameters)
+    assert decoded[C.MQCA_Q_NAME] == "PAD.Q"  # (readers strip IBM's padding)
     (topic,) = responses(pcf.MQCFH(Type=C.MQCFT_COMMAND, Command=C.MQCMD_INQUIRE_TOPIC),
                          execute(qm, C.MQCMD_INQUIRE_TOPIC, [(C.MQCA_TOPIC_NAME, "PAD.T")]))
-    raw = _raw_strings(pcf.encode(topic))
+    raw = _raw_strings(pcf.encode(topic, widths=LENGTHS))
     assert raw[C.MQCA_TOPIC_STRING] == b"pad/t" and raw[C.MQCA_TOPIC_NAME] == b"PAD.T".ljust(48)
     (names,) = responses(pcf.MQCFH(Type=C.MQCFT_COMMAND, Command=C.MQCMD_INQUIRE_Q_NAMES),
                          execute(qm, C.MQCMD_INQUIRE_Q_NAMES, [(C.MQCA_Q_NAME, "PAD.*")]))
-    body = pcf.encode(names)
+    body = pcf.encode(names, widths=LENGTHS)
     assert b"PAD.Q".ljust(48) in body and struct.unpack_from("<i", body, 36 + 20)[0] == 48  # MQCFSL StringLength
 
 

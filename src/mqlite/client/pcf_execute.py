@@ -233,7 +233,12 @@ def _structure(structures: list[Any]) -> tuple[int, pcf.Value]:
 def _result(parameters: list[tuple[int, pcf.Value]]) -> dict[int, Any]:
     result: dict[int, Any] = {}
     for parameter, value in parameters:
-        if isinstance(value, pcf.Group):
+        kind = type(value)
+        if kind is int:  # (most of them)
+            result[parameter] = value
+        elif kind is str:
+            result[parameter] = value.encode("utf-8")  # type: ignore[union-attr]
+        elif isinstance(value, pcf.Group):
             result.setdefault(parameter, []).append(_result(value.parameters))
         elif isinstance(value, str):
             result[parameter] = value.encode("utf-8")
@@ -274,7 +279,11 @@ class PCFExecute(QueueManager):
         self.response_wait_interval = 60 * 60 * 1000 if response_wait_interval < 0 else response_wait_interval
         self.convert = convert
         od = OD(ObjectName=reply_queue_name or model_queue_name, DynamicQName=dynamic_queue_name)
-        self.reply_queue: Queue | None = Queue(self.qm, od, cmqc.MQOO_INPUT_EXCLUSIVE)
+        # Its own dynamic queue, read alone: responses stream in (read-ahead) and are matched here,
+        # where a named reply queue others may share is read by CorrelId, as pymqi does.
+        self._own_queue = reply_queue_name is None
+        options = cmqc.MQOO_INPUT_EXCLUSIVE | (cmqc.MQOO_READ_AHEAD if self._own_queue else 0)
+        self.reply_queue: Queue | None = Queue(self.qm, od, options)
         self.reply_queue_name = od.ObjectName.strip() if isinstance(od.ObjectName, bytes) else od.ObjectName
 
     def __getattr__(self, name: str) -> _Method:
@@ -296,11 +305,15 @@ class PCFExecute(QueueManager):
         if self._command_queue is None:
             queue.close()
         gmo = GMO(Options=cmqc.MQGMO_NO_SYNCPOINT | cmqc.MQGMO_FAIL_IF_QUIESCING | cmqc.MQGMO_WAIT,
-                  Version=cmqc.MQGMO_VERSION_2, MatchOptions=cmqc.MQMO_MATCH_CORREL_ID,
+                  Version=cmqc.MQGMO_VERSION_2,
+                  MatchOptions=cmqc.MQMO_NONE if self._own_queue else cmqc.MQMO_MATCH_CORREL_ID,
                   WaitInterval=self.response_wait_interval)
         results: list[dict[int, Any]] = []
+        md = MD(CorrelId=b"" if self._own_queue else put_md.MsgId)  # (each get fills it in again)
         while True:
-            body = self.reply_queue.get(None, MD(CorrelId=put_md.MsgId), gmo)
+            body = self.reply_queue.get(None, md, gmo)
+            if md.CorrelId != put_md.MsgId:
+                continue  # an earlier command's, answered after its caller stopped waiting
             response = self.unpack(body)
             res, cfh = response
             if cfh.Type not in (cmqc.MQCFT_XR_MSG, cmqc.MQCFT_XR_SUMMARY) and res:

@@ -9,7 +9,9 @@ Message numbers and texts are IBM's (WebSphere MQ v7 wording, with the severity 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from mqlite import cmqc
@@ -233,10 +235,31 @@ def pairs(items: Iterable[str]) -> list[str]:
 _ORDER: dict[str, tuple[str, ...]] = {"NAMELIST": ("NAMES", "DESCR", "ALTDATE", "ALTTIME", "NLTYPE")}
 
 
+#: A DISPLAY record as the executor chose it: (objtype, row, identity keys, the other keys shown).
+Record = tuple[str, Mapping[str, Any], Sequence[str], list[str]]
+_CAPTURED: ContextVar[list[Record] | None] = ContextVar("captured_records", default=None)
+
+
+@contextmanager
+def capture() -> Iterator[list[Record]]:
+    """Within it, ``record`` keeps each DISPLAY record as it is rather than format it: what the
+    PCF command server turns into parameters (the same records, not their text read back)."""
+    records: list[Record] = []
+    token = _CAPTURED.set(records)
+    try:
+        yield records
+    finally:
+        _CAPTURED.reset(token)
+
+
 def record(objtype: str, row: Mapping[str, Any], identity: Sequence[str], keys: Iterable[str]) -> list[str]:
     """One DISPLAY record: its header, the identity keys (name, TYPE), then ``keys`` in IBM's
     alphabetical order of the printed keyword (so NOTRIGGER sorts under N, as runmqsc does), or
     the order runmqsc has for the type (a namelist's NAMES, DESCR, ALTDATE, ALTTIME)."""
+    captured = _CAPTURED.get()
+    if captured is not None:
+        captured.append((objtype, row, identity, list(keys)))
+        return [header(objtype)]  # (a command that counts its output lines still sees a record)
     item_type = str(row.get("TYPE")) if row.get("TYPE") in QUEUE_FAMILY else objtype
     first = [format_item(item_type, key, row[key]) for key in identity if key in row]
     order = _ORDER.get(objtype, ())

@@ -8,7 +8,7 @@ parameters, then the completion code and reason); ``responses`` lays a reply out
 response messages: one MQCFT_RESPONSE per object, MQCFC_NOT_LAST ... MQCFC_LAST, a failure last
 with MQCC_FAILED and its reason (and MQIACF_PARAMETER_ID, the parameter at fault, where known);
 for an MQCFT_COMMAND_XR request each object an MQCFT_XR_ITEM and an MQCFT_XR_SUMMARY last;
-strings blank padded to their IBM field lengths (``pcf_lengths``).
+encoded with its strings blank padded to their IBM field lengths (``pcf_lengths.LENGTHS``).
 """
 
 from __future__ import annotations
@@ -21,15 +21,15 @@ from typing import Any
 from mqlite import cmqc as C
 from mqlite.core import attributes
 from mqlite.core.errors import MQError
-from mqlite.mqsc import pcf_lengths, pcf_table
+from mqlite.mqsc import display, pcf_table
 from mqlite.mqsc.commands import AdminAPI, Status, run_command
 from mqlite.mqsc.parser import Command, Where
 from mqlite.mqsc.pcf_table import ParameterError
 from mqlite.protocol import pcf
 from mqlite.protocol.pcf import Value
 
-__all__ = ["Reply", "Request", "error_of", "error_response", "execute", "failure", "mqsc_command", "parse_records",
-           "request_command", "responses", "run_lines"]
+__all__ = ["Reply", "Request", "display_records", "error_of", "error_response", "execute", "failure", "mqsc_command",
+           "parse_records", "request_command", "responses", "run_lines"]
 
 Params = list[tuple[int, Value]]
 
@@ -219,7 +219,7 @@ def _display(command: int, request: Request) -> tuple[Command, _Inquiry, list[in
         if info not in kinds:
             raise ParameterError(C.MQRCCF_PARM_VALUE_ERROR, f"MQIACF_CONN_INFO_TYPE {info}", C.MQIACF_CONN_INFO_TYPE)
         options["TYPE"] = kinds[info]
-    attrs: dict[str, Any] = {}
+    cluster: str | None = None
     if command == C.MQCMD_INQUIRE_PUBSUB_STATUS:
         ps_type = request.integer(C.MQIACF_PS_STATUS_TYPE)
         if ps_type is not None and ps_type not in _PS_STATUS_TYPES:
@@ -227,15 +227,17 @@ def _display(command: int, request: Request) -> tuple[Command, _Inquiry, list[in
         options["TYPE"] = _PS_STATUS_TYPES[C.MQPSST_ALL if ps_type is None else ps_type]
     if command == C.MQCMD_INQUIRE_CLUSTER_Q_MGR:
         cluster = request.string(C.MQCA_CLUSTER_NAME)
-        if cluster and cluster != "*":
-            attrs["CLUSTER"] = cluster
     selection = request.integers(inquiry.selection)
     if selection is not None and C.MQIACF_ALL in selection:
         selection = None
     where = _where(inquiry.family, request.filters())
+    if cluster and cluster != "*":  # (DISPLAY CLUSQMGR takes no CLUSTER: its WHERE, the filter's place)
+        if where is not None:
+            raise MQError(C.MQRCCF_TOO_MANY_FILTERS, "MQCA_CLUSTER_NAME and a filter")
+        where = Where("CLUSTER", "LK" if cluster.endswith("*") else "EQ", cluster)
     request.done()
     flags = frozenset({"ALL"})
-    display = mqsc_command("DISPLAY", inquiry.noun, name, attrs, flags=flags, options=options, where=where)
+    display = mqsc_command("DISPLAY", inquiry.noun, name, flags=flags, options=options, where=where)
     return display, inquiry, selection
 
 
@@ -423,11 +425,11 @@ def _execute(admin: AdminAPI, command: int, request: Request) -> Reply:
         return Reply()
     if command in _INQUIRIES:
         display, inquiry, selection = _display(command, request)
-        return Reply(_objects(inquiry, run_lines(admin, display), selection))
+        return Reply(_objects(inquiry, display_records(admin, display, inquiry.family), selection))
     if command in _NAMES:
         inquire, family, name_parameter, list_parameter = _NAMES[command]
         display, inquiry, _ = _display(inquire, request)
-        objects = _objects(inquiry, run_lines(admin, display), [name_parameter])
+        objects = _objects(inquiry, display_records(admin, display, inquiry.family), [name_parameter])
         names = [str(dict(o).get(name_parameter, "")) for o in objects]
         result: Params = [(list_parameter, names)]
         if family == "QUEUE":
@@ -441,15 +443,19 @@ def _execute(admin: AdminAPI, command: int, request: Request) -> Reply:
     raise MQError(C.MQRCCF_CFH_COMMAND_ERROR, f"command {command} is not served")
 
 
-def _objects(inquiry: _Inquiry, lines: list[str], selection: list[int] | None) -> list[Params]:
-    out = []
-    for row, flags in parse_records(lines):
-        params = pcf_table.to_pcf(inquiry.family, row, flags)
-        if selection is not None:
-            wanted = {*selection, *inquiry.identity}
-            params = [(p, v) for p, v in params if p in wanted]
-        out.append(params)
-    return out
+def _objects(inquiry: _Inquiry, objects: list[Params], selection: list[int] | None) -> list[Params]:
+    if selection is None:
+        return objects
+    wanted = {*selection, *inquiry.identity}
+    return [[(p, v) for p, v in params if p in wanted] for params in objects]
+
+
+def display_records(admin: AdminAPI, command: Command, family: str) -> list[Params]:
+    """A DISPLAY's records as PCF parameters: the records the executor chose, kept as they are
+    (``display.capture``) rather than printed and read back."""
+    with display.capture() as records:
+        run_lines(admin, command)
+    return [pcf_table.record_to_pcf(family, record) for record in records]
 
 
 def _queue_type(admin: AdminAPI, name: str) -> str:
@@ -514,7 +520,7 @@ def responses(request: pcf.MQCFH, reply: Reply) -> list[pcf.PcfMessage]:
         control = C.MQCFC_LAST if seq == len(bodies) else C.MQCFC_NOT_LAST
         header = pcf.MQCFH(Type=kind, Command=request.Command, Version=version, MsgSeqNumber=seq, Control=control,
                            CompCode=comp_code, Reason=reason, ParameterCount=len(params))
-        out.append(pcf.PcfMessage(header, pcf_lengths.padded(params)))
+        out.append(pcf.PcfMessage(header, list(params)))
     return out
 
 

@@ -1,15 +1,15 @@
 """The field lengths of IBM's character parameters (cmqc.h's MQ_*_LENGTH): IBM's command server
 answers with each MQCFST (and each string of an MQCFSL) blank padded to its parameter's length,
-MQCA_Q_NAME to MQ_Q_NAME_LENGTH (48), and pymqi programs ``.strip()`` what they get; ``padded``
-lays a response's parameters out the same way. Parameters of variable length (topic strings,
-subscription names, selectors, escape text) are not in the table and go as they are."""
+MQCA_Q_NAME to MQ_Q_NAME_LENGTH (48), and pymqi programs ``.strip()`` what they get; the
+command server encodes its responses with ``LENGTHS`` (``protocol.pcf.encode``'s widths).
+Parameters of variable length (topic strings, subscription names, selectors, escape text) are
+not in the table and go as they are."""
 
 from __future__ import annotations
 
 from mqlite import cmqc as C
-from mqlite.protocol.pcf import Value
 
-__all__ = ["LENGTHS", "padded"]
+__all__ = ["LENGTHS"]
 
 # (length, parameters): a list, for many lengths are equal (48 is a queue's, a queue manager's ...)
 _BY_LENGTH: list[tuple[int, tuple[int, ...]]] = [
@@ -54,19 +54,3 @@ _BY_LENGTH: list[tuple[int, tuple[int, ...]]] = [
 ]
 #: parameter id -> IBM's field length
 LENGTHS: dict[int, int] = {parameter: length for length, parameters in _BY_LENGTH for parameter in parameters}
-
-
-def padded(parameters: list[tuple[int, Value]]) -> list[tuple[int, Value]]:
-    """``parameters`` with each string of a fixed-length parameter blank padded to its length
-    (a longer one, which IBM's fields could not hold, goes as it is)."""
-    out: list[tuple[int, Value]] = []
-    lengths = LENGTHS
-    for parameter, value in parameters:
-        length = lengths.get(parameter)
-        if length is not None:
-            if isinstance(value, str):
-                value = value.ljust(length)
-            elif isinstance(value, list) and value and isinstance(value[0], str):
-                value = [str(v).ljust(length) for v in value]
-        out.append((parameter, value))
-    return out

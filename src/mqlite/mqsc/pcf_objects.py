@@ -14,7 +14,7 @@ from mqlite.core.errors import MQError
 from mqlite.mqsc import pcf_commands, pcf_escape, pcf_subscriptions, pcf_table
 from mqlite.mqsc.commands import AdminAPI
 from mqlite.mqsc.parser import Command
-from mqlite.mqsc.pcf_commands import Params, Reply, Request, mqsc_command, parse_records, run_lines
+from mqlite.mqsc.pcf_commands import Params, Reply, Request, display_records, mqsc_command, parse_records, run_lines
 from mqlite.mqsc.pcf_table import ParameterError
 
 __all__ = ["execute", "ping_command"]
@@ -132,8 +132,7 @@ def _inquire_auth_recs(admin: AdminAPI, request: Request) -> Reply:
         attrs["GROUP" if entity_type == C.MQZAET_GROUP else "PRINCIPAL"] = entity
     request.integers(C.MQIACF_AUTH_PROFILE_ATTRS)
     request.done()
-    lines = run_lines(admin, mqsc_command("DISPLAY", "AUTHREC", None, attrs))
-    return Reply([pcf_table.to_pcf("AUTHREC", row, flags) for row, flags in parse_records(lines)])
+    return Reply(display_records(admin, mqsc_command("DISPLAY", "AUTHREC", None, attrs), "AUTHREC"))
 
 
 def _inquire_entity_auth(admin: AdminAPI, request: Request) -> Reply:
@@ -153,8 +152,7 @@ def _inquire_entity_auth(admin: AdminAPI, request: Request) -> Reply:
     request.integer(C.MQIACF_AUTH_OPTIONS)  # (the entity's authority, its groups' included: what ENTAUTH shows)
     selection = request.integers(C.MQIACF_AUTH_PROFILE_ATTRS)
     request.done()
-    lines = run_lines(admin, mqsc_command("DISPLAY", "ENTAUTH", None, attrs))
-    objects = [pcf_table.to_pcf("ENTAUTH", row, flags) for row, flags in parse_records(lines)]
+    objects = display_records(admin, mqsc_command("DISPLAY", "ENTAUTH", None, attrs), "ENTAUTH")
     if selection is not None and C.MQIACF_ALL not in selection:
         wanted = {*selection, C.MQCACF_ENTITY_NAME, C.MQIACF_ENTITY_TYPE, C.MQIACF_OBJECT_TYPE}
         objects = [[(p, v) for p, v in o if p in wanted] for o in objects]

@@ -20,6 +20,8 @@ from mqlite import cmqc as C
 from mqlite.core import attributes
 from mqlite.core.attributes import Kind
 from mqlite.core.errors import MQError
+from mqlite.mqsc import display
+from mqlite.mqsc.display import Record
 from mqlite.protocol.pcf import Value
 
 # A conversion of an extra: "int", "str", "hex" (bytes shown as hex), "ints" (a list of numbers),
@@ -213,25 +215,86 @@ def to_pcf(family: str, row: Mapping[str, str], flags: set[str]) -> list[tuple[i
     """One DISPLAY record as PCF parameters, in the record's order; keywords with no PCF
     parameter are left out. ``flags`` are the bare keywords of the record (SHARE, NOTRIGGER)."""
     catalogue = _catalogue_type(family, row)
-    extras = EXTRAS.get(family, {})
+    extras = EXTRAS.get(family, _NONE)
+    specs = _specs(catalogue) if catalogue else _NONE
     out: list[tuple[int, Value]] = []
     for keyword, text in row.items():
-        if keyword in extras:
-            converted = _extra(extras[keyword], text)
+        extra = extras.get(keyword)
+        if extra is not None:
+            converted = _extra(extra, text)
             if converted is not None:
                 out.append(converted)
             continue
-        spec = attributes.spec(catalogue, keyword) if catalogue else None
-        if spec is None or spec.selector is None:
+        spec = specs.get(keyword)
+        if spec is None:
             continue
         value = _catalogued(spec, text)
         if value is not None:
-            out.append((spec.selector, value))
-    if catalogue:
-        for spec in attributes.attributes(catalogue):
-            if spec.kind is Kind.FLAG and spec.selector is not None and (spec.name in flags or spec.negative in flags):
-                out.append((spec.selector, int(spec.name in flags)))
+            out.append((spec.selector, value))  # type: ignore[arg-type]  # (_specs: only those with one)
+    if catalogue and flags:
+        for spec in _flag_specs(catalogue):
+            if spec.name in flags or spec.negative in flags:
+                out.append((spec.selector, int(spec.name in flags)))  # type: ignore[arg-type]
     return out
+
+
+def record_to_pcf(family: str, record: Record) -> list[tuple[int, Value]]:
+    """A DISPLAY record as the executor chose it (``display.capture``) as PCF parameters, each
+    value converted as ``to_pcf`` converts what runmqsc prints, without laying the record out
+    and reading it back. Conversions are remembered: thousands of queues share most values."""
+    _, row, identity, keys = record
+    catalogue = _catalogue_type(family, row) or ""
+    memo = _CONVERTED.get((family, catalogue))
+    if memo is None or len(memo) >= _MEMO_LIMIT:
+        memo = _CONVERTED[(family, catalogue)] = {}
+    out: list[tuple[int, Value]] = []
+    append = out.append
+    for key in (*identity, *(k for k in keys if k not in identity)):
+        value = row.get(key, _UNKNOWN)
+        if value is _UNKNOWN:
+            continue
+        if type(value) in _MEMO_TYPES:
+            converted = memo.get((key, value), _UNKNOWN)
+            if converted is _UNKNOWN:
+                converted = memo[(key, value)] = _convert(family, catalogue, key, value)
+        else:
+            converted = _convert(family, catalogue, key, value)
+        if converted is not None:
+            append(converted)  # type: ignore[arg-type]
+    return out
+
+
+_MEMO_TYPES = frozenset({str, int, bool})
+_MEMO_LIMIT = 100_000
+_UNKNOWN: Any = object()
+_CONVERTED: dict[tuple[str, str], dict[tuple[str, Any], object]] = {}
+
+
+def _convert(family: str, catalogue: str, key: str, value: Any) -> tuple[int, Value] | None:
+    extra = EXTRAS.get(family, _NONE).get(key)
+    if extra is not None:
+        return _extra(extra, display.format_value(value))
+    spec = _specs(catalogue).get(key) if catalogue else None
+    if spec is None:
+        return None
+    if spec.kind is Kind.FLAG:
+        return (spec.selector, int(value)) if isinstance(value, bool) else None  # type: ignore[return-value]
+    converted = _catalogued(spec, display.format_value(value))
+    return None if converted is None else (spec.selector, converted)  # type: ignore[return-value]
+
+
+_NONE: Mapping[str, Any] = {}
+
+
+@cache
+def _specs(catalogue: str) -> dict[str, attributes.Attr]:
+    """The catalogue of ``catalogue`` by the keyword DISPLAY shows, those with a PCF parameter."""
+    return {a.name: a for a in attributes.attributes(catalogue) if a.selector is not None}
+
+
+@cache
+def _flag_specs(catalogue: str) -> tuple[attributes.Attr, ...]:
+    return tuple(a for a in attributes.attributes(catalogue) if a.kind is Kind.FLAG and a.selector is not None)
 
 
 def _extra(entry: tuple[int, Conversion], text: str) -> tuple[int, Value] | None:

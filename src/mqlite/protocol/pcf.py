@@ -18,6 +18,7 @@ Malformed input raises ``PcfError`` with IBM's MQRCCF_* reason for it.
 from __future__ import annotations
 
 import struct
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -110,14 +111,43 @@ def little_endian(encoding: int) -> bool:
 _INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
 
 
-def encode(message: PcfMessage, little: bool = True) -> bytes:
+def encode(message: PcfMessage, little: bool = True, widths: Mapping[int, int] | None = None) -> bytes:
+    """The message's bytes; ``widths`` (parameter -> length): strings of those parameters blank
+    padded to it, as IBM's command server pads its responses (each member of a string list too)."""
     order = "<" if little else ">"
     h = message.header
     out = [struct.pack(order + "9i", h.Type, C.MQCFH_STRUC_LENGTH, h.Version, h.Command, h.MsgSeqNumber,
                        h.Control, h.CompCode, h.Reason, len(message.parameters))]
+    memo = _ENCODED[(order, widths is not None)]
     for parameter, value in message.parameters:
-        out.append(_encode_parameter(order, parameter, value))
+        kind = type(value)
+        if kind is int or kind is str:  # (the same few values, response after response: encoded once)
+            key = (parameter, value)
+            encoded = memo.get(key)
+            if encoded is None:
+                if len(memo) >= _MEMO_LIMIT:
+                    memo.clear()
+                encoded = memo[key] = _encode_parameter(order, parameter, _padded(parameter, value, widths))
+            out.append(encoded)
+        else:
+            out.append(_encode_parameter(order, parameter, _padded(parameter, value, widths)))
     return b"".join(out)
+
+
+def _padded(parameter: int, value: Value, widths: Mapping[int, int] | None) -> Value:
+    width = widths.get(parameter) if widths else None
+    if width is None:
+        return value
+    if isinstance(value, str):
+        return value.ljust(width)
+    if isinstance(value, list) and value and isinstance(value[0], str):
+        return [str(v).ljust(width) for v in value]
+    return value
+
+
+_MEMO_LIMIT = 100_000
+_ENCODED: dict[tuple[str, bool], dict[tuple[int, Value], bytes]] = {
+    (order, padded): {} for order in "<>" for padded in (False, True)}
 
 
 def _encode_parameter(order: str, parameter: int, value: Value) -> bytes:
@@ -191,11 +221,22 @@ def decode(data: bytes, little: bool = True) -> PcfMessage:
 
 def _decode_parameters(data: bytes, offset: int, count: int, order: str) -> tuple[list[tuple[int, Value]], int]:
     parameters: list[tuple[int, Value]] = []
+    append = parameters.append
+    head, integer = _HEADS[order], _INTEGERS[order]
+    memo = _DECODED[order]
+    end = len(data)
     for _ in range(count):
-        if len(data) - offset < 12:
+        if end - offset >= C.MQCFIN_STRUC_LENGTH:  # an MQCFIN, the commonest, read in one go
+            kind, length, parameter, number = integer(data, offset)
+            if kind == C.MQCFT_INTEGER and length == C.MQCFIN_STRUC_LENGTH:
+                append((parameter, number))
+                offset += length
+                continue
+        elif end - offset < 12:
             raise PcfError(C.MQRCCF_PARM_COUNT_TOO_BIG, "the message ends before its ParameterCount parameters")
-        kind, length, parameter = struct.unpack_from(order + "3i", data, offset)
-        if length < 12 or length % 4 or offset + length > len(data):
+        else:
+            kind, length, parameter = head(data, offset)
+        if length < 12 or length % 4 or offset + length > end:
             raise PcfError(C.MQRCCF_STRUCTURE_TYPE_ERROR if length < 12 else C.MQRCCF_MSG_LENGTH_ERROR,
                            f"parameter {parameter}: StrucLength {length}", parameter)
         part = data[offset:offset + length]
@@ -207,11 +248,25 @@ def _decode_parameters(data: bytes, offset: int, count: int, order: str) -> tupl
                 raise PcfError(C.MQRCCF_CFGR_PARM_COUNT_ERROR, f"group {parameter}: ParameterCount {members}",
                                parameter)
             inner, offset = _decode_parameters(data, offset + length, members, order)
-            parameters.append((parameter, Group(inner)))
+            append((parameter, Group(inner)))
             continue
-        parameters.append((parameter, _decode_value(kind, parameter, part, order)))
+        if kind == C.MQCFT_STRING and length <= _MEMO_WIDTH:
+            value = memo.get(part)  # (responses repeat their values: each is decoded once)
+            if value is None:
+                if len(memo) >= _MEMO_LIMIT:
+                    memo.clear()
+                value = memo[part] = _decode_value(kind, parameter, part, order)
+            append((parameter, value))
+        else:
+            append((parameter, _decode_value(kind, parameter, part, order)))
         offset += length
     return parameters, offset
+
+
+_HEADS = {order: struct.Struct(order + "3i").unpack_from for order in "<>"}
+_INTEGERS = {order: struct.Struct(order + "4i").unpack_from for order in "<>"}
+_MEMO_WIDTH = 128  # bytes: an integer, a name, a date; not a long string
+_DECODED: dict[str, dict[bytes, Value]] = {"<": {}, ">": {}}
 
 
 def _text(raw: bytes, ccsid: int) -> str:

@@ -6,9 +6,11 @@ its MQMD names (``QueueManager.admin_for``: each command checked as runmqsc's ar
 object authorities it needs), and answered on its ReplyToQ at ReplyToQMgr in IBM's response
 format: MQFMT_ADMIN, MQMT_REPLY, the CorrelId the request's MsgId (its CorrelId with
 MQRO_PASS_CORREL_ID), the request's Encoding, Priority and Persistence. The replies commit with
-the get. A request that is not a PCF command is answered with the reason (MQRCCF_CFH_TYPE_ERROR,
-MQRCCF_CFH_LENGTH_ERROR, MQRCCF_MD_FORMAT_ERROR ...) when it names a reply-to queue, and goes to
-the dead-letter queue with that reason when it does not; the server serves on either way.
+the get, unless there are more than a unit of work may hold (QMGR MAXUMSGS: INQUIRE_Q of 10,000
+queues), when they are put outside it. A request that is not a PCF command is answered with the
+reason (MQRCCF_CFH_TYPE_ERROR, MQRCCF_CFH_LENGTH_ERROR, MQRCCF_MD_FORMAT_ERROR ...) when it names
+a reply-to queue, and goes to the dead-letter queue with that reason when it does not; the server
+serves on either way.
 
 It starts with the queue manager when QMGR SCMDSERV is QMGR (IBM's default; with MANUAL it
 starts stopped). ``mqlite endmqcsv`` / ``strmqcsv`` are control messages on the command queue
@@ -34,7 +36,7 @@ from mqlite.core.errors import MQError
 from mqlite.core.handles import Connection, GetResult
 from mqlite.core.security.principal import Principal
 from mqlite.message import Message, MessageDescriptor
-from mqlite.mqsc import pcf_commands, pcf_objects, pcf_table
+from mqlite.mqsc import pcf_commands, pcf_lengths, pcf_objects, pcf_table
 from mqlite.mqsc.commands import Outcome, PingRequest, Status, Steps, script_steps
 from mqlite.protocol import pcf
 from mqlite.server.runtime import Round
@@ -159,24 +161,39 @@ class CommandServer:
 
     def _reply(self, conn: Connection, request: MessageDescriptor, messages: list[pcf.PcfMessage],
                little: bool, syncpoint: bool = True) -> None:
+        """Each response put to the reply-to queue, opened once for them all (an INQUIRE of
+        thousands of objects is thousands of responses)."""
         correl = request.CorrelId if request.Report & C.MQRO_PASS_CORREL_ID else request.MsgId
-        for message in messages:
-            md = MessageDescriptor(MsgType=C.MQMT_REPLY, Format=C.MQFMT_ADMIN, Encoding=request.Encoding,
-                                   CodedCharSetId=pcf.UTF8, Priority=request.Priority,
-                                   Persistence=request.Persistence, Expiry=request.Expiry, CorrelId=correl,
-                                   UserIdentifier=request.UserIdentifier, PutApplName="amqpcsea")
-            if request.Report & C.MQRO_PASS_MSG_ID:
-                md.MsgId = request.MsgId
-            body = pcf.encode(message, little)
-            options = (C.MQPMO_SYNCPOINT if syncpoint else C.MQPMO_NO_SYNCPOINT) | (
-                0 if request.Report & C.MQRO_PASS_MSG_ID else C.MQPMO_NEW_MSG_ID)
-            queue, qmgr = request.ReplyToQ.strip(), request.ReplyToQMgr.strip()
-            try:
-                self.core.put1(conn, {"ObjectName": queue, "ObjectQMgrName": qmgr}, md, options, {}, body)
-            except MQError as error:  # IBM: a reply that cannot be delivered is dead-lettered
-                log.warning("AMQ8027W: PCF reply to %s not delivered (%d): dead-lettered", queue, error.reason)
-                if not self.core.dead_letter(Message(md, body), error.reason, queue, qmgr):
-                    log.error("AMQ9544E: PCF reply to %s lost: no dead-letter queue", queue)
+        if len(messages) >= int(self.core.attrs.get("MAXUMSGS", 10_000)):
+            syncpoint = False  # more than a unit of work may hold (MAXUMSGS): put as they are made
+        options = (C.MQPMO_SYNCPOINT if syncpoint else C.MQPMO_NO_SYNCPOINT) | (
+            0 if request.Report & C.MQRO_PASS_MSG_ID else C.MQPMO_NEW_MSG_ID)
+        queue, qmgr = request.ReplyToQ.strip(), request.ReplyToQMgr.strip()
+        try:
+            hobj: int | MQError = self.core.open(conn, {"ObjectName": queue, "ObjectQMgrName": qmgr},
+                                                 C.MQOO_OUTPUT).hobj
+        except MQError as error:
+            hobj = error
+        try:
+            for message in messages:
+                md = MessageDescriptor(MsgType=C.MQMT_REPLY, Format=C.MQFMT_ADMIN, Encoding=request.Encoding,
+                                       CodedCharSetId=pcf.UTF8, Priority=request.Priority,
+                                       Persistence=request.Persistence, Expiry=request.Expiry, CorrelId=correl,
+                                       UserIdentifier=request.UserIdentifier, PutApplName="amqpcsea")
+                if request.Report & C.MQRO_PASS_MSG_ID:
+                    md.MsgId = request.MsgId
+                body = pcf.encode(message, little, pcf_lengths.LENGTHS)
+                try:
+                    if isinstance(hobj, MQError):
+                        raise hobj
+                    self.core.put(conn, hobj, md, options, {}, body)
+                except MQError as error:  # IBM: a reply that cannot be delivered is dead-lettered
+                    log.warning("AMQ8027W: PCF reply to %s not delivered (%d): dead-lettered", queue, error.reason)
+                    if not self.core.dead_letter(Message(md, body), error.reason, queue, qmgr):
+                        log.error("AMQ9544E: PCF reply to %s lost: no dead-letter queue", queue)
+        finally:
+            if not isinstance(hobj, MQError):
+                self.core.close(conn, hobj, 0)
 
     def _failed(self, result: GetResult, error: MQError) -> str:
         """A request with no reply-to queue that is not a PCF command, or one the server could
