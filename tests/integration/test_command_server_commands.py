@@ -212,3 +212,20 @@ def test_ping_and_resolve_channel(qmgr_factory: Callable[..., QMgr], run_cli: Ru
     finally:
         admin.disconnect()
         qm.disconnect()
+
+
+def test_reset_q_stats_through_pcf_and_mqsc(qmgr: QMgr, run_cli: RunCli, admin: Any) -> None:
+    """RESET_Q_STATS answers IBM's statistics (MQIA_MSG_ENQ_COUNT, MQIA_MSG_DEQ_COUNT,
+    MQIA_HIGH_Q_DEPTH, MQIA_TIME_SINCE_RESET) and resets them, as RESET QSTATS does."""
+    mqsc(run_cli, qmgr, "DEFINE QLOCAL(STATS.Q)\n")
+    with pymqi.Queue(admin.qm, "STATS.Q") as queue:
+        for body in (b"one", b"two", b"three"):
+            queue.put(body)
+        queue.get()
+    (stats,) = admin.MQCMD_RESET_Q_STATS({C.MQCA_Q_NAME: b"STATS.Q"})
+    assert stats[C.MQCA_Q_NAME].strip() == b"STATS.Q"
+    assert (stats[C.MQIA_MSG_ENQ_COUNT], stats[C.MQIA_MSG_DEQ_COUNT], stats[C.MQIA_HIGH_Q_DEPTH]) == (3, 1, 3)
+    assert isinstance(stats[C.MQIA_TIME_SINCE_RESET], int) and stats[C.MQIA_TIME_SINCE_RESET] >= 0
+    shown = records(mqsc(run_cli, qmgr, "RESET QSTATS(STATS.Q)\n"), "AMQ8450I")[0]
+    assert (shown["ENQCOUNT"], shown["DEQCOUNT"], shown["HIQDEPTH"]) == ("0", "0", "2")  # reset: depth now
+    assert _failed(lambda: admin.MQCMD_RESET_Q_STATS({C.MQCA_Q_NAME: b"NO.SUCH.Q"}))[1] == C.MQRC_UNKNOWN_OBJECT_NAME

@@ -5,8 +5,9 @@ before it runs, as IBM's OAM checks MQSC commands ("Authorizations for MQSC comm
   of an object that exists ``chg`` on it; and ``dsp`` on the LIKE object, or on the default
   object (SYSTEM.DEFAULT.LOCAL.QUEUE, ...) when there is no LIKE;
 - ALTER ``chg``, DELETE ``dlt`` (the object's own authority records go with it, IBM's default
-  AUTHREC(YES)), CLEAR ``clr``, DISPLAY ``dsp`` (a generic DISPLAY shows only the
-  objects the caller may display), START/STOP CHANNEL ``ctrl``, on the object itself;
+  AUTHREC(YES)), CLEAR ``clr``, RESET QSTATS ``dsp`` and ``chg``, DISPLAY ``dsp`` (a generic
+  DISPLAY shows only the objects the caller may display), START/STOP CHANNEL ``ctrl``, on the
+  object itself;
 - subscriptions, topic and publish/subscribe status: on the queue manager (``chg`` to change,
   ``dsp`` to display);
 - SET/DELETE AUTHREC, SET CHLAUTH and REFRESH SECURITY ``chg`` on the queue manager, DISPLAY
@@ -54,6 +55,8 @@ class Unchecked(Protocol):
     def objects(self, objtype: str, generic: str) -> list[dict[str, Any]]: ...
 
     def clear_queue(self, name: str) -> None: ...
+
+    def reset_queue_stats(self, name: str) -> dict[str, Any]: ...
 
     def queue_status(self, generic: str, status_type: str) -> list[dict[str, Any]]: ...
 
@@ -248,6 +251,12 @@ class CheckedAdmin:
         self._command = C.MQCMD_CLEAR_Q
         self._require(C.MQOT_Q, name, C.MQZAO_CLEAR)
         self.qm.clear_queue(name)
+
+    def reset_queue_stats(self, name: str) -> dict[str, Any]:
+        self._command = C.MQCMD_RESET_Q_STATS
+        self._require(C.MQOT_Q, name, C.MQZAO_DISPLAY)  # IBM: RESET QSTATS needs dsp and chg
+        self._require(C.MQOT_Q, name, C.MQZAO_CHANGE)
+        return self.qm.reset_queue_stats(name)
 
     def queue_status(self, generic: str, status_type: str) -> list[dict[str, Any]]:
         self._command = C.MQCMD_INQUIRE_Q_STATUS

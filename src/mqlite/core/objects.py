@@ -134,6 +134,7 @@ class ObjectDefinitions:
     # -- queues that come and go -------------------------------------------------------
     def add_local_queue(self, name: str, attrs: dict[str, Any], persist: bool = True) -> LocalQueue:
         queue = LocalQueue(name, attrs, self.reader)
+        queue.stats_since = self.clock()
         if self.reader is not None and hasattr(self.reader, "max_seq"):
             # The high-water mark outlives the queue: one defined again numbers on from above it.
             queue.seq_mark = int(self.reader.max_seq(name))
@@ -273,6 +274,22 @@ class ObjectDefinitions:
             raise MQError(C.MQRC_OBJECT_IN_USE, f"queue {name} is open or has uncommitted messages")
         queue.clear()
         self.outbox.tx.purge_queue(name)
+
+    def reset_queue_stats(self, name: str) -> dict[str, Any]:
+        """RESET QSTATS: a local queue's counts since they were last reset (or since the queue
+        manager started), ENQCOUNT DEQCOUNT HIQDEPTH RESETINT (seconds), and counting anew."""
+        definition = self.qdefs.get(name)
+        if definition is None:
+            raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"object {name} not found")
+        queue = self.queues.get(name)
+        if queue is None:
+            raise MQError(C.MQRC_OBJECT_TYPE_ERROR, f"{name} is a {definition[0]}, not a local queue")
+        now = self.clock()
+        row = {"QUEUE": name, "ENQCOUNT": queue.enqueued, "DEQCOUNT": queue.dequeued, "HIQDEPTH": queue.high_depth,
+               "RESETINT": max(0, int(now - queue.stats_since))}
+        queue.enqueued = queue.dequeued = 0
+        queue.high_depth, queue.stats_since = queue.depth, now
+        return row
 
     def queue_rows(self, objtype: str, generic: str) -> list[dict[str, Any]]:
         """DISPLAY Q*: each matching definition with its runtime counts."""

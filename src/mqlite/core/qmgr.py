@@ -237,6 +237,7 @@ class QueueManager:
         # DISPLAY QMSTATUS beyond QMNAME and STATUS: what the server adds (CMDSERV, the command server's)
         self.status_extras: Callable[[], dict[str, Any]] = dict
         self.clear_queue = objects.clear_queue
+        self.reset_queue_stats = objects.reset_queue_stats
         self.queue_status = admin.queue_status
         self.connection_status = admin.connection_status
         self.stop_connection = admin.stop_connection

@@ -142,6 +142,12 @@ class LocalQueue:
         self.fifo = attrs.get("MSGDLVSQ") == "FIFO"
         self.max_depth = int(attrs.get("MAXDEPTH", 5000))
         self.max_msgl = int(attrs.get("MAXMSGL", 4194304))
+        # RESET QSTATS: puts and destructive gets (committed or not) since the last reset, the
+        # deepest the queue has been, and when the counting began (set when the queue is made).
+        self.enqueued = 0
+        self.dequeued = 0
+        self.high_depth = 0
+        self.stats_since = 0.0
         # CorrelId -> its entries per level, in put order: built at the first get by CorrelId (a
         # cluster transmission queue's senders each take their own), kept up to date after.
         self._by_correl: dict[bytes, list[deque[Entry]]] | None = None
@@ -180,6 +186,9 @@ class LocalQueue:
             if self._by_correl is not None:
                 self._index(entry, message.md.CorrelId)
         self.depth += 1
+        self.enqueued += 1
+        if self.depth > self.high_depth:
+            self.high_depth = self.depth
         if state == UNCOMMITTED:
             self.uncommitted += 1
         return entry
@@ -201,6 +210,7 @@ class LocalQueue:
         if seq >= self.next_seq:
             self.next_seq = seq + 1
         self.depth += 1
+        self.high_depth = max(self.high_depth, self.depth)
         self.evicted += 1
         return entry
 
@@ -213,6 +223,7 @@ class LocalQueue:
         """Got under syncpoint: off the queue for everyone until commit or backout."""
         entry.state = LOCKED
         self.depth -= 1
+        self.dequeued += 1  # (a backout does not take it back, as IBM counts)
         self.locked += 1
         if self._by_correl is not None:  # out of the CorrelId index: a channel's batch in flight
             self._unindex(entry)         # is not stepped over by each get of the next one
@@ -236,6 +247,8 @@ class LocalQueue:
             self.locked -= 1
         else:
             self.depth -= 1
+            if entry.state == AVAILABLE:
+                self.dequeued += 1  # got outside a unit of work (or expired)
         if entry.expiry_at:
             self.expiring -= 1
         entry.state = REMOVED
@@ -257,6 +270,7 @@ class LocalQueue:
         removed = [e for e in self.iter_entries() if e.state == AVAILABLE]
         for entry in removed:
             self.remove(entry)
+        self.dequeued -= len(removed)  # (cleared, not got)
         return removed
 
     # -- finding -----------------------------------------------------------------------

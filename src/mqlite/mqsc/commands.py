@@ -19,7 +19,7 @@ from typing import Any, Protocol, runtime_checkable
 from mqlite import cmqc
 from mqlite.core import attributes
 from mqlite.core.errors import MQError
-from mqlite.mqsc import chlauth, cluster, connections, display, security
+from mqlite.mqsc import chlauth, cluster, connections, display, queue_stats, security
 from mqlite.mqsc.lexer import MqscSyntaxError, split_script
 from mqlite.mqsc.parser import Command, Where, parse
 from mqlite.mqsc.summary import summary
@@ -328,10 +328,7 @@ def _dispatch(admin: AdminAPI, cmd: Command) -> list[str]:
     elif verb in ("START", "STOP") and objtype == "LISTENER":
         _no_attributes(cmd)
         listeners = _listener_admin(admin, cmd)
-        if verb == "START":
-            listeners.start_listener(name)
-        else:
-            listeners.stop_listener(name)
+        (listeners.start_listener if verb == "START" else listeners.stop_listener)(name)
     elif verb == "RESET" and objtype == "CHANNEL":
         _no_attributes(cmd)
         seqnum = cmd.options.get("SEQNUM", "1")
@@ -339,6 +336,8 @@ def _dispatch(admin: AdminAPI, cmd: Command) -> list[str]:
             raise cmd.error("SEQNUM must be a number", "SEQNUM")
         _channel_admin(admin, cmd).reset_channel(name, cmd.options.get("CHLTYPE"), int(seqnum))
         return ["AMQ8023I: WebSphere MQ channel reset."]
+    elif verb == "RESET" and objtype == "QSTATS":
+        return queue_stats.reset(admin, cmd)
     elif verb == "RESOLVE" and objtype == "CHANNEL":
         _no_attributes(cmd)
         if "ACTION" not in cmd.options:

@@ -71,6 +71,7 @@ HEADERS: dict[str, str] = {
     "QMGR": "AMQ8408I: Display Queue Manager details.",
     "QMSTATUS": "AMQ8705I: Display Queue Manager Status Details.",
     "QSTATUS": "AMQ8450I: Display queue status details.",
+    "QSTATS": "AMQ8450I: Display queue status details.",  # (RESET QSTATS's record)
     "CONN": "AMQ8276I: Display Connection details.",
     "TOPIC": "AMQ8633I: Display topic details.",
     "TPSTATUS": "AMQ8754I: Display topic status details.",
