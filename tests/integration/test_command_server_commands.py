@@ -9,6 +9,7 @@ repeated here."""
 from __future__ import annotations
 
 import json
+import struct
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +19,7 @@ import mqlite as pymqi
 from helpers.mqsc import mqsc, records
 from helpers.qmgrs import QMgr
 from mqlite import cmqc as C
+from mqlite.protocol import pcf
 
 RunCli = Any
 MQIACH_MAX_INSTANCES = 1618  # cmqcfc.h (MAXINST's selector in the catalogue)
@@ -229,3 +231,54 @@ def test_reset_q_stats_through_pcf_and_mqsc(qmgr: QMgr, run_cli: RunCli, admin: 
     shown = records(mqsc(run_cli, qmgr, "RESET QSTATS(STATS.Q)\n"), "AMQ8450I")[0]
     assert (shown["ENQCOUNT"], shown["DEQCOUNT"], shown["HIQDEPTH"]) == ("0", "0", "2")  # reset: depth now
     assert _failed(lambda: admin.MQCMD_RESET_Q_STATS({C.MQCA_Q_NAME: b"NO.SUCH.Q"}))[1] == C.MQRC_UNKNOWN_OBJECT_NAME
+
+
+def _raw_request(qm: Any, body: bytes) -> pcf.PcfMessage:
+    """``body`` put to the command queue as it is; the one answer on PCF.REPLY, decoded."""
+    md = pymqi.MD(Format=C.MQFMT_ADMIN.encode(), MsgType=C.MQMT_REQUEST, ReplyToQ=b"PCF.REPLY")
+    with pymqi.Queue(qm, "SYSTEM.ADMIN.COMMAND.QUEUE", C.MQOO_OUTPUT) as queue:
+        queue.put(body, md)
+    gmo = pymqi.GMO(Options=C.MQGMO_WAIT, WaitInterval=60_000, MatchOptions=C.MQMO_MATCH_CORREL_ID)
+    with pymqi.Queue(qm, "PCF.REPLY") as replies:
+        return pcf.decode(replies.get(None, pymqi.MD(CorrelId=md.MsgId), gmo))
+
+
+def test_wrong_types_counts_and_lengths_are_answered_with_the_parameter(qmgr: QMgr, run_cli: RunCli) -> None:
+    """Issue 32 item 7: each malformed request answered with IBM's reason and, where the structure
+    at fault could be read, MQIACF_PARAMETER_ID naming it; the server serves on after each.
+    Strings in the answers are padded as IBM pads them (MQCA_Q_NAME to 48)."""
+    mqsc(run_cli, qmgr, "DEFINE QLOCAL(PCF.REPLY)\nDEFINE QLOCAL(PAD.Q)\n")
+    header = pcf.MQCFH(Type=C.MQCFT_COMMAND, Command=C.MQCMD_INQUIRE_Q)
+    name = pcf.encode(pcf.PcfMessage(header, [(C.MQCA_Q_NAME, "PAD.Q")]))
+    attrs = pcf.encode(pcf.PcfMessage(header, [(C.MQCA_Q_NAME, "PAD.Q"), (C.MQIACF_Q_ATTRS, [C.MQIA_MAX_Q_DEPTH])]))
+
+    def field(data: bytes, at: int, value: int) -> bytes:
+        return data[:at] + struct.pack("<i", value) + data[at + 4:]
+
+    cases = [  # (request, reason, the parameter named)
+        (field(name, 32, 3), C.MQRCCF_PARM_COUNT_TOO_BIG, None),  # MQCFH ParameterCount 3 of 1
+        (field(name, 36 + 16, 400), C.MQRCCF_CFST_STRING_LENGTH_ERR, C.MQCA_Q_NAME),  # MQCFST StringLength
+        (field(name, 36, 99), C.MQRCCF_STRUCTURE_TYPE_ERROR, C.MQCA_Q_NAME),  # structure type 99
+        (field(attrs, 64 + 12, 5), C.MQRCCF_CFIL_COUNT_ERROR, C.MQIACF_Q_ATTRS),  # MQCFIL Count 5 of 1
+        (pcf.encode(pcf.PcfMessage(header, [(C.MQCA_Q_NAME, "PAD.Q"), (C.MQIA_Q_TYPE, "QLOCAL")])),
+         C.MQRCCF_CFIN_PARM_ID_ERROR, C.MQIA_Q_TYPE),  # a string where an integer belongs
+        (pcf.encode(pcf.PcfMessage(header, [(C.MQCA_Q_NAME, "PAD.Q"), (C.MQIA_Q_TYPE, 77)])),
+         C.MQRCCF_PARM_VALUE_ERROR, C.MQIA_Q_TYPE),
+    ]
+    qm = pymqi.connect(qmgr.name)
+    try:
+        for body, reason, parameter in cases:
+            answer = _raw_request(qm, body)
+            assert (answer.header.CompCode, answer.header.Reason) == (C.MQCC_FAILED, reason), (reason, answer)
+            assert answer.parameters == ([(C.MQIACF_PARAMETER_ID, parameter)] if parameter else []), answer
+            ok = _raw_request(qm, name)  # and it serves on
+            assert (ok.header.CompCode, ok.header.Reason) == (C.MQCC_OK, C.MQRC_NONE)
+        md = pymqi.MD(Format=C.MQFMT_ADMIN.encode(), MsgType=C.MQMT_REQUEST, ReplyToQ=b"PCF.REPLY")
+        with pymqi.Queue(qm, "SYSTEM.ADMIN.COMMAND.QUEUE", C.MQOO_OUTPUT) as queue:
+            queue.put(name, md)
+        gmo = pymqi.GMO(Options=C.MQGMO_WAIT, WaitInterval=60_000, MatchOptions=C.MQMO_MATCH_CORREL_ID)
+        with pymqi.Queue(qm, "PCF.REPLY") as replies:
+            raw = replies.get(None, pymqi.MD(CorrelId=md.MsgId), gmo)
+        assert b"PAD.Q".ljust(C.MQ_Q_NAME_LENGTH) in raw  # on the wire as IBM's: blank padded to 48
+    finally:
+        qm.disconnect()

@@ -180,3 +180,16 @@ def test_error_response_names_the_parameter(qm: QueueManager) -> None:
     (answer,) = error_response(request, refused.value.reason, refused.value.parameter)
     assert answer.header.Reason == C.MQRCCF_MSG_LENGTH_ERROR
     assert answer.parameters == [(C.MQIACF_PARAMETER_ID, C.MQCA_Q_NAME)]
+
+
+@pytest.mark.parametrize(("psmode", "status"), [("ENABLED", C.MQPS_STATUS_ACTIVE), ("COMPAT", C.MQPS_STATUS_COMPAT),
+                                                 ("DISABLED", C.MQPS_STATUS_INACTIVE)])
+def test_pubsub_status_follows_psmode(qm: QueueManager, psmode: str, status: int) -> None:
+    """D:R-PSM-4: PSMODE changes the status DISPLAY PUBSUB reports, and INQUIRE_PUBSUB_STATUS's
+    MQIACF_PUBSUB_STATUS (MQPS_STATUS_*) with it: ACTIVE, COMPAT (the engine only), INACTIVE."""
+    mqsc(qm, f"ALTER QMGR PSMODE({psmode})")
+    shown = parse_records(mqsc(qm, "DISPLAY PUBSUB TYPE(LOCAL)"))[0][0]
+    inquired = _one(qm, C.MQCMD_INQUIRE_PUBSUB_STATUS, [(C.MQIACF_PS_STATUS_TYPE, C.MQPSST_LOCAL)])
+    assert inquired[C.MQIACF_PUBSUB_STATUS] == status
+    assert shown["STATUS"] == {C.MQPS_STATUS_ACTIVE: "ACTIVE", C.MQPS_STATUS_COMPAT: "COMPAT",
+                               C.MQPS_STATUS_INACTIVE: "INACTIVE"}[status]
