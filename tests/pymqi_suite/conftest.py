@@ -67,10 +67,6 @@ _IBM_STATE = ("needs what IBM's queue manager holds and mqlite's does not: {} (t
 _AUTH_INFO = ("setUpClass asks MQCMD_INQUIRE_AUTH_INFO (CHCKCLNT of the CONNAUTH object) and "
               "MQCMD_SET_AUTH_REC with MQCACF_PRINCIPAL_ENTITY_NAMES; mqlite's command server answers "
               "INQUIRE_AUTH_INFO with MQRCCF_CFH_COMMAND_ERROR (3007): server side, reported")
-_MCD = ("an MQRFH2 put with folders psc, testFolder and mcd comes back from a plain MQGET (no message "
-        "handle, PROPCTL(COMPAT)) without its mcd folder (StrucLength 252, not 284); IBM returns the "
-        "header as it was put: server side (core/properties_delivery), reported. put_rfh2/get_rfh2 "
-        "themselves: tests/integration/test_client_pymqi_rfh2.py")
 # upstream/<file>::<class>::<method> (a ddt-expanded method by its own name) -> (kind, reason).
 # xfail is strict: a test that starts passing fails the run, so the entry (and docs/PYMQI.md) go.
 DIFFERENCES: dict[str, tuple[str, str]] = {
@@ -135,9 +131,6 @@ DIFFERENCES: dict[str, tuple[str, str]] = {
     "test_rfh2.py::TestRFH2::test_encoding_on_pack_big_endian": (
         XFAIL, _RFH2 + "pack(encoding=MQENC_FLOAT_S390), an encoding with no integer bits, packs in the "
                "machine's byte order; pymqi packs big-endian unless MQENC_INTEGER_REVERSED is set"),
-    **{f"test_rfh2_put_get.py::TestRFH2PutGet::{name}": (XFAIL, _MCD) for name in (
-        "test_get_rfh2_single", "test_get_rfh2_multiple", "test_put_rfh2_single", "test_put_rfh2_multiple",
-        "test_put_get_rfh2_single", "test_put_get_rfh2_multiple")},
     "test_tls.py::TestTLS::test_connection_with_tls": (
         SKIP, "needs IBM CMS key repositories (.kdb) made with runmqakm and set on the queue manager with "
               "PCF (SSLKEYR, CERTLABL); mqlite's key repositories are PEM directories (mqlite mkcert); "
