@@ -7,11 +7,17 @@
   reply queue of MAXDEPTH 1,000,000) beside the same ``DISPLAY QLOCAL(*) ALL`` through the
   client's MQSC path (``QueueManager.mqsc``, runmqsc's), rounds alternating; inquiries and queues
   per second of each and PCF's rate over MQSC's (target: at least 1).
+- ``queued_publish``: non-persistent publications of 100 bytes as MQRFH2 Publish commands put to
+  SYSTEM.BROKER.DEFAULT.STREAM, delivered by the queued daemon to a subscriber registered with a
+  RegSub command, beside MQI publications (MQPUT to a topic) to one DEFINE SUB subscriber, rounds
+  alternating; publications per second until the last copy is on its queue, and the ratio
+  (target: queued at least 0.5 of MQI).
 
 Each case is a function of the dispatch table ``CASES`` (name -> function(args) -> its figures);
 ``--only NAME`` runs one. Prints one JSON line.
 
-Usage: ``python bench/queued.py [--only pcf_inquire_q] [--queues 10000] [--rounds 5]``
+Usage: ``python bench/queued.py [--only pcf_inquire_q|queued_publish] [--queues 10000] [--rounds 5]
+[--publications 5000] [--size 100]``
 """
 
 from __future__ import annotations
@@ -33,6 +39,8 @@ from mqlite_cli import run as cli
 
 import mqlite
 from mqlite import cmqc as C
+from mqlite.protocol import rfh2
+from mqlite.protocol.rfh2_folders import parse
 
 QMGR = "BENCH.QUEUED"
 
@@ -117,9 +125,75 @@ def pcf_inquire_q(args: argparse.Namespace) -> dict[str, Any]:
             "mqsc_seconds": [round(s, 3) for s in seconds["mqsc"]]}
 
 
-#: name -> the case (another developer's ``queued_publish`` goes beside it)
+# -- queued_publish --------------------------------------------------------------------------------
+def _command(psc: str, body: bytes = b"") -> bytes:
+    """A command message's data: one MQRFH2 with the psc folder, then a string body."""
+    header = rfh2.Rfh2Header((parse(psc),), C.MQENC_NATIVE, C.MQCCSI_INHERIT, C.MQFMT_STRING.strip())
+    return rfh2.encode([header], body)
+
+
+def _publish_round(qm: mqlite.QueueManager, kind: str, count: int, size: int) -> float:
+    """``count`` publications of ``size`` bytes, non-persistent, one subscriber: seconds until the
+    last copy is on the subscriber's queue."""
+    body = b"x" * size
+    target = mqlite.Queue(qm, f"BENCH.{kind.upper()}.SUBQ", C.MQOO_INQUIRE)
+    began = time.perf_counter()
+    if kind == "queued":
+        stream = mqlite.Queue(qm, "SYSTEM.BROKER.DEFAULT.STREAM", C.MQOO_OUTPUT)
+        data = _command("<psc><Command>Publish</Command><Topic>Bench/Queued</Topic></psc>", body)
+        for _ in range(count):
+            stream.put(data, mqlite.MD(Format=C.MQFMT_RF_HEADER_2.encode(), MsgType=C.MQMT_DATAGRAM))
+        stream.close()
+    else:
+        topic = mqlite.Topic(qm, topic_string="Bench/MQI")
+        topic.open(open_opts=C.MQOO_OUTPUT)
+        for _ in range(count):
+            topic.pub(body, mqlite.MD(Format=C.MQFMT_STRING.encode()))
+        topic.close()
+    while int(target.inquire(C.MQIA_CURRENT_Q_DEPTH)) < count:
+        time.sleep(0.001)
+    elapsed = time.perf_counter() - began
+    target.close()
+    mqsc(qm, f"CLEAR QLOCAL(BENCH.{kind.upper()}.SUBQ)\n")
+    return elapsed
+
+
+def queued_publish(args: argparse.Namespace) -> dict[str, Any]:
+    """Queued publications (an MQRFH2 Publish command put to SYSTEM.BROKER.DEFAULT.STREAM, the
+    daemon publishing it to a queued subscriber registered with RegSub) beside MQI publications
+    (MQPUT to a topic, one DEFINE SUB subscriber), rounds alternating (target: queued at least
+    0.5 of MQI)."""
+    count, size, rounds = args.publications, args.size, args.rounds
+    with queue_manager() as qm:
+        mqsc(qm, "DEFINE QLOCAL(BENCH.QUEUED.SUBQ) MAXDEPTH(1000000)\nDEFINE QLOCAL(BENCH.MQI.SUBQ) MAXDEPTH(1000000)\n"
+                 "DEFINE QLOCAL(BENCH.REPLY)\nDEFINE SUB(BENCH.MQI) TOPICSTR('Bench/MQI') DEST(BENCH.MQI.SUBQ)\n")
+        md = mqlite.MD(Format=C.MQFMT_RF_HEADER_2.encode(), MsgType=C.MQMT_REQUEST, ReplyToQ=b"BENCH.REPLY")
+        control = mqlite.Queue(qm, "SYSTEM.BROKER.CONTROL.QUEUE", C.MQOO_OUTPUT)
+        control.put(_command("<psc><Command>RegSub</Command><Topic>Bench/Queued</Topic>"
+                             "<QName>BENCH.QUEUED.SUBQ</QName></psc>"), md)
+        control.close()
+        reply = mqlite.Queue(qm, "BENCH.REPLY").get(None, mqlite.MD(), mqlite.GMO(Options=C.MQGMO_WAIT,
+                                                                                   WaitInterval=60_000))
+        if b"<Completion>ok</Completion>" not in reply:
+            raise SystemExit(f"RegSub refused: {reply!r}")
+        seconds: dict[str, list[float]] = {"queued": [], "mqi": []}
+        kinds = ["mqi", "queued"]
+        for round_ in range(rounds):
+            for kind in kinds if round_ % 2 == 0 else kinds[::-1]:
+                seconds[kind].append(_publish_round(qm, kind, count, size))
+    rates = {kind: [count / s for s in values] for kind, values in seconds.items()}
+    ratios = [q / m for q, m in zip(rates["queued"], rates["mqi"], strict=True)]
+    return {"publications": count, "bytes": size, "rounds": rounds,
+            "queued_per_s": round(statistics.median(rates["queued"])),
+            "mqi_per_s": round(statistics.median(rates["mqi"])),
+            "queued_over_mqi": round(statistics.median(ratios), 3),
+            "ratios": [round(r, 3) for r in ratios]}
+
+
+#: name -> the case
 CASES: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "pcf_inquire_q": pcf_inquire_q,
+    "queued_publish": queued_publish,
 }
 
 
@@ -127,7 +201,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=sorted(CASES), help="run this case only")
     parser.add_argument("--queues", type=int, default=10_000, help="pcf_inquire_q: local queues defined")
-    parser.add_argument("--rounds", type=int, default=5, help="pcf_inquire_q: rounds of each way (median reported)")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of each way (median reported)")
+    parser.add_argument("--publications", type=int, default=5_000, help="queued_publish: publications a round")
+    parser.add_argument("--size", type=int, default=100, help="queued_publish: bytes a publication")
     args = parser.parse_args()
     started = time.monotonic()
     results: dict[str, Any] = {"command": " ".join([os.path.basename(sys.executable), *sys.argv])}
