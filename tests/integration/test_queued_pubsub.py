@@ -5,6 +5,7 @@ the digest's scenarios it follows (D:S-..)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ import mqlite as pymqi
 from helpers.credentials import Credentials, add_user
 from helpers.module_qmgrs import started
 from helpers.mqsc import mqsc, records
+from helpers.qmgrs import QMgr
 from helpers.queued import CONTROL, DEFAULT_STREAM, get, nothing_on, put_command
 from mqlite import cmqc as C
 
@@ -36,15 +38,10 @@ def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Any]]:
         script += ("SET AUTHREC PROFILE('SYSTEM.BASE.TOPIC') OBJTYPE(TOPIC) GROUP('qpsusers') AUTHADD(PUB,SUB)\n"
                    "DEFINE TOPIC('Sport') TOPICSTR('Sport')\n"
                    "SET AUTHREC PROFILE('Sport') OBJTYPE(TOPIC) GROUP('qpslimited') AUTHADD(PUB,SUB)\n")
-        mqsc(run_cli, _qmgr(home), script)
+        mqsc(run_cli, QMgr(QM, home), script)
         qm = pymqi.connect(QM)
         yield qm, run_cli
         qm.disconnect()
-
-
-def _qmgr(home: Path) -> Any:
-    from helpers.qmgrs import QMgr
-    return QMgr(QM, home)
 
 
 @pytest.fixture
@@ -310,10 +307,8 @@ def test_subpoints_and_deregister_all(qm: Any, env: tuple[Any, Any]) -> None:
     assert nothing_on(qm, "SUB.Q")
 
 
-def _qmgr_of(qm: Any) -> Any:
-    import os
-
-    from helpers.qmgrs import QMgr
+def _qmgr_of(qm: Any) -> QMgr:
+    """The queue manager ``qm`` is connected to (the module's, in its MQLITE_HOME)."""
     return QMgr(QM, Path(os.environ["MQLITE_HOME"]))
 
 
