@@ -17,6 +17,7 @@ SYSTEM.QPUBSUB.SUBPOINT.NAMELIST. Both are read when the caller says they may ha
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -63,20 +64,19 @@ class Outcome:
         return responses.completion(self.pscr)
 
 
+_PSC_START = re.compile(r"\s*<psc[\s>]")
+
+
 def _psc_bytes(data: bytes, md: MessageDescriptor) -> bytes | None:
     """The first MQRFH2's psc NameValueData as it arrived (the response's echo, D §3.7)."""
     try:
         fields, raw = rfh2.split_header(data, 0, md.Encoding, md.CodedCharSetId)
     except Rfh2Error:
         return None
-    nv_ccsid = fields[7]
     little = rfh2.little_endian(md.Encoding)
-    codec = "utf-8" if nv_ccsid == rfh2.UTF8 else ("utf-16-le" if little else "utf-16-be")
-    tag = "<psc".encode(codec)
+    codec = "utf-8" if fields[7] == rfh2.UTF8 else ("utf-16-le" if little else "utf-16-be")
     for item in raw:
-        stripped = item.lstrip(" \t\r\n".encode(codec) if codec == "utf-8" else b"")
-        if stripped.startswith(tag) and stripped[len(tag):len(tag) + len(">".encode(codec))] in (
-                ">".encode(codec), " ".encode(codec)):
+        if _PSC_START.match(item.decode(codec, errors="replace")):
             return item
     return None
 
@@ -100,11 +100,10 @@ class QueuedInterface:
         self.reload()
 
     # -- configuration (R-NL-1) ---------------------------------------------------------------
-    def reload(self) -> list[str]:
-        """Read both namelists again: the streams (those without a topic object are left out,
-        D §15 step 1 DECISION, and returned) and the subscription points."""
+    def reload(self) -> None:
+        """Read both namelists again: the streams (one without a topic object is left out and
+        logged, D §15 step 1 DECISION) and the subscription points."""
         streams: dict[str, str] = {}
-        skipped: list[str] = []
         try:
             queue_names = self.namelist(STREAM_NAMELIST)
         except MQError:
@@ -115,7 +114,6 @@ class QueuedInterface:
                 continue
             topic_object = self.tree.objects.get(queue)
             if topic_object is None or queue == CONTROL_QUEUE:
-                skipped.append(queue)
                 log.error("AMQ5806E: stream %s has no topic object of its name: its queue is not read", queue)
                 continue
             streams[queue] = names.stream_prefix(queue, str(topic_object.get("TOPICSTR", "")))
@@ -129,7 +127,6 @@ class QueuedInterface:
             if point != DEFAULT_SUBPOINT and topic_object is not None and topic_object.get("TOPICSTR"):
                 points.add(str(topic_object["TOPICSTR"]))
         self.streams, self.sub_points = streams, frozenset(points)
-        return skipped
 
     def monitored(self) -> list[str]:
         """The queues the interface reads: the control queue and the streams."""
