@@ -282,3 +282,21 @@ def test_wrong_types_counts_and_lengths_are_answered_with_the_parameter(qmgr: QM
         assert b"PAD.Q".ljust(C.MQ_Q_NAME_LENGTH) in raw  # on the wire as IBM's: blank padded to 48
     finally:
         qm.disconnect()
+
+
+def test_many_responses_stream_in_order(qmgr: QMgr, run_cli: RunCli, admin: Any) -> None:
+    """An inquiry of more objects than the server answers in its unit of work (``STREAMED``):
+    every object, in DISPLAY's order, the summary last, to PCFExecute's own reply queue (read
+    ahead) and to a named one read by CorrelId."""
+    mqsc(run_cli, qmgr, "".join(f"DEFINE QLOCAL(MANY.Q{i:03d})\n" for i in range(250)) + "DEFINE QLOCAL(NAMED.REPLY)\n")
+    shown = [r["QUEUE"] for r in records(mqsc(run_cli, qmgr, "DISPLAY QLOCAL(MANY.*)\n"), "AMQ8409I")]
+    assert len(shown) == 250
+    inquired = admin.MQCMD_INQUIRE_Q({C.MQCA_Q_NAME: b"MANY.*"})
+    assert [q[C.MQCA_Q_NAME].strip().decode() for q in inquired] == shown
+    named = pymqi.PCFExecute(admin.qm, reply_queue_name=b"NAMED.REPLY")
+    try:
+        again = named.MQCMD_INQUIRE_Q({C.MQCA_Q_NAME: b"MANY.*", C.MQIACF_Q_ATTRS: [C.MQIA_MAX_Q_DEPTH]})
+    finally:
+        named.disconnect()
+    assert [q[C.MQCA_Q_NAME].strip().decode() for q in again] == shown
+    assert {q[C.MQIA_MAX_Q_DEPTH] for q in again} == {5000}

@@ -6,8 +6,9 @@ its MQMD names (``QueueManager.admin_for``: each command checked as runmqsc's ar
 object authorities it needs), and answered on its ReplyToQ at ReplyToQMgr in IBM's response
 format: MQFMT_ADMIN, MQMT_REPLY, the CorrelId the request's MsgId (its CorrelId with
 MQRO_PASS_CORREL_ID), the request's Encoding, Priority and Persistence. The replies commit with
-the get, unless there are more than a unit of work may hold (QMGR MAXUMSGS: INQUIRE_Q of 10,000
-queues), when they are put outside it. A request that is not a PCF command is answered with the
+the get (unless there are more than QMGR MAXUMSGS); an inquiry's many responses (more than
+``STREAMED``) are put outside the unit of work instead, a chunk at a time, so that the requester
+reads the first while the rest are made. A request that is not a PCF command is answered with the
 reason (MQRCCF_CFH_TYPE_ERROR, MQRCCF_CFH_LENGTH_ERROR, MQRCCF_MD_FORMAT_ERROR ...) when it names
 a reply-to queue, and goes to the dead-letter queue with that reason when it does not; the server
 serves on either way.
@@ -29,7 +30,8 @@ import asyncio
 import contextlib
 import logging
 import os
-from typing import TYPE_CHECKING
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
@@ -48,6 +50,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("mqlite.server")
 
 COMMAND_QUEUE = "SYSTEM.ADMIN.COMMAND.QUEUE"
+STREAMED = 100  # responses beyond which they are streamed (an INQUIRE of many objects)
+STREAM_CHUNK = 200  # responses a chunk (the client's read-ahead window)
 
 
 _CONTROL = frozenset({C.MQCMD_START_CMD_SERVER, C.MQCMD_STOP_CMD_SERVER})
@@ -58,7 +62,7 @@ class CommandServer:
         self.runtime = runtime
         self.core = runtime.core
         self.running = running
-        self._pings: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()  # pings and streamed responses under way
         self._server = SystemQueueServer(runtime, COMMAND_QUEUE, "amqpcsea", self._receive, self._failed,
                                          holds=self._held, selective=lambda: not self.running)
 
@@ -108,8 +112,27 @@ class CommandServer:
             reply = self._control(md, request)
         else:
             reply = self._run(md, request)
-        if md.ReplyToQ.strip():
-            self._reply(conn, md, pcf_commands.responses(request.header, reply), little)
+        if not md.ReplyToQ.strip():
+            return
+        messages = pcf_commands.responses(request.header, reply)
+        if len(messages) > STREAMED:
+            self._later(self._stream(md, messages, little))
+        else:
+            self._reply(conn, md, messages, little)
+
+    def _later(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)  # (held until done: the loop keeps only a weak reference)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _stream(self, md: MessageDescriptor, messages: list[pcf.PcfMessage], little: bool) -> None:
+        """An inquiry's many responses, put outside the unit of work a chunk at a time, each
+        chunk on its way to the requester while the next is encoded (an inquiry changes nothing:
+        its request need not wait for them)."""
+        for start in range(0, len(messages), STREAM_CHUNK):
+            self._reply(self._server.conn, md, messages[start:start + STREAM_CHUNK], little, syncpoint=False)
+            self.runtime.finish(Round())
+            await asyncio.sleep(0)
 
     def _ping(self, md: MessageDescriptor, request: pcf.PcfMessage, little: bool) -> pcf_commands.Reply | None:
         """PING_CHANNEL: checked now as runmqsc's PING CHANNEL is; the ping itself goes over the
@@ -125,9 +148,7 @@ class CommandServer:
             ping = next(steps)
         except StopIteration as refused:  # not a channel that can be pinged, or not allowed
             return pcf_commands.failure(pcf_commands.error_of(refused.value.lines))
-        task = asyncio.get_running_loop().create_task(self._answer_ping(md, request.header, steps, ping, little))
-        self._pings.add(task)  # (held until done: the loop keeps only a weak reference)
-        task.add_done_callback(self._pings.discard)
+        self._later(self._answer_ping(md, request.header, steps, ping, little))
         return None
 
     async def _answer_ping(self, md: MessageDescriptor, header: pcf.MQCFH, steps: Steps, ping: PingRequest,
