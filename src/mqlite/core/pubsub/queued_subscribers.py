@@ -122,7 +122,8 @@ class QueuedSubscribers:
         user = md.UserIdentifier.strip()
         principal = self.access.principal_of(user)
         warnings: list[Refusal] = []
-        plans: list[tuple[str, str, tuple[Subscription, Registration] | None]] = []
+        Plan = tuple[str, str, tuple[Subscription, Registration] | None, list[str], bool, Refusal | None]
+        plans: list[Plan] = []
         for topic in command.topics:
             full = names.full_topic(topic, prefix, command.sub_point, [command.sub_point] if command.sub_point else [])
             assert isinstance(full, str)  # the subpoint was checked
@@ -142,19 +143,17 @@ class QueuedSubscribers:
                 refusal = self._may_change(existing, user, command, by_name=named is not None)
                 if refusal is not None:
                     return refusal
-            _, _, joined = registration.join(existing[1] if existing else None, command.sub_identity,
-                                             command.options)
+            members, exclusive, joined = registration.join(existing[1] if existing else None,
+                                                           command.sub_identity, command.options)
             if joined is not None and joined.reason != C.MQRCCF_ALREADY_JOINED:
                 return joined
-            plans.append((topic, full, existing))
+            plans.append((topic, full, existing, members, exclusive, joined))
         if not plans and warnings:
             return warnings[0]  # every topic refused
         described: Folder | None = None
-        for topic, full, existing in plans:  # checked: now change
-            members, exclusive, joined = registration.join(existing[1] if existing else None,
-                                                           command.sub_identity, command.options)
+        for topic, full, existing, members, exclusive, joined in plans:  # all checked: now change
             if joined is not None:
-                warnings.append(joined)
+                warnings.append(joined)  # 3157, a warning
             if existing is None:
                 sub, reg = self._create(conn, md, command, topic, full, members, exclusive, stream, version)
             else:
