@@ -17,11 +17,12 @@ folders. For a subscription the queued interface registered, the MQMD is D §9.2
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from mqlite import cmqc as C
 from mqlite.message import Message, MessageDescriptor, Properties, PropertyValue
-from mqlite.protocol.rfh2 import Decoded, Rfh1Header, Rfh2Header, encode, encode_header, encode_rfh1
+from mqlite.protocol.rfh2 import Decoded, Rfh1Header, Rfh2Header, encode_header, encode_rfh1, in_encoder_order
 from mqlite.protocol.rfh2_folders import Element, Folder, folder_properties, properties_folder
 
 from .commands import Publish
@@ -108,6 +109,15 @@ def _folders(properties: Properties) -> tuple[list[Folder], list[tuple[str, Prop
     return [Folder(name, tuple(grouped[name])) for name in PROPERTY_FOLDERS if name in grouped], user
 
 
+@functools.lru_cache(maxsize=1024)  # a topic's copies repeat their header: built and encoded once
+def _header(psc: tuple[tuple[str, str], ...], folders: tuple[Folder, ...], encoding: int, body_ccsid: int,
+            body_format: str, ccsid: int) -> bytes:
+    """The copy's MQRFH2: the property folders (mcd, jms), the psc, usr, in the encoder's order."""
+    command = Folder.of(C.MQRFH2_PUBSUB_CMD_FOLDER, *psc)
+    header = Rfh2Header(in_encoder_order((*folders, command)), encoding, body_ccsid, body_format)
+    return encode_header(header, C.MQENC_NATIVE, ccsid)
+
+
 def rfh2_copy(copy: Message, topic: str, retained: bool, qmgr_name: str, put_date: str, put_time: str,
               registration: Registration | None = None, queue_persistent: bool = False, ccsid: int = 1208) -> Message:
     """A subscriber's copy (``copy``, as the engine made it) in the MQRFH2 form: a Publish command
@@ -116,7 +126,7 @@ def rfh2_copy(copy: Message, topic: str, retained: bool, qmgr_name: str, put_dat
     md = copy.md
     properties = copy.properties
     folders, user = _folders(properties)
-    psc: list[tuple[str, str] | Element] = [(C.MQPSC_COMMAND, C.MQPSC_PUBLISH)]
+    psc: list[tuple[str, str]] = [(C.MQPSC_COMMAND, C.MQPSC_PUBLISH)]
     if registration is not None:
         psc.append((C.MQPSC_TOPIC, subscriber_topic(topic, registration.prefix, None)))
         if registration.sub_point:
@@ -131,11 +141,9 @@ def rfh2_copy(copy: Message, topic: str, retained: bool, qmgr_name: str, put_dat
             psc.append((tag, str(value)))
     if md.ReplyToQ.strip():
         psc.extend([(C.MQPSC_Q_MGR_NAME, md.ReplyToQMgr.strip()), (C.MQPSC_Q_NAME, md.ReplyToQ.strip())])
-    folders.append(Folder.of(C.MQRFH2_PUBSUB_CMD_FOLDER, *psc))
     if user:
         folders.append(properties_folder(user))
-    header = Rfh2Header(tuple(folders), md.Encoding, md.CodedCharSetId, md.Format.strip())
-    data = encode([header], copy.body, C.MQENC_NATIVE, ccsid)
+    data = _header(tuple(psc), tuple(folders), md.Encoding, md.CodedCharSetId, md.Format.strip(), ccsid) + copy.body
     out_md = md.copy()
     out_md.Format, out_md.Encoding, out_md.CodedCharSetId = C.MQFMT_RF_HEADER_2, C.MQENC_NATIVE, ccsid
     out = Message(out_md, data, {})
@@ -193,4 +201,4 @@ def delete_command(full_topic: str) -> bytes:
     neighbours for a global DeletePub (D §8 DECISION): put to their default stream."""
     psc = Folder.of(C.MQRFH2_PUBSUB_CMD_FOLDER, (C.MQPSC_COMMAND, C.MQPSC_DELETE_PUBLICATION),
                     (C.MQPSC_TOPIC, full_topic), (C.MQPSC_DELETE_OPTION, C.MQPSC_LOCAL))
-    return encode([Rfh2Header((psc,), C.MQENC_NATIVE, C.MQCCSI_INHERIT, "")])
+    return encode_header(Rfh2Header((psc,), C.MQENC_NATIVE, C.MQCCSI_INHERIT, ""))
