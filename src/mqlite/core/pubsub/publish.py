@@ -99,9 +99,13 @@ class Publisher:
         check_topic_string(topic)
         self.delivery.check_enabled()
         self.access.open_topic(principal, caller, topic, options, object_name)
+        return self._topic_handle(hobj, topic, object_name or topic, options)
+
+    def _topic_handle(self, hobj: int, topic: str, opened_as: str, options: int) -> Handle:
+        """A handle on ``topic``'s node, which it keeps in use until ``close_topic``."""
         node = self.tree.node(topic, self.clock())
         node.publishers += 1
-        handle = Handle(hobj, topic, object_name or topic, options, None)
+        handle = Handle(hobj, topic, opened_as, options, None)
         handle.topic = node
         handle.topic_string = topic
         return handle
@@ -200,11 +204,7 @@ class Publisher:
         Publish, whose authority it checked itself): an MQPUT to ``topic`` through a handle of
         its own, with all context set from ``md``."""
         check_topic_string(topic)
-        node = self.tree.node(topic, self.clock())
-        node.publishers += 1
-        handle = Handle(0, topic, topic, C.MQOO_OUTPUT | C.MQOO_SET_ALL_CONTEXT, None)
-        handle.topic = node
-        handle.topic_string = topic
+        handle = self._topic_handle(0, topic, topic, C.MQOO_OUTPUT | C.MQOO_SET_ALL_CONTEXT)
         try:
             return self.publish(conn, handle, md, options | C.MQPMO_SET_ALL_CONTEXT, properties, body,
                                 exclude=exclude)
