@@ -507,6 +507,26 @@ def test_psmode(qm: Any, env: tuple[Any, Any]) -> None:
         mqsc(run_cli, qmgr, "ALTER QMGR PSMODE(ENABLED)\n")
     assert get(qm, "REPLY.Q").completion == "ok"
     assert records(mqsc(run_cli, qmgr, "DISPLAY PUBSUB TYPE(LOCAL)\n"), "AMQ8723I")[0]["STATUS"] == "ACTIVE"
+    mqsc(run_cli, qmgr, "ALTER QMGR PSMODE(DISABLED)\n")
+    try:
+        assert records(mqsc(run_cli, qmgr, "DISPLAY PUBSUB TYPE(LOCAL)\n"), "AMQ8723I")[0]["STATUS"] == "INACTIVE"
+        with pytest.raises(pymqi.MQMIError) as refused:
+            pymqi.Subscription(qm).sub(topic_string="Mode/T",
+                                       sub_opts=C.MQSO_CREATE | C.MQSO_NON_DURABLE | C.MQSO_MANAGED)
+        assert refused.value.reason == C.MQRC_PUBSUB_INHIBITED
+    finally:
+        mqsc(run_cli, qmgr, "ALTER QMGR PSMODE(ENABLED)\n")
+
+
+def test_no_reply_to_queue(qm: Any) -> None:
+    """D:S-06 (third): a RegSub with neither ReplyToQ nor QName, a DATAGRAM asking NAN: refused
+    (3076) with nowhere to answer, so its response goes to the dead-letter queue (PSNPRES(NORMAL),
+    D §3.7)."""
+    dlq = _depth(qm, "SYSTEM.DEAD.LETTER.QUEUE")
+    put_command(qm, CONTROL, "<psc><Command>RegSub</Command><Topic>Nowhere/T</Topic></psc>", user="alice",
+                msg_type=C.MQMT_DATAGRAM, report=C.MQRO_NAN, reply_q="")
+    assert regsub(qm, "Nowhere/Fence").completion == "ok"  # served after it
+    assert _depth(qm, "SYSTEM.DEAD.LETTER.QUEUE") == dlq + 1
 
 
 def test_psprop_forms_of_an_admin_subscription(qm: Any, env: tuple[Any, Any]) -> None:
