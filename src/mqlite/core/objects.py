@@ -263,13 +263,18 @@ class ObjectDefinitions:
                 raise MQError(C.MQRC_Q_NOT_EMPTY, f"queue {name} is not empty")
         self.remove_queue(name)
 
-    def clear_queue(self, name: str) -> None:
+    def _local_queue(self, name: str) -> LocalQueue:
+        """The local queue ``name`` (2085 when nothing has that name, 2043 when it is another type)."""
         definition = self.qdefs.get(name)
         if definition is None:
             raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"object {name} not found")
         queue = self.queues.get(name)
         if queue is None:
             raise MQError(C.MQRC_OBJECT_TYPE_ERROR, f"{name} is a {definition[0]}, not a local queue")
+        return queue
+
+    def clear_queue(self, name: str) -> None:
+        queue = self._local_queue(name)
         if queue.open_input or queue.open_output or queue.uncommitted or queue.locked:
             raise MQError(C.MQRC_OBJECT_IN_USE, f"queue {name} is open or has uncommitted messages")
         queue.clear()
@@ -278,12 +283,7 @@ class ObjectDefinitions:
     def reset_queue_stats(self, name: str) -> dict[str, Any]:
         """RESET QSTATS: a local queue's counts since they were last reset (or since the queue
         manager started), ENQCOUNT DEQCOUNT HIQDEPTH RESETINT (seconds), and counting anew."""
-        definition = self.qdefs.get(name)
-        if definition is None:
-            raise MQError(C.MQRC_UNKNOWN_OBJECT_NAME, f"object {name} not found")
-        queue = self.queues.get(name)
-        if queue is None:
-            raise MQError(C.MQRC_OBJECT_TYPE_ERROR, f"{name} is a {definition[0]}, not a local queue")
+        queue = self._local_queue(name)
         now = self.clock()
         row = {"QUEUE": name, "ENQCOUNT": queue.enqueued, "DEQCOUNT": queue.dequeued, "HIQDEPTH": queue.high_depth,
                "RESETINT": max(0, int(now - queue.stats_since))}
