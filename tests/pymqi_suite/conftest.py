@@ -70,13 +70,9 @@ _AUTH_INFO = ("setUpClass asks MQCMD_INQUIRE_AUTH_INFO (CHCKCLNT of the CONNAUTH
 # upstream/<file>::<class>::<method> (a ddt-expanded method by its own name) -> (kind, reason).
 # xfail is strict: a test that starts passing fails the run, so the entry (and docs/PYMQI.md) go.
 DIFFERENCES: dict[str, tuple[str, str]] = {
-    "test_api_transition_pep8.py::TestApiTransitionPEP8::test_backward_compatibility": (
-        XFAIL, _PCF + "PCFExecute has no stringifyKeys, pymqi's old name of stringify_keys"),
     "test_mq80.py::TestMQ80::test_mq_level": (
         XFAIL, "the queue manager reports CMDLEVEL 700 (MQCMDL_LEVEL_700, WebSphere MQ 7.0's commands), "
                "not 800 or more: server side (core/attributes.py), reported"),
-    "test_pcf.py::TestPCF::test_disconnect": (
-        XFAIL, _PCF + "after PCFExecute.disconnect() reply_queue_name is still set (pymqi: None)"),
     "test_pcf.py::TestPCF::test_mqcfbs": (
         XFAIL, "MQCMD_INQUIRE_CONNECTION with an MQCFIF filter on MQIA_APPL_TYPE is refused with "
                "MQRCCF_CFIF_PARM_ID_ERROR (3243): the command server filters no connection on "

@@ -261,6 +261,14 @@ class _Method:
         return self.owner.execute(command, _parameters(params, list(filters or [])))
 
 
+# Parameter ids by their cmqc names, for stringify_keys (the first name of each id, by prefix order).
+_PARAMETER_NAMES: dict[int, str] = {}
+for _prefix in ("MQCA_", "MQIA_", "MQCACF_", "MQIACF_", "MQCACH_", "MQIACH_", "MQBACF_", "MQGACF_"):
+    for _name, _value in vars(cmqc).items():
+        if _name.startswith(_prefix) and isinstance(_value, int) and not isinstance(_value, bool):
+            _PARAMETER_NAMES.setdefault(_value, _name)
+
+
 class PCFExecute(QueueManager):
     """pymqi's PCFExecute: ``pcf = PCFExecute(qmgr)`` then ``pcf.MQCMD_INQUIRE_Q({...})``."""
 
@@ -332,6 +340,15 @@ class PCFExecute(QueueManager):
             raise MQMIError(h.CompCode, h.Reason)
         return _result(decoded.parameters), cfh
 
+    @staticmethod
+    def stringify_keys(raw_dict: dict[int, Any]) -> dict[int | str, Any]:
+        """pymqi's ``stringify_keys``: a copy of a response with each parameter id replaced by its
+        cmqc name (``MQCA_Q_NAME``); ids with no name stay as they are."""
+        return {_PARAMETER_NAMES.get(key, key) if isinstance(key, int) else key: value
+                for key, value in raw_dict.items()}
+
+    stringifyKeys = stringify_keys  # pymqi's old name
+
     def disconnect(self) -> None:
         """Close the reply queue; the connection ends only when PCFExecute made it."""
         try:
@@ -341,5 +358,6 @@ class PCFExecute(QueueManager):
             pass
         finally:
             self.reply_queue = None
+            self.reply_queue_name = None
         if self.qm is self:
             super().disconnect()
