@@ -1,6 +1,6 @@
 """pymqi's PCFExecute names kept for old programs (issue 32 item 6): ``stringifyKeys`` is
-``stringify_keys``, which names a response's parameter ids as cmqc does; after ``disconnect``
-neither the reply queue nor its name is left."""
+``stringify_keys``, which names a response's parameter ids as cmqc does (pymqi's own
+test_disconnect, in tests/pymqi_suite, checks that disconnect forgets the reply queue's name)."""
 
 from __future__ import annotations
 
