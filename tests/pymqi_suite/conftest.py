@@ -80,9 +80,9 @@ DIFFERENCES: dict[str, tuple[str, str]] = {
     "test_pcf.py::TestPCF::test_mqcfbs_old": (
         XFAIL, "as test_mqcfbs: INQUIRE_CONNECTION filtered on MQIA_APPL_TYPE answers 3243 (server side)"),
     "test_pcf.py::TestPCF::test_mqcfgr_mqcfin64_mqcfil64": (
-        XFAIL, _PCF + "PCFExecute.unpack of a user PCF message with two MQCFGR groups of MQCFST, "
-               "MQCFIN64 and MQCFIL64 raises PcfError '160 bytes after the last parameter' (3016): "
-               "the groups' parameters are not counted as the group's"),
+        XFAIL, _PCF + "PCFExecute.unpack of two MQCFGR groups of MQCFST, MQCFIN64 and MQCFIL64 gives "
+               "the groups and values pymqi does, but its MQCFSTs without their NUL padding "
+               "(b'QM1'; pymqi keeps the StringLength bytes, b'QM1\\x00')"),
     "test_pcf.py::TestPCF::test_mqcfif": (
         XFAIL, _IBM_STATE.format("a local queue with messages on it (IBM keeps its configuration in "
                                  "SYSTEM.* queues; a new mqlite queue manager has no message anywhere)")),

@@ -14,6 +14,7 @@ Strings come back without IBM's blank padding (pymqi gives them padded to their 
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 from mqlite import cmqc
@@ -78,7 +79,13 @@ class CFIN(_Parameter):
         return int(self.Value)
 
 
-CFIN64 = CFIN
+class CFIN64(CFIN):
+    """MQCFIN64: packed as IBM lays it out (Type MQCFT_INTEGER64, a reserved word, 8 bytes of value)."""
+
+    def pack(self, encoding: int = cmqc.MQENC_NATIVE) -> bytes:
+        order = "<" if pcf.little_endian(encoding) else ">"
+        return struct.pack(order + "4iq", cmqc.MQCFT_INTEGER64, cmqc.MQCFIN64_STRUC_LENGTH, int(self.Parameter), 0,
+                           int(self.Value))
 
 
 class CFSL(_Parameter):
@@ -95,7 +102,15 @@ class CFIL(_Parameter):
         return [int(v) for v in self.Values]
 
 
-CFIL64 = CFIL
+class CFIL64(CFIL):
+    """MQCFIL64: packed as IBM lays it out (Type MQCFT_INTEGER64_LIST, 8 bytes a value)."""
+
+    def pack(self, encoding: int = cmqc.MQENC_NATIVE) -> bytes:
+        order = "<" if pcf.little_endian(encoding) else ">"
+        values = [int(v) for v in self.Values]
+        return struct.pack(order + f"4i{len(values)}q", cmqc.MQCFT_INTEGER64_LIST,
+                           cmqc.MQCFIL64_STRUC_LENGTH_FIXED + 8 * len(values), int(self.Parameter), len(values),
+                           *values)
 
 
 class CFBS(_Parameter):
@@ -112,6 +127,12 @@ class CFGR(_Parameter):
 
     def value(self) -> pcf.Value:
         return pcf.Group([])
+
+    def pack(self, encoding: int = cmqc.MQENC_NATIVE) -> bytes:
+        """The MQCFGR alone, its ParameterCount as set: the members are packed after it (pymqi)."""
+        order = "<" if pcf.little_endian(encoding) else ">"
+        return struct.pack(order + "4i", cmqc.MQCFT_GROUP, cmqc.MQCFGR_STRUC_LENGTH, int(self.Parameter),
+                           int(self.ParameterCount))
 
 
 class CFIF(_Parameter):
