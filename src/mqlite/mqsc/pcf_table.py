@@ -136,6 +136,8 @@ EXTRAS: dict[str, dict[str, tuple[int, Conversion]]] = {
         "CMDSERV": (C.MQIACF_CMD_SERVER_STATUS, {"STOPPED": C.MQSVC_STATUS_STOPPED, "STARTING": C.MQSVC_STATUS_STARTING,
                                                  "RUNNING": C.MQSVC_STATUS_RUNNING, "STOPPING": C.MQSVC_STATUS_STOPPING,
                                                  "RETRYING": C.MQSVC_STATUS_RETRYING}),
+        "CONNS": (C.MQIACF_CONNECTION_COUNT, "int"), "STARTDA": (C.MQCACF_Q_MGR_START_DATE, "str"),
+        "STARTTI": (C.MQCACF_Q_MGR_START_TIME, "str"),
     },
     "LSSTATUS": {
         "LISTENER": (C.MQCACH_LISTENER_NAME, "str"), "PORT": (C.MQIACH_PORT, "int"),

@@ -30,6 +30,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import time
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
@@ -228,6 +229,26 @@ def start(runtime: Runtime) -> CommandServer:
     (waiting for strmqcsv) under SCMDSERV(MANUAL)."""
     running = runtime.core.attrs.get("SCMDSERV", "QMGR") != "MANUAL"
     server = CommandServer(runtime, running)
-    runtime.core.status_extras = lambda: {"CMDSERV": "RUNNING" if server.running else "STOPPED"}  # DISPLAY QMSTATUS
+    started = time.localtime()
+    runtime.core.status_extras = lambda: {"CMDSERV": "RUNNING" if server.running else "STOPPED",  # DISPLAY QMSTATUS
+                                          **_status_extras(runtime, started)}
     log.info("AMQ8024I: command server %s (pid %d)", "started" if running else "waiting for strmqcsv", os.getpid())
     return server
+
+
+def _status_extras(runtime: Runtime, started: time.struct_time) -> dict[str, Any]:
+    """DISPLAY QMSTATUS beyond STATUS and CMDSERV: IBM's CONNS, STARTDA, STARTTI, and the store's
+    counters under mqlite's own keywords (the web server's ``/metrics`` reads them): STORESIZE
+    (bytes of the SQLite file and its WAL), STORECOMMITS, STORETXS (transactions in those commits:
+    their ratio is the group-commit size), STOREOPS, STORECOMMITUS (microseconds in COMMIT, its
+    fsync included)."""
+    store = runtime.store
+    stats = store.stats
+    size = 0
+    for path in (store.path, store.path + "-wal"):
+        with contextlib.suppress(OSError):
+            size += os.stat(path).st_size
+    return {"CONNS": sum(1 for conn in runtime.core.connections.values() if conn.connected),
+            "STARTDA": time.strftime("%Y-%m-%d", started), "STARTTI": time.strftime("%H.%M.%S", started),
+            "STORESIZE": size, "STORECOMMITS": stats.commits, "STORETXS": stats.transactions,
+            "STOREOPS": stats.ops, "STORECOMMITUS": int(stats.commit_seconds * 1_000_000)}

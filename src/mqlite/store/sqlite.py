@@ -96,6 +96,7 @@ class StoreStats:
     waits: int = 0  # groups the writer waited to gather
     waits_ran_out: int = 0  # ... of which the wait ended at its deadline
     inline: int = 0  # commits made on their caller's thread (``Store.commit_now``)
+    commit_seconds: float = 0.0  # time in SQLite's COMMIT (the WAL write and its fsync), all commits
 
     @property
     def txs_per_commit(self) -> float:
@@ -365,11 +366,13 @@ class Store:
             return _Committed(group, self._commit_one_by_one(txs))
         if earlier is not None:
             self._complete(earlier)
+        started = time.perf_counter()
         try:
             cur.execute("COMMIT")
         except Exception:
             self._rollback()
             return _Committed(group, self._commit_one_by_one(txs))
+        self.stats.commit_seconds += time.perf_counter() - started
         return _Committed(group, None)
 
     def _complete(self, committed: _Committed) -> None:

@@ -1,0 +1,476 @@
+"""``/metrics``: the queue managers of the installation in Prometheus's text format, with the metric
+names and labels of IBM's ``mq_prometheus`` exporter (github.com/ibm-messaging/mq-metric-samples)
+for what mqlite has, and mqlite's own under ``mqlite_``.
+
+The collector is an application of the client layer like the rest of the web server: for each
+queue manager it keeps one connection (``mqlite.connect``, bindings mode) and per scrape runs one
+MQSC script of DISPLAY commands (QMGR, QMSTATUS, QLOCAL, QSTATUS, CHANNEL, CHSTATUS, TPSTATUS,
+SBSTATUS, LSSTATUS), one of RESET QSTATS for the monitored local queues (the put and get counts,
+as IBM's exporter takes them with ``useResetQStats``: a RESET QSTATS of anyone else takes counts
+from it), and a browse of the first message of each non-empty monitored queue (its age; on a
+queue in priority order the first message of the highest priority, not always the oldest).
+
+Families and labels, as IBM's exporter names them (``platform`` is ``UNIX``):
+
+- ``ibmmq_queue_*`` {qmgr, platform, queue, usage, description, cluster}: ``depth``,
+  ``attribute_max_depth``, ``input_handles``, ``output_handles``, ``uncommitted_messages``,
+  ``oldest_message_age`` (seconds), ``hi_depth`` (since the last scrape), and the counters
+  ``mqput_mqput1_count`` and ``mqget_count`` (IBM's names with its counter types: totals since
+  the collector began, no ``_total``).
+- ``ibmmq_channel_*`` {qmgr, platform, channel, description, type, rqmname, connname, jobname,
+  sslciph}: ``status`` (MQCHS_*; a defined channel without status is INACTIVE, 0),
+  ``status_squash`` (0 stopped, 1 in transition, 2 running), ``messages``, ``bytes_sent``,
+  ``bytes_rcvd``, ``batches``; SYSTEM.* channels only while they have status.
+- ``ibmmq_qmgr_*`` {qmgr, platform, description}: ``status`` (MQQMSTA_*, 0 when unreachable),
+  ``command_server_status`` (MQSVC_STATUS_*), ``connection_count``, ``uptime`` (seconds),
+  ``active_listeners``; ``ibmmq_qmgr_exporter_collection_time`` {qmgr, platform}.
+- ``ibmmq_topic_subscriber_count``, ``ibmmq_topic_publisher_count`` {qmgr, platform, topic, type}
+  for topic nodes with a TOPIC object, subscribers or publishers (not SYSTEM.*).
+- ``ibmmq_subscription_messsages_received`` (IBM's spelling) {qmgr, platform, subscription,
+  subid, topic, type}.
+- mqlite's: ``mqlite_subscriptions`` {qmgr, durable}; the store's ``mqlite_store_size_bytes``,
+  ``mqlite_store_commit_seconds`` (a summary: time in SQLite's COMMIT, the WAL's fsync included,
+  per commit), ``mqlite_store_group_transactions`` (a summary: transactions per commit, the
+  group-commit size), ``mqlite_store_operations_total``: from DISPLAY QMSTATUS, whose STORE*
+  fields the command server adds.
+"""
+
+from __future__ import annotations
+
+import calendar
+import contextlib
+import math
+import re
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from mqlite import cmqc as C
+from mqlite import paths
+from mqlite.client.errors import MQMIError, PYIFError
+from mqlite.client.pymqi_api import Queue, QueueManager, connect
+from mqlite.client.structs import GMO, MD
+
+__all__ = ["CONTENT_TYPE", "ROUTES", "Collector", "Family", "installed", "mqsc_records", "render", "routes"]
+
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+PLATFORM = "UNIX"  # IBM's MQPL_UNIX without its prefix, as the exporter labels Linux
+# IBM's monitoredQueues-style patterns: a generic name, "!" excluding
+DEFAULT_QUEUES = ("*", "!SYSTEM.*", "!AMQ.*")
+_CHANNEL_TYPES = {"SDR": "SENDER", "SVR": "SERVER", "RCVR": "RECEIVER", "RQSTR": "REQUESTER", "SVRCONN": "SVRCONN",
+                  "CLNTCONN": "CLNTCONN", "CLUSSDR": "CLUSSDR", "CLUSRCVR": "CLUSRCVR", "AMQP": "AMQP"}
+_SQUASH_RUNNING = {C.MQCHS_RUNNING}
+_SQUASH_STOPPED = {C.MQCHS_INACTIVE, C.MQCHS_DISCONNECTED, C.MQCHS_STOPPED, C.MQCHS_PAUSED}
+_QMGR_STATUS = {"STARTING": C.MQQMSTA_STARTING, "RUNNING": C.MQQMSTA_RUNNING, "QUIESCING": C.MQQMSTA_QUIESCING,
+                "STANDBY": C.MQQMSTA_STANDBY}
+_SERVICE_STATUS = {"STOPPED": C.MQSVC_STATUS_STOPPED, "STARTING": C.MQSVC_STATUS_STARTING,
+                   "RUNNING": C.MQSVC_STATUS_RUNNING, "STOPPING": C.MQSVC_STATUS_STOPPING,
+                   "RETRYING": C.MQSVC_STATUS_RETRYING}
+
+# Every family of a scrape, in the order of the text: name -> (HELP, TYPE). IBM's names, HELP texts
+# and (with its exporter's overrideCType) types; mqlite's own below them.
+FAMILIES: dict[str, tuple[str, str]] = {
+    "ibmmq_qmgr_status": ("Queue Manager Status", "gauge"),
+    "ibmmq_qmgr_command_server_status": ("Command Server Status", "gauge"),
+    "ibmmq_qmgr_connection_count": ("Connection Count", "gauge"),
+    "ibmmq_qmgr_uptime": ("Queue Manager Uptime", "gauge"),
+    "ibmmq_qmgr_active_listeners": ("Active Listener Count", "gauge"),
+    "ibmmq_qmgr_exporter_collection_time": ("Time taken for scrape (seconds)", "gauge"),
+    "ibmmq_queue_depth": ("Queue depth", "gauge"),
+    "ibmmq_queue_attribute_max_depth": ("Queue Max Depth", "gauge"),
+    "ibmmq_queue_input_handles": ("Input Handles", "gauge"),
+    "ibmmq_queue_output_handles": ("Output Handles", "gauge"),
+    "ibmmq_queue_uncommitted_messages": ("Uncommitted Messages", "gauge"),
+    "ibmmq_queue_oldest_message_age": ("Oldest Message Age (seconds)", "gauge"),
+    "ibmmq_queue_hi_depth": ("Highest Depth (since the last scrape)", "gauge"),
+    "ibmmq_queue_mqput_mqput1_count": ("Put/Put1 Count", "counter"),
+    "ibmmq_queue_mqget_count": ("Get Count", "counter"),
+    "ibmmq_channel_status": ("Channel Status", "gauge"),
+    "ibmmq_channel_status_squash": ("Channel Status - Simplified", "gauge"),
+    "ibmmq_channel_messages": ("Messages (API Calls for SVRCONN)", "gauge"),
+    "ibmmq_channel_bytes_sent": ("Bytes sent", "gauge"),
+    "ibmmq_channel_bytes_rcvd": ("Bytes received", "gauge"),
+    "ibmmq_channel_batches": ("Completed Batches", "gauge"),
+    "ibmmq_topic_subscriber_count": ("Number of subscribers", "gauge"),
+    "ibmmq_topic_publisher_count": ("Number of publishers", "gauge"),
+    "ibmmq_subscription_messsages_received": ("Messages received", "gauge"),
+    "mqlite_subscriptions": ("Subscriptions of applications and administrators (SBSTATUS)", "gauge"),
+    "mqlite_store_size_bytes": ("Bytes of the queue manager's SQLite store and its WAL", "gauge"),
+    "mqlite_store_commit_seconds": ("Time in the store's SQLite COMMIT (the WAL write and its fsync) per commit",
+                                    "summary"),
+    "mqlite_store_group_transactions": ("Transactions per store commit (the group-commit size)", "summary"),
+    "mqlite_store_operations_total": ("Store operations committed (rows written or deleted)", "counter"),
+}
+
+# -- the text format ----------------------------------------------------------------------------
+
+
+@dataclass
+class Family:
+    """One metric family: ``samples`` are (name suffix, labels, value)."""
+
+    name: str
+    help: str
+    type: str = "gauge"  # gauge | counter | summary
+    samples: list[tuple[str, dict[str, str], float]] = field(default_factory=list)
+
+    def add(self, labels: dict[str, str], value: float, suffix: str = "") -> None:
+        self.samples.append((suffix, labels, value))
+
+
+def _escape_label(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"')
+
+
+def _number(value: float) -> str:
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer() and abs(value) < 2**63):
+        return str(int(value))
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "+Inf" if value > 0 else "-Inf"
+    return repr(float(value))
+
+
+def render(families: Iterable[Family]) -> str:
+    """The Prometheus text exposition format (version 0.0.4) of ``families``."""
+    out: list[str] = []
+    for family in families:
+        help_text = family.help.replace("\\", "\\\\").replace("\n", "\\n")
+        out.append(f"# HELP {family.name} {help_text}")
+        out.append(f"# TYPE {family.name} {family.type}")
+        for suffix, labels, value in family.samples:
+            text = ",".join(f'{key}="{_escape_label(val)}"' for key, val in labels.items())
+            out.append(f"{family.name}{suffix}{{{text}}} {_number(value)}" if text
+                       else f"{family.name}{suffix} {_number(value)}")
+    return "\n".join(out) + "\n"
+
+
+# -- runmqsc's output read back ----------------------------------------------------------------
+
+_ECHO = re.compile(r"^\s+\d+ : ")
+
+
+def _pairs(line: str, record: dict[str, str]) -> None:
+    """``KEY(value)   KEY(value)   FLAG`` into ``record`` (a value may hold balanced parentheses)."""
+    i, n = 0, len(line)
+    while i < n:
+        while i < n and line[i] == " ":
+            i += 1
+        j = i
+        while j < n and (line[j].isalnum() or line[j] in "_."):
+            j += 1
+        if j == i:
+            i += 1
+            continue
+        key = line[i:j]
+        if j < n and line[j] == "(":
+            depth, k = 1, j + 1
+            while k < n and depth:
+                depth += {"(": 1, ")": -1}.get(line[k], 0)
+                k += 1
+            record[key] = (line[j + 1:k - 1] if depth == 0 else line[j + 1:]).strip()
+            i = k
+        else:
+            record[key] = ""
+            i = j
+
+
+def mqsc_records(lines: Sequence[str]) -> list[list[dict[str, str]]]:
+    """runmqsc's output of a script: for each command, the records it displayed."""
+    sections: list[list[dict[str, str]]] = []
+    current: dict[str, str] | None = None
+    for line in lines:
+        if _ECHO.match(line):
+            sections.append([])
+            current = None
+        elif line.startswith("AMQ") and sections:
+            current = {}
+            sections[-1].append(current)
+        elif line.startswith("   ") and current is not None:
+            _pairs(line, current)
+        else:
+            current = None
+    return [[record for record in section if record] for section in sections]
+
+
+def _generic_match(patterns: Sequence[str], name: str) -> bool:
+    """IBM's monitored-object lists: the last pattern that matches decides ("!" excludes)."""
+    chosen = False
+    for pattern in patterns:
+        exclude = pattern.startswith("!")
+        body = pattern[1:] if exclude else pattern
+        if (name.startswith(body[:-1]) if body.endswith("*") else name == body):
+            chosen = not exclude
+    return chosen
+
+
+def _int(value: str | None) -> int:
+    try:
+        return int(value or 0)
+    except ValueError:
+        return 0
+
+
+def installed() -> list[str]:
+    """The queue managers created under MQLITE_HOME (the names their qm.json gives)."""
+    root = paths.qmgrs_dir()
+    if not root.is_dir():
+        return []
+    names = []
+    for entry in sorted(root.iterdir()):
+        if not (entry / paths.QM_CONFIG).is_file():
+            continue
+        try:
+            name = paths.read_config(entry.name).get("name")
+        except (OSError, ValueError):
+            name = None
+        names.append(name if isinstance(name, str) and name else entry.name)
+    return names
+
+
+# -- the collector ------------------------------------------------------------------------------
+
+_SCRIPT = "\n".join([
+    "DISPLAY QMGR DESCR", "DISPLAY QMSTATUS ALL",
+    "DISPLAY QLOCAL(*) CURDEPTH MAXDEPTH USAGE DESCR CLUSTER IPPROCS OPPROCS", "DISPLAY QSTATUS(*) UNCOM",
+    "DISPLAY CHANNEL(*) CHLTYPE DESCR CONNAME", "DISPLAY CHSTATUS(*) ALL",
+    "DISPLAY TPSTATUS('#') ADMIN SUBCOUNT PUBCOUNT", "DISPLAY SBSTATUS(*) ALL", "DISPLAY LSSTATUS(*) STATUS",
+]) + "\n"
+
+
+class _Families:
+    """The families of one scrape: every one of FAMILIES, so that each is named even when no
+    queue manager has it yet."""
+
+    def __init__(self) -> None:
+        self.by_name = {name: Family(name, text, kind) for name, (text, kind) in FAMILIES.items()}
+
+    def __call__(self, name: str) -> Family:
+        return self.by_name[name]
+
+
+class Collector:
+    """Scrapes queue managers through the client. ``qmgrs`` gives the names (default: those
+    created under MQLITE_HOME); ``connect_to`` makes a connection (default bindings mode)."""
+
+    def __init__(self, qmgrs: Callable[[], Sequence[str]] = installed,
+                 connect_to: Callable[[str], QueueManager] = connect, queues: Sequence[str] = DEFAULT_QUEUES,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.qmgrs, self.connect_to, self.queues, self.clock = qmgrs, connect_to, tuple(queues), clock
+        self._conns: dict[str, QueueManager] = {}
+        self._puts: dict[tuple[str, str], int] = {}
+        self._gets: dict[tuple[str, str], int] = {}
+        self._lock = threading.Lock()
+
+    def text(self) -> str:
+        return render(self.collect())
+
+    def collect(self) -> list[Family]:
+        with self._lock:
+            families = _Families()
+            for name in self.qmgrs():
+                started = time.perf_counter()
+                if self._scrape(families, name):
+                    families("ibmmq_qmgr_exporter_collection_time").add(
+                        {"qmgr": name, "platform": PLATFORM}, time.perf_counter() - started)
+            return list(families.by_name.values())
+
+    def close(self) -> None:
+        with self._lock:
+            for qm in self._conns.values():
+                with contextlib.suppress(MQMIError, PYIFError, OSError):
+                    qm.disconnect()
+            self._conns.clear()
+
+    def _scrape(self, families: _Families, name: str) -> bool:
+        qmgr_labels = {"qmgr": name, "platform": PLATFORM}
+        try:
+            qm = self._conns.get(name)
+            if qm is None:
+                qm = self._conns[name] = self.connect_to(name)
+            _, lines = qm.mqsc(_SCRIPT)
+            sections = mqsc_records(lines)
+            qmgr, qmstatus, qlocal, qstatus, channels, chstatus, tpstatus, sbstatus, lsstatus = sections
+            queues = [q for q in qlocal if _generic_match(self.queues, q.get("QUEUE", ""))]
+            resets = self._reset(qm, queues)
+            ages = {q["QUEUE"]: self._age(qm, q["QUEUE"]) for q in queues if _int(q.get("CURDEPTH")) > 0}
+        except (MQMIError, PYIFError, OSError, ValueError):
+            dropped = self._conns.pop(name, None)
+            if dropped is not None:
+                with contextlib.suppress(MQMIError, PYIFError, OSError):
+                    dropped.disconnect()
+            families("ibmmq_qmgr_status").add({**qmgr_labels, "description": ""}, 0)
+            return False
+        description = qmgr[0].get("DESCR", "") if qmgr else ""
+        self._qmgr(families, {**qmgr_labels, "description": description}, qmstatus[0] if qmstatus else {}, lsstatus)
+        uncommitted = {q.get("QUEUE", ""): _int(q.get("UNCOM")) for q in qstatus}
+        self._queues(families, qmgr_labels, queues, uncommitted, resets, ages)
+        self._channels(families, qmgr_labels, channels, chstatus)
+        self._pubsub(families, qmgr_labels, tpstatus, sbstatus)
+        return True
+
+    def _reset(self, qm: QueueManager, queues: list[dict[str, str]]) -> dict[str, dict[str, str]]:
+        if not queues:
+            return {}
+        _, lines = qm.mqsc("".join(f"RESET QSTATS({q['QUEUE']})\n" for q in queues))
+        return {rec.get("QUEUE", ""): rec for section in mqsc_records(lines) for rec in section}
+
+    def _age(self, qm: QueueManager, queue: str) -> float:
+        """Seconds since the first message on ``queue`` was put (browsed, its body not read)."""
+        md = MD()
+        gmo = GMO(Options=C.MQGMO_BROWSE_FIRST | C.MQGMO_NO_WAIT | C.MQGMO_ACCEPT_TRUNCATED_MSG
+                  | C.MQGMO_NO_SYNCPOINT)
+        try:
+            handle = Queue(qm, queue, C.MQOO_BROWSE)
+        except MQMIError:
+            return 0.0
+        try:
+            handle.get(0, md, gmo)
+        except MQMIError as error:
+            if error.reason != C.MQRC_TRUNCATED_MSG_ACCEPTED:
+                return 0.0
+        finally:
+            handle.close()
+        stamp = (md.PutDate + md.PutTime).decode("ascii", "replace").strip()
+        try:
+            put = calendar.timegm(time.strptime(stamp[:14], "%Y%m%d%H%M%S")) + int(stamp[14:16] or 0) / 100
+        except ValueError:
+            return 0.0
+        return max(0.0, float(int(self.clock() - put)))
+
+    def _qmgr(self, families: _Families, labels: dict[str, str], status: dict[str, str],
+              listeners: list[dict[str, str]]) -> None:
+        families("ibmmq_qmgr_status").add(labels, _QMGR_STATUS.get(status.get("STATUS", ""), 0))
+        if "CMDSERV" in status:
+            families("ibmmq_qmgr_command_server_status").add(
+                labels, _SERVICE_STATUS.get(status["CMDSERV"], 0))
+        if "CONNS" in status:
+            families("ibmmq_qmgr_connection_count").add(labels, _int(status["CONNS"]))
+        if "STARTDA" in status and "STARTTI" in status:
+            try:
+                started = time.mktime(time.strptime(status["STARTDA"] + " " + status["STARTTI"], "%Y-%m-%d %H.%M.%S"))
+                families("ibmmq_qmgr_uptime").add(labels, max(0, int(self.clock() - started)))
+            except ValueError:
+                pass
+        families("ibmmq_qmgr_active_listeners").add(
+            labels, sum(1 for ls in listeners if ls.get("STATUS") == "RUNNING"))
+        store = {"qmgr": labels["qmgr"]}
+        if "STORESIZE" in status:
+            families("mqlite_store_size_bytes").add(
+                store, _int(status["STORESIZE"]))
+        if "STORECOMMITS" in status:
+            commits = _int(status["STORECOMMITS"])
+            latency = families("mqlite_store_commit_seconds")
+            latency.add(store, _int(status.get("STORECOMMITUS")) / 1_000_000, "_sum")
+            latency.add(store, commits, "_count")
+            group = families("mqlite_store_group_transactions")
+            group.add(store, _int(status.get("STORETXS")), "_sum")
+            group.add(store, commits, "_count")
+            families("mqlite_store_operations_total").add(store, _int(status.get("STOREOPS")))
+
+    def _queues(self, families: _Families, base: dict[str, str], queues: list[dict[str, str]],
+                uncommitted: dict[str, int], resets: dict[str, dict[str, str]], ages: dict[str, float]) -> None:
+        qmgr = base["qmgr"]
+        for q in queues:
+            name = q.get("QUEUE", "")
+            labels = {**base, "queue": name, "usage": q.get("USAGE", "NORMAL"), "description": q.get("DESCR", ""),
+                      "cluster": q.get("CLUSTER", "")}
+            families("ibmmq_queue_depth").add(labels, _int(q.get("CURDEPTH")))
+            families("ibmmq_queue_attribute_max_depth").add(labels, _int(q.get("MAXDEPTH")))
+            families("ibmmq_queue_input_handles").add(labels, _int(q.get("IPPROCS")))
+            families("ibmmq_queue_output_handles").add(labels, _int(q.get("OPPROCS")))
+            families("ibmmq_queue_uncommitted_messages").add(labels, uncommitted.get(name, 0))
+            families("ibmmq_queue_oldest_message_age").add(labels, ages.get(name, 0))
+            reset = resets.get(name)
+            key = (qmgr, name)
+            if reset is not None:
+                self._puts[key] = self._puts.get(key, 0) + _int(reset.get("ENQCOUNT"))
+                self._gets[key] = self._gets.get(key, 0) + _int(reset.get("DEQCOUNT"))
+                families("ibmmq_queue_hi_depth").add(labels, _int(reset.get("HIQDEPTH")))
+            families("ibmmq_queue_mqput_mqput1_count").add(labels, self._puts.get(key, 0))
+            families("ibmmq_queue_mqget_count").add(labels, self._gets.get(key, 0))
+
+    @staticmethod
+    def _channels(families: _Families, base: dict[str, str], channels: list[dict[str, str]],
+                  chstatus: list[dict[str, str]]) -> None:
+        defined = {c.get("CHANNEL", ""): c for c in channels if c.get("CHLTYPE") != "MQTT"}
+        seen = set()
+        rows: list[tuple[dict[str, str], dict[str, str]]] = []
+        for status in chstatus:
+            name = status.get("CHANNEL", "")
+            if status.get("CHLTYPE") == "MQTT":
+                continue
+            seen.add(name)
+            rows.append((defined.get(name, {}), status))
+        rows.extend((definition, {}) for name, definition in defined.items()
+                    if name not in seen and not name.startswith("SYSTEM."))
+        for definition, status in rows:
+            kind = status.get("CHLTYPE") or definition.get("CHLTYPE", "")
+            labels = {**base, "channel": status.get("CHANNEL") or definition.get("CHANNEL", ""),
+                      "description": definition.get("DESCR", ""), "type": _CHANNEL_TYPES.get(kind, kind),
+                      "rqmname": status.get("RQMNAME", ""),
+                      "connname": status.get("CONNAME") or definition.get("CONNAME", ""),
+                      "jobname": status.get("JOBNAME", ""), "sslciph": status.get("SSLCIPH", "")}
+            code = int(getattr(C, "MQCHS_" + status.get("STATUS", "INACTIVE"), C.MQCHS_INACTIVE))
+            squash = 2 if code in _SQUASH_RUNNING else 0 if code in _SQUASH_STOPPED else 1
+            families("ibmmq_channel_status").add(labels, code)
+            families("ibmmq_channel_status_squash").add(labels, squash)
+            for key, metric in [("MSGS", "messages"), ("BYTSSENT", "bytes_sent"), ("BYTSRCVD", "bytes_rcvd"),
+                                ("BATCHES", "batches")]:
+                families(f"ibmmq_channel_{metric}").add(labels, _int(status.get(key)))
+
+    @staticmethod
+    def _pubsub(families: _Families, base: dict[str, str], topics: list[dict[str, str]],
+                subs: list[dict[str, str]]) -> None:
+        for topic in topics:
+            string = topic.get("TOPICSTR", "")
+            subscribers, publishers = _int(topic.get("SUBCOUNT")), _int(topic.get("PUBCOUNT"))
+            if string.startswith(("SYSTEM.", "$SYS")) or not (topic.get("ADMIN") or subscribers or publishers):
+                continue
+            labels = {**base, "topic": string, "type": "TOPIC"}
+            families("ibmmq_topic_subscriber_count").add(labels, subscribers)
+            families("ibmmq_topic_publisher_count").add(labels, publishers)
+        durable = {"YES": 0, "NO": 0}
+        for sub in subs:
+            durable["YES" if sub.get("DURABLE") == "YES" else "NO"] += 1
+            labels = {**base, "subscription": sub.get("SUB", ""), "subid": sub.get("SUBID", ""),
+                      "topic": sub.get("TOPICSTR", ""), "type": sub.get("SUBTYPE", "")}
+            families("ibmmq_subscription_messsages_received").add(labels, _int(sub.get("NUMMSGS")))
+        count = families("mqlite_subscriptions")
+        for flag, n in durable.items():
+            count.add({"qmgr": base["qmgr"], "durable": flag}, n)
+
+
+# -- the route ----------------------------------------------------------------------------------
+
+_shared: list[Collector] = []
+_shared_lock = threading.Lock()
+
+
+def shared_collector() -> Collector:
+    """The web server's one collector (its put and get totals live as long as it does)."""
+    with _shared_lock:
+        if not _shared:
+            _shared.append(Collector())
+        return _shared[0]
+
+
+def routes(collector: Callable[[], Collector] = shared_collector) -> list[BaseRoute]:
+    """``GET /metrics``: a scrape, collected on a worker thread (the client is blocking)."""
+
+    async def metrics(request: Request) -> Response:
+        text: Any = await run_in_threadpool(lambda: collector().text())
+        return Response(text, media_type=CONTENT_TYPE)
+
+    return [Route("/metrics", metrics, methods=["GET"])]
+
+
+ROUTES: list[BaseRoute] = routes()  # app.py's hook (EXTRA_ROUTE_MODULES) adds these

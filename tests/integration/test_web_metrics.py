@@ -1,0 +1,223 @@
+"""``/metrics`` (issue 33, scope 3): the collector of ``mqlite.web.metrics`` against real queue
+managers, its output read with prometheus_client's parser, each family moving when its quantity
+moves: depth and put/get counts with puts and gets, a message's age, a channel's status when it
+starts and stops and its message count when it carries one, subscriptions, connections, the
+store's commits."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+import mqlite.client as mqlite
+from helpers.module_qmgrs import started
+from helpers.qmgrs import QMgr
+from helpers.waiting import wait_until
+from mqlite import cmqc as C
+from mqlite.web.metrics import Collector
+
+pytestmark = pytest.mark.xdist_group("web_metrics")
+
+Samples = dict[str, list[tuple[dict[str, str], float]]]
+
+
+@pytest.fixture(scope="module")
+def network(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, QMgr]]:
+    with started(tmp_path_factory.mktemp("metrics") / "mqhome", ("QM1", "QM2")) as (qmgrs, _):
+        yield qmgrs
+
+
+@pytest.fixture
+def collector(network: dict[str, QMgr]) -> Iterator[Collector]:
+    collector = Collector(qmgrs=lambda: sorted(network))
+    yield collector
+    collector.close()
+
+
+def scrape(collector: Collector) -> Samples:
+    """Every sample by its name, as prometheus_client's parser reads the text."""
+    samples: Samples = {}
+    for family in text_string_to_metric_families(collector.text()):
+        samples.setdefault(family.name, [])
+        for sample in family.samples:
+            samples.setdefault(sample.name, []).append((sample.labels, sample.value))
+    return samples
+
+
+def sample(samples: Samples, name: str, **labels: str) -> tuple[dict[str, str], float]:
+    """The one sample of ``name`` whose labels include ``labels``: its labels and value."""
+    found = [(have, v) for have, v in samples.get(name, []) if all(have.get(k) == w for k, w in labels.items())]
+    assert len(found) == 1, (name, labels, samples.get(name))
+    return found[0]
+
+
+def value(samples: Samples, name: str, **labels: str) -> float:
+    return sample(samples, name, **labels)[1]
+
+
+def run(qmgr: str, text: str) -> list[str]:
+    with mqlite.connect(qmgr) as qm:
+        code, lines = qm.mqsc(text)
+    assert code == 0, lines
+    return lines
+
+
+def test_every_family_is_there(collector: Collector) -> None:
+    samples = scrape(collector)
+    for name in ("ibmmq_qmgr_status", "ibmmq_qmgr_command_server_status", "ibmmq_qmgr_connection_count",
+                 "ibmmq_qmgr_uptime", "ibmmq_qmgr_active_listeners", "ibmmq_qmgr_exporter_collection_time",
+                 "ibmmq_queue_depth", "ibmmq_queue_mqput_mqput1_count", "ibmmq_queue_mqget_count",
+                 "ibmmq_queue_oldest_message_age", "ibmmq_channel_status", "ibmmq_topic_subscriber_count",
+                 "ibmmq_subscription_messsages_received", "mqlite_subscriptions", "mqlite_store_size_bytes",
+                 "mqlite_store_commit_seconds_sum", "mqlite_store_commit_seconds_count",
+                 "mqlite_store_group_transactions_sum", "mqlite_store_operations_total"):
+        assert name in samples, name
+    for qm in ("QM1", "QM2"):
+        assert value(samples, "ibmmq_qmgr_status", qmgr=qm, platform="UNIX") == C.MQQMSTA_RUNNING
+        assert value(samples, "ibmmq_qmgr_command_server_status", qmgr=qm) == C.MQSVC_STATUS_RUNNING
+        assert value(samples, "ibmmq_qmgr_active_listeners", qmgr=qm) >= 1
+        assert value(samples, "mqlite_store_size_bytes", qmgr=qm) > 0
+    # SYSTEM.* queues are not monitored by default (IBM's exporter's usual configuration)
+    assert not [labels for labels, _ in samples["ibmmq_queue_depth"] if labels["queue"].startswith("SYSTEM.")]
+
+
+def test_an_unreachable_queue_manager_is_status_0(network: dict[str, QMgr]) -> None:
+    collector = Collector(qmgrs=lambda: ["QM1", "NOT.THERE"])
+    try:
+        samples = scrape(collector)
+    finally:
+        collector.close()
+    assert value(samples, "ibmmq_qmgr_status", qmgr="NOT.THERE") == 0
+    assert value(samples, "ibmmq_qmgr_status", qmgr="QM1") == C.MQQMSTA_RUNNING
+
+
+def test_depth_and_put_get_counts_move(collector: Collector) -> None:
+    run("QM1", "DEFINE QLOCAL(APP.COUNTED) DESCR('counted (by metrics)') MAXDEPTH(500)\n")
+    labels = {"qmgr": "QM1", "queue": "APP.COUNTED"}
+    before = scrape(collector)
+    assert value(before, "ibmmq_queue_depth", **labels) == 0
+    assert value(before, "ibmmq_queue_attribute_max_depth", **labels) == 500
+    assert sample(before, "ibmmq_queue_depth", **labels)[0] == {
+        "qmgr": "QM1", "platform": "UNIX", "queue": "APP.COUNTED", "usage": "NORMAL",
+        "description": "counted (by metrics)", "cluster": ""}
+    puts0 = value(before, "ibmmq_queue_mqput_mqput1_count_total", **labels)
+    gets0 = value(before, "ibmmq_queue_mqget_count_total", **labels)
+    with mqlite.connect("QM1") as qm, mqlite.Queue(qm, "APP.COUNTED", C.MQOO_OUTPUT | C.MQOO_INPUT_SHARED) as q:
+        for n in range(3):
+            q.put(b"m%d" % n)
+        put = scrape(collector)
+        assert value(put, "ibmmq_queue_depth", **labels) == 3
+        assert value(put, "ibmmq_queue_mqput_mqput1_count_total", **labels) == puts0 + 3
+        assert value(put, "ibmmq_queue_mqget_count_total", **labels) == gets0
+        assert value(put, "ibmmq_queue_hi_depth", **labels) == 3
+        assert value(put, "ibmmq_queue_input_handles", **labels) == 1
+        assert value(put, "ibmmq_queue_output_handles", **labels) == 1
+        q.get()
+        got = scrape(collector)
+        assert value(got, "ibmmq_queue_depth", **labels) == 2
+        assert value(got, "ibmmq_queue_mqget_count_total", **labels) == gets0 + 1
+        assert value(got, "ibmmq_queue_mqput_mqput1_count_total", **labels) == puts0 + 3  # a counter: kept
+        q.put(b"in a unit of work", syncpoint=True)
+        uncommitted = scrape(collector)
+        assert value(uncommitted, "ibmmq_queue_uncommitted_messages", **labels) == 1
+        qm.commit()
+    assert value(scrape(collector), "ibmmq_queue_uncommitted_messages", **labels) == 0
+
+
+def test_oldest_message_age(collector: Collector) -> None:
+    run("QM1", "DEFINE QLOCAL(APP.AGED)\n")
+    labels = {"qmgr": "QM1", "queue": "APP.AGED"}
+    assert value(scrape(collector), "ibmmq_queue_oldest_message_age", **labels) == 0
+    with mqlite.connect("QM1") as qm:
+        with mqlite.Queue(qm, "APP.AGED", C.MQOO_OUTPUT | C.MQOO_SET_ALL_CONTEXT) as q:
+            # put in 2001, with set-all context: older than any clock can make a fresh message
+            q.put(b"old", mqlite.MD(PutDate=b"20010101", PutTime=b"12000000"),
+                  mqlite.PMO(Options=C.MQPMO_SET_ALL_CONTEXT))
+        assert value(scrape(collector), "ibmmq_queue_oldest_message_age", **labels) > 365 * 86400
+        with mqlite.Queue(qm, "APP.AGED", C.MQOO_INPUT_SHARED) as q:
+            q.get()
+    assert value(scrape(collector), "ibmmq_queue_oldest_message_age", **labels) == 0
+
+
+def test_channel_status_and_messages_move(collector: Collector, network: dict[str, QMgr]) -> None:
+    port = network["QM2"].port
+    run("QM2", "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR)\nDEFINE QLOCAL(APP.ARRIVED)\n"
+               "SET CHLAUTH(QM1.TO.QM2) TYPE(QMGRMAP) QMNAME(QM1) USERSRC(CHANNEL)\n")
+    run("QM1", f"DEFINE QLOCAL(QM2) USAGE(XMITQ)\n"
+               f"DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('127.0.0.1({port})') XMITQ(QM2) DESCR('to QM2')\n"
+               "DEFINE QREMOTE(APP.TO.QM2) RNAME(APP.ARRIVED) RQMNAME(QM2) XMITQ(QM2)\n")
+    sender = {"qmgr": "QM1", "channel": "QM1.TO.QM2"}
+    samples = scrape(collector)
+    assert value(samples, "ibmmq_channel_status", **sender) == C.MQCHS_INACTIVE
+    assert value(samples, "ibmmq_channel_status_squash", **sender) == 0
+    assert value(samples, "ibmmq_queue_depth", qmgr="QM1", queue="QM2", usage="XMITQ") == 0
+    run("QM1", "START CHANNEL(QM1.TO.QM2)\n")
+    running = wait_until(lambda: (s := scrape(collector)) and value(s, "ibmmq_channel_status", **sender)
+                         == C.MQCHS_RUNNING and s, "the sender is RUNNING in /metrics")
+    assert value(running, "ibmmq_channel_status_squash", **sender) == 2
+    labels = sample(running, "ibmmq_channel_status", **sender)[0]
+    assert (labels["type"], labels["rqmname"], labels["description"]) == ("SENDER", "QM2", "to QM2")
+    messages = value(running, "ibmmq_channel_messages", **sender)
+    with mqlite.connect("QM1") as qm, mqlite.Queue(qm, "APP.TO.QM2") as q:
+        q.put(b"across")
+    moved = wait_until(lambda: (s := scrape(collector)) and value(s, "ibmmq_channel_messages", **sender) > messages
+                       and value(s, "ibmmq_queue_depth", qmgr="QM2", queue="APP.ARRIVED") == 1 and s,
+                       "the sender's message count grows and the message arrives")
+    assert value(moved, "ibmmq_channel_bytes_sent", **sender) > 0
+    assert value(moved, "ibmmq_channel_status", qmgr="QM2", channel="QM1.TO.QM2", type="RECEIVER") == C.MQCHS_RUNNING
+    run("QM1", "STOP CHANNEL(QM1.TO.QM2)\n")
+    stopped = (C.MQCHS_STOPPED, C.MQCHS_INACTIVE)
+    wait_until(lambda: value(scrape(collector), "ibmmq_channel_status", **sender) in stopped,
+               "the sender is STOPPED in /metrics")
+
+
+def test_subscriptions_move(collector: Collector) -> None:
+    run("QM1", "DEFINE TOPIC(APP.PRICES) TOPICSTR('app/prices')\nDEFINE QLOCAL(APP.PRICES.IN)\n")
+    before = scrape(collector)
+    durable = value(before, "mqlite_subscriptions", qmgr="QM1", durable="YES")
+    assert value(before, "ibmmq_topic_subscriber_count", qmgr="QM1", topic="app/prices") == 0
+    run("QM1", "DEFINE SUB(APP.PRICES.SUB) TOPICSTR('app/prices') DEST(APP.PRICES.IN)\n")
+    after = scrape(collector)
+    assert value(after, "mqlite_subscriptions", qmgr="QM1", durable="YES") == durable + 1
+    assert value(after, "ibmmq_topic_subscriber_count", qmgr="QM1", topic="app/prices", type="TOPIC") == 1
+    sub = {"qmgr": "QM1", "subscription": "APP.PRICES.SUB", "topic": "app/prices", "type": "ADMIN"}
+    assert value(after, "ibmmq_subscription_messsages_received", **sub) == 0
+    with mqlite.connect("QM1") as qm:
+        topic = mqlite.Topic(qm, topic_string="app/prices")
+        topic.open(open_opts=C.MQOO_OUTPUT)
+        topic.pub(b"42")
+        published = scrape(collector)
+        assert value(published, "ibmmq_topic_publisher_count", qmgr="QM1", topic="app/prices") == 1
+        topic.close()
+    assert value(published, "ibmmq_subscription_messsages_received", **sub) == 1
+    run("QM1", "DELETE SUB(APP.PRICES.SUB)\n")
+    assert value(scrape(collector), "mqlite_subscriptions", qmgr="QM1", durable="YES") == durable
+
+
+def test_connections_move(collector: Collector) -> None:
+    before = value(scrape(collector), "ibmmq_qmgr_connection_count", qmgr="QM2")
+    extra = mqlite.connect("QM2")
+    try:
+        assert value(scrape(collector), "ibmmq_qmgr_connection_count", qmgr="QM2") == before + 1
+    finally:
+        extra.disconnect()
+    wait_until(lambda: value(scrape(collector), "ibmmq_qmgr_connection_count", qmgr="QM2") == before,
+               "the connection is gone from the count")
+
+
+def test_store_commits_move(collector: Collector) -> None:
+    run("QM2", "DEFINE QLOCAL(APP.DURABLE)\n")
+    before = scrape(collector)
+    commits = value(before, "mqlite_store_commit_seconds_count", qmgr="QM2")
+    transactions = value(before, "mqlite_store_group_transactions_sum", qmgr="QM2")
+    operations = value(before, "mqlite_store_operations_total", qmgr="QM2")
+    seconds = value(before, "mqlite_store_commit_seconds_sum", qmgr="QM2")
+    with mqlite.connect("QM2") as qm, mqlite.Queue(qm, "APP.DURABLE") as q:
+        q.put(b"kept", mqlite.MD(Persistence=C.MQPER_PERSISTENT))
+    after = scrape(collector)
+    assert value(after, "mqlite_store_commit_seconds_count", qmgr="QM2") > commits
+    assert value(after, "mqlite_store_group_transactions_sum", qmgr="QM2") > transactions
+    assert value(after, "mqlite_store_operations_total", qmgr="QM2") > operations
+    assert value(after, "mqlite_store_commit_seconds_sum", qmgr="QM2") > seconds
