@@ -26,6 +26,7 @@ from mqlite.cli import (
     samples,
     security,
     users,
+    web,
 )
 
 
@@ -47,6 +48,7 @@ for command in (
     messaging.put, messaging.get, messaging.browse, messaging.pub, messaging.sub,
     security.setmqaut, security.dspmqaut, security.dmpmqaut, users.passwd, certificates.mkcert, certificates.addcert,
     dmpmqmsg.dmpmqmsg, events.amqsevt, dspmqver.dspmqver, dmpmqcfg.dmpmqcfg,
+    web.strmqweb, web.endmqweb, web.dspmqweb, web.setmqweb,
     *samples.COMMANDS,
 ):
     cli.add_command(command)

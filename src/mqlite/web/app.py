@@ -30,6 +30,7 @@ from starlette.routing import BaseRoute
 
 from mqlite.web.config import WebConfig
 from mqlite.web.errors import RestError
+from mqlite.web.security import TokenStore
 
 EXTRA_ROUTE_MODULES = ("mqlite.web.metrics",)
 
@@ -53,8 +54,10 @@ def create_app(config: WebConfig | None = None, extra_routes: Sequence[BaseRoute
     route_list: list[BaseRoute] = [*routes.rest_routes(), *extra_routes, *discovered_routes()]
     middleware: list[Middleware] = routes.middleware(config)
     app = Starlette(routes=route_list, middleware=middleware,
-                    exception_handlers={RestError: _rest_error, HTTPException: _http_error})
+                    exception_handlers={RestError: _rest_error, HTTPException: _http_error,
+                                        Exception: _internal_error})
     app.state.config = config
+    app.state.tokens = TokenStore()
     return app
 
 
@@ -73,6 +76,12 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     else:
         error = RestError(exc.status_code, "MQWB0000E", (exc.detail,))
     return JSONResponse(error.body(), status_code=error.status)
+
+
+async def _internal_error(request: Request, exc: Exception) -> Response:
+    """Anything unforeseen: 500 in IBM's shape (the queue manager is not affected: it is another process)."""
+    error = RestError(500, "MQWB0000E", (type(exc).__name__,))
+    return JSONResponse(error.body(), status_code=500)
 
 
 def _auth_challenge(status: int) -> dict[str, str]:

@@ -19,6 +19,7 @@ ENDPOINTS_FILE = "endpoints.json"
 LOG_FILE = "mqweb.log"
 DEFAULT_HTTP_PORT = 9080
 DEFAULT_HTTPS_PORT = 9443
+DEFAULT_LABEL = "mqweb"  # the personal certificate's label in keyRepository (mqlite mkcert --label)
 DEFAULT_MAX_BODY = 4 * 1024 * 1024  # IBM's messaging REST API takes messages up to 4 MB
 
 
@@ -32,7 +33,7 @@ class WebConfig:
     httpPort: int = DEFAULT_HTTP_PORT
     httpsPort: int = DEFAULT_HTTPS_PORT
     keyRepository: str = ""
-    certLabel: str = ""
+    certLabel: str = DEFAULT_LABEL
     maxRequestBodySize: int = DEFAULT_MAX_BODY
     mqRestCorsAllowedOrigins: str = ""  # accepted and kept; CORS is not served yet
 
@@ -67,6 +68,22 @@ def endpoints_path() -> Path:
 
 def log_path() -> Path:
     return web_dir() / LOG_FILE
+
+
+def read_pid() -> int | None:
+    try:
+        return int(pid_path().read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def read_endpoints() -> dict[str, Any]:
+    """What the running server bound (empty when none runs or it has not bound yet)."""
+    try:
+        data = json.loads(endpoints_path().read_text())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def load() -> WebConfig:

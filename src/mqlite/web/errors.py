@@ -20,6 +20,8 @@ MQRC_Q_MGR_NAME_ERROR = 2058
 MQRC_Q_MGR_NOT_AVAILABLE = 2059
 MQRC_NO_MSG_AVAILABLE = 2033
 
+_PCF_REASONS = {3008: "MQRCCF_COMMAND_FAILED", 4001: "MQRCCF_OBJECT_ALREADY_EXISTS"}
+
 # (msgId, message, explanation, action) of the REST API messages mqlite answers with; IBM's ids.
 MESSAGES: dict[str, tuple[str, str, str]] = {
     "MQWB0000E": ("An unexpected exception occurred: {0}.",
@@ -96,14 +98,14 @@ def error_body(msg_id: str, inserts: tuple[object, ...] = (), reason: int | None
     item: dict[str, Any] = {
         "type": "rest",
         "msgId": msg_id,
-        "message": f"{msg_id}: " + text.format(*inserts, *([""] * 3)),
+        "message": f"{msg_id}: " + text.format(*(str(i).rstrip(".") for i in inserts), *([""] * 3)),
         "explanation": explanation,
         "action": action,
     }
     if reason is not None:
         item["completionCode"] = MQCC_FAILED if completion is None else completion
         item["reasonCode"] = reason
-        item["reasonName"] = reason_name(reason)
+        item["reasonName"] = _PCF_REASONS.get(reason) or reason_name(reason)
     return {"error": [item]}
 
 

@@ -1,4 +1,5 @@
-"""The REST API's route table and middleware (filled in by the admin and messaging modules)."""
+"""The REST API's route table and middleware: the administrative and messaging routes, token
+login (``/ibmmq/rest/v1/login``) and the OpenAPI document."""
 
 from __future__ import annotations
 
@@ -7,19 +8,64 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from mqlite.web import access, admin, messaging, openapi
+from mqlite.web.access import Caller
 from mqlite.web.config import WebConfig
+from mqlite.web.errors import RestError
+from mqlite.web.security import TOKEN_COOKIE, Guard
 
-BASE = "/ibmmq/rest/v2"
+LOGIN = "/ibmmq/rest/v1/login"
+OPENAPI = "/ibmmq/rest/v2/openapi.json"
 
 
-async def installation(request: Request) -> Response:
-    """GET /ibmmq/rest/v2/admin/installation: this installation (placeholder until admin lands)."""
-    return JSONResponse({"installation": [{"name": "Installation1"}]})
+async def login(request: Request) -> Response:
+    """POST: ``{"username": ..., "password": ...}`` -> 204 and the LtpaToken2 cookie (IBM's)."""
+    from starlette.concurrency import run_in_threadpool
+
+    body = await admin.json_body(request)
+    user, password = body.get("username"), body.get("password")
+    if not isinstance(user, str) or not isinstance(password, str) or not user:
+        raise RestError(400, "MQWB0100E", ("login needs username and password strings",))
+    caller = Caller(user, password)
+    if not await run_in_threadpool(access.authenticated_anywhere, caller):
+        raise RestError(401, "MQWB0117E")
+    token = request.app.state.tokens.issue(caller)
+    response = Response(status_code=204)
+    response.set_cookie(TOKEN_COOKIE, token, httponly=True, samesite="strict",
+                        secure=request.url.scheme == "https", path="/")
+    return response
+
+
+async def logout(request: Request) -> Response:
+    """DELETE: the session's token is forgotten and its cookie cleared."""
+    request.app.state.tokens.revoke(request.cookies.get(TOKEN_COOKIE))
+    response = Response(status_code=204)
+    response.delete_cookie(TOKEN_COOKIE, path="/")
+    return response
+
+
+async def whoami(request: Request) -> Response:
+    """GET: who the session (or basic authentication) is, as IBM's ``{"user": [...]}``."""
+    from mqlite.web.security import caller_of
+
+    caller = caller_of(request)
+    return JSONResponse({"user": [{"name": caller.user, "role": ["MQWebUser"]}]})
+
+
+async def document(request: Request) -> Response:
+    return JSONResponse(openapi.document())
 
 
 def rest_routes() -> list[BaseRoute]:
-    return [Route(f"{BASE}/admin/installation", installation, methods=["GET"])]
+    return [
+        *admin.routes(),
+        *messaging.routes(),
+        Route(LOGIN, login, methods=["POST"]),
+        Route(LOGIN, logout, methods=["DELETE"]),
+        Route(LOGIN, whoami, methods=["GET"]),
+        Route(OPENAPI, document, methods=["GET"]),
+    ]
 
 
 def middleware(config: WebConfig) -> list[Middleware]:
-    return []
+    return [Middleware(Guard, max_body=config.maxRequestBodySize)]

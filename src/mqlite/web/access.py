@@ -1,0 +1,138 @@
+"""How the web server reaches queue managers: through the client only, as the caller.
+
+Every request connects to its queue manager locally (the Unix socket) with the caller's user and
+password, so CONNAUTH checks the password and the connection runs as that user (ADOPTCTX): the
+queue manager's own authority checks apply to every MQSC command, put and get. The client is
+blocking; handlers run these functions in Starlette's thread pool, so a slow queue manager holds
+one worker thread, never the event loop.
+
+Which queue managers exist is read from ``$MQLITE_HOME/qmgrs`` (``mqlite.paths``); whether one runs
+is whether its socket accepts a connection. A wrong password and a refused connect both come back
+from MQCONN as 2035; the users file (``mqlite.users``, read only) tells the two apart, so a wrong
+password is 401 and a user the queue manager does not let connect is 403. The password is checked
+against the users file before connecting, and a connection that does not run as the caller (a
+queue manager with CHCKLOCL(NONE) or ADOPTCTX(NO) would run it as the web server's own user) is
+refused: the web server never lends its identity.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+from mqlite import paths, users
+from mqlite.client import MQMIError
+from mqlite.client import public as mq
+from mqlite.client.pymqi_api import QueueManager
+from mqlite.web.errors import (
+    MQRC_NOT_AUTHORIZED,
+    MQRC_Q_MGR_NOT_AVAILABLE,
+    RestError,
+    from_reason,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who makes a request: the user and password of basic authentication or of a login token."""
+
+    user: str
+    password: str
+
+
+def qmgr_names() -> list[str]:
+    """The queue managers of this installation (MQLITE_HOME), in name order."""
+    root = paths.qmgrs_dir()
+    if not root.is_dir():
+        return []
+    names = []
+    for entry in sorted(root.iterdir()):
+        if not (entry / paths.QM_CONFIG).is_file():
+            continue
+        try:
+            name = paths.read_config(entry.name).get("name")
+        except (OSError, ValueError):
+            name = None
+        names.append(name if isinstance(name, str) and name else entry.name)
+    return names
+
+
+def exists(name: str) -> bool:
+    return bool(name) and "/" not in name and name not in (".", "..") and paths.config_path(name).is_file()
+
+
+def running(name: str) -> bool:
+    """True while the queue manager's socket accepts connections."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(2.0)
+    try:
+        sock.connect(paths.socket_address(name))
+    except OSError:
+        return False
+    finally:
+        sock.close()
+    return True
+
+
+def password_valid(qmgr: str, caller: Caller) -> bool:
+    """Does the queue manager's users file hold ``caller`` with this password?"""
+    try:
+        stat = paths.users_path(qmgr).stat()
+    except OSError:
+        return False
+    return _password_valid(str(paths.users_path(qmgr)), stat.st_mtime_ns, caller.user, caller.password)
+
+
+@lru_cache(maxsize=256)
+def _password_valid(path: str, mtime: int, user: str, password: str) -> bool:
+    try:
+        with open(path) as f:
+            known = users.parse(f.read())
+    except (OSError, users.UsersFileError):
+        return False
+    entry = known.get(user)
+    return entry is not None and users.verify_password(entry.password_hash, password)
+
+
+def authenticated_anywhere(caller: Caller) -> bool:
+    """Is ``caller`` a user (with this password) of some queue manager of the installation? The
+    check of the requests that name no queue manager (login, the installation, the list)."""
+    return any(password_valid(name, caller) for name in qmgr_names())
+
+
+def open_qmgr(name: str, caller: Caller) -> QueueManager:
+    """A connection to ``name`` as ``caller``; RestError (IBM's shape and status) when refused."""
+    if not exists(name):
+        raise RestError(404, "MQWB0010E", (name,), 2058)
+    if not password_valid(name, caller):
+        raise RestError(401, "MQWB0117E")
+    try:
+        qm = mq.connect(name, user=caller.user, password=caller.password)
+    except MQMIError as e:
+        raise from_reason(e.reason, name, caller.user) from None
+    except OSError:
+        raise from_reason(MQRC_Q_MGR_NOT_AVAILABLE, name) from None
+    if qm.get_handle().user != caller.user:
+        # CHCKLOCL(NONE) or ADOPTCTX(NO): the connection would run as the web server's own user
+        with contextlib.suppress(MQMIError, OSError):
+            qm.disconnect()
+        raise RestError(403, "MQWB0112E", (caller.user,), MQRC_NOT_AUTHORIZED)
+    return qm
+
+
+@contextlib.contextmanager
+def connected(name: str, caller: Caller) -> Iterator[QueueManager]:
+    """``open_qmgr`` for the length of the block; an MQI failure inside becomes its RestError."""
+    qm = open_qmgr(name, caller)
+    try:
+        yield qm
+    except MQMIError as e:
+        raise from_reason(e.reason, name, caller.user) from None
+    except OSError:
+        raise from_reason(MQRC_Q_MGR_NOT_AVAILABLE, name) from None
+    finally:
+        with contextlib.suppress(MQMIError, OSError):
+            qm.disconnect()

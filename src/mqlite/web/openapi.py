@@ -1,0 +1,170 @@
+"""The OpenAPI 3.0 document of the REST API mqlite serves (``GET /ibmmq/rest/v2/openapi.json``):
+the paths, parameters and response bodies of ``admin``, ``messaging`` and the login. The
+contract tests (schemathesis) check the implementation against it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+JSON = "application/json"
+TEXT = "text/plain"
+
+_ERROR: dict[str, Any] = {
+    "type": "object", "required": ["error"],
+    "properties": {"error": {"type": "array", "minItems": 1, "items": {
+        "type": "object", "required": ["type", "msgId", "message", "explanation", "action"],
+        "properties": {
+            "type": {"type": "string"}, "msgId": {"type": "string", "pattern": "^MQWB[0-9]{4}[IWESF]$"},
+            "message": {"type": "string"}, "explanation": {"type": "string"}, "action": {"type": "string"},
+            "completionCode": {"type": "integer"}, "reasonCode": {"type": "integer"},
+            "reasonName": {"type": "string"},
+        }}}},
+}
+_OBJECTS = {"type": "array", "items": {"type": "object", "required": ["name"],
+                                       "properties": {"name": {"type": "string"}}}}
+_COMMAND_RESPONSE = {
+    "type": "object", "required": ["commandResponse", "overallCompletionCode", "overallReasonCode"],
+    "properties": {
+        "commandResponse": {"type": "array", "items": {
+            "type": "object", "required": ["completionCode", "reasonCode"],
+            "properties": {"completionCode": {"type": "integer"}, "reasonCode": {"type": "integer"},
+                           "text": {"type": "array", "items": {"type": "string"}},
+                           "message": {"type": "array", "items": {"type": "string"}},
+                           "parameters": {"type": "object"}}}},
+        "overallCompletionCode": {"type": "integer"}, "overallReasonCode": {"type": "integer"},
+    },
+}
+
+
+def _errors(*codes: int) -> dict[str, Any]:
+    texts = {400: "Bad request", 401: "Not authenticated", 403: "Not authorized, or no CSRF header",
+             404: "Not found", 405: "Method not allowed", 413: "Body too large", 415: "Unsupported media type",
+             500: "Internal error", 503: "Queue manager not running"}
+    return {str(c): {"description": texts[c], "content": {JSON: {"schema": {"$ref": "#/components/schemas/Error"}}}}
+            for c in codes}
+
+
+def _query(name: str, description: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"name": name, "in": "query", "required": False, "description": description,
+            "schema": schema or {"type": "string"}}
+
+
+def _path(name: str) -> dict[str, Any]:
+    return {"name": name, "in": "path", "required": True, "schema": {"type": "string", "minLength": 1}}
+
+
+def _header(name: str, description: str) -> dict[str, Any]:
+    return {"name": name, "in": "header", "required": False, "description": description,
+            "schema": {"type": "string"}}
+
+
+_CSRF = {"name": "ibm-mq-rest-csrf-token", "in": "header", "required": True, "schema": {"type": "string"},
+         "description": "Any value; required on every POST, PUT, PATCH and DELETE."}
+_SELECT = [_query("attributes", "Attributes to return: *, a category, or category.name, comma-separated."),
+           _query("status", "Status attributes to return: *, status or status.name.")]
+_GET_ERRORS = (400, 401, 403, 404, 503)
+
+
+def _list(key: str, extra: list[dict[str, Any]], description: str, single: str = "") -> dict[str, Any]:
+    return {"get": {
+        "summary": description,
+        "parameters": extra,
+        "responses": {"200": {"description": "The objects", "content": {JSON: {"schema": {
+            "type": "object", "required": [key], "properties": {key: _OBJECTS}}}}}, **_errors(*_GET_ERRORS)},
+    }}
+
+
+def _message_headers() -> list[dict[str, Any]]:
+    return [_header("ibm-mq-md-correlationId", "48 hexadecimal characters, or text of at most 24 bytes"),
+            _header("ibm-mq-md-persistence", "persistent or nonPersistent"),
+            _header("ibm-mq-md-expiry", "unlimited or milliseconds"),
+            _header("ibm-mq-md-replyTo", "queue or queue@qmgr")]
+
+
+def document() -> dict[str, Any]:
+    q = "/ibmmq/rest/v2/admin/qmgr/{qmgrName}"
+    m = "/ibmmq/rest/v2/messaging/qmgr/{qmgrName}"
+    qm = _path("qmgrName")
+    text_body = {"required": True, "content": {TEXT: {"schema": {"type": "string"}}}}
+    got = {"200": {"description": "The message body", "content": {TEXT: {"schema": {"type": "string"}}}},
+           "204": {"description": "No message"}, **_errors(*_GET_ERRORS)}
+    put = {"201": {"description": "Put"}, **_errors(400, 401, 403, 404, 413, 415, 503)}
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "mqlite REST API (IBM MQ administrative and messaging REST API, v2)", "version": "2"},
+        "components": {
+            "schemas": {"Error": _ERROR},
+            "securitySchemes": {"basicAuth": {"type": "http", "scheme": "basic"},
+                                "ltpaToken": {"type": "apiKey", "in": "cookie", "name": "LtpaToken2"}},
+        },
+        "security": [{"basicAuth": []}, {"ltpaToken": []}],
+        "paths": {
+            "/ibmmq/rest/v2/admin/installation": {"get": {
+                "summary": "This installation",
+                "responses": {"200": {"description": "The installation", "content": {JSON: {"schema": {
+                    "type": "object", "required": ["installation"],
+                    "properties": {"installation": _OBJECTS}}}}}, **_errors(401)}}},
+            "/ibmmq/rest/v2/admin/qmgr": _list("qmgr", [_query("name", "Queue manager name (generic with *)"),
+                                                       *_SELECT], "The queue managers, running or ended"),
+            q: _list("qmgr", [qm, *_SELECT], "One queue manager"),
+            f"{q}/queue": _list("queue", [qm, _query("name", "Queue name (generic with *)"),
+                                          _query("type", "all, local, alias, remote or model",
+                                                 {"type": "string", "enum": ["all", "local", "alias", "remote",
+                                                                             "model"]}),
+                                          *_SELECT], "Queues"),
+            f"{q}/queue/{{queueName}}": _list("queue", [qm, _path("queueName"), *_SELECT], "One queue"),
+            f"{q}/subscription": _list("subscription", [qm, _query("name", "Subscription name (generic with *)"),
+                                                        _SELECT[0]], "Subscriptions"),
+            f"{q}/subscription/{{subName}}": _list("subscription", [qm, _path("subName"), _SELECT[0]],
+                                                   "One subscription"),
+            f"{q}/channel": _list("channel", [qm, _query("name", "Channel name (generic with *)"), *_SELECT],
+                                  "Channels"),
+            f"{q}/channel/{{channelName}}": _list("channel", [qm, _path("channelName"), *_SELECT], "One channel"),
+            "/ibmmq/rest/v2/admin/action/qmgr/{qmgrName}/mqsc": {"post": {
+                "summary": "Run an MQSC command: runCommand (text) or runCommandJSON",
+                "parameters": [qm, _CSRF],
+                "requestBody": {"required": True, "content": {JSON: {"schema": {
+                    "type": "object", "required": ["type"],
+                    "properties": {"type": {"type": "string", "enum": ["runCommand", "runCommandJSON"]},
+                                   "parameters": {"type": "object"}, "command": {"type": "string"},
+                                   "qualifier": {"type": "string"}, "name": {"type": "string"},
+                                   "responseParameters": {"type": "array", "items": {"type": "string"}}}}}}},
+                "responses": {"200": {"description": "The command's response", "content": {JSON: {
+                    "schema": _COMMAND_RESPONSE}}}, **_errors(400, 401, 403, 404, 413, 415, 503)}}},
+            f"{m}/queue/{{queueName}}/message": {
+                "post": {"summary": "Put a text message", "parameters": [qm, _path("queueName"), _CSRF,
+                                                                         *_message_headers()],
+                         "requestBody": text_body, "responses": put},
+                "delete": {"summary": "Get (destructively) the next message",
+                           "parameters": [qm, _path("queueName"), _CSRF,
+                                          _query("wait", "Milliseconds to wait", {"type": "integer", "minimum": 0,
+                                                                                 "maximum": 2000}),
+                                          _query("correlationId", "48 hexadecimal characters"),
+                                          _query("messageId", "48 hexadecimal characters")],
+                           "responses": got},
+                "get": {"summary": "Browse the first message",
+                        "parameters": [qm, _path("queueName"), _query("correlationId", "48 hexadecimal characters"),
+                                       _query("messageId", "48 hexadecimal characters")],
+                        "responses": got},
+            },
+            f"{m}/topic/{{topicString}}/message": {"post": {
+                "summary": "Publish a text message on a topic string",
+                "parameters": [qm, _path("topicString"), _CSRF, *_message_headers()],
+                "requestBody": text_body, "responses": put}},
+            "/ibmmq/rest/v1/login": {
+                "post": {"summary": "Log in: the LtpaToken2 cookie", "security": [], "parameters": [_CSRF],
+                         "requestBody": {"required": True, "content": {JSON: {"schema": {
+                             "type": "object", "required": ["username", "password"],
+                             "properties": {"username": {"type": "string"}, "password": {"type": "string"}}}}}},
+                         "responses": {"204": {"description": "Logged in"}, **_errors(400, 401, 403, 413, 415)}},
+                "get": {"summary": "Who is logged in", "responses": {"200": {"description": "The user", "content": {
+                    JSON: {"schema": {"type": "object", "required": ["user"],
+                                      "properties": {"user": _OBJECTS}}}}}, **_errors(401)}},
+                "delete": {"summary": "Log out", "security": [], "parameters": [_CSRF],
+                           "responses": {"204": {"description": "Logged out"}, **_errors(403)}},
+            },
+            "/ibmmq/rest/v2/openapi.json": {"get": {"summary": "This document", "security": [],
+                                                    "responses": {"200": {"description": "OpenAPI 3.0",
+                                                                          "content": {JSON: {}}}}}},
+        },
+    }
