@@ -3,11 +3,14 @@ runmqsc's output read into records, IBM's monitored-object patterns."""
 
 from __future__ import annotations
 
+import json
 import math
+import re
+from pathlib import Path
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from mqlite.web.metrics import Family, _generic_match, mqsc_records, render
+from mqlite.web.metrics import FAMILIES, Family, _generic_match, mqsc_records, render
 
 
 def test_render_is_what_prometheus_reads() -> None:
@@ -80,3 +83,13 @@ def test_monitored_patterns_last_match_decides() -> None:
     assert not _generic_match(patterns, "AMQ.5F3A")
     assert _generic_match(patterns, "SYSTEM.DEAD.LETTER.QUEUE")
     assert not _generic_match(("APP.*",), "OTHER")
+
+
+def test_the_grafana_dashboard_asks_for_families_metrics_has() -> None:
+    dashboard = json.loads((Path(__file__).parents[2] / "examples" / "grafana" / "mqlite-mq.json").read_text())
+    exprs = [target["expr"] for panel in dashboard["panels"] for target in panel.get("targets", [])]
+    exprs += [var["query"]["query"] for var in dashboard["templating"]["list"] if isinstance(var.get("query"), dict)]
+    names = {name for expr in exprs for name in re.findall(r"\b(?:ibmmq|mqlite)_\w+", expr)}
+    assert {"ibmmq_queue_depth", "ibmmq_queue_mqput_mqput1_count", "ibmmq_channel_status_squash"} <= names
+    for name in names:
+        assert name in FAMILIES or name.removesuffix("_sum").removesuffix("_count") in FAMILIES, name
