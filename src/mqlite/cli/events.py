@@ -27,7 +27,26 @@ FIELD_NAMES = {
     C.MQCACF_DESTINATION: "DestQueueName", C.MQCACF_DESTINATION_Q_MGR: "DestQueueManager",
     C.MQCACH_CONNECTION_NAME: "ConnName", C.MQCACH_CHANNEL_NAME: "ChannelName",
     C.MQCACH_SSL_PEER_NAME: "SSLPeerName", C.MQCACH_CLIENT_USER_ID: "ClientUserIdentifier",
+    # performance events
+    C.MQCA_BASE_Q_NAME: "QName", C.MQIA_TIME_SINCE_RESET: "TimeSinceReset", C.MQIA_HIGH_Q_DEPTH: "HighQDepth",
+    C.MQIA_MSG_ENQ_COUNT: "MsgEnqCount", C.MQIA_MSG_DEQ_COUNT: "MsgDeqCount",
+    # channel events
+    C.MQCACH_XMIT_Q_NAME: "XmitQName", C.MQIACF_ERROR_IDENTIFIER: "ErrorIdentifier",
+    C.MQIACF_AUX_ERROR_DATA_INT_1: "AuxErrorDataInt1", C.MQIACF_AUX_ERROR_DATA_INT_2: "AuxErrorDataInt2",
+    C.MQCACF_AUX_ERROR_DATA_STR_1: "AuxErrorDataStr1", C.MQCACF_AUX_ERROR_DATA_STR_2: "AuxErrorDataStr2",
+    C.MQCACF_AUX_ERROR_DATA_STR_3: "AuxErrorDataStr3",
+    # configuration events
+    C.MQCACF_EVENT_USER_ID: "EventUserId", C.MQIACF_EVENT_ORIGIN: "EventOrigin", C.MQCACF_EVENT_Q_MGR: "EventQMgr",
+    C.MQIACF_OBJECT_TYPE: "ObjectType", C.MQIA_QSG_DISP: "Disposition", C.MQCA_AUTH_INFO_NAME: "AuthInfoName",
+    C.MQCACH_LISTENER_NAME: "ListenerName",
 }
+# Integer fields whose values are constants of one family, printed by name.
+_CONSTANTS = {C.MQIACF_EVENT_ORIGIN: "MQEVO_", C.MQIACF_OBJECT_TYPE: "MQOT_", C.MQIA_QSG_DISP: "MQQSGD_",
+              C.MQIA_Q_TYPE: "MQQT_", C.MQIACH_CHANNEL_TYPE: "MQCHT_"}
+# Where the name of a parameter no event field names is looked for (an object's attributes in a
+# configuration event), by the kind of its value.
+_PARAMETER_PREFIXES = {int: ("MQIACH_", "MQIACF_", "MQIA_"), str: ("MQCACH_", "MQCACF_", "MQCA_"),
+                       bytes: ("MQBACF_", "MQBACH_", "MQBA_")}
 EVENT_TYPES = {
     C.MQCMD_Q_MGR_EVENT: "Queue Manager Event", C.MQCMD_PERFM_EVENT: "Performance Event",
     C.MQCMD_CHANNEL_EVENT: "Channel Event", C.MQCMD_CONFIG_EVENT: "Configuration Event",
@@ -70,6 +89,8 @@ def _value(parameter: int, value: pcf.Value) -> str:
         return _flags(value, "MQOO_")
     if parameter == C.MQIACF_SUB_OPTIONS and isinstance(value, int):
         return _flags(value, "MQSO_")
+    if parameter in _CONSTANTS and isinstance(value, int):
+        return f"{_names(_CONSTANTS[parameter]).get(value, value)} ({value})"
     if isinstance(value, bytes):
         return value.hex().upper()
     return str(value)
@@ -92,6 +113,10 @@ def format_event(message: Message, number: int = 1, queue: str = "") -> str:
     reason = f"{reason_name(h.Reason)} [{h.Reason}]"
     if h.Reason == C.MQRC_NOT_AUTHORIZED and isinstance(qualifier, int) and qualifier in NOT_AUTHORIZED_TYPE:
         reason += f" Not Authorized (type {NOT_AUTHORIZED_TYPE[qualifier]})"
+    elif h.Reason in pcf.EVENT_NAMES:
+        reason += f" {pcf.EVENT_NAMES[h.Reason]}"
+        if h.Reason == C.MQRC_CONFIG_CHANGE_OBJECT:  # two messages: the object before, then after
+            reason += " (before)" if h.Control == C.MQCFC_NOT_LAST else " (after)"
     lines.append(f"Reason                           : {reason}")
     if md.PutDate:
         date, time = md.PutDate, md.PutTime
@@ -101,10 +126,21 @@ def format_event(message: Message, number: int = 1, queue: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
+def _parameter_name(parameter: int, value: pcf.Value) -> str:
+    """IBM's constant name of a parameter no event field names (an object attribute's selector)."""
+    kind = int if isinstance(value, int) or (isinstance(value, list) and value and isinstance(value[0], int)) \
+        else bytes if isinstance(value, bytes) else str
+    for prefix in _PARAMETER_PREFIXES[kind]:
+        name = _names(prefix).get(parameter)
+        if name is not None:
+            return name
+    return f"Parameter {parameter}"
+
+
 def _field_lines(parameters: list[tuple[int, pcf.Value]], indent: str) -> list[str]:
     lines: list[str] = []
     for parameter, value in parameters:
-        name = FIELD_NAMES.get(parameter, f"Parameter {parameter}")
+        name = FIELD_NAMES.get(parameter) or _parameter_name(parameter, value)
         label = f"{indent}{name:<31}: "
         if isinstance(value, pcf.Group):
             lines.append(f"{indent}{name}:")

@@ -45,6 +45,8 @@ class Admin:
         self.connection_stopper: Callable[[str], bool] = lambda conn_id: False
         # After every DEFINE/ALTER/DELETE (the cluster service republishes what changed).
         self.on_change: Callable[[str, str], None] = lambda objtype, name: None
+        # Configuration events (core.events.config.ConfigEvents, set by the facade).
+        self.config_events: Any = None
 
     # -- start-up ----------------------------------------------------------------------
     def bootstrap(self) -> None:
@@ -87,7 +89,14 @@ class Admin:
     def define(
         self, objtype: str, name: str, attrs: dict[str, Any], like: str | None = None, replace: bool = False
     ) -> None:
+        events = self._config_events(objtype)
+        before = self._row(objtype, name) if events is not None else None
         self._define(objtype, name, attrs, like, replace)
+        if events is not None and (after := self._row(objtype, name)) is not None:
+            if before is None:
+                events.created(objtype, name, after)
+            else:
+                events.changed(objtype, name, before, after)
         self.on_change(objtype.upper(), name)
 
     def _define(
@@ -111,7 +120,11 @@ class Admin:
         return self.objects.define_queue(objtype, name, attrs, like, replace)
 
     def alter(self, objtype: str, name: str, attrs: dict[str, Any]) -> None:
+        events = self._config_events(objtype)
+        before = self._row(objtype, name) if events is not None else None
         self._alter(objtype, name, attrs)
+        if events is not None and before is not None and (after := self._row(objtype, name)) is not None:
+            events.changed(objtype, name, before, after)
         self.on_change(objtype.upper(), name)
 
     def _alter(self, objtype: str, name: str, attrs: dict[str, Any]) -> None:
@@ -136,8 +149,25 @@ class Admin:
 
     def delete(self, objtype: str, name: str, purge: bool = False, authrec: bool = True) -> None:
         """DELETE of an object (``authrec``: the authority records are the checked admin's to keep)."""
+        events = self._config_events(objtype)
+        before = self._row(objtype, name) if events is not None else None
         self._delete(objtype, name, purge)
+        if events is not None and before is not None:
+            events.deleted(objtype, name, before)
         self.on_change(objtype.upper(), name)
+
+    def _config_events(self, objtype: str) -> Any:
+        """The configuration events service when CONFIGEV is on and ``objtype`` has such events."""
+        events = self.config_events
+        return events if events is not None and events.enabled and events.produces(objtype) else None
+
+    def _row(self, objtype: str, name: str) -> dict[str, Any] | None:
+        """The object's DISPLAY row as it is now (None when there is none)."""
+        try:
+            rows = self.objects_of(objtype, name)
+        except MQError:
+            return None
+        return dict(rows[0]) if rows else None
 
     def _delete(self, objtype: str, name: str, purge: bool = False) -> None:
         objtype = objtype.upper()

@@ -196,6 +196,12 @@ class CheckedAdmin:
         except MQError:
             return False
 
+    def _event_user(self) -> None:
+        """A configuration event names the user the change runs as (EventUserId)."""
+        events = getattr(self.qm, "config_events", None)
+        if events is not None:
+            events.user = self.principal.user
+
     # -- DEFINE / ALTER / DELETE / DISPLAY -----------------------------------------------
     def define(self, objtype: str, name: str, attrs: dict[str, Any], like: str | None = None,
                replace: bool = False) -> None:
@@ -213,6 +219,7 @@ class CheckedAdmin:
             template = like or _DEFAULT_OBJECT.get(kind)
             if template is not None:
                 self._require(mqot, template, C.MQZAO_DISPLAY)
+        self._event_user()
         self.qm.define(objtype, name, attrs, like, replace)
 
     def alter(self, objtype: str, name: str, attrs: dict[str, Any]) -> None:
@@ -224,6 +231,7 @@ class CheckedAdmin:
             self._require(OBJECT_TYPES.get(kind, C.MQOT_Q_MGR), name, C.MQZAO_CHANGE)
         if kind == "SUB":
             return self.qm.alter_sub(name, attrs, principal=self.principal)
+        self._event_user()
         self.qm.alter(objtype, name, attrs)
 
     def delete(self, objtype: str, name: str, purge: bool = False, authrec: bool = True) -> None:
@@ -233,6 +241,7 @@ class CheckedAdmin:
             self._require_qmgr(C.MQZAO_CHANGE)
         else:
             self._require(OBJECT_TYPES.get(kind, C.MQOT_Q_MGR), name, C.MQZAO_DELETE)
+        self._event_user()
         self.qm.delete(objtype, name, purge)
         if authrec and kind in OBJECT_TYPES:  # IBM's AUTHREC(YES): the object's own records go with it
             self.security.delete_profile(OBJECT_TYPES[kind], name)

@@ -87,6 +87,8 @@ class ObjectDefinitions:
         self.attrs: dict[str, Any] = {}
         self.qdefs: dict[str, tuple[str, dict[str, Any]]] = {}
         self.queues: dict[str, LocalQueue] = {}
+        # Queue depth events: a local queue's thresholds set from its attributes (core.events.performance).
+        self.arm: Callable[[LocalQueue], None] = lambda queue: None
 
     # -- start-up ----------------------------------------------------------------------
     def bootstrap(self) -> None:
@@ -141,6 +143,7 @@ class ObjectDefinitions:
             queue.next_seq = queue.seq_mark + 1
         self.queues[name] = queue
         self.qdefs[name] = ("QLOCAL", attrs)
+        self.arm(queue)
         if persist:
             self.outbox.tx.put_record("object", f"QLOCAL/{name}", attrs)
         return queue
@@ -156,6 +159,7 @@ class ObjectDefinitions:
                 existing.attrs.clear()
                 existing.attrs.update(attrs)
                 existing.refresh()
+                self.arm(existing)
                 self.outbox.tx.put_record("object", f"QLOCAL/{name}", existing.attrs)
                 return
             self.add_local_queue(name, attrs)
@@ -224,9 +228,13 @@ class ObjectDefinitions:
         self.store_definition(name, objtype, base, self.clock())
 
     def alter_qmgr(self, attrs: dict[str, Any]) -> None:
-        self.attrs.update(attributes.validate("QMGR", attrs))
+        changed = attributes.validate("QMGR", attrs)
+        self.attrs.update(changed)
         self.attrs["ALTDATE"], self.attrs["ALTTIME"] = attributes.date_and_time(self.clock())
         self.outbox.tx.put_record("qmgr", "attrs", self.attrs)
+        if "PERFMEV" in changed:
+            for queue in self.queues.values():
+                self.arm(queue)
 
     def alter_queue(self, objtype: str, name: str, attrs: dict[str, Any]) -> None:
         definition = self.qdefs.get(name)
@@ -241,6 +249,7 @@ class ObjectDefinitions:
         queue = self.queues.get(name)
         if queue is not None:
             queue.refresh()
+            self.arm(queue)
         if current.get("GET") == "DISABLED":
             if queue is not None:
                 self.waiting.fail(queue, C.MQRC_GET_INHIBITED, f"gets from {name} are inhibited")

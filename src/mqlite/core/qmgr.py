@@ -55,6 +55,9 @@ from mqlite.core.channel_attributes import MESSAGE_TYPES, SENDING_TYPES
 from mqlite.core.channels import ChannelAgent, Channels
 from mqlite.core.dedupe import DuplicateWindow
 from mqlite.core.errors import MQError
+from mqlite.core.events.channel import ChannelEvents
+from mqlite.core.events.config import ConfigEvents
+from mqlite.core.events.performance import PerformanceEvents
 from mqlite.core.handles import Connection, Effects, GetResult, Handle, TruncatedError
 from mqlite.core.listeners import ListenerAgent, Listeners
 from mqlite.core.mqget import Gets
@@ -127,6 +130,10 @@ class QueueManager:
         self.subscriptions = subscriptions = Subscriptions(objects)
         self.authority_events = events = AuthorityEvents(name, objects.attrs, objects.queues, ids.next_id, clock)
         events.deliver = gets.deliver
+        self.performance_events = PerformanceEvents(name, objects.attrs, events.put, clock)
+        objects.arm = self.performance_events.arm
+        self.config_events = ConfigEvents(name, objects.attrs, events.put, ids.next_id, clock)
+        self.channel_events = ChannelEvents(name, objects.attrs, events.put, clock)
         self.access = access = Access(name, security, events, subscriptions.tree.objects_by_topic)
         self.delivery = delivery = CopyDelivery(objects, subscriptions, gets.deliver, syncpoint.dead_letter, ids)
         self.publisher = publisher = Publisher(objects, subscriptions, delivery, puts, access)
@@ -144,6 +151,7 @@ class QueueManager:
         self.on_queued_change: Callable[[], None] = _nothing
         self.admin = admin = Admin(objects, pubsub_admin, subscriptions, channels, authinfos, connections, listeners,
                                    namelists, route_defs)
+        admin.config_events = self.config_events
         self.mqi = mqi = Connections(objects, waiting, puts, syncpoint, publisher, subscriber, delivery, admin.alter,
                                      connections, security)
         self.transfer = ChannelTransfer(name, objects.attrs, objects.queues, mqi, syncpoint, outbox)

@@ -31,6 +31,7 @@ LOCKED = 2  # got inside a unit of work that has not committed
 REMOVED = 3
 
 NEVER = 0.0
+_NEVER_HIGH = 2**63 - 1  # event_high while no Queue Depth High event is armed (sys.maxsize)
 RESIDENT_LIMIT = 10_000  # persistent bodies kept in memory per queue
 RESIDENT_BYTES = 64 * 1024 * 1024
 PREFETCH = 256  # evicted bodies read back from the store in one query
@@ -148,6 +149,11 @@ class LocalQueue:
         self.dequeued = 0
         self.high_depth = 0
         self.stats_since = 0.0
+        # Queue depth events (core.events.performance arms them): the depth at which a put or a
+        # get calls ``depth_events`` back; never reached while the events are off.
+        self.event_high = _NEVER_HIGH
+        self.event_low = -1
+        self.depth_events: Any = None
         # CorrelId -> its entries per level, in put order: built at the first get by CorrelId (a
         # cluster transmission queue's senders each take their own), kept up to date after.
         self._by_correl: dict[bytes, list[deque[Entry]]] | None = None
@@ -191,6 +197,8 @@ class LocalQueue:
             self.high_depth = self.depth
         if state == UNCOMMITTED:
             self.uncommitted += 1
+        if self.depth >= self.event_high:
+            self.depth_events.high(self)
         return entry
 
     def add_evicted(self, seq: int, priority: int, expiry_at: float) -> Entry:
@@ -225,6 +233,8 @@ class LocalQueue:
         self.depth -= 1
         self.dequeued += 1  # (a backout does not take it back, as IBM counts)
         self.locked += 1
+        if self.depth <= self.event_low:
+            self.depth_events.low(self)
         if self._by_correl is not None:  # out of the CorrelId index: a channel's batch in flight
             self._unindex(entry)         # is not stepped over by each get of the next one
 
@@ -249,6 +259,8 @@ class LocalQueue:
             self.depth -= 1
             if entry.state == AVAILABLE:
                 self.dequeued += 1  # got outside a unit of work (or expired)
+                if self.depth <= self.event_low:
+                    self.depth_events.low(self)
         if entry.expiry_at:
             self.expiring -= 1
         entry.state = REMOVED

@@ -355,3 +355,28 @@ def peek_header(data: bytes, little: bool = True) -> MQCFH | None:
     f = struct.unpack_from(("<" if little else ">") + "9i", data)
     return MQCFH(Type=f[0], Version=f[2], Command=f[3], MsgSeqNumber=f[4], Control=f[5], CompCode=f[6],
                  Reason=f[7], ParameterCount=f[8])
+
+
+# -- event messages ------------------------------------------------------------------------------
+#: IBM's event names by the Reason of the event's MQCFH (the event reference's "Event name").
+EVENT_NAMES: Mapping[int, str] = {
+    C.MQRC_NOT_AUTHORIZED: "Not Authorized",
+    C.MQRC_Q_DEPTH_HIGH: "Queue Depth High", C.MQRC_Q_DEPTH_LOW: "Queue Depth Low",
+    C.MQRC_Q_FULL: "Queue Full", C.MQRC_Q_SERVICE_INTERVAL_HIGH: "Queue Service Interval High",
+    C.MQRC_Q_SERVICE_INTERVAL_OK: "Queue Service Interval OK",
+    C.MQRC_CHANNEL_STARTED: "Channel Started", C.MQRC_CHANNEL_STOPPED: "Channel Stopped",
+    C.MQRC_CHANNEL_STOPPED_BY_USER: "Channel Stopped By User",
+    C.MQRC_CHANNEL_NOT_ACTIVATED: "Channel Not Activated", C.MQRC_CHANNEL_ACTIVATED: "Channel Activated",
+    C.MQRC_CHANNEL_BLOCKED: "Channel Blocked", C.MQRC_CHANNEL_BLOCKED_WARNING: "Channel Blocked",
+    C.MQRC_CONFIG_CREATE_OBJECT: "Create object", C.MQRC_CONFIG_CHANGE_OBJECT: "Change object",
+    C.MQRC_CONFIG_DELETE_OBJECT: "Delete object", C.MQRC_CONFIG_REFRESH_OBJECT: "Refresh object",
+}
+
+
+def event(command: int, reason: int, parameters: list[tuple[int, Value]], seq: int = 1,
+          control: int = C.MQCFC_LAST) -> PcfMessage:
+    """An event message's PCF: MQCFH Type MQCFT_EVENT, CompCode MQCC_WARNING, the event's
+    Command (MQCMD_*_EVENT) and Reason; ``seq`` and ``control`` number the messages of an event
+    that takes several (a Change object's before, MQCFC_NOT_LAST, and after)."""
+    return PcfMessage(MQCFH(Type=C.MQCFT_EVENT, Command=command, Reason=reason, MsgSeqNumber=seq,
+                            Control=control, CompCode=C.MQCC_WARNING), parameters)

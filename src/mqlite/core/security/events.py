@@ -92,9 +92,11 @@ def channel_blocked(qmgr_name: str, qualifier: int, channel: str, address: str, 
 
 
 def event_message(qmgr_name: str, params: list[tuple[int, pcf.Value]], now: float,
-                  reason: int = C.MQRC_NOT_AUTHORIZED, command: int = C.MQCMD_Q_MGR_EVENT) -> Message:
-    """The event as a message: MQFMT_EVENT, put by the queue manager (MQAT_QMGR)."""
-    body = pcf.encode(pcf.PcfMessage(pcf.MQCFH(Command=command, Reason=reason), params), little=_ENCODING_LITTLE)
+                  reason: int = C.MQRC_NOT_AUTHORIZED, command: int = C.MQCMD_Q_MGR_EVENT, *, seq: int = 1,
+                  control: int = C.MQCFC_LAST) -> Message:
+    """The event as a message: MQFMT_EVENT, put by the queue manager (MQAT_QMGR); ``seq`` and
+    ``control`` number the messages of one event of several (a change's before and after)."""
+    body = pcf.encode(pcf.event(command, reason, params, seq, control), little=_ENCODING_LITTLE)
     date, time = put_date_time(now)
     md = MessageDescriptor(Format=C.MQFMT_EVENT, Persistence=C.MQPER_NOT_PERSISTENT, Priority=0,
                            PutApplType=C.MQAT_QMGR, PutApplName=qmgr_name[:28], PutDate=date, PutTime=time)
@@ -128,6 +130,10 @@ class AuthorityEvents:
             return False
         message = event_message(self.qmgr_name, params, self.clock(), reason, C.MQCMD_CHANNEL_EVENT)
         return self._put(CHANNEL_EVENT_QUEUE, message)
+
+    def put(self, queue_name: str, message: Message) -> bool:
+        """Put one event message on ``queue_name`` (best effort: False when it cannot take it)."""
+        return self._put(queue_name, message)
 
     def _put(self, queue_name: str, message: Message) -> bool:
         queue = self.queues.get(queue_name)

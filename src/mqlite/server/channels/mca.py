@@ -67,7 +67,7 @@ class MessageChannels:
             return  # receivers are started by their partner, a server without CONNAME by its requester
         agent = self.senders.get(name)
         if agent is not None and not agent.done:
-            agent.quiescing = False  # START after STOP MODE(QUIESCE): it runs on
+            agent.quiescing = agent.by_user = False  # START after STOP MODE(QUIESCE): it runs on
             agent.retry_now()  # a RETRYING one tries now, not at its retry timer (as IBM's does)
             return
         self.finished.pop(name, None)
@@ -78,6 +78,7 @@ class MessageChannels:
         agent = self.senders.get(name)
         if agent is not None and not agent.done:
             # QUIESCE: a batch in flight ends first, the agent staying (a START meanwhile lets it run on)
+            agent.by_user = True
             if mode != "QUIESCE" or agent.quiesce():
                 agent.cancel()
                 del self.senders[name]

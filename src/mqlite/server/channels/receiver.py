@@ -52,6 +52,8 @@ class ReceiverAgent(asyncio.Protocol):
         self.status = ChannelStatus("", "RCVR")
         self.closed = False
         self.retrying = False  # a put waits for its message retry (MRRTY/MRTMR): reading paused
+        self.started = False  # it issued Channel Started (its end is a Channel Stopped)
+        self.by_user, self.end_error = False, ""  # STOP CHANNEL ended it; the error it ended with
         if transport is not None:  # a connection the listener accepted (set_protocol calls nothing)
             self.connection_made(transport)
 
@@ -110,6 +112,10 @@ class ReceiverAgent(asyncio.Protocol):
             round_.add(self.session, self.wire.send(wire.StatusReply(state.seq, state.luwid)))
             self.runtime.finish(round_)
             self.status.status, self.status.last_seq = "RUNNING", state.seq
+            if not self.started:  # the first status exchange: the channel instance has started
+                self.started = True
+                self.core.channel_events.started(self.name, self.status.chltype, "", self.status.conname)
+                self.runtime.finish(Round())
         elif isinstance(event, wire.Msg):
             self._message(event)
         elif isinstance(event, wire.EndBatch):
@@ -248,6 +254,8 @@ class ReceiverAgent(asyncio.Protocol):
     def end(self, reason: int, text: str, send: bool = True) -> None:
         if self.closed:
             return
+        self.by_user = text.startswith("AMQ9528I")  # STOP CHANNEL (mca.stop's words)
+        self.end_error = text if reason else ""
         if send:
             with contextlib.suppress(wire.ProtocolError):
                 self.transport.write(self.wire.send(wire.Close(reason, text)))
@@ -257,6 +265,8 @@ class ReceiverAgent(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
+        if exc is not None and not self.end_error:
+            self.end_error = f"AMQ9208E: Error on receive from host: {exc}"
         self._finish()
 
     def _finish(self) -> None:
@@ -266,6 +276,11 @@ class ReceiverAgent(asyncio.Protocol):
             receivers.discard(self)
             if not receivers:
                 del self.running[self.name]
+        if self.started:  # Channel Stopped of the instance that issued Channel Started
+            self.started = False
+            self.core.channel_events.ended(self.name, self.status.chltype, "", self.status.conname,
+                                           "STOPPED" if self.by_user else "INACTIVE", self.end_error, self.by_user)
+            self.runtime.finish(Round())
         conn, self.conn = self.conn, None
         if conn is not None:
             self.core.transfer.forget_connection(conn)

@@ -121,6 +121,8 @@ class SenderAgent:
         self._heard = time.monotonic()  # when the partner last sent anything
         self._failures = 0  # attempts failed in a row (a session that reached RUNNING starts them again)
         self._retry_now = asyncio.Event()  # START CHANNEL while RETRYING: the next attempt at once
+        self.by_user = False  # STOP CHANNEL ended it (Channel Stopped By User)
+        self._started = False  # this instance issued Channel Started (so its end is a Channel Stopped)
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     def cancel(self) -> None:
@@ -150,6 +152,7 @@ class SenderAgent:
                     await self._session_once(attrs)
                     self.status.status = "STOPPED" if self.quiescing else "INACTIVE"
                     log.info("AMQ9001I: Channel '%s' ended normally", self.name)
+                    self._channel_ended()
                     return
                 except Exception as error:  # whatever went wrong, the channel retries or stops
                     if not isinstance(error, (TimeoutError, OSError, EOFError, wire.ProtocolError, MQError,
@@ -173,8 +176,10 @@ class SenderAgent:
                         self.status.status = "STOPPED"
                         self.status.retries_left = (0, 0)
                         log.error("AMQ9999E: Channel '%s' ended abnormally and is STOPPED: %s", self.name, failed.text)
+                        self._channel_ended(failed.text)
                         return
                     self.status.status = "RETRYING"
+                    self._channel_ended(failed.text)
                     log.error("AMQ9999E: Channel '%s' ended abnormally: %s; retrying in %.0f s", self.name,
                               failed.text, delay)
                     self._retry_now.clear()
@@ -182,12 +187,22 @@ class SenderAgent:
                         await asyncio.wait_for(self._retry_now.wait(), delay)
         except asyncio.CancelledError:
             self.status.status = "STOPPED"
+            self._channel_ended()
             await self._close_quietly(0, "channel stopped")
             raise
         finally:
             self.done = True
             self._abandon_connection(disconnect=True)
             self.on_end(self.name, self.status)
+
+    def _channel_ended(self, error_text: str = "") -> None:
+        """Channel Stopped (and Stopped By User) of an instance that issued Channel Started."""
+        if self._started:
+            self._started = False
+            status = self.status
+            self.core.channel_events.ended(self.name, status.chltype, status.xmitq, status.conname, status.status,
+                                           error_text, self.by_user)
+            self.runtime.finish(Round())
 
     async def _session_once(self, attrs: Any) -> None:
         self.status.status, self.status.substate = "BINDING", "NETBIND"
@@ -232,6 +247,10 @@ class SenderAgent:
             self.runtime.finish(Round())
         self._resolve(state, reply.luwid)
         self.status.status, self.status.substate = "RUNNING", "MQGET"
+        self._started = True
+        status = self.status
+        self.core.channel_events.started(self.name, status.chltype, status.xmitq, status.conname)
+        self.runtime.finish(Round())
         self.status.retries_left = (int(attrs.get("SHORTRTY", 10)), int(attrs.get("LONGRTY", 999_999_999)))
         self._failures = 0  # it got through: a later failure retries from the start (IBM's reset)
         self._get_options = _GET_FAST if negotiated.get("npmspeed") == "FAST" else _GET_NORMAL

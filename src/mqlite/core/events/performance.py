@@ -1,0 +1,120 @@
+"""Performance events: Queue Depth High, Queue Depth Low and Queue Full (IBM's "Queue depth
+events"), on SYSTEM.ADMIN.PERFM.EVENT while the queue manager says PERFMEV(ENABLED).
+
+The rules (IBM, "Enabling queue depth events" and "Queue depth events: example 2", table 13):
+
+- Queue Depth High fires when a put makes the depth reach QDEPTHHI percent of MAXDEPTH; it
+  disables itself and enables Queue Depth Low and Queue Full.
+- Queue Depth Low fires when a get makes the depth fall to QDEPTHLO percent of MAXDEPTH; it
+  disables itself and enables Queue Depth High and Queue Full.
+- Queue Full fires when a put fails with MQRC_Q_FULL (2053); it disables itself and enables
+  Queue Depth Low.
+- Each event carries the queue's statistics since they were last reset, and resets them
+  ("Performance event statistics"); none is produced for the event queues themselves.
+
+The hot path pays one integer comparison: a queue holds the depth at which a put raises an
+event (``event_high``, never reached when events are off) and the depth at which a get does
+(``event_low``, -1 when off); ``arm`` sets both from the attributes.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from mqlite import cmqc as C
+from mqlite.core.queues import LocalQueue
+from mqlite.core.security.events import event_message
+from mqlite.message import Message
+from mqlite.protocol import pcf
+
+PERFM_EVENT_QUEUE = "SYSTEM.ADMIN.PERFM.EVENT"
+NEVER_HIGH = sys.maxsize  # event_high of a queue with no Queue Depth High event armed
+NEVER_LOW = -1  # event_low of a queue with no Queue Depth Low event armed
+
+HIGH, LOW, FULL = "QDPHIEV", "QDPLOEV", "QDPMAXEV"
+REASONS = {HIGH: C.MQRC_Q_DEPTH_HIGH, LOW: C.MQRC_Q_DEPTH_LOW, FULL: C.MQRC_Q_FULL}
+# What each event switches afterwards (IBM's table 13): itself off, the others as listed on.
+SWITCHES: Mapping[str, Mapping[str, str]] = {
+    HIGH: {HIGH: "DISABLED", LOW: "ENABLED", FULL: "ENABLED"},
+    LOW: {LOW: "DISABLED", HIGH: "ENABLED", FULL: "ENABLED"},
+    FULL: {FULL: "DISABLED", LOW: "ENABLED"},
+}
+
+
+def is_event_queue(name: str) -> bool:
+    """Performance events are not generated for the event queues themselves."""
+    return name.startswith("SYSTEM.ADMIN.") and name.endswith(".EVENT")
+
+
+def high_limit(max_depth: int, percent: int) -> int:
+    """The depth at or above which a put is a Queue Depth High: QDEPTHHI percent of MAXDEPTH."""
+    return -(-max_depth * percent // 100)
+
+
+def low_limit(max_depth: int, percent: int) -> int:
+    """The depth at or below which a get is a Queue Depth Low: QDEPTHLO percent of MAXDEPTH."""
+    return max_depth * percent // 100
+
+
+def thresholds(perfmev: str, name: str, attrs: Mapping[str, Any]) -> tuple[int, int]:
+    """(event_high, event_low) of a local queue: the depths a put or a get must reach to fire."""
+    if perfmev != "ENABLED" or is_event_queue(name):
+        return NEVER_HIGH, NEVER_LOW
+    max_depth = int(attrs.get("MAXDEPTH", 5000))
+    high = high_limit(max_depth, int(attrs.get("QDEPTHHI", 80))) if attrs.get(HIGH) == "ENABLED" else NEVER_HIGH
+    low = low_limit(max_depth, int(attrs.get("QDEPTHLO", 20))) if attrs.get(LOW) == "ENABLED" else NEVER_LOW
+    return high, low
+
+
+def after(event: str, attrs: Mapping[str, Any]) -> dict[str, str]:
+    """The queue's event switches once ``event`` has fired."""
+    return {key: str(attrs.get(key, "DISABLED")) for key in (HIGH, LOW, FULL)} | dict(SWITCHES[event])
+
+
+def event_data(qmgr_name: str, queue_name: str, time_since_reset: int, high_depth: int,
+               enqueued: int, dequeued: int) -> list[tuple[int, pcf.Value]]:
+    """A queue depth event's data, in IBM's order: QMgrName, QName, TimeSinceReset, HighQDepth,
+    MsgEnqCount, MsgDeqCount."""
+    return [(C.MQCA_Q_MGR_NAME, qmgr_name), (C.MQCA_BASE_Q_NAME, queue_name),
+            (C.MQIA_TIME_SINCE_RESET, time_since_reset), (C.MQIA_HIGH_Q_DEPTH, high_depth),
+            (C.MQIA_MSG_ENQ_COUNT, enqueued), (C.MQIA_MSG_DEQ_COUNT, dequeued)]
+
+
+class PerformanceEvents:
+    """Arms local queues for queue depth events and puts the events when a queue calls back."""
+
+    def __init__(self, qmgr_name: str, qmgr_attrs: dict[str, Any], put: Callable[[str, Message], bool],
+                 clock: Callable[[], float]) -> None:
+        self.qmgr_name = qmgr_name
+        self.qmgr_attrs = qmgr_attrs
+        self.put = put
+        self.clock = clock
+
+    def arm(self, queue: LocalQueue) -> None:
+        """Set the queue's thresholds from its attributes and PERFMEV (after DEFINE, ALTER...)."""
+        perfmev = str(self.qmgr_attrs.get("PERFMEV", "DISABLED"))
+        queue.event_high, queue.event_low = thresholds(perfmev, queue.name, queue.attrs)
+        queue.depth_events = self if perfmev == "ENABLED" and not is_event_queue(queue.name) else None
+
+    def high(self, queue: LocalQueue) -> None:
+        self._fire(queue, HIGH)
+
+    def low(self, queue: LocalQueue) -> None:
+        self._fire(queue, LOW)
+
+    def full(self, queue: LocalQueue) -> None:
+        """A put failed with 2053: Queue Full, when QDPMAXEV is ENABLED."""
+        if queue.attrs.get(FULL) == "ENABLED":
+            self._fire(queue, FULL)
+
+    def _fire(self, queue: LocalQueue, event: str) -> None:
+        now = self.clock()
+        params = event_data(self.qmgr_name, queue.name, max(0, int(now - queue.stats_since)),
+                            queue.high_depth, queue.enqueued, queue.dequeued)
+        queue.enqueued = queue.dequeued = 0  # the statistics are reset by the event
+        queue.high_depth, queue.stats_since = queue.depth, now
+        queue.attrs.update(after(event, queue.attrs))
+        self.arm(queue)
+        self.put(PERFM_EVENT_QUEUE, event_message(self.qmgr_name, params, now, REASONS[event], C.MQCMD_PERFM_EVENT))
