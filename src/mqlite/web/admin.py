@@ -29,8 +29,14 @@ from mqlite.web.security import caller_of
 
 BASE = "/ibmmq/rest/v2/admin"
 MQRCCF_COMMAND_FAILED = 3008
-_NAME = re.compile(r"[A-Za-z0-9._/%*]{1,48}")
-_KEYWORD = re.compile(r"[A-Za-z][A-Za-z0-9]{0,31}")
+# the patterns the OpenAPI document gives (openapi.py)
+NAME_PATTERN = r"[A-Za-z0-9._/%*]{1,48}"
+FREE_NAME_PATTERN = r"[^\x00-\x1f\x7f]{1,10240}"
+KEYWORD_PATTERN = r"[A-Za-z][A-Za-z0-9]{0,31}"
+COMMAND_PATTERN = r"[^\x00-\x1f\x7f]*[^\x00-\x20\x7f][^\x00-\x1f\x7f]*"
+_NAME = re.compile(NAME_PATTERN)
+_FREE_NAME = re.compile(FREE_NAME_PATTERN)
+_KEYWORD = re.compile(KEYWORD_PATTERN)
 _QUEUE_TYPES = {"all": "QUEUE", "local": "QLOCAL", "alias": "QALIAS", "remote": "QREMOTE", "model": "QMODEL"}
 
 
@@ -43,7 +49,7 @@ def object_name(value: str, what: str = "name") -> str:
 
 def free_name(value: str, what: str = "name") -> str:
     """A subscription name: any characters but control characters."""
-    if not value or len(value) > 10240 or any(ord(c) < 32 for c in value):
+    if not _FREE_NAME.fullmatch(value):
         raise RestError(400, "MQWB0101E", (what, value))
     return value
 
@@ -113,7 +119,7 @@ def _qmgr_object(name: str, caller: Caller, attributes: list[str], status: list[
 async def qmgr_list(request: Request) -> Response:
     caller = await _caller_anywhere(request)
     attributes, status = query_selection(request, "attributes"), query_selection(request, "status")
-    pattern = request.query_params.get("name", "*")
+    pattern = object_name(request.query_params.get("name", "*"))
 
     def collect() -> list[dict[str, Any]]:
         found = []
@@ -247,7 +253,7 @@ def command_text(body: dict[str, Any]) -> tuple[str, bool]:
     if kind == "runCommand":
         parameters = body.get("parameters")
         command = parameters.get("command") if isinstance(parameters, dict) else None
-        if not isinstance(command, str) or not command.strip() or any(c in command for c in "\r\n"):
+        if not isinstance(command, str) or not re.fullmatch(COMMAND_PATTERN, command):
             raise RestError(400, "MQWB0100E", ("runCommand needs parameters.command, one MQSC command",))
         return command.strip(), False
     if kind == "runCommandJSON":
@@ -293,7 +299,7 @@ def _parameter(key: str, value: Any) -> str:
     if isinstance(value, int):
         return f"{key}({value})"
     if isinstance(value, str):
-        if any(ord(c) < 32 for c in value):
+        if not re.fullmatch(r"[^\x00-\x1f\x7f]*", value):
             raise RestError(400, "MQWB0100E", (f"parameter {key.lower()} holds a control character",))
         return f"{key}({mqsc_text.quote(value, always)})"
     if isinstance(value, list) and all(isinstance(v, str | int) and not isinstance(v, bool) for v in value):

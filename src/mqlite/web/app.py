@@ -75,7 +75,7 @@ async def _http_error(request: Request, exc: Exception) -> Response:
         error = RestError(404, "MQWB0104E", (request.url.path,))
     else:
         error = RestError(exc.status_code, "MQWB0000E", (exc.detail,))
-    return JSONResponse(error.body(), status_code=error.status)
+    return JSONResponse(error.body(), status_code=error.status, headers=dict(exc.headers or {}))  # 405's Allow
 
 
 async def _internal_error(request: Request, exc: Exception) -> Response:

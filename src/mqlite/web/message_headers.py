@@ -4,9 +4,10 @@
 taken too) to MQMD fields and back.
 
 - Correlation and message ids: 48 hexadecimal characters (optionally ``0x`` or ``ID:`` first) are
-  the 24 bytes; other text is its UTF-8 bytes (at most 24), padded with nulls.
+  the 24 bytes; other printable ASCII text (at most 24 characters) is its bytes, padded with nulls.
 - Persistence: ``persistent`` or ``nonPersistent``.
-- Expiry: ``unlimited`` or milliseconds (the MQMD counts tenths of a second, rounded up).
+- Expiry: ``unlimited`` or milliseconds, at most 11 digits (the MQMD counts tenths of a second,
+  rounded up).
 - Reply-to: ``queue`` or ``queue@qmgr``.
 """
 
@@ -26,8 +27,12 @@ HEADERS = {
     "expiry": ("ibm-mq-md-expiry", "ibmmq-expiry"),
     "replyTo": ("ibm-mq-md-replyto", "ibmmq-reply-to"),
 }
+# the patterns the OpenAPI document gives (openapi.py), so the server takes exactly what it documents
+ID_PATTERN = r"(?:0x|ID:)?[0-9A-Fa-f]{48}|[\x20-\x7e]{1,24}"
+EXPIRY_PATTERN = r"unlimited|[1-9][0-9]{0,10}"
+REPLY_TO_PATTERN = r"[A-Za-z0-9._/%]{1,48}(?:@[A-Za-z0-9._/%]{1,48})?"
 _HEX_ID = re.compile(r"(?:0x|ID:)?([0-9A-Fa-f]{48})")
-_NAME = re.compile(r"[A-Za-z0-9._/%]{1,48}")
+_ID = re.compile(ID_PATTERN)
 
 
 class HeaderError(ValueError):
@@ -48,14 +53,12 @@ def header(headers: dict[str, str], field: str) -> tuple[str, str] | None:
 
 
 def parse_id(value: str, name: str = "correlationId") -> bytes:
-    value = value.strip()
     match = _HEX_ID.fullmatch(value)
     if match:
         return binascii.unhexlify(match[1])
-    raw = value.encode()
-    if not raw or len(raw) > ID_LENGTH:
+    if not _ID.fullmatch(value):
         raise HeaderError(name, value)
-    return raw.ljust(ID_LENGTH, b"\0")
+    return value.encode().ljust(ID_LENGTH, b"\0")
 
 
 def format_id(value: bytes) -> str:
@@ -64,10 +67,9 @@ def format_id(value: bytes) -> str:
 
 
 def parse_persistence(value: str, name: str = "persistence") -> int:
-    lowered = value.strip().lower()
-    if lowered == "persistent":
+    if value == "persistent":
         return MQPER_PERSISTENT
-    if lowered in ("nonpersistent", "non-persistent"):
+    if value == "nonPersistent":
         return MQPER_NOT_PERSISTENT
     raise HeaderError(name, value)
 
@@ -78,12 +80,11 @@ def format_persistence(value: int) -> str:
 
 def parse_expiry(value: str, name: str = "expiry") -> int:
     """The MQMD's Expiry (tenths of a second, -1 unlimited) of a header in milliseconds."""
-    text = value.strip()
-    if text.lower() == "unlimited":
-        return MQEI_UNLIMITED
-    if not text.isdigit() or int(text) <= 0 or int(text) > 99_999_999_900:
+    if not re.fullmatch(EXPIRY_PATTERN, value):
         raise HeaderError(name, value)
-    return -(-int(text) // 100)
+    if value == "unlimited":
+        return MQEI_UNLIMITED
+    return min(-(-int(value) // 100), 999_999_999)
 
 
 def format_expiry(value: int) -> str:
@@ -91,9 +92,9 @@ def format_expiry(value: int) -> str:
 
 
 def parse_reply_to(value: str, name: str = "replyTo") -> tuple[str, str]:
-    queue, _, qmgr = value.strip().partition("@")
-    if not _NAME.fullmatch(queue) or (qmgr and not _NAME.fullmatch(qmgr)):
+    if not re.fullmatch(REPLY_TO_PATTERN, value):
         raise HeaderError(name, value)
+    queue, _, qmgr = value.partition("@")
     return queue, qmgr
 
 
@@ -106,7 +107,7 @@ def parse_wait(value: str | None) -> int:
     """``wait=`` in milliseconds (0 when absent)."""
     if value is None:
         return 0
-    if not value.strip().isdigit() or int(value) > 2**31 - 1:
+    if not re.fullmatch(r"[0-9]{1,10}", value) or int(value) > 2**31 - 1:
         raise HeaderError("wait", value)
     return int(value)
 

@@ -11,6 +11,7 @@ incompatible messages, and answered with 400.
 from __future__ import annotations
 
 import contextlib
+import re
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -24,10 +25,10 @@ from mqlite.client.pubsub import Topic
 from mqlite.client.pymqi_api import Queue
 from mqlite.client.structs import GMO, MD
 from mqlite.web import access, message_headers
-from mqlite.web.admin import object_name
+from mqlite.web.admin import FREE_NAME_PATTERN, object_name
 from mqlite.web.errors import MQRC_NO_MSG_AVAILABLE, RestError
 from mqlite.web.message_headers import HeaderError
-from mqlite.web.security import caller_of
+from mqlite.web.security import caller_of, resource
 
 BASE = "/ibmmq/rest/v2/messaging/qmgr/{qmgr}"
 MQFMT_STRING = b"MQSTR   "
@@ -182,7 +183,7 @@ async def publish(request: Request) -> Response:
     caller = caller_of(request)
     qmgr = request.path_params["qmgr"]
     topic_string = request.path_params["topic"]
-    if not topic_string or len(topic_string) > 10240 or any(ord(c) < 32 for c in topic_string):
+    if not re.fullmatch(FREE_NAME_PATTERN, topic_string):
         raise RestError(400, "MQWB0101E", ("topic", topic_string))
     body, ccsid = await _text_body(request)
     md = _md_from_headers(request, ccsid)
@@ -202,7 +203,6 @@ async def publish(request: Request) -> Response:
 
 def routes() -> list[BaseRoute]:
     return [
-        Route(f"{BASE}/queue/{{queue}}/message", put, methods=["POST"]),
-        Route(f"{BASE}/queue/{{queue}}/message", get, methods=["GET", "DELETE"]),
+        resource(f"{BASE}/queue/{{queue}}/message", {"POST": put, "GET": get, "DELETE": get}),
         Route(f"{BASE}/topic/{{topic:path}}/message", publish, methods=["POST"]),
     ]

@@ -1,10 +1,14 @@
-"""The OpenAPI 3.0 document of the REST API mqlite serves (``GET /ibmmq/rest/v2/openapi.json``):
+"""The OpenAPI 3.1 document of the REST API mqlite serves (``GET /ibmmq/rest/v2/openapi.json``):
 the paths, parameters and response bodies of ``admin``, ``messaging`` and the login. The
 contract tests (schemathesis) check the implementation against it."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from mqlite.web import shapes
+from mqlite.web.admin import COMMAND_PATTERN, FREE_NAME_PATTERN, KEYWORD_PATTERN, NAME_PATTERN
+from mqlite.web.message_headers import EXPIRY_PATTERN, ID_PATTERN, REPLY_TO_PATTERN
 
 JSON = "application/json"
 TEXT = "text/plain"
@@ -49,19 +53,31 @@ def _query(name: str, description: str, schema: dict[str, Any] | None = None) ->
             "schema": schema or {"type": "string"}}
 
 
-def _path(name: str) -> dict[str, Any]:
-    return {"name": name, "in": "path", "required": True, "schema": {"type": "string", "minLength": 1}}
+def _anchored(pattern: str) -> dict[str, Any]:
+    return {"type": "string", "pattern": f"^({pattern})$"}
 
 
-def _header(name: str, description: str) -> dict[str, Any]:
-    return {"name": name, "in": "header", "required": False, "description": description,
-            "schema": {"type": "string"}}
+def _path(name: str, pattern: str = NAME_PATTERN) -> dict[str, Any]:
+    return {"name": name, "in": "path", "required": True, "schema": _anchored(pattern)}
+
+
+def _header(name: str, description: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"name": name, "in": "header", "required": False, "description": description, "schema": schema}
+
+
+def _select(categories: frozenset[str], status: bool = True) -> list[dict[str, Any]]:
+    chosen = [_query("attributes", "Attributes to return: *, a category, or category.name, comma-separated.",
+                     {"type": "string", "pattern": shapes.selection_pattern(categories)})]
+    if status:
+        chosen.append(_query("status", "Status attributes to return: *, status or status.name.",
+                             {"type": "string", "pattern": shapes.selection_pattern({"status"})}))
+    return chosen
 
 
 _CSRF = {"name": "ibm-mq-rest-csrf-token", "in": "header", "required": True, "schema": {"type": "string"},
          "description": "Any value; required on every POST, PUT, PATCH and DELETE."}
-_SELECT = [_query("attributes", "Attributes to return: *, a category, or category.name, comma-separated."),
-           _query("status", "Status attributes to return: *, status or status.name.")]
+_QMGR_NAME = r"[A-Za-z0-9._%]{1,48}"
+_ID_QUERY = {"type": "string", "pattern": f"^({ID_PATTERN})$"}
 _GET_ERRORS = (400, 401, 403, 404, 503)
 
 
@@ -75,22 +91,44 @@ def _list(key: str, extra: list[dict[str, Any]], description: str, single: str =
 
 
 def _message_headers() -> list[dict[str, Any]]:
-    return [_header("ibm-mq-md-correlationId", "48 hexadecimal characters, or text of at most 24 bytes"),
-            _header("ibm-mq-md-persistence", "persistent or nonPersistent"),
-            _header("ibm-mq-md-expiry", "unlimited or milliseconds"),
-            _header("ibm-mq-md-replyTo", "queue or queue@qmgr")]
+    return [_header("ibm-mq-md-correlationId", "48 hexadecimal characters, or printable text of at most 24",
+                    _anchored(ID_PATTERN)),
+            _header("ibm-mq-md-persistence", "persistent or nonPersistent",
+                    {"type": "string", "enum": ["persistent", "nonPersistent"]}),
+            _header("ibm-mq-md-expiry", "unlimited or milliseconds", _anchored(EXPIRY_PATTERN)),
+            _header("ibm-mq-md-replyTo", "queue or queue@qmgr", _anchored(REPLY_TO_PATTERN))]
+
+
+_TEXT_VALUE = _anchored(r"[^\x00-\x1f\x7f]*")
+_MQSC_BODY = {"oneOf": [
+    {"type": "object", "required": ["type", "parameters"],
+     "properties": {"type": {"const": "runCommand"},
+                    "parameters": {"type": "object", "required": ["command"],
+                                   "properties": {"command": _anchored(COMMAND_PATTERN)}}}},
+    {"type": "object", "required": ["type", "command", "qualifier"],
+     "properties": {
+         "type": {"const": "runCommandJSON"},
+         "command": _anchored(KEYWORD_PATTERN), "qualifier": _anchored(KEYWORD_PATTERN),
+         "name": _anchored(FREE_NAME_PATTERN),
+         "parameters": {"type": "object", "additionalProperties": False, "patternProperties": {
+             f"^({KEYWORD_PATTERN})$": {"anyOf": [
+                 _TEXT_VALUE, {"type": "integer"}, {"type": "boolean"},
+                 {"type": "array", "items": {"anyOf": [_TEXT_VALUE, {"type": "integer"}]}}]}}},
+         "responseParameters": {"type": "array", "items": _anchored(KEYWORD_PATTERN)}}},
+]}
 
 
 def document() -> dict[str, Any]:
     q = "/ibmmq/rest/v2/admin/qmgr/{qmgrName}"
     m = "/ibmmq/rest/v2/messaging/qmgr/{qmgrName}"
-    qm = _path("qmgrName")
+    qm = _path("qmgrName", _QMGR_NAME)
+    name = _query("name", "Name (generic with *)", _anchored(NAME_PATTERN))
     text_body = {"required": True, "content": {TEXT: {"schema": {"type": "string"}}}}
     got = {"200": {"description": "The message body", "content": {TEXT: {"schema": {"type": "string"}}}},
            "204": {"description": "No message"}, **_errors(*_GET_ERRORS)}
     put = {"201": {"description": "Put"}, **_errors(400, 401, 403, 404, 413, 415, 503)}
     return {
-        "openapi": "3.0.3",
+        "openapi": "3.1.0",
         "info": {"title": "mqlite REST API (IBM MQ administrative and messaging REST API, v2)", "version": "2"},
         "components": {
             "schemas": {"Error": _ERROR},
@@ -104,31 +142,28 @@ def document() -> dict[str, Any]:
                 "responses": {"200": {"description": "The installation", "content": {JSON: {"schema": {
                     "type": "object", "required": ["installation"],
                     "properties": {"installation": _OBJECTS}}}}}, **_errors(401)}}},
-            "/ibmmq/rest/v2/admin/qmgr": _list("qmgr", [_query("name", "Queue manager name (generic with *)"),
-                                                       *_SELECT], "The queue managers, running or ended"),
-            q: _list("qmgr", [qm, *_SELECT], "One queue manager"),
-            f"{q}/queue": _list("queue", [qm, _query("name", "Queue name (generic with *)"),
-                                          _query("type", "all, local, alias, remote or model",
-                                                 {"type": "string", "enum": ["all", "local", "alias", "remote",
-                                                                             "model"]}),
-                                          *_SELECT], "Queues"),
-            f"{q}/queue/{{queueName}}": _list("queue", [qm, _path("queueName"), *_SELECT], "One queue"),
-            f"{q}/subscription": _list("subscription", [qm, _query("name", "Subscription name (generic with *)"),
-                                                        _SELECT[0]], "Subscriptions"),
-            f"{q}/subscription/{{subName}}": _list("subscription", [qm, _path("subName"), _SELECT[0]],
-                                                   "One subscription"),
-            f"{q}/channel": _list("channel", [qm, _query("name", "Channel name (generic with *)"), *_SELECT],
-                                  "Channels"),
-            f"{q}/channel/{{channelName}}": _list("channel", [qm, _path("channelName"), *_SELECT], "One channel"),
+            "/ibmmq/rest/v2/admin/qmgr": _list("qmgr", [name, *_select(shapes.QMGR_CATEGORIES)],
+                                               "The queue managers, running or ended"),
+            q: _list("qmgr", [qm, *_select(shapes.QMGR_CATEGORIES)], "One queue manager"),
+            f"{q}/queue": _list("queue", [qm, name, _query("type", "all, local, alias, remote or model",
+                                                           {"type": "string", "enum": ["all", "local", "alias",
+                                                                                       "remote", "model"]}),
+                                          *_select(shapes.QUEUE_CATEGORIES)], "Queues"),
+            f"{q}/queue/{{queueName}}": _list("queue", [qm, _path("queueName"), *_select(shapes.QUEUE_CATEGORIES)],
+                                              "One queue"),
+            f"{q}/subscription": _list("subscription", [
+                qm, _query("name", "Subscription name (generic with *)", _anchored(FREE_NAME_PATTERN)),
+                *_select(shapes.SUBSCRIPTION_CATEGORIES, status=False)], "Subscriptions"),
+            f"{q}/subscription/{{subName}}": _list("subscription", [
+                qm, _path("subName", FREE_NAME_PATTERN), *_select(shapes.SUBSCRIPTION_CATEGORIES, status=False)],
+                "One subscription"),
+            f"{q}/channel": _list("channel", [qm, name, *_select(shapes.CHANNEL_CATEGORIES)], "Channels"),
+            f"{q}/channel/{{channelName}}": _list("channel", [qm, _path("channelName"),
+                                                              *_select(shapes.CHANNEL_CATEGORIES)], "One channel"),
             "/ibmmq/rest/v2/admin/action/qmgr/{qmgrName}/mqsc": {"post": {
                 "summary": "Run an MQSC command: runCommand (text) or runCommandJSON",
                 "parameters": [qm, _CSRF],
-                "requestBody": {"required": True, "content": {JSON: {"schema": {
-                    "type": "object", "required": ["type"],
-                    "properties": {"type": {"type": "string", "enum": ["runCommand", "runCommandJSON"]},
-                                   "parameters": {"type": "object"}, "command": {"type": "string"},
-                                   "qualifier": {"type": "string"}, "name": {"type": "string"},
-                                   "responseParameters": {"type": "array", "items": {"type": "string"}}}}}}},
+                "requestBody": {"required": True, "content": {JSON: {"schema": _MQSC_BODY}}},
                 "responses": {"200": {"description": "The command's response", "content": {JSON: {
                     "schema": _COMMAND_RESPONSE}}}, **_errors(400, 401, 403, 404, 413, 415, 503)}}},
             f"{m}/queue/{{queueName}}/message": {
@@ -138,24 +173,26 @@ def document() -> dict[str, Any]:
                 "delete": {"summary": "Get (destructively) the next message",
                            "parameters": [qm, _path("queueName"), _CSRF,
                                           _query("wait", "Milliseconds to wait", {"type": "integer", "minimum": 0,
-                                                                                 "maximum": 2000}),
-                                          _query("correlationId", "48 hexadecimal characters"),
-                                          _query("messageId", "48 hexadecimal characters")],
+                                                                                 "maximum": 2**31 - 1}),
+                                          _query("correlationId", "48 hexadecimal characters", _ID_QUERY),
+                                          _query("messageId", "48 hexadecimal characters", _ID_QUERY)],
                            "responses": got},
                 "get": {"summary": "Browse the first message",
-                        "parameters": [qm, _path("queueName"), _query("correlationId", "48 hexadecimal characters"),
-                                       _query("messageId", "48 hexadecimal characters")],
+                        "parameters": [qm, _path("queueName"),
+                                       _query("correlationId", "48 hexadecimal characters", _ID_QUERY),
+                                       _query("messageId", "48 hexadecimal characters", _ID_QUERY)],
                         "responses": got},
             },
             f"{m}/topic/{{topicString}}/message": {"post": {
                 "summary": "Publish a text message on a topic string",
-                "parameters": [qm, _path("topicString"), _CSRF, *_message_headers()],
+                "parameters": [qm, _path("topicString", FREE_NAME_PATTERN), _CSRF, *_message_headers()],
                 "requestBody": text_body, "responses": put}},
             "/ibmmq/rest/v1/login": {
                 "post": {"summary": "Log in: the LtpaToken2 cookie", "security": [], "parameters": [_CSRF],
                          "requestBody": {"required": True, "content": {JSON: {"schema": {
                              "type": "object", "required": ["username", "password"],
-                             "properties": {"username": {"type": "string"}, "password": {"type": "string"}}}}}},
+                             "properties": {"username": {"type": "string", "minLength": 1},
+                                            "password": {"type": "string"}}}}}},
                          "responses": {"204": {"description": "Logged in"}, **_errors(400, 401, 403, 413, 415)}},
                 "get": {"summary": "Who is logged in", "responses": {"200": {"description": "The user", "content": {
                     JSON: {"schema": {"type": "object", "required": ["user"],

@@ -12,7 +12,7 @@ from mqlite.web import access, admin, messaging, openapi
 from mqlite.web.access import Caller
 from mqlite.web.config import WebConfig
 from mqlite.web.errors import RestError
-from mqlite.web.security import TOKEN_COOKIE, Guard
+from mqlite.web.security import TOKEN_COOKIE, Guard, resource
 
 LOGIN = "/ibmmq/rest/v1/login"
 OPENAPI = "/ibmmq/rest/v2/openapi.json"
@@ -60,9 +60,7 @@ def rest_routes() -> list[BaseRoute]:
     return [
         *admin.routes(),
         *messaging.routes(),
-        Route(LOGIN, login, methods=["POST"]),
-        Route(LOGIN, logout, methods=["DELETE"]),
-        Route(LOGIN, whoami, methods=["GET"]),
+        resource(LOGIN, {"POST": login, "DELETE": logout, "GET": whoami}),
         Route(OPENAPI, document, methods=["GET"]),
     ]
 

@@ -17,9 +17,12 @@ import json
 import secrets
 import threading
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Match, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mqlite.web.access import Caller
@@ -87,6 +90,16 @@ class TokenStore:
             self._tokens.pop(token or "", None)
 
 
+def resource(path: str, handlers: dict[str, Callable[[Request], Awaitable[Response]]]) -> Route:
+    """One route for every method of a path (so a 405 names them all in its Allow header)."""
+
+    async def endpoint(request: Request) -> Response:
+        handler = handlers.get(request.method) or handlers["GET"]  # HEAD: GET's answer, body dropped
+        return await handler(request)
+
+    return Route(path, endpoint, methods=list(handlers))
+
+
 def caller_of(request: Request) -> Caller:
     """The caller of a REST request; RestError 401 when it names none."""
     caller = basic_credentials(request.headers.get("authorization"))
@@ -110,7 +123,7 @@ class Guard:
             await self.app(scope, receive, send)
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        if scope["method"] in STATE_CHANGING and CSRF_HEADER not in headers:
+        if scope["method"] in STATE_CHANGING and CSRF_HEADER not in headers and _routed(scope):
             await _refuse(send, RestError(403, "MQWB0107E"))
             return
         length = headers.get("content-length")
@@ -143,6 +156,16 @@ class Guard:
         except BodyTooLarge:
             if not started:
                 await _refuse(send, RestError(413, "MQWB0106E", (self.max_body,)))
+
+
+def _routed(scope: Scope) -> bool:
+    """Does some route take this path and method? (An unknown path or method gets its 404 or 405
+    first: the CSRF rule protects what a request could change.)"""
+    app = scope.get("app")
+    router = getattr(app, "router", None)
+    if router is None:
+        return True
+    return any(route.matches(scope)[0] == Match.FULL for route in router.routes)
 
 
 class BodyTooLarge(Exception):

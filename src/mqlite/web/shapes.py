@@ -272,9 +272,9 @@ def select(shaped: dict[str, Any], selection: list[str], allowed: Iterable[str] 
 
 def selection(value: str | None) -> list[str]:
     """``attributes=a,b.c`` -> ["a", "b.c"]; ValueError for a malformed list."""
-    if value is None or not value.strip():
+    if not value:
         return []
-    items = [item.strip() for item in value.split(",")]
+    items = value.split(",")
     for item in items:
         if not re.fullmatch(r"\*|[A-Za-z]+(\.[A-Za-z]+)?", item):
             raise ValueError(item)
@@ -283,6 +283,18 @@ def selection(value: str | None) -> list[str]:
 
 def categories(table: Table) -> set[str]:
     return {category for category, _, _ in table.values() if category} | {"extended"}
+
+
+QUEUE_CATEGORIES = frozenset(categories(QUEUE) | {"timestamps"} - {"status"})
+SUBSCRIPTION_CATEGORIES = frozenset(categories(SUBSCRIPTION))
+CHANNEL_CATEGORIES = frozenset(categories(CHANNEL))
+QMGR_CATEGORIES = frozenset(categories(QMGR))
+
+
+def selection_pattern(allowed: Iterable[str]) -> str:
+    """The regular expression of an ``attributes=`` (or ``status=``) list of these categories."""
+    item = r"(\*|(" + "|".join(sorted(allowed)) + r")(\.[A-Za-z]+)?)"
+    return rf"^({item}(,{item})*)?$"
 
 
 def queue(record: dict[str, str], status: dict[str, str] | None, attributes: list[str],
@@ -296,7 +308,7 @@ def queue(record: dict[str, str], status: dict[str, str] | None, attributes: lis
                                     ("altered", _stamp(record, "ALTDATE", "ALTTIME"))) if v}
     if timestamps:
         shaped["timestamps"] = timestamps
-    out.update(select(shaped, attributes, categories(QUEUE) | {"timestamps"} - {"status"}))
+    out.update(select(shaped, attributes, QUEUE_CATEGORIES))
     if status_selection:
         check_status(status_selection)
         if status is not None:
@@ -326,7 +338,7 @@ def subscription(record: dict[str, str], attributes: list[str]) -> dict[str, Any
                            "resolvedTopicString": record.get("RESOLVED", record.get("TOPICSTR", "")),
                            "topicString": record.get("TOPICSTR", "")}
     out.update(select({k: v for k, v in shaped.items() if isinstance(v, dict)}, attributes,
-                      categories(SUBSCRIPTION)))
+                      SUBSCRIPTION_CATEGORIES))
     return out
 
 
@@ -335,7 +347,7 @@ def channel(record: dict[str, str], status: list[dict[str, str]], attributes: li
     ctype = record.get("CHLTYPE", "").upper()
     out: dict[str, Any] = {"name": record.get("CHANNEL", ""), "type": CHANNEL_TYPES.get(ctype, ctype.lower())}
     shaped = shape(record, CHANNEL, skip=("CHANNEL", "CHLTYPE"))
-    out.update(select(shaped, attributes, categories(CHANNEL)))
+    out.update(select(shaped, attributes, CHANNEL_CATEGORIES))
     if status_selection:
         check_status(status_selection)
         rows = status or [{"STATUS": "INACTIVE"}]
@@ -350,7 +362,7 @@ def qmgr(name: str, running: bool, record: dict[str, str] | None, status: dict[s
     """A queue manager: ``state`` running or ended (IBM's), then what was selected."""
     out: dict[str, Any] = {"name": name, "state": "running" if running else "ended"}
     if record is not None:
-        out.update(select(shape(record, QMGR, skip=("QMNAME",)), attributes, categories(QMGR)))
+        out.update(select(shape(record, QMGR, skip=("QMNAME",)), attributes, QMGR_CATEGORIES))
     if status_selection:
         check_status(status_selection)
         shaped = (shape(status, QMGR_STATUS, skip=("QMNAME",), default="status") if status
