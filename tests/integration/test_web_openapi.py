@@ -65,3 +65,12 @@ def test_the_server_keeps_its_documented_contract(case: Any, web_base: str) -> N
     # missing credentials get is tested in test_web_rest.py
     case.validate_response(response, excluded_checks=[ignored_auth])
     assert response.status_code < 500, response.text
+
+
+def test_the_queue_manager_is_unharmed(web_base: str) -> None:
+    """After every generated request (module order: this runs last), the queue manager still runs
+    and answers through the web server."""
+    with httpx.Client(base_url=web_base, auth=(ADMIN.user, ADMIN.password), timeout=60) as client:
+        assert client.get("/ibmmq/rest/v2/admin/qmgr/QM1").json() == {"qmgr": [{"name": "QM1", "state": "running"}]}
+        depth = client.get("/ibmmq/rest/v2/admin/qmgr/QM1/queue/WEB.Q", params={"status": "*"})
+        assert depth.status_code == 200
