@@ -71,6 +71,8 @@ def test_dspmqweb_shows_the_server_and_its_url(web: dict[str, Any]) -> None:
     assert shown.returncode == 0
     assert shown.stdout.splitlines()[:2] == ["Server mqweb is running.", "URLS:"]
     assert web["base"] in shown.stdout
+    unknown = web["run_cli"]("setmqweb", "properties", "-k", "noSuchProperty", "-v", "1")
+    assert unknown.returncode == 1 and "MQWB1100E" in unknown.stderr + unknown.stdout
     props = web["run_cli"]("dspmqweb", "properties", "-a")
     assert 'httpPort="0"' in props.stdout and f'maxRequestBodySize="{BODY_LIMIT}"' in props.stdout
 
@@ -247,6 +249,10 @@ def test_bad_input_gets_ibm_errors_and_harms_nothing(admin: httpx.Client, web: d
     huge = admin.post("v2/messaging/qmgr/QM1/queue/WEB.RAW/message", headers={**CSRF, "content-type": "text/plain"},
                       content=b"x" * (BODY_LIMIT + 1))
     assert huge.status_code == 413 and huge.json()["error"][0]["msgId"] == "MQWB0106E"
+    chunked = admin.post("v2/messaging/qmgr/QM1/queue/WEB.RAW/message",
+                         headers={**CSRF, "content-type": "text/plain"},
+                         content=(b"y" * 16384 for _ in range(BODY_LIMIT // 16384 + 2)))  # no Content-Length
+    assert chunked.status_code == 413 and chunked.json()["error"][0]["msgId"] == "MQWB0106E"
     unknown = admin.get("v2/no/such/resource")
     assert unknown.status_code == 404 and unknown.json()["error"][0]["msgId"] == "MQWB0104E"
     method = admin.put("v2/admin/qmgr", headers=CSRF)
