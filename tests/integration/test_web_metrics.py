@@ -6,6 +6,10 @@ store's commits."""
 
 from __future__ import annotations
 
+import json
+import os
+import signal
+import urllib.request
 from collections.abc import Iterator
 
 import pytest
@@ -13,9 +17,11 @@ from prometheus_client.parser import text_string_to_metric_families
 
 import mqlite.client as mqlite
 from helpers.module_qmgrs import started
+from helpers.mqsc import RunCli
 from helpers.qmgrs import QMgr
 from helpers.waiting import wait_until
 from mqlite import cmqc as C
+from mqlite.cli.state import process_alive
 from mqlite.web.metrics import Collector
 
 pytestmark = pytest.mark.xdist_group("web_metrics")
@@ -24,9 +30,14 @@ Samples = dict[str, list[tuple[dict[str, str], float]]]
 
 
 @pytest.fixture(scope="module")
-def network(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, QMgr]]:
-    with started(tmp_path_factory.mktemp("metrics") / "mqhome", ("QM1", "QM2")) as (qmgrs, _):
-        yield qmgrs
+def installation(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict[str, QMgr], RunCli]]:
+    with started(tmp_path_factory.mktemp("metrics") / "mqhome", ("QM1", "QM2")) as (qmgrs, run_cli):
+        yield qmgrs, run_cli
+
+
+@pytest.fixture(scope="module")
+def network(installation: tuple[dict[str, QMgr], RunCli]) -> dict[str, QMgr]:
+    return installation[0]
 
 
 @pytest.fixture
@@ -221,3 +232,40 @@ def test_store_commits_move(collector: Collector) -> None:
     assert value(after, "mqlite_store_group_transactions_sum", qmgr="QM2") > transactions
     assert value(after, "mqlite_store_operations_total", qmgr="QM2") > operations
     assert value(after, "mqlite_store_commit_seconds_sum", qmgr="QM2") > seconds
+
+
+def test_scraped_over_http_from_strmqweb(installation: tuple[dict[str, QMgr], RunCli]) -> None:
+    """The web server process ``mqlite strmqweb`` starts serves /metrics (app.py's hook), without
+    credentials, as Prometheus scrapes it."""
+    qmgrs, run_cli = installation
+    home = qmgrs["QM1"].home
+    assert run_cli("setmqweb", "properties", "-k", "httpPort", "-v", "0").returncode == 0
+    result = run_cli("strmqweb")
+    assert result.returncode == 0, result.stdout + result.stderr
+    endpoints = json.loads((home / "web" / "endpoints.json").read_text())
+    pid = int(endpoints["pid"])
+    try:
+        def scrape_http() -> Samples:
+            with urllib.request.urlopen(f"http://127.0.0.1:{endpoints['port']}/metrics", timeout=60) as answer:
+                assert answer.status == 200
+                assert answer.headers["Content-Type"].startswith("text/plain; version=0.0.4")
+                text = answer.read().decode()
+            samples: Samples = {}
+            for family in text_string_to_metric_families(text):
+                for s in family.samples:
+                    samples.setdefault(s.name, []).append((s.labels, s.value))
+            return samples
+
+        run("QM2", "DEFINE QLOCAL(APP.HTTP)\n")
+        first = scrape_http()
+        assert value(first, "ibmmq_qmgr_status", qmgr="QM1") == C.MQQMSTA_RUNNING
+        assert value(first, "ibmmq_queue_depth", qmgr="QM2", queue="APP.HTTP") == 0
+        puts = value(first, "ibmmq_queue_mqput_mqput1_count_total", qmgr="QM2", queue="APP.HTTP")
+        with mqlite.connect("QM2") as qm, mqlite.Queue(qm, "APP.HTTP") as q:
+            q.put(b"scraped")
+        second = scrape_http()
+        assert value(second, "ibmmq_queue_depth", qmgr="QM2", queue="APP.HTTP") == 1
+        assert value(second, "ibmmq_queue_mqput_mqput1_count_total", qmgr="QM2", queue="APP.HTTP") == puts + 1
+    finally:
+        os.kill(pid, signal.SIGTERM)
+        wait_until(lambda: not process_alive(pid), "the web server has ended")

@@ -158,29 +158,14 @@ def render(families: Iterable[Family]) -> str:
 _ECHO = re.compile(r"^\s+\d+ : ")
 
 
+# KEY(value) with a value that may hold one level of parentheses (CONNAME(host(port))), or a FLAG
+_PAIR = re.compile(r"([A-Z][A-Z0-9_.]*)(?:\(((?:[^()]|\([^()]*\))*)\))?")
+
+
 def _pairs(line: str, record: dict[str, str]) -> None:
-    """``KEY(value)   KEY(value)   FLAG`` into ``record`` (a value may hold balanced parentheses)."""
-    i, n = 0, len(line)
-    while i < n:
-        while i < n and line[i] == " ":
-            i += 1
-        j = i
-        while j < n and (line[j].isalnum() or line[j] in "_."):
-            j += 1
-        if j == i:
-            i += 1
-            continue
-        key = line[i:j]
-        if j < n and line[j] == "(":
-            depth, k = 1, j + 1
-            while k < n and depth:
-                depth += {"(": 1, ")": -1}.get(line[k], 0)
-                k += 1
-            record[key] = (line[j + 1:k - 1] if depth == 0 else line[j + 1:]).strip()
-            i = k
-        else:
-            record[key] = ""
-            i = j
+    """``KEY(value)   KEY(value)   FLAG`` into ``record``."""
+    for match in _PAIR.finditer(line):
+        record[match[1]] = (match[2] or "").strip()
 
 
 def mqsc_records(lines: Sequence[str]) -> list[list[dict[str, str]]]:
