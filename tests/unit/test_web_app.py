@@ -77,6 +77,6 @@ def test_openapi_paths_are_the_routes(client: TestClient) -> None:
     served = client.get("/ibmmq/rest/v2/openapi.json").json()
     assert served == openapi.document()
     app_paths = {re.sub(r"\{[^}:]+(:path)?\}", "{}", r.path) for r in client.app.routes  # type: ignore[attr-defined]
-                 if r.path.startswith("/ibmmq/")}
+                 if r.path.startswith("/ibmmq/rest/")}
     doc_paths = {re.sub(r"\{[^}]+\}", "{}", p) for p in served["paths"]}
     assert doc_paths == app_paths

@@ -17,10 +17,12 @@ JSON error shape (``errors``).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 
+import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -33,6 +35,15 @@ from mqlite.web.errors import RestError
 from mqlite.web.security import TokenStore
 
 EXTRA_ROUTE_MODULES = ("mqlite.web.metrics",)
+# Threads for the blocking client calls (a waiting get holds one for its wait): anyio's default of
+# 40 would let 40 waiting gets hold up every other request.
+WORKER_THREADS = 256
+
+
+@contextlib.asynccontextmanager
+async def _lifespan(app: Starlette) -> AsyncIterator[None]:
+    anyio.to_thread.current_default_thread_limiter().total_tokens = WORKER_THREADS
+    yield
 
 
 def discovered_routes() -> list[BaseRoute]:
@@ -53,7 +64,7 @@ def create_app(config: WebConfig | None = None, extra_routes: Sequence[BaseRoute
     config = config or WebConfig()
     route_list: list[BaseRoute] = [*routes.rest_routes(), *extra_routes, *discovered_routes()]
     middleware: list[Middleware] = routes.middleware(config)
-    app = Starlette(routes=route_list, middleware=middleware,
+    app = Starlette(routes=route_list, middleware=middleware, lifespan=_lifespan,
                     exception_handlers={RestError: _rest_error, HTTPException: _http_error,
                                         Exception: _internal_error})
     app.state.config = config

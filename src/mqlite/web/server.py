@@ -68,7 +68,7 @@ def main() -> int:
     web_config.pid_path().write_text(f"{os.getpid()}\n")
     uv_config = uvicorn.Config(create_app(cfg), log_level="warning", access_log=False,
                                ssl_certfile=files[0] if files else None, ssl_keyfile=files[1] if files else None,
-                               timeout_graceful_shutdown=10, lifespan="off")
+                               timeout_graceful_shutdown=10, lifespan="on")
     server = uvicorn.Server(uv_config)
     try:
         server.run(sockets=[sock])
