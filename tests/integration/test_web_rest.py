@@ -88,6 +88,9 @@ def test_installation_and_queue_managers(admin: httpx.Client) -> None:
     one = admin.get("v2/admin/qmgr/QM1", params={"status": "*", "attributes": "general"}).json()["qmgr"][0]
     assert one["state"] == "running" and one["status"]["state"] == "running"
     assert one["general"]["platform"] == "unix"
+    ended = admin.get("v2/admin/qmgr/QM2/queue")  # QM2 is not running
+    assert ended.status_code == 503
+    assert (ended.json()["error"][0]["msgId"], ended.json()["error"][0]["reasonCode"]) == ("MQWB0010E", 2059)
     missing = admin.get("v2/admin/qmgr/NOSUCH")
     assert missing.status_code == 404
     assert missing.json()["error"][0]["msgId"] == "MQWB0010E"
