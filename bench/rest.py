@@ -1,18 +1,20 @@
 """The web server's costs (issue 33). One case so far:
 
 - ``metrics_cost``: the native client's put rate (one producer, synchronous MQPUTs of 1 KB
-  messages, non-persistent and persistent) with and without a ``/metrics`` collection every
-  second. The collection is ``mqlite.web.metrics.Collector`` in a process of its own, as in the web
-  server (one MQSC script of DISPLAYs, RESET QSTATS of each monitored queue, a browse of each
-  non-empty one), against a queue manager with ``--queues`` application queues besides the one
-  put to; ``cost_pct`` is the put rate lost (target: under 2%).
+  messages, non-persistent and persistent) with and without a ``/metrics`` scrape every second,
+  over HTTP from the web server ``mqlite strmqweb`` starts (``--via collector``: a
+  ``mqlite.web.metrics.Collector`` in the scraping process instead, as the web server runs it: one
+  MQSC script of DISPLAYs, RESET QSTATS of each monitored queue, a browse of each non-empty one),
+  against a queue manager with ``--queues`` application queues besides the one put to;
+  ``cost_pct`` is the put rate lost (target: under 2%).
 
 Rounds come in pairs, without and with the scrapes (the order alternating), and the cost is the
 median of the pairs' ratios, since the machine's other load moves both rounds of a pair; beside
-it, what a scrape costs the queue manager in CPU (``qmgr_cpu_ms_per_scrape``, measured with
-nothing else running) and the collector's own CPU, both steadier than a rate on a shared machine.
+it, what a scrape costs in CPU, the queue manager's and the web server's (measured with nothing
+else running), steadier than a rate on a shared machine.
 
-Usage: ``python bench/rest.py [--quick] [--pairs N] [--seconds S] [--queues N]``; prints one JSON line.
+Usage: ``python bench/rest.py [--quick] [--pairs N] [--seconds S] [--queues N] [--via http|collector]``;
+prints one JSON line.
 """
 
 from __future__ import annotations
@@ -22,10 +24,13 @@ import json
 import multiprocessing as mp
 import multiprocessing.synchronize
 import os
+import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -38,13 +43,21 @@ from mqlite.web.metrics import Collector
 QUEUE = "APP.BENCH"
 
 
-def scraper(home: str, every: float, active: mp.synchronize.Event, quit_: mp.synchronize.Event,
+def scraper(home: str, url: str, every: float, active: mp.synchronize.Event, quit_: mp.synchronize.Event,
             out: mp.Queue[tuple[int, float, float, int]]) -> None:
-    """While ``active``, a collection every ``every`` seconds; at ``quit_``, reports (scrapes,
-    their wall seconds, their CPU seconds in this process, bytes of the last)."""
+    """While ``active``, a collection every ``every`` seconds (a GET of ``url``, or without one a
+    ``Collector`` of this process's own); at ``quit_``, reports (scrapes, their wall seconds, their
+    CPU seconds in this process, bytes of the last)."""
     os.environ["MQLITE_HOME"] = home
     collector = Collector(qmgrs=lambda: [QM])
-    collector.text()  # connected before the first round
+
+    def scrape() -> str:
+        if not url:
+            return collector.text()
+        with urllib.request.urlopen(url, timeout=60) as answer:
+            return str(answer.read().decode())
+
+    scrape()  # connected before the first round
     out.put((0, 0.0, 0.0, 0))
     count, wall, cpu, size = 0, 0.0, 0.0, 0
     while not quit_.is_set():
@@ -53,7 +66,7 @@ def scraper(home: str, every: float, active: mp.synchronize.Event, quit_: mp.syn
         next_at = time.monotonic()
         while active.is_set():
             started, started_cpu = time.monotonic(), time.process_time()
-            size = len(collector.text())
+            size = len(scrape())
             wall += time.monotonic() - started
             cpu += time.process_time() - started_cpu
             count += 1
@@ -90,14 +103,31 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def metrics_cost(home: str, qmgr_pid: int, pairs: int, seconds: float, persistent: bool) -> dict[str, object]:
+def start_web(home: str) -> tuple[str, int]:
+    """``mqlite strmqweb`` on a port the system picks: (the /metrics URL, the server's pid)."""
+    env = {**os.environ, "MQLITE_HOME": home}
+    mqlite_cmd = str(Path(sys.executable).with_name("mqlite"))
+    for args in (["setmqweb", "properties", "-k", "httpHost", "-v", "127.0.0.1"],
+                 ["setmqweb", "properties", "-k", "httpPort", "-v", "0"], ["strmqweb"]):
+        subprocess.run([mqlite_cmd, *args], env=env, check=True, capture_output=True)
+    endpoints = json.loads((Path(home) / "web" / "endpoints.json").read_text())
+    return f"http://127.0.0.1:{endpoints['port']}/metrics", int(endpoints["pid"])
+
+
+def cpu_state(pid: int) -> str:
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[0]
+
+
+def metrics_cost(home: str, url: str, qmgr_pid: int, web_pid: int | None, pairs: int, seconds: float,
+                 persistent: bool) -> dict[str, object]:
     """``pairs`` pairs of rounds, without and with the scrapes, the order alternating pair by
     pair; the cost is the median of the pairs' ratios (each pair close in time: the machine's
     other load moves both)."""
     ctx = mp.get_context("spawn")
     active, quit_ = ctx.Event(), ctx.Event()
     out: mp.Queue[tuple[int, float, float, int]] = ctx.Queue()
-    proc = ctx.Process(target=scraper, args=(home, 1.0, active, quit_, out))
+    proc = ctx.Process(target=scraper, args=(home, url, 1.0, active, quit_, out))
     proc.start()
     try:
         out.get(timeout=60)  # connected
@@ -114,10 +144,12 @@ def metrics_cost(home: str, qmgr_pid: int, pairs: int, seconds: float, persisten
                 (scraped if with_scrapes else plain).append(rate)
         # the queue manager's CPU for one scrape, with nothing else running
         before, wall_before = cpu_seconds(qmgr_pid), time.monotonic()
+        web_before = cpu_seconds(web_pid) if web_pid else 0.0
         active.set()
         time.sleep(10.5)  # ten or eleven scrapes, a second apart
         active.clear()
         qmgr_cpu, idle_wall = cpu_seconds(qmgr_pid) - before, time.monotonic() - wall_before
+        web_cpu = cpu_seconds(web_pid) - web_before if web_pid else None
     finally:
         active.clear()
         quit_.set()
@@ -132,6 +164,7 @@ def metrics_cost(home: str, qmgr_pid: int, pairs: int, seconds: float, persisten
             "scraper_cpu_ms_per_scrape": round(cpu / count * 1000, 1) if count else None,
             "qmgr_cpu_ms_per_scrape": round(qmgr_cpu / idle_scrapes * 1000, 1),
             "qmgr_cpu_pct_at_one_scrape_a_second": round(qmgr_cpu / idle_wall * 100, 2),
+            "web_server_cpu_ms_per_scrape": None if web_cpu is None else round(web_cpu / idle_scrapes * 1000, 1),
             "scrape_bytes": size}
 
 
@@ -141,21 +174,29 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=10, help="pairs of rounds (without, with), alternating")
     parser.add_argument("--seconds", type=float, default=5.0, help="the length of a round")
     parser.add_argument("--queues", type=int, default=100, help="application queues besides the one put to")
+    parser.add_argument("--via", choices=("http", "collector"), default="http",
+                        help="scrape the web server (mqlite strmqweb), or run the collector in the scraping process")
     args = parser.parse_args()
     pairs, seconds = (1, 3.0) if args.quick else (args.pairs, args.seconds)
     home = tempfile.mkdtemp(prefix="mqlite-bench-")
     proc = start_qmgr(home)
+    web_pid: int | None = None
     try:
         mqsc(f"DEFINE QLOCAL({QUEUE}) MAXDEPTH(999999999)\n"
              + "".join(f"DEFINE QLOCAL(APP.IDLE.{n:04d})\n" for n in range(args.queues)))
         with mqlite.connect(QM) as qm, mqlite.Queue(qm, "APP.IDLE.0000") as queue:
             queue.put(b"a message for the oldest-message browse")
+        url, web_pid = start_web(home) if args.via == "http" else ("", None)
         figures: dict[str, object] = {"bench": "rest", "case": "metrics_cost", "python": sys.version.split()[0],
                                       "cpus": os.cpu_count(), "queues": args.queues + 1, "round_seconds": seconds,
-                                      "scrape_every_s": 1.0}
-        figures["non_persistent"] = metrics_cost(home, proc.pid, pairs, seconds, False)
-        figures["persistent"] = metrics_cost(home, proc.pid, pairs, seconds, True)
+                                      "scrape_every_s": 1.0, "via": args.via}
+        figures["non_persistent"] = metrics_cost(home, url, proc.pid, web_pid, pairs, seconds, False)
+        figures["persistent"] = metrics_cost(home, url, proc.pid, web_pid, pairs, seconds, True)
     finally:
+        if web_pid is not None:
+            os.kill(web_pid, signal.SIGTERM)
+            while os.path.exists(f"/proc/{web_pid}") and cpu_state(web_pid) != "Z":
+                time.sleep(0.05)
         stop_qmgr(proc)
     print(json.dumps(figures))
 
