@@ -18,12 +18,18 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[dev,spark]' 2>>$(VENV)/pip.log || { cat $(VENV)/pip.log; exit 1; }
 	touch $(STAMP)
 
-# Debian's Mosquitto and its clients: the MQTT tests' and benchmark's peers (skipped without them).
+# Debian's Mosquitto and its clients: the MQTT tests' and benchmark's peers (skipped without them);
+# Debian's chromium: the console's browser tests (skipped without it).
 tools:
 	@command -v mosquitto_sub >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && \
 	  { apt-get install -y -q mosquitto mosquitto-clients >/dev/null 2>&1 || \
 	    { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q mosquitto mosquitto-clients >/dev/null 2>&1; }; }; } || \
 	  echo "note: mosquitto-clients could not be installed; the tests that use it are skipped"
+	@# Debian's chromium: the console's browser tests (tests/integration/test_web_console.py, Playwright)
+	@command -v chromium >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && \
+	  { apt-get install -y -q chromium >/dev/null 2>&1 || \
+	    { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null 2>&1; }; }; } || \
+	  echo "note: chromium could not be installed; the console's browser tests are skipped"
 
 test: install tools
 	$(BIN)/ruff check src tests bench examples

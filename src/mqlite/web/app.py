@@ -34,7 +34,7 @@ from mqlite.web.config import WebConfig
 from mqlite.web.errors import RestError
 from mqlite.web.security import TokenStore
 
-EXTRA_ROUTE_MODULES = ("mqlite.web.metrics",)
+EXTRA_ROUTE_MODULES = ("mqlite.web.metrics", "mqlite.web.console")
 # Threads for the blocking client calls (a waiting get holds one for its wait): anyio's default of
 # 40 would let 40 waiting gets hold up every other request.
 WORKER_THREADS = 256
