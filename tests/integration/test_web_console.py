@@ -170,3 +170,17 @@ def test_topics_page(console: dict[str, Any], page: Any) -> None:
     page.goto(console["base"] + "/console/qmgr/QM1/topics")
     expect(page.get_by_role("table", name="Subscriptions")).to_contain_text("console/news")
     expect(page.get_by_role("table", name="Topic tree")).to_contain_text("console/news")
+
+
+def test_events_are_shown_readably(console: dict[str, Any], page: Any) -> None:
+    expect = playwright_api.expect
+    page.goto(console["base"] + "/console/qmgr/QM1/mqsc")
+    commands = [("ALTER QMGR CONFIGEV(ENABLED)", "AMQ8005I"), ("DEFINE QLOCAL(CONSOLE.EVENTFUL)", "AMQ8006I")]
+    for command, done in commands:
+        page.get_by_role("textbox", name="MQSC command").fill(command)
+        page.get_by_role("button", name="Run").click()
+        expect(page.get_by_role("status", name="Command output")).to_contain_text(done)
+    page.get_by_role("link", name="Events").click()
+    config = page.get_by_role("region", name="Events on SYSTEM.ADMIN.CONFIG.EVENT")
+    expect(config).to_contain_text("Create object")
+    expect(config).to_contain_text("CONSOLE.EVENTFUL")

@@ -9,8 +9,10 @@ from typing import Any
 
 from mqlite import cmqc
 from mqlite.client import MQMIError
+from mqlite.client.event_text import format_event
 from mqlite.client.pymqi_api import Queue
-from mqlite.client.structs import GMO, MD
+from mqlite.client.structs import GMO, MD, core_descriptor
+from mqlite.message import Message
 from mqlite.web import access
 from mqlite.web.access import Caller
 from mqlite.web.admin import run_display
@@ -19,6 +21,9 @@ from mqlite.web.errors import RestError
 from mqlite.web.mqsc_text import quote
 
 BROWSE_LIMIT = 50
+EVENT_QUEUES = ("SYSTEM.ADMIN.QMGR.EVENT", "SYSTEM.ADMIN.PERFM.EVENT", "SYSTEM.ADMIN.CHANNEL.EVENT",
+                "SYSTEM.ADMIN.CONFIG.EVENT")
+EVENT_LIMIT = 100  # the last ones of each queue are shown
 
 
 def qmgrs() -> list[tuple[str, bool]]:
@@ -96,3 +101,33 @@ def network_views(caller: Caller) -> list[QmgrView]:
                 view.reachable = False
         views.append(view)
     return views
+
+
+def events(qmgr: str, caller: Caller) -> dict[str, list[str]]:
+    """Each event queue's messages (browsed, the event queues keep them) as amqsevt prints them,
+    the newest EVENT_LIMIT; a queue the caller may not browse, or that is missing, is left out."""
+    shown: dict[str, list[str]] = {}
+    with access.connected(qmgr, caller) as qm:
+        for name in EVENT_QUEUES:
+            try:
+                handle = Queue(qm, name, cmqc.MQOO_BROWSE | cmqc.MQOO_FAIL_IF_QUIESCING)
+            except MQMIError:
+                continue
+            texts: list[str] = []
+            try:
+                option = cmqc.MQGMO_BROWSE_FIRST
+                while True:
+                    md = MD()
+                    try:
+                        body = bytes(handle.get(None, md, GMO(Options=option | cmqc.MQGMO_NO_WAIT)))
+                    except MQMIError as e:
+                        if e.reason == cmqc.MQRC_NO_MSG_AVAILABLE:
+                            break
+                        raise
+                    option = cmqc.MQGMO_BROWSE_NEXT
+                    texts.append(format_event(Message(core_descriptor(md), body), len(texts) + 1, name))
+            finally:
+                with contextlib.suppress(MQMIError, OSError):
+                    handle.close()
+            shown[name] = texts[-EVENT_LIMIT:]
+    return shown

@@ -9,6 +9,7 @@ from urllib.parse import quote as url_quote
 
 BASE = "/console"
 STATIC = "/console/static"
+QMGR_PAGES = ("Channels", "Topics", "Charts", "Events")
 
 
 def url(*parts: str) -> str:
@@ -19,7 +20,7 @@ def page(title: str, body: str, qmgr: str | None = None, user: str | None = None
     nav = [f'<a href="{url("qmgr")}">Queue managers</a>', f'<a href="{url("network")}">Network</a>']
     if qmgr:
         nav.append(f'<a href="{url("qmgr", qmgr)}">Queues</a>')
-        nav += [f'<a href="{url("qmgr", qmgr, part.lower())}">{part}</a>' for part in ("Channels", "Topics", "Charts")]
+        nav += [f'<a href="{url("qmgr", qmgr, part.lower())}">{part}</a>' for part in QMGR_PAGES]
         nav.append(f'<a href="{url("qmgr", qmgr, "mqsc")}">MQSC</a>')
     who = (f'<span class="user">{escape(user)}</span> <button type="button" id="logout">Log out</button>'
            if user else "")

@@ -167,6 +167,21 @@ async def mqsc(request: Request, caller: Caller) -> Response:
 
 
 @authenticated
+async def events(request: Request, caller: Caller) -> Response:
+    qmgr = request.path_params["qmgr"]
+    found = await run_in_threadpool(data.events, qmgr, caller)
+    sections = []
+    for queue, texts in found.items():
+        items = "".join(f"<li><pre>{escape(text)}</pre></li>" for text in reversed(texts)) or "<li>No events.</li>"
+        sections.append(f'<section aria-label="Events on {escape(queue)}"><h2>{escape(queue)}</h2>'
+                        f'<ol reversed>{items}</ol></section>')
+    body = ("<p>The event queues' messages, browsed (left on the queues), newest first; enable them with "
+            "ALTER QMGR PERFMEV(ENABLED), CHLEV(ENABLED), CONFIGEV(ENABLED), AUTHOREV(ENABLED).</p>"
+            + ("".join(sections) or "<p>No event queue can be browsed.</p>"))
+    return HTMLResponse(pages.page(f"Events of {qmgr}", body, qmgr, caller.user))
+
+
+@authenticated
 async def charts(request: Request, caller: Caller) -> Response:
     qmgr = request.path_params["qmgr"]
     if not await run_in_threadpool(access.password_valid, qmgr, caller):
@@ -224,6 +239,7 @@ def routes() -> list[BaseRoute]:
         Route(q + "/topics", topics, methods=["GET"]),
         Route(q + "/mqsc", mqsc, methods=["GET"]),
         Route(q + "/charts", charts, methods=["GET"]),
+        Route(q + "/events", events, methods=["GET"]),
         Route("/console/api/qmgr/{qmgr}/samples", samples, methods=["GET"]),
         Route("/console/network", network_page, methods=["GET"]),
         Route("/console/network/svg", network_svg, methods=["GET"]),
