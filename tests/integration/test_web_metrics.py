@@ -269,3 +269,20 @@ def test_scraped_over_http_from_strmqweb(installation: tuple[dict[str, QMgr], Ru
     finally:
         os.kill(pid, signal.SIGTERM)
         wait_until(lambda: not process_alive(pid), "the web server has ended")
+
+
+def test_a_restarted_queue_manager_is_scraped_at_once(installation: tuple[dict[str, QMgr], RunCli]) -> None:
+    """The collector keeps its connections; the first scrape after a restart connects again."""
+    _, run_cli = installation
+    collector = Collector(qmgrs=lambda: ["QM2"])
+    try:
+        assert value(scrape(collector), "ibmmq_qmgr_status", qmgr="QM2") == C.MQQMSTA_RUNNING
+        assert run_cli("endmqm", "QM2").returncode == 0
+        assert value(scrape(collector), "ibmmq_qmgr_status", qmgr="QM2") == 0
+        assert run_cli("strmqm", "QM2").returncode == 0
+        assert value(scrape(collector), "ibmmq_qmgr_status", qmgr="QM2") == C.MQQMSTA_RUNNING
+        assert run_cli("endmqm", "QM2").returncode == 0
+        assert run_cli("strmqm", "QM2").returncode == 0
+        assert value(scrape(collector), "ibmmq_qmgr_status", qmgr="QM2") == C.MQQMSTA_RUNNING  # the kept one failed
+    finally:
+        collector.close()

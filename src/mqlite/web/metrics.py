@@ -278,22 +278,11 @@ class Collector:
     def _scrape(self, families: _Families, name: str) -> bool:
         qmgr_labels = {"qmgr": name, "platform": PLATFORM}
         try:
-            qm = self._conns.get(name)
-            if qm is None:
-                qm = self._conns[name] = self.connect_to(name)
-            _, lines = qm.mqsc(_SCRIPT)
-            sections = mqsc_records(lines)
-            qmgr, qmstatus, qlocal, qstatus, channels, chstatus, tpstatus, sbstatus, lsstatus = sections
-            queues = [q for q in qlocal if _generic_match(self.queues, q.get("QUEUE", ""))]
-            resets = self._reset(qm, queues)
-            ages = {q["QUEUE"]: self._age(qm, q["QUEUE"]) for q in queues if _int(q.get("CURDEPTH")) > 0}
+            gathered = self._gather(name)
         except (MQMIError, PYIFError, OSError, ValueError):
-            dropped = self._conns.pop(name, None)
-            if dropped is not None:
-                with contextlib.suppress(MQMIError, PYIFError, OSError):
-                    dropped.disconnect()
             families("ibmmq_qmgr_status").add({**qmgr_labels, "description": ""}, 0)
             return False
+        qmgr, qmstatus, queues, qstatus, channels, chstatus, tpstatus, sbstatus, lsstatus, resets, ages = gathered
         description = qmgr[0].get("DESCR", "") if qmgr else ""
         self._qmgr(families, {**qmgr_labels, "description": description}, qmstatus[0] if qmstatus else {}, lsstatus)
         uncommitted = {q.get("QUEUE", ""): _int(q.get("UNCOM")) for q in qstatus}
@@ -301,6 +290,29 @@ class Collector:
         self._channels(families, qmgr_labels, channels, chstatus)
         self._pubsub(families, qmgr_labels, tpstatus, sbstatus)
         return True
+
+    def _gather(self, name: str) -> tuple[Any, ...]:
+        """What a scrape asks of queue manager ``name``; a kept connection that fails (the queue
+        manager was restarted) is replaced once at once."""
+        while True:
+            kept = self._conns.get(name)
+            try:
+                qm = kept if kept is not None else self._conns.setdefault(name, self.connect_to(name))
+                _, lines = qm.mqsc(_SCRIPT)
+                qmgr, qmstatus, qlocal, *rest = mqsc_records(lines)
+                if len(rest) != 6:
+                    raise ValueError(f"{name}: an answer to each DISPLAY was expected")
+                queues = [q for q in qlocal if _generic_match(self.queues, q.get("QUEUE", ""))]
+                resets = self._reset(qm, queues)
+                ages = {q["QUEUE"]: self._age(qm, q["QUEUE"]) for q in queues if _int(q.get("CURDEPTH")) > 0}
+                return (qmgr, qmstatus, queues, *rest, resets, ages)
+            except (MQMIError, PYIFError, OSError, ValueError):
+                dropped = self._conns.pop(name, None)
+                if dropped is not None:
+                    with contextlib.suppress(MQMIError, PYIFError, OSError):
+                        dropped.disconnect()
+                if kept is None:
+                    raise
 
     def _reset(self, qm: QueueManager, queues: list[dict[str, str]]) -> dict[str, dict[str, str]]:
         if not queues:
