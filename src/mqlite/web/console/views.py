@@ -172,9 +172,9 @@ async def events(request: Request, caller: Caller) -> Response:
     found = await run_in_threadpool(data.events, qmgr, caller)
     sections = []
     for queue, texts in found.items():
-        items = "".join(f"<li><pre>{escape(text)}</pre></li>" for text in reversed(texts)) or "<li>No events.</li>"
+        items = "".join(f"<li><pre>{escape(text)}</pre></li>" for text in reversed(texts))
         sections.append(f'<section aria-label="Events on {escape(queue)}"><h2>{escape(queue)}</h2>'
-                        f'<ol reversed>{items}</ol></section>')
+                        + (f"<ol reversed>{items}</ol>" if items else "<p>No events.</p>") + "</section>")
     body = ("<p>The event queues' messages, browsed (left on the queues), newest first; enable them with "
             "ALTER QMGR PERFMEV(ENABLED), CHLEV(ENABLED), CONFIGEV(ENABLED), AUTHOREV(ENABLED).</p>"
             + ("".join(sections) or "<p>No event queue can be browsed.</p>"))

@@ -65,7 +65,8 @@
     const w = 400, h = 120, pad = 6;
     const latest = figure.querySelector(".latest");
     if (!points.length) { latest.textContent = "no samples yet"; return; }
-    const t0 = points[points.length - 1][0] - 3600, t1 = points[points.length - 1][0];
+    // from the first sample kept (at most an hour ago) to the last
+    const t1 = points[points.length - 1][0], t0 = Math.max(points[0][0], t1 - 3600);
     const top = Math.max(1, ...points.map((p) => p[1]));
     const xy = points.filter((p) => p[0] >= t0).map((p) =>
       [(pad + (w - 2 * pad) * (p[0] - t0) / Math.max(1, t1 - t0)).toFixed(1),
