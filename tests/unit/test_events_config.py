@@ -93,3 +93,14 @@ def test_the_event_names_the_user_the_checked_admin_runs_as(mq: Any) -> None:
     admin.define("QLOCAL", "CFG.U", {})
     ((event, _),) = _events(mq)
     assert event.get(C.MQCACF_EVENT_USER_ID) == "mqm"
+
+
+def test_mqset_is_a_change_by_the_caller_with_origin_mqset(mq: Any) -> None:
+    mq.define("CFG.S")
+    mq.qm.alter("QMGR", "", {"CONFIGEV": "ENABLED"})
+    handle = mq.open("CFG.S", C.MQOO_SET)
+    mq.qm.set(mq.conn, handle.hobj, {C.MQIA_INHIBIT_PUT: C.MQQA_PUT_INHIBITED})
+    before, after = (e for e, _ in _events(mq))
+    assert after.get(C.MQIACF_EVENT_ORIGIN) == C.MQEVO_MQSET and after.get(C.MQCACF_EVENT_USER_ID) == "alice"
+    assert (before.get(C.MQIA_INHIBIT_PUT), after.get(C.MQIA_INHIBIT_PUT)) == (
+        C.MQQA_PUT_ALLOWED, C.MQQA_PUT_INHIBITED)

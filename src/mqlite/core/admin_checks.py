@@ -200,7 +200,7 @@ class CheckedAdmin:
         """A configuration event names the user the change runs as (EventUserId)."""
         events = getattr(self.qm, "config_events", None)
         if events is not None:
-            events.user = self.principal.user
+            events.acting(self.principal.user)
 
     # -- DEFINE / ALTER / DELETE / DISPLAY -----------------------------------------------
     def define(self, objtype: str, name: str, attrs: dict[str, Any], like: str | None = None,

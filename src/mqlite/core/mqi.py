@@ -72,6 +72,7 @@ class Connections:
         self.subscriber = subscriber
         self.delivery = delivery
         self.alter = alter
+        self.config_events: Any = None  # core.events.config.ConfigEvents (the facade's)
         self.connections = connections
         self._conn_ids = itertools.count(1)
         self.quiescing = False
@@ -391,6 +392,8 @@ class Connections:
         handle = handle_of(conn, hobj)
         if not handle.options & C.MQOO_SET:
             raise MQError(C.MQRC_NOT_OPEN_FOR_SET, f"{handle.opened_as} is not open for set")
+        if self.config_events is not None:  # a Change object event says it was an MQSET, and whose
+            self.config_events.acting(conn.user, C.MQEVO_MQSET)
         inquire.set_attributes(self.qdefs, handle, values, self.alter)
 
 

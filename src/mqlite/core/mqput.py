@@ -74,8 +74,8 @@ class Puts:
         if length > queue.max_msgl:
             raise MQError(C.MQRC_MSG_TOO_BIG_FOR_Q, f"{length} bytes exceed MAXMSGL of {queue.name}")
         if queue.depth >= queue.max_depth:
-            if queue.depth_events is not None:
-                queue.depth_events.full(queue)
+            if queue.watch.events is not None:
+                queue.watch.events.on_full(queue)
             raise MQError(C.MQRC_Q_FULL, f"queue {queue.name} is full")
         persistent = md.Persistence == C.MQPER_PERSISTENT
         if persistent and queue.dynamic == "TEMPDYN":

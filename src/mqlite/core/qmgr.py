@@ -154,6 +154,7 @@ class QueueManager:
         admin.config_events = self.config_events
         self.mqi = mqi = Connections(objects, waiting, puts, syncpoint, publisher, subscriber, delivery, admin.alter,
                                      connections, security)
+        mqi.config_events = self.config_events
         self.transfer = ChannelTransfer(name, objects.attrs, objects.queues, mqi, syncpoint, outbox)
         channels.forget_sync = self.transfer.forget_channel
         self.cluster_state = ClusterState(name, objects.attrs, objects.qdefs, channels.channels, outbox, clock,

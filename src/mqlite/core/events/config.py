@@ -75,8 +75,8 @@ def event_data(qmgr_name: str, user: str, objtype: str, name: str, row: Mapping[
 
 
 class ConfigEvents:
-    """Puts configuration events while CONFIGEV is ENABLED. ``user``: who the current admin
-    command runs as (set by the checked admin before each change)."""
+    """Puts configuration events while CONFIGEV is ENABLED. ``user`` and ``origin``: who the
+    change runs as and how it came (``acting``: the checked admin before each command, MQSET)."""
 
     def __init__(self, qmgr_name: str, qmgr_attrs: dict[str, Any], put: Callable[[str, Message], bool],
                  next_id: Callable[[], bytes], clock: Callable[[], float]) -> None:
@@ -86,6 +86,10 @@ class ConfigEvents:
         self.next_id = next_id
         self.clock = clock
         self.user = "mqm"
+        self.origin = C.MQEVO_CONSOLE
+
+    def acting(self, user: str, origin: int = C.MQEVO_CONSOLE) -> None:
+        self.user, self.origin = user, origin
 
     @property
     def enabled(self) -> bool:
@@ -97,7 +101,7 @@ class ConfigEvents:
 
     def _message(self, objtype: str, name: str, row: Mapping[str, Any], reason: int, seq: int = 1,
                  control: int = C.MQCFC_LAST) -> Message:
-        params = event_data(self.qmgr_name, self.user, objtype, name, row)
+        params = event_data(self.qmgr_name, self.user, objtype, name, row, self.origin)
         return event_message(self.qmgr_name, params, self.clock(), reason, C.MQCMD_CONFIG_EVENT,
                              seq=seq, control=control)
 

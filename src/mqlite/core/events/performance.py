@@ -12,26 +12,25 @@ The rules (IBM, "Enabling queue depth events" and "Queue depth events: example 2
 - Each event carries the queue's statistics since they were last reset, and resets them
   ("Performance event statistics"); none is produced for the event queues themselves.
 
-The hot path pays one integer comparison: a queue holds the depth at which a put raises an
-event (``event_high``, never reached when events are off) and the depth at which a get does
-(``event_low``, -1 when off); ``arm`` sets both from the attributes.
+The hot path pays one integer comparison: a queue's ``DepthWatch`` holds the depth at which
+a put raises an event (``high``, never reached when events are off) and the depth at which a
+get does (``low``, -1 when off); ``arm`` sets both from the attributes.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from mqlite import cmqc as C
+from mqlite.core.queues import NEVER_HIGH as NEVER_HIGH
 from mqlite.core.queues import LocalQueue
 from mqlite.core.security.events import event_message
 from mqlite.message import Message
 from mqlite.protocol import pcf
 
 PERFM_EVENT_QUEUE = "SYSTEM.ADMIN.PERFM.EVENT"
-NEVER_HIGH = sys.maxsize  # event_high of a queue with no Queue Depth High event armed
-NEVER_LOW = -1  # event_low of a queue with no Queue Depth Low event armed
+NEVER_LOW = -1  # DepthWatch.low of a queue with no Queue Depth Low event armed
 
 HIGH, LOW, FULL = "QDPHIEV", "QDPLOEV", "QDPMAXEV"
 REASONS = {HIGH: C.MQRC_Q_DEPTH_HIGH, LOW: C.MQRC_Q_DEPTH_LOW, FULL: C.MQRC_Q_FULL}
@@ -95,21 +94,23 @@ class PerformanceEvents:
     def arm(self, queue: LocalQueue) -> None:
         """Set the queue's thresholds from its attributes and PERFMEV (after DEFINE, ALTER...)."""
         perfmev = str(self.qmgr_attrs.get("PERFMEV", "DISABLED"))
-        queue.event_high, queue.event_low = thresholds(perfmev, queue.name, queue.attrs)
-        queue.depth_events = self if perfmev == "ENABLED" and not is_event_queue(queue.name) else None
+        watch = queue.watch
+        watch.high, watch.low = thresholds(perfmev, queue.name, queue.attrs)
+        watch.events = self if perfmev == "ENABLED" and not is_event_queue(queue.name) else None
 
-    def high(self, queue: LocalQueue) -> None:
-        self._fire(queue, HIGH)
+    def on_high(self, queue: LocalQueue) -> None:
+        self.fire(queue, HIGH)
 
-    def low(self, queue: LocalQueue) -> None:
-        self._fire(queue, LOW)
+    def on_low(self, queue: LocalQueue) -> None:
+        self.fire(queue, LOW)
 
-    def full(self, queue: LocalQueue) -> None:
+    def on_full(self, queue: LocalQueue) -> None:
         """A put failed with 2053: Queue Full, when QDPMAXEV is ENABLED."""
         if queue.attrs.get(FULL) == "ENABLED":
-            self._fire(queue, FULL)
+            self.fire(queue, FULL)
 
-    def _fire(self, queue: LocalQueue, event: str) -> None:
+    def fire(self, queue: LocalQueue, event: str) -> None:
+        """Put the event, reset the statistics, flip the switches and arm the queue anew."""
         now = self.clock()
         params = event_data(self.qmgr_name, queue.name, max(0, int(now - queue.stats_since)),
                             queue.high_depth, queue.enqueued, queue.dequeued)
