@@ -1,4 +1,4 @@
-"""The web server's costs (issue 33). One case so far:
+"""The web server's costs (issue 33). Two cases:
 
 - ``metrics_cost``: the native client's put rate (one producer, synchronous MQPUTs of 1 KB
   messages, non-persistent and persistent) with and without a ``/metrics`` scrape every second,
@@ -8,12 +8,20 @@
   against a queue manager with ``--queues`` application queues besides the one put to;
   ``cost_pct`` is the put rate lost (target: under 2%).
 
+- ``console_first_load`` (``--case console_first_load``): the console's queue list page
+  (``/console/qmgr/{qm}``) of a queue manager with ``--queues`` queues (10,000 by default for
+  this case) loaded in Debian's chromium (Playwright, headless), logged in through the console's
+  login page: the navigation's load time from the browser's own timing (navigation start to the
+  load event), the median of ``--rounds`` loads after one not counted (target: under 1 s), with
+  the time to its first byte (the server's DISPLAY and rendering) beside it.
+
 Rounds come in pairs, without and with the scrapes (the order alternating), and the cost is the
 median of the pairs' ratios, since the machine's other load moves both rounds of a pair; beside
 it, what a scrape costs in CPU, the queue manager's and the web server's (measured with nothing
 else running), steadier than a rate on a shared machine.
 
-Usage: ``python bench/rest.py [--quick] [--pairs N] [--seconds S] [--queues N] [--via http|collector]``;
+Usage: ``python bench/rest.py [--case metrics_cost|console_first_load] [--quick] [--pairs N] [--seconds S]
+[--queues N] [--via http|collector] [--rounds N]``;
 prints one JSON line.
 """
 
@@ -168,6 +176,69 @@ def metrics_cost(home: str, url: str, qmgr_pid: int, web_pid: int | None, pairs:
             "scrape_bytes": size}
 
 
+CONSOLE_USER, CONSOLE_PASSWORD = "benchadmin", "bench-pass-1"
+
+
+def console_first_load(home: str, base: str, queues: int, rounds: int) -> dict[str, object]:
+    """The queue list page of QM with ``queues`` queues, loaded ``rounds`` times in chromium."""
+    import shutil
+
+    from playwright.sync_api import expect, sync_playwright
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        raise SystemExit("console_first_load needs Debian's chromium (make tools installs it)")
+    loads: list[float] = []
+    first_bytes: list[float] = []
+    size = rows = 0
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            page.set_default_timeout(120_000)
+            page.goto(base + "/console/login")
+            page.get_by_label("User").fill(CONSOLE_USER)
+            page.get_by_label("Password").fill(CONSOLE_PASSWORD)
+            page.get_by_role("button", name="Log in").click()
+            expect(page.get_by_role("heading", name="Queue managers")).to_be_visible(timeout=60_000)
+            for n in range(rounds + 1):
+                page.goto(f"{base}/console/qmgr/{QM}", wait_until="load")
+                timing = page.evaluate("""() => { const t = performance.getEntriesByType("navigation")[0];
+                    return [t.loadEventEnd - t.startTime, t.responseStart - t.requestStart, t.transferSize]; }""")
+                if n:  # the first warms the connection and the caches
+                    loads.append(timing[0] / 1000)
+                    first_bytes.append(timing[1] / 1000)
+                size = int(timing[2])
+            rows = page.locator("table tbody tr").count()
+        finally:
+            browser.close()
+    return {"queues": queues, "rows_shown": rows, "page_bytes": size, "rounds": rounds,
+            "load_s": round(statistics.median(loads), 3), "load_s_all": [round(x, 3) for x in loads],
+            "first_byte_s": round(statistics.median(first_bytes), 3), "target_s": 1.0}
+
+
+def console_main(queues: int, rounds: int) -> None:
+    home = tempfile.mkdtemp(prefix="mqlite-bench-")
+    proc = start_qmgr(home)
+    web_pid: int | None = None
+    try:
+        mqlite_cmd = str(Path(sys.executable).with_name("mqlite"))
+        subprocess.run([mqlite_cmd, "passwd", "-m", QM, "-g", "mqm", CONSOLE_USER], check=True, capture_output=True,
+                       env={**os.environ, "MQLITE_HOME": home, "MQLITE_PASSWORD": CONSOLE_PASSWORD})
+        for start in range(0, queues, 1000):
+            mqsc("".join(f"DEFINE QLOCAL(APP.Q.{n:05d})\n" for n in range(start, min(queues, start + 1000))))
+        url, web_pid = start_web(home)
+        figures = {"bench": "rest", "case": "console_first_load", "python": sys.version.split()[0],
+                   "cpus": os.cpu_count(), **console_first_load(home, url.removesuffix("/metrics"), queues, rounds)}
+    finally:
+        if web_pid is not None:
+            os.kill(web_pid, signal.SIGTERM)
+            while os.path.exists(f"/proc/{web_pid}") and cpu_state(web_pid) != "Z":
+                time.sleep(0.05)
+        stop_qmgr(proc)
+    print(json.dumps(figures))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one short pair of rounds (a smoke run)")
@@ -176,7 +247,13 @@ def main() -> None:
     parser.add_argument("--queues", type=int, default=100, help="application queues besides the one put to")
     parser.add_argument("--via", choices=("http", "collector"), default="http",
                         help="scrape the web server (mqlite strmqweb), or run the collector in the scraping process")
+    parser.add_argument("--case", choices=("metrics_cost", "console_first_load"), default="metrics_cost")
+    parser.add_argument("--rounds", type=int, default=5, help="console_first_load: page loads counted")
     args = parser.parse_args()
+    if args.case == "console_first_load":
+        queues = 10_000 if "--queues" not in sys.argv else args.queues
+        console_main(queues, 2 if args.quick else args.rounds)
+        return
     pairs, seconds = (1, 3.0) if args.quick else (args.pairs, args.seconds)
     home = tempfile.mkdtemp(prefix="mqlite-bench-")
     proc = start_qmgr(home)

@@ -123,6 +123,7 @@ def test_create_a_queue_put_browse_and_the_depth_chart(console: dict[str, Any], 
     page.goto(console["base"] + "/console/qmgr/QM1")
     page.get_by_label("Queue name").fill("CONSOLE.Q")
     page.get_by_role("button", name="Create queue").click()
+    expect(page.get_by_role("navigation", name="Pages of queues")).to_contain_text("Queues 1-")
     page.get_by_role("link", name="CONSOLE.Q").click()
     expect(page.get_by_role("heading", name="Queue CONSOLE.Q on QM1")).to_be_visible()
     depth = page.get_by_label("Depth of CONSOLE.Q latest")
