@@ -15,12 +15,16 @@
   load event), the median of ``--rounds`` loads after one not counted (target: under 1 s), with
   the time to its first byte (the server's DISPLAY and rendering) beside it.
 
+- ``rest_messaging`` (``--case rest_messaging``): the messaging REST API's put and get rates
+  beside the native client's, rounds alternating (``bench/rest_messaging.py``).
+
 Rounds come in pairs, without and with the scrapes (the order alternating), and the cost is the
 median of the pairs' ratios, since the machine's other load moves both rounds of a pair; beside
 it, what a scrape costs in CPU, the queue manager's and the web server's (measured with nothing
 else running), steadier than a rate on a shared machine.
 
-Usage: ``python bench/rest.py [--case metrics_cost|console_first_load] [--quick] [--pairs N] [--seconds S]
+Usage: ``python bench/rest.py [--case metrics_cost|console_first_load|rest_messaging] [--quick]
+[--messages N] [--pairs N] [--seconds S]
 [--queues N] [--via http|collector] [--rounds N]``;
 prints one JSON line.
 """
@@ -43,6 +47,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from p2p import QM, mqsc, start_qmgr, stop_qmgr
+from rest_messaging import rest_messaging
 
 import mqlite
 from mqlite import cmqc as C
@@ -247,9 +252,14 @@ def main() -> None:
     parser.add_argument("--queues", type=int, default=100, help="application queues besides the one put to")
     parser.add_argument("--via", choices=("http", "collector"), default="http",
                         help="scrape the web server (mqlite strmqweb), or run the collector in the scraping process")
-    parser.add_argument("--case", choices=("metrics_cost", "console_first_load"), default="metrics_cost")
+    parser.add_argument("--case", choices=("metrics_cost", "console_first_load", "rest_messaging"),
+                        default="metrics_cost")
+    parser.add_argument("--messages", type=int, default=2000, help="rest_messaging: messages a round")
     parser.add_argument("--rounds", type=int, default=5, help="console_first_load: page loads counted")
     args = parser.parse_args()
+    if args.case == "rest_messaging":
+        print(json.dumps(rest_messaging(200 if args.quick else args.messages, 2 if args.quick else args.rounds)))
+        return
     if args.case == "console_first_load":
         queues = 10_000 if "--queues" not in sys.argv else args.queues
         console_main(queues, 2 if args.quick else args.rounds)

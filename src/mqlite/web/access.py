@@ -2,7 +2,9 @@
 
 Every request connects to its queue manager locally (the Unix socket) with the caller's user and
 password, so CONNAUTH checks the password and the connection runs as that user (ADOPTCTX): the
-queue manager's own authority checks apply to every MQSC command, put and get. The client is
+queue manager's own authority checks apply to every MQSC command, put and get. A connection a
+request finished with cleanly is kept for that caller's next request (``connected``), so a run of
+REST puts does not pay a connect and a CONNAUTH check each. The client is
 blocking; handlers run these functions in Starlette's thread pool, so a slow queue manager holds
 one worker thread, never the event loop.
 
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import socket
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -123,16 +126,60 @@ def open_qmgr(name: str, caller: Caller) -> QueueManager:
     return qm
 
 
+# Connections a request finished with cleanly, kept for the next request of the same caller to
+# the same queue manager (a connect and its CONNAUTH check cost more than a put): at most
+# IDLE_PER_CALLER each, taken by one request at a time.
+IDLE_PER_CALLER = 4
+_idle: dict[tuple[str, Caller], list[QueueManager]] = {}
+_idle_lock = threading.Lock()
+
+
+def _take(name: str, caller: Caller) -> QueueManager | None:
+    with _idle_lock:
+        kept = _idle.get((name, caller))
+        return kept.pop() if kept else None
+
+
+def _give_back(name: str, caller: Caller, qm: QueueManager) -> None:
+    with _idle_lock:
+        kept = _idle.setdefault((name, caller), [])
+        if len(kept) < IDLE_PER_CALLER:
+            kept.append(qm)
+            return
+    with contextlib.suppress(MQMIError, OSError):
+        qm.disconnect()
+
+
+def forget_connections() -> None:
+    """End every kept connection (the web server ends)."""
+    with _idle_lock:
+        kept = [qm for connections in _idle.values() for qm in connections]
+        _idle.clear()
+    for qm in kept:
+        with contextlib.suppress(MQMIError, OSError):
+            qm.disconnect()
+
+
 @contextlib.contextmanager
 def connected(name: str, caller: Caller) -> Iterator[QueueManager]:
-    """``open_qmgr`` for the length of the block; an MQI failure inside becomes its RestError."""
-    qm = open_qmgr(name, caller)
+    """A connection as ``caller`` for the length of the block (a kept one if there is one: the
+    password is checked against the users file all the same); an MQI failure inside becomes its
+    RestError, and that connection is ended rather than kept."""
+    qm = _take(name, caller) if password_valid(name, caller) else None
+    if qm is None:
+        qm = open_qmgr(name, caller)
     try:
         yield qm
     except MQMIError as e:
-        raise from_reason(e.reason, name, caller.user) from None
-    except OSError:
-        raise from_reason(MQRC_Q_MGR_NOT_AVAILABLE, name) from None
-    finally:
         with contextlib.suppress(MQMIError, OSError):
             qm.disconnect()
+        raise from_reason(e.reason, name, caller.user) from None
+    except OSError:
+        with contextlib.suppress(MQMIError, OSError):
+            qm.disconnect()
+        raise from_reason(MQRC_Q_MGR_NOT_AVAILABLE, name) from None
+    except BaseException:
+        with contextlib.suppress(MQMIError, OSError):
+            qm.disconnect()
+        raise
+    _give_back(name, caller, qm)

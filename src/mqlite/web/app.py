@@ -30,6 +30,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute
 
+from mqlite.web import access
 from mqlite.web.config import WebConfig
 from mqlite.web.errors import RestError
 from mqlite.web.security import TokenStore
@@ -44,6 +45,7 @@ WORKER_THREADS = 256
 async def _lifespan(app: Starlette) -> AsyncIterator[None]:
     anyio.to_thread.current_default_thread_limiter().total_tokens = WORKER_THREADS
     yield
+    await anyio.to_thread.run_sync(access.forget_connections)  # the kept connections end with it
 
 
 def discovered_routes() -> list[BaseRoute]:
