@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import socket
 from pathlib import Path
 
 QM_CONFIG = "qm.json"
@@ -103,6 +104,36 @@ def _write_json(path: Path, data: dict[str, object]) -> None:
     with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:  # owner's only
         json.dump(data, f, indent=2)
     os.replace(tmp, path)
+
+
+def installed_qmgrs() -> list[str]:
+    """The queue managers created under MQLITE_HOME, in name order (the names their qm.json gives)."""
+    root = qmgrs_dir()
+    if not root.is_dir():
+        return []
+    names = []
+    for entry in sorted(root.iterdir()):
+        if not (entry / QM_CONFIG).is_file():
+            continue
+        try:
+            name = read_config(entry.name).get("name")
+        except (OSError, ValueError):
+            name = None
+        names.append(name if isinstance(name, str) and name else entry.name)
+    return names
+
+
+def accepts_connections(name: str, timeout: float = 1.0) -> bool:
+    """True while the queue manager's Unix socket accepts a connection (it is running)."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(timeout)
+    try:
+        sock.connect(socket_address(name))
+    except OSError:
+        return False
+    finally:
+        sock.close()
+    return True
 
 
 def default_qmgr() -> str | None:

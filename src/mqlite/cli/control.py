@@ -129,7 +129,7 @@ def _apply_dev(qmgr: str, config: dict[str, object], admin_password: str | None,
 def _wait_started(qmgr: str, process: subprocess.Popen[bytes], timeout: float) -> None:
     """Until the queue manager this command started accepts connections (fails if it ends)."""
     deadline = time.monotonic() + timeout
-    while not state.accepts_connections(qmgr):
+    while not paths.accepts_connections(qmgr):
         code = process.poll()
         if code is not None:
             if code == SERVER_LOCKED_EXIT:
@@ -292,7 +292,7 @@ def dspmq(qmgr: str | None) -> None:
         _existing(qmgr)
         names = [qmgr]
     else:
-        names = state.all_qmgrs()
+        names = paths.installed_qmgrs()
     for name in names:
         # IBM pads QMNAME(...) to the width of the longest possible name.
         click.echo(f"{'QMNAME(' + name + ')':<57} STATUS({state.status(name)})")

@@ -11,7 +11,6 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
-import socket
 import time
 from pathlib import Path
 
@@ -36,23 +35,6 @@ def startup_log_path(name: str) -> Path:
 
 def exists(name: str) -> bool:
     return paths.config_path(name).is_file()
-
-
-def all_qmgrs() -> list[str]:
-    """Names of every created queue manager, in name order (the name is read from qm.json)."""
-    names = []
-    root = paths.qmgrs_dir()
-    if not root.is_dir():
-        return []
-    for entry in sorted(root.iterdir()):
-        if not (entry / paths.QM_CONFIG).is_file():
-            continue
-        try:
-            name = paths.read_config(entry.name).get("name")
-        except (OSError, ValueError):
-            name = None
-        names.append(name if isinstance(name, str) and name else entry.name)
-    return names
 
 
 def read_pid(name: str) -> int | None:
@@ -125,19 +107,6 @@ def status(name: str) -> str:
     if text:
         return text
     return "Ended unexpectedly" if lock_path(name).exists() else "Ended normally"
-
-
-def accepts_connections(name: str) -> bool:
-    """True once the queue manager's Unix socket accepts a connection."""
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    sock.settimeout(1.0)
-    try:
-        sock.connect(paths.socket_address(name))
-    except OSError:
-        return False
-    finally:
-        sock.close()
-    return True
 
 
 def wait_for_pid(name: str, timeout: float) -> int | None:

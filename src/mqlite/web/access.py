@@ -20,7 +20,6 @@ refused: the web server never lends its identity.
 from __future__ import annotations
 
 import contextlib
-import socket
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -48,19 +47,7 @@ class Caller:
 
 def qmgr_names() -> list[str]:
     """The queue managers of this installation (MQLITE_HOME), in name order."""
-    root = paths.qmgrs_dir()
-    if not root.is_dir():
-        return []
-    names = []
-    for entry in sorted(root.iterdir()):
-        if not (entry / paths.QM_CONFIG).is_file():
-            continue
-        try:
-            name = paths.read_config(entry.name).get("name")
-        except (OSError, ValueError):
-            name = None
-        names.append(name if isinstance(name, str) and name else entry.name)
-    return names
+    return paths.installed_qmgrs()
 
 
 def exists(name: str) -> bool:
@@ -69,15 +56,7 @@ def exists(name: str) -> bool:
 
 def running(name: str) -> bool:
     """True while the queue manager's socket accepts connections."""
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    sock.settimeout(2.0)
-    try:
-        sock.connect(paths.socket_address(name))
-    except OSError:
-        return False
-    finally:
-        sock.close()
-    return True
+    return paths.accepts_connections(name, timeout=2.0)
 
 
 def password_valid(qmgr: str, caller: Caller) -> bool:

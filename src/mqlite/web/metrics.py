@@ -58,7 +58,7 @@ from mqlite.client.errors import MQMIError, PYIFError
 from mqlite.client.pymqi_api import Queue, QueueManager, connect
 from mqlite.client.structs import GMO, MD
 
-__all__ = ["CONTENT_TYPE", "ROUTES", "Collector", "Family", "installed", "mqsc_records", "render", "routes"]
+__all__ = ["CONTENT_TYPE", "ROUTES", "Collector", "Family", "mqsc_records", "render", "routes"]
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 PLATFORM = "UNIX"  # IBM's MQPL_UNIX without its prefix, as the exporter labels Linux
@@ -204,23 +204,6 @@ def _int(value: str | None) -> int:
         return 0
 
 
-def installed() -> list[str]:
-    """The queue managers created under MQLITE_HOME (the names their qm.json gives)."""
-    root = paths.qmgrs_dir()
-    if not root.is_dir():
-        return []
-    names = []
-    for entry in sorted(root.iterdir()):
-        if not (entry / paths.QM_CONFIG).is_file():
-            continue
-        try:
-            name = paths.read_config(entry.name).get("name")
-        except (OSError, ValueError):
-            name = None
-        names.append(name if isinstance(name, str) and name else entry.name)
-    return names
-
-
 # -- the collector ------------------------------------------------------------------------------
 
 _SCRIPT = "\n".join([
@@ -246,7 +229,7 @@ class Collector:
     """Scrapes queue managers through the client. ``qmgrs`` gives the names (default: those
     created under MQLITE_HOME); ``connect_to`` makes a connection (default bindings mode)."""
 
-    def __init__(self, qmgrs: Callable[[], Sequence[str]] = installed,
+    def __init__(self, qmgrs: Callable[[], Sequence[str]] = paths.installed_qmgrs,
                  connect_to: Callable[[str], QueueManager] = connect, queues: Sequence[str] = DEFAULT_QUEUES,
                  clock: Callable[[], float] = time.time) -> None:
         self.qmgrs, self.connect_to, self.queues, self.clock = qmgrs, connect_to, tuple(queues), clock
