@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -134,10 +135,7 @@ async def qmgr_list(request: Request) -> Response:
                 found.append(shapes.qmgr(name, access.running(name), None, None, [], []))
         return found
 
-    try:
-        return JSONResponse({"qmgr": await run_in_threadpool(collect)})
-    except ValueError as e:
-        raise RestError(400, "MQWB0101E", ("attributes", str(e))) from None
+    return await _listed("qmgr", collect)
 
 
 async def qmgr_one(request: Request) -> Response:
@@ -181,11 +179,7 @@ async def queues(request: Request) -> Response:
                     states[row.get("QUEUE", "")] = row
         return [shapes.queue(r, states.get(r.get("QUEUE", "")), attributes, status) for r in records]
 
-    try:
-        found = await run_in_threadpool(collect)
-    except ValueError as e:
-        raise RestError(400, "MQWB0101E", ("attributes", str(e))) from None
-    return JSONResponse({"queue": found})
+    return await _listed("queue", collect)
 
 
 async def subscriptions(request: Request) -> Response:
@@ -201,11 +195,7 @@ async def subscriptions(request: Request) -> Response:
                                   missing_ok=not single, name=name)
         return [shapes.subscription(r, attributes) for r in records]
 
-    try:
-        found = await run_in_threadpool(collect)
-    except ValueError as e:
-        raise RestError(400, "MQWB0101E", ("attributes", str(e))) from None
-    return JSONResponse({"subscription": found})
+    return await _listed("subscription", collect)
 
 
 async def channels(request: Request) -> Response:
@@ -225,11 +215,7 @@ async def channels(request: Request) -> Response:
         return [shapes.channel(r, [row for row in rows if row.get("CHANNEL") == r.get("CHANNEL")], attributes,
                                status) for r in records]
 
-    try:
-        found = await run_in_threadpool(collect)
-    except ValueError as e:
-        raise RestError(400, "MQWB0101E", ("attributes", str(e))) from None
-    return JSONResponse({"channel": found})
+    return await _listed("channel", collect)
 
 
 async def json_body(request: Request) -> dict[str, Any]:
@@ -355,3 +341,12 @@ def routes() -> list[BaseRoute]:
         Route(f"{q}/channel/{{channel}}", channels, methods=["GET"]),
         Route(f"{BASE}/action/qmgr/{{qmgr}}/mqsc", mqsc, methods=["POST"]),
     ]
+
+
+async def _listed(key: str, collect: Callable[[], list[dict[str, Any]]]) -> Response:
+    """``{key: [objects]}`` from ``collect`` run in the thread pool; an attribute selection that
+    names no attribute (``ValueError``) is IBM's 400 MQWB0101E."""
+    try:
+        return JSONResponse({key: await run_in_threadpool(collect)})
+    except ValueError as e:
+        raise RestError(400, "MQWB0101E", ("attributes", str(e))) from None
