@@ -87,6 +87,7 @@ def test_a_queue_calls_back_when_a_put_reaches_high_and_a_get_reaches_low() -> N
     queue = LocalQueue("Q1", {})
     recorder = Recorder()
     queue.watch.events, queue.watch.high, queue.watch.low = recorder, 3, 1
+    queue.watch.depth_high, queue.watch.depth_low = 3, 1  # (what the callback compares)
     entries = [queue.add(_message(), 0.0, AVAILABLE) for _ in range(3)]
     assert recorder.calls == [perf.HIGH]
     queue.remove(entries[0])

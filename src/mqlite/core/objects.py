@@ -148,6 +148,12 @@ class ObjectDefinitions:
             self.outbox.tx.put_record("object", f"QLOCAL/{name}", attrs)
         return queue
 
+    def persist_queue(self, queue: LocalQueue) -> None:
+        """Write a local queue's definition again (an event flipped its switches), as ALTER does;
+        a temporary dynamic queue has no record."""
+        if not queue.deleted and queue.dynamic != "TEMPDYN" and self.queues.get(queue.name) is queue:
+            self.outbox.tx.put_record("object", f"QLOCAL/{queue.name}", queue.attrs)
+
     def store_definition(self, name: str, qtype: str, attrs: dict[str, Any], now: float) -> None:
         crdate, crtime = attributes.date_and_time(now)
         attrs.setdefault("CRDATE", crdate)

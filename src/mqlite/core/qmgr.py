@@ -132,6 +132,7 @@ class QueueManager:
         events.deliver = gets.deliver
         self.performance_events = PerformanceEvents(name, objects.attrs, events.put, clock)
         objects.arm = self.performance_events.arm
+        self.performance_events.persist = objects.persist_queue
         self.config_events = ConfigEvents(name, objects.attrs, events.put, ids.next_id, clock)
         self.channel_events = ChannelEvents(name, objects.attrs, events.put, clock)
         self.access = access = Access(name, security, events, subscriptions.tree.objects_by_topic)
@@ -222,7 +223,7 @@ class QueueManager:
         self.grant_credit = gets.grant_credit
         self.cancel_wait = gets.cancel_wait
         self.sweep_expired = gets.sweep_expired
-        self.tick = waiting.time_out
+        self.tick = self._tick
         self.commit = syncpoint.commit
         self.backout = syncpoint.backout
         self.dead_letter = syncpoint.dead_letter
@@ -469,6 +470,12 @@ class QueueManager:
                 rows.append({**row, "STATE": "SWITCHED" if done else "PENDING",
                              "MESSAGES": switch.waiting if move else 0})
         return rows
+
+    def _tick(self, now: float) -> None:
+        """The server's timer: waiting MQGETs timed out, service interval events due."""
+        self.waiting_getters.time_out(now)
+        if self.performance_events.timed:
+            self.performance_events.tick(now)
 
     def _objects(self, objtype: str, generic: str) -> list[dict[str, Any]]:
         """DISPLAY's rows: the definitions, and what the clusters' repository shows."""

@@ -117,15 +117,21 @@ class DepthWatch:
     """A local queue's queue depth event thresholds: the depth at or above which a put calls
     ``events`` back (``high``, never reached while no Queue Depth High event is armed), the depth
     at or below which a get does (``low``, -1 while none is armed), and when the statistics the
-    events carry began (``since``). ``events`` is None while PERFMEV is off."""
+    events carry began (``since``). ``events`` is None while PERFMEV is off. With a queue service
+    interval event armed every put and get calls back (``high`` 0, ``low`` NEVER_HIGH), and the
+    callback compares the depth thresholds itself (``depth_high``, ``depth_low``); ``interval``
+    is QSVCINT in seconds (-1 while QSVCIEV is NONE), ``svc_start`` the service timer's start
+    (-1 while it is off)."""
 
-    __slots__ = ("events", "high", "low", "since")
+    __slots__ = ("depth_high", "depth_low", "events", "high", "interval", "low", "since", "svc_start")
 
     def __init__(self) -> None:
-        self.high = NEVER_HIGH
-        self.low = -1
+        self.high = self.depth_high = NEVER_HIGH
+        self.low = self.depth_low = -1
         self.events: Any = None
         self.since = 0.0
+        self.interval = -1.0
+        self.svc_start = -1.0
 
 
 class LocalQueue:
