@@ -1,8 +1,10 @@
 """More of IBM's ``cmqcfc.h``: the group parameters (MQGACF_*) and the parameters of statistics
 and accounting messages (MQCMD_STATISTICS_*, MQCMD_ACCOUNTING_*, MQIAMO_*, MQIAMO64_*, MQCAMO_*),
 which pymqi programs read from SYSTEM.ADMIN.STATISTICS.QUEUE and the like with
-``PCFExecute.unpack``; and two channel TLS parameters of PCF channel commands. mqlite's queue
-manager writes no statistics or accounting messages: these name what an IBM one wrote.
+``PCFExecute.unpack``; the resource monitoring publications' parameters (MQIAMO_MONITOR_*,
+MQCAMO_MONITOR_*), which mqlite's queue manager publishes on its ``$SYS`` topics; and two
+channel TLS parameters of PCF channel commands. mqlite's queue manager writes no statistics or
+accounting messages: those constants name what an IBM one wrote.
 """
 
 # Commands of statistics and accounting messages
@@ -44,11 +46,35 @@ MQIAMO_PUTS = 735
 MQIAMO_Q_MAX_DEPTH = 739
 MQIAMO_Q_MIN_DEPTH = 740
 
+# Resource monitoring on the system topics ($SYS/MQ/INFO/QMGR/<qm>/Monitor/...): the
+# publications' parameters (amqsrua, mq_prometheus) and the elements' data types
+MQIAMO_MONITOR_CLASS = 839
+MQIAMO_MONITOR_TYPE = 840
+MQIAMO_MONITOR_ELEMENT = 841
+MQIAMO_MONITOR_DATATYPE = 842
+MQIAMO_MONITOR_FLAGS = 843
+MQIAMO64_MONITOR_INTERVAL = 845
+MQIAMO_MONITOR_FLAGS_NONE = 0
+MQIAMO_MONITOR_FLAGS_OBJNAME = 1
+MQIAMO_MONITOR_UNIT = 1
+MQIAMO_MONITOR_DELTA = 2
+MQIAMO_MONITOR_LSN = 3
+MQIAMO_MONITOR_TIMESTAMP = 4
+MQIAMO_MONITOR_HUNDREDTHS = 100
+MQIAMO_MONITOR_KB = 1024
+MQIAMO_MONITOR_PERCENT = 10000
+MQIAMO_MONITOR_MICROSEC = 1000000
+MQIAMO_MONITOR_MB = 1048576
+MQIAMO_MONITOR_GB = 100000000  # (sic: IBM's cmqcfc.h value)
+
 # Character monitoring parameters: the interval a message covers
 MQCAMO_END_DATE = 2707
 MQCAMO_END_TIME = 2708
 MQCAMO_START_DATE = 2711
 MQCAMO_START_TIME = 2712
+MQCAMO_MONITOR_CLASS = 2713
+MQCAMO_MONITOR_TYPE = 2714
+MQCAMO_MONITOR_DESC = 2715
 
 # Channel TLS parameters (SSLCAUTH, SSLCIPH)
 MQIACH_SSL_CLIENT_AUTH = 1568

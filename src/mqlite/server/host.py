@@ -17,7 +17,7 @@ from mqlite import paths
 from mqlite.core.dedupe import DuplicateWindow
 from mqlite.core.errors import MQError
 from mqlite.core.listeners import SYSTEM_LISTENER
-from mqlite.server import command_server, exits, qm_ini, queued
+from mqlite.server import command_server, exits, monitor, qm_ini, queued
 from mqlite.server.channels.mca import MessageChannels
 from mqlite.server.channels.svrconn import ChannelAgents, ClientChannels
 from mqlite.server.channels.telemetry import DEFAULT_CHANNEL, MqttChannels
@@ -61,6 +61,7 @@ class QueueManagerHost:
         self.queued: queued.QueuedDaemon | None = None
         self.dist_pubsub: DistributedPubSubAgent | None = None
         self.routes: RouteAgent | None = None
+        self.monitor: monitor.MonitorPublisher | None = None
         self.listeners: ServerListeners | None = None
         self.runtime: Runtime | None = None
         self.gate: Gate | None = None  # the native connect handshake
@@ -174,6 +175,7 @@ class QueueManagerHost:
         self.routes = RouteAgent(runtime)
         self.command_server = command_server.start(runtime)  # stopped until strmqcsv under SCMDSERV(MANUAL)
         self.queued = queued.start(runtime)  # serving while PSMODE(ENABLED)
+        self.monitor = monitor.start(runtime, qm_ini.read(paths.qmgr_dir(self.name)))  # the $SYS/.../Monitor topics
 
     def _configure(self, runtime: Runtime) -> None:
         """qm.ini stanzas that change behaviour: the publish exit (spec C §8.2), the duplicate

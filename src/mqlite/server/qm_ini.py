@@ -1,12 +1,15 @@
 """qm.ini: IBM's per-queue-manager configuration file of stanzas, read at start.
 
-Only the stanzas mqlite acts on are used (``PublishSubscribe:`` for the publish exit); the file
-is optional. Format, as IBM writes it::
+Only the stanzas mqlite acts on are used (``PublishSubscribe:`` for the publish exit,
+``TuningParameters: MonitorPublishHeartBeat`` for the resource monitoring interval in seconds,
+``Mqlite:``, ``CHANNELS:``); the file is optional. Format, as IBM writes it::
 
     PublishSubscribe:
        PublishExitPath=/path/to/exit.py
        PublishExitFunction=publish_exit
        PublishExitData=ABC
+    TuningParameters:
+       MonitorPublishHeartBeat=10
 """
 
 from __future__ import annotations
