@@ -21,8 +21,8 @@ def test_alter_qmgr_says_which_events_are_not_produced_yet(qmgr: QMgr, run_cli: 
     assert "AMQ8005I: WebSphere MQ queue manager changed." in out
     notes = [line for line in out.splitlines() if line.startswith("AMQ8955I")]
     assert len(notes) == 1, out  # channel events are produced now (issue 33): CHLEV says nothing more
-    assert "LOCALEV(ENABLED)" in notes[0], notes
-    shown = mqsc(run_cli, qmgr, "DISPLAY QMGR CHLEV LOCALEV\n")
-    assert "CHLEV(ENABLED)" in shown and "LOCALEV(ENABLED)" in shown
-    quiet = mqsc(run_cli, qmgr, "ALTER QMGR AUTHOREV(ENABLED) LOCALEV(DISABLED)\n")
+    assert "SSLEV(ENABLED)" in notes[0], notes
+    shown = mqsc(run_cli, qmgr, "DISPLAY QMGR CHLEV SSLEV\n")
+    assert "CHLEV(ENABLED)" in shown and "SSLEV(ENABLED)" in shown
+    quiet = mqsc(run_cli, qmgr, "ALTER QMGR AUTHOREV(ENABLED) LOCALEV(ENABLED) SSLEV(DISABLED)\n")
     assert "AMQ8955I" not in quiet, quiet

@@ -34,6 +34,29 @@ FIELD_NAMES = {
     C.MQIACF_OBJECT_TYPE: "ObjectType", C.MQIA_QSG_DISP: "Disposition", C.MQCA_AUTH_INFO_NAME: "AuthInfoName",
     C.MQCACH_LISTENER_NAME: "ListenerName",
 }
+# Field names that depend on the event: the alias events call parameter 2002 (MQCA_BASE_Q_NAME's
+# number too) BaseObjectName, and the type errors name MQIA_Q_TYPE QType (a configuration event
+# shows it as the attribute).
+BY_REASON = {
+    C.MQRC_UNKNOWN_ALIAS_BASE_Q: {C.MQCA_BASE_OBJECT_NAME: "BaseObjectName"},
+    C.MQRC_ALIAS_BASE_Q_TYPE_ERROR: {C.MQCA_BASE_OBJECT_NAME: "BaseObjectName", C.MQIA_Q_TYPE: "QType"},
+    C.MQRC_XMIT_Q_TYPE_ERROR: {C.MQIA_Q_TYPE: "QType"}, C.MQRC_DEF_XMIT_Q_TYPE_ERROR: {C.MQIA_Q_TYPE: "QType"},
+}
+# IBM's event names that protocol.pcf's EVENT_NAMES does not carry (queue manager events).
+MORE_EVENT_NAMES = {
+    C.MQRC_Q_MGR_ACTIVE: "Queue Manager Active", C.MQRC_Q_MGR_NOT_ACTIVE: "Queue Manager Not Active",
+    C.MQRC_GET_INHIBITED: "Get Inhibited", C.MQRC_PUT_INHIBITED: "Put Inhibited",
+    C.MQRC_UNKNOWN_OBJECT_NAME: "Unknown Object Name", C.MQRC_UNKNOWN_ALIAS_BASE_Q: "Unknown Alias Base Queue",
+    C.MQRC_ALIAS_BASE_Q_TYPE_ERROR: "Alias Base Queue Type Error",
+    C.MQRC_UNKNOWN_REMOTE_Q_MGR: "Unknown Remote Queue Manager", C.MQRC_UNKNOWN_XMIT_Q: "Unknown Transmission Queue",
+    C.MQRC_UNKNOWN_DEF_XMIT_Q: "Unknown Default Transmission Queue",
+    C.MQRC_XMIT_Q_TYPE_ERROR: "Transmission Queue Type Error",
+    C.MQRC_XMIT_Q_USAGE_ERROR: "Transmission Queue Usage Error",
+    C.MQRC_DEF_XMIT_Q_TYPE_ERROR: "Default Transmission Queue Type Error",
+    C.MQRC_DEF_XMIT_Q_USAGE_ERROR: "Default Transmission Queue Usage Error",
+    C.MQRC_REMOTE_Q_NAME_ERROR: "Remote Queue Name Error",
+    C.MQRC_COMMAND_MQSC: "Command", C.MQRC_COMMAND_PCF: "Command",
+}
 # Integer fields whose values are constants of one family, printed by name.
 _CONSTANTS = {C.MQIACF_EVENT_ORIGIN: "MQEVO_", C.MQIACF_OBJECT_TYPE: "MQOT_", C.MQIA_QSG_DISP: "MQQSGD_",
               C.MQIA_Q_TYPE: "MQQT_", C.MQIACH_CHANNEL_TYPE: "MQCHT_"}
@@ -107,8 +130,8 @@ def format_event(message: Message, number: int = 1, queue: str = "") -> str:
     reason = f"{reason_name(h.Reason)} [{h.Reason}]"
     if h.Reason == C.MQRC_NOT_AUTHORIZED and isinstance(qualifier, int) and qualifier in NOT_AUTHORIZED_TYPE:
         reason += f" Not Authorized (type {NOT_AUTHORIZED_TYPE[qualifier]})"
-    elif h.Reason in pcf.EVENT_NAMES:
-        reason += f" {pcf.EVENT_NAMES[h.Reason]}"
+    elif h.Reason in pcf.EVENT_NAMES or h.Reason in MORE_EVENT_NAMES:
+        reason += f" {pcf.EVENT_NAMES.get(h.Reason) or MORE_EVENT_NAMES[h.Reason]}"
         if h.Reason == C.MQRC_CONFIG_CHANGE_OBJECT:  # two messages: the object before, then after
             reason += " (before)" if h.Control == C.MQCFC_NOT_LAST else " (after)"
     lines.append(f"Reason                           : {reason}")
@@ -116,7 +139,7 @@ def format_event(message: Message, number: int = 1, queue: str = "") -> str:
         date, time = md.PutDate, md.PutTime
         lines.append(f"Event created                    : {date[:4]}/{date[4:6]}/{date[6:]} "
                      f"{time[:2]}:{time[2:4]}:{time[4:6]}.{time[6:8]} GMT")
-    lines.extend(_field_lines(event.parameters, "  "))
+    lines.extend(_field_lines(event.parameters, "  ", {**FIELD_NAMES, **BY_REASON.get(h.Reason, {})}))
     return "\n".join(lines) + "\n"
 
 
@@ -131,14 +154,16 @@ def _parameter_name(parameter: int, value: pcf.Value) -> str:
     return f"Parameter {parameter}"
 
 
-def _field_lines(parameters: list[tuple[int, pcf.Value]], indent: str) -> list[str]:
+def _field_lines(parameters: list[tuple[int, pcf.Value]], indent: str,
+                 names: dict[int, str] | None = None) -> list[str]:
+    names = FIELD_NAMES if names is None else names
     lines: list[str] = []
     for parameter, value in parameters:
-        name = FIELD_NAMES.get(parameter) or _parameter_name(parameter, value)
+        name = names.get(parameter) or _parameter_name(parameter, value)
         label = f"{indent}{name:<31}: "
         if isinstance(value, pcf.Group):
             lines.append(f"{indent}{name}:")
-            lines.extend(_field_lines(value.parameters, indent + "  "))
+            lines.extend(_field_lines(value.parameters, indent + "  ", names))
         elif isinstance(value, list):
             items = [_value(parameter, item) for item in value] or [""]
             lines.append(label + items[0])

@@ -27,6 +27,8 @@ _SHAPED = _PROPERTY_CHECKS | GMO_MSG_HANDLE  # an application's get (the queue m
 class Gets:
     """MQGET, delivery to waiting getters and read-ahead consumers, expiry sweeps."""
 
+    qmgr_events: Any = None  # core.events.qmgr_events.QueueManagerEvents: Get Inhibited (set by the facade)
+
     def __init__(self, queues: dict[str, LocalQueue], qmgr_attrs: dict[str, Any], waiting: WaitingGetters,
                  outbox: Outbox, clock: Callable[[], float]) -> None:
         self.queues = queues
@@ -102,6 +104,8 @@ class Gets:
     def _try_get(self, conn: Connection, handle: Handle, queue: LocalQueue, request: GetRequest) -> GetResult | None:
         options = request.options
         if inhibited(handle, queue):
+            if self.qmgr_events is not None:  # (only on the failure: the get path pays nothing)
+                self.qmgr_events.inhibited(conn, C.MQRC_GET_INHIBITED, handle.opened_as)
             raise MQError(C.MQRC_GET_INHIBITED, f"gets from {handle.opened_as} are inhibited")
         now = self.clock()
         expired: list[Entry] = []

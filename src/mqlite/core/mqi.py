@@ -73,6 +73,7 @@ class Connections:
         self.delivery = delivery
         self.alter = alter
         self.config_events: Any = None  # core.events.config.ConfigEvents (the facade's)
+        self.qmgr_events: Any = None  # core.events.qmgr_events.QueueManagerEvents (the facade's)
         self.connections = connections
         self._conn_ids = itertools.count(1)
         self.quiescing = False
@@ -138,7 +139,12 @@ class Connections:
             self.access.open_object(principal, caller, C.MQOT_Q_MGR, self.name, options)
             handle = Handle(hobj, self.name, self.name, options, None)
         elif object_type == C.MQOT_Q:
-            handle = self._open_queue(hobj, name, qmgr_name, options, od, principal, caller)
+            try:
+                handle = self._open_queue(hobj, name, qmgr_name, options, od, principal, caller)
+            except MQError as error:  # local and remote events (LOCALEV, REMOTEEV)
+                if self.qmgr_events is not None:
+                    self.qmgr_events.open_failed(conn, error.reason, name, qmgr_name)
+                raise
         elif object_type == C.MQOT_TOPIC:
             handle = self.publisher.open_topic(hobj, od, options, principal, caller)
         else:

@@ -24,6 +24,8 @@ MQAT_UNIX = 6
 class Puts:
     """Putting messages on local queues, outside or inside a unit of work."""
 
+    qmgr_events: Any = None  # core.events.qmgr_events.QueueManagerEvents: Put Inhibited (set by the facade)
+
     def __init__(self, qmgr_name: str, qmgr_attrs: dict[str, Any], deliver: Callable[[LocalQueue], None],
                  outbox: Outbox, ids: MessageIds, clock: Callable[[], float]) -> None:
         self.qmgr_name = qmgr_name
@@ -53,6 +55,9 @@ class Puts:
         attrs = queue.attrs
         defining = handle.alias_attrs or attrs
         if attrs.get("PUT") == "DISABLED" or defining.get("PUT") == "DISABLED":
+            if self.qmgr_events is not None:  # (only on the failure: the put path pays nothing)
+                self.qmgr_events.inhibited(conn, C.MQRC_PUT_INHIBITED, handle.opened_as,
+                                           handle.xmitq_for[1] if handle.xmitq_for else "")
             raise MQError(C.MQRC_PUT_INHIBITED, f"puts to {handle.opened_as} are inhibited")
         now = self.clock()
         if self.duplicates is not None and self.duplicate(conn, queue.name, md, options, now):

@@ -58,6 +58,7 @@ from mqlite.core.errors import MQError
 from mqlite.core.events.channel import ChannelEvents
 from mqlite.core.events.config import ConfigEvents
 from mqlite.core.events.performance import PerformanceEvents
+from mqlite.core.events.qmgr_events import QueueManagerEvents, persistent_put
 from mqlite.core.handles import Connection, Effects, GetResult, Handle, TruncatedError
 from mqlite.core.listeners import ListenerAgent, Listeners
 from mqlite.core.mqget import Gets
@@ -135,6 +136,9 @@ class QueueManager:
         self.performance_events.persist = objects.persist_queue
         self.config_events = ConfigEvents(name, objects.attrs, events.put, ids.next_id, clock)
         self.channel_events = ChannelEvents(name, objects.attrs, events.put, clock)
+        self.qmgr_events = QueueManagerEvents(name, objects.attrs, objects.qdefs, events.put, clock)
+        self.qmgr_events.put_persistent = persistent_put(objects.queues, outbox, ids.next_id, gets.deliver)
+        gets.qmgr_events = puts.qmgr_events = self.qmgr_events
         self.access = access = Access(name, security, events, subscriptions.tree.objects_by_topic)
         self.delivery = delivery = CopyDelivery(objects, subscriptions, gets.deliver, syncpoint.dead_letter, ids)
         self.publisher = publisher = Publisher(objects, subscriptions, delivery, puts, access)
@@ -156,6 +160,7 @@ class QueueManager:
         self.mqi = mqi = Connections(objects, waiting, puts, syncpoint, publisher, subscriber, delivery, admin.alter,
                                      connections, security)
         mqi.config_events = self.config_events
+        mqi.qmgr_events = self.qmgr_events
         self.transfer = ChannelTransfer(name, objects.attrs, objects.queues, mqi, syncpoint, outbox)
         channels.forget_sync = self.transfer.forget_channel
         self.cluster_state = ClusterState(name, objects.attrs, objects.qdefs, channels.channels, outbox, clock,

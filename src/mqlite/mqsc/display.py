@@ -275,17 +275,11 @@ def _rank(order: Sequence[str], item: str) -> int:
     return order.index(key) if key in order else len(order)
 
 
-# The event switches of ALTER QMGR whose events mqlite does not produce yet (produced: authority
-# events, AUTHOREV; queue depth events, PERFMEV; configuration events, CONFIGEV; channel events,
-# CHLEV): runmqsc says so where one is set, in a message
+# The event switches of ALTER QMGR whose events mqlite does not produce yet (produced: authority,
+# queue depth and service interval (PERFMEV), configuration, channel, start and stop, inhibit,
+# local and remote events): runmqsc says so where one is set, in a message
 # of mqlite's own (AMQ8955I, next to its route messages), rather than leave an event queue empty.
 _UNPRODUCED_EVENTS = {
-    "LOCALEV": "local events (Unknown Object Name, Unknown Alias Base Queue, Alias Base Queue Type Error) "
-               "are not produced yet",
-    "REMOTEEV": "remote events (Unknown Remote Queue Manager, Transmission Queue Type Error...) are not "
-                "produced yet",
-    "INHIBTEV": "inhibit events (Get Inhibited, Put Inhibited) are not produced yet",
-    "STRSTPEV": "start and stop events (Queue Manager Active, Queue Manager Not Active) are not produced yet",
     "CMDEV": "command events are not produced yet",
     "SSLEV": "TLS (SSL) events are not produced yet",
     "LOGGEREV": "logger events are not produced yet",

@@ -13,6 +13,7 @@ import os
 import time
 from typing import TYPE_CHECKING
 
+from mqlite import cmqc as C
 from mqlite import paths
 from mqlite.core.dedupe import DuplicateWindow
 from mqlite.core.errors import MQError
@@ -112,6 +113,8 @@ class QueueManagerHost:
             # Any local user may connect: whether it may stay is its ``connect`` authority's
             # decision, not the file's (the queue manager's data files stay private).
             os.chmod(address, 0o666)
+        if core.qmgr_events.started():  # Queue Manager Active (STRSTPEV), written before any caller
+            self.runtime.finish(Round())
         log.info("AMQ8003I: queue manager %s started", self.name)
 
     def _start_listeners(self, runtime: Runtime) -> None:
@@ -244,6 +247,8 @@ class QueueManagerHost:
         self._listening = False
         with contextlib.suppress(FileNotFoundError):
             paths.listeners_path(self.name).unlink()
+        # Queue Manager Not Active (STRSTPEV), persistent: the restart that reads it finds it.
+        runtime.core.qmgr_events.ending(C.MQRQ_Q_MGR_STOPPING if immediate else C.MQRQ_Q_MGR_QUIESCING)
         runtime.core.quiesce()
         runtime.finish(Round())
         if not immediate:

@@ -1,0 +1,162 @@
+"""The remaining IBM event types from a real queue manager process (issue 33's events): the
+depth-event switches kept across a restart (endmqm and kill -9), Queue Service Interval High and
+OK, start and stop events, inhibit, local and remote events, each read back from its event queue
+and decoded with ``mqlite.protocol.pcf``, and printed by ``mqlite amqsevt``. One queue manager
+for the module. No spec in ../shared/spec covers these events; IBM's event reference is."""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import mqlite.client as mqlite
+from helpers.module_qmgrs import started
+from helpers.mqsc import RunCli, mqsc
+from helpers.qmgrs import QMgr, server_pids
+from helpers.waiting import wait_until
+from mqlite import cmqc as C
+from mqlite.cli.state import process_alive
+from mqlite.protocol import pcf
+
+QM = "EVQM"
+QMGR_EVENTS, PERFM_EVENTS = "SYSTEM.ADMIN.QMGR.EVENT", "SYSTEM.ADMIN.PERFM.EVENT"
+
+
+@pytest.fixture(scope="module")
+def qm(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[QMgr, RunCli, Path]]:
+    home = tmp_path_factory.mktemp("events_more") / "home"
+    with started(home, [QM]) as (qmgrs, run_cli):
+        yield qmgrs[QM], run_cli, home
+
+
+def _events(queue: str) -> list[pcf.PcfMessage]:
+    """Every event message on ``queue`` now, got and decoded."""
+    out: list[pcf.PcfMessage] = []
+    with mqlite.connect(QM) as conn:
+        q = mqlite.Queue(conn, queue)
+        while True:
+            md = mqlite.MD()
+            try:
+                body = q.get(None, md)
+            except mqlite.MQMIError as error:
+                assert error.reason == C.MQRC_NO_MSG_AVAILABLE, error
+                return out
+            assert bytes(md.Format).strip() == C.MQFMT_EVENT.strip().encode()
+            out.append(pcf.decode(body, pcf.little_endian(md.Encoding)))
+
+
+def _restart(run_cli: RunCli, home: Path, kill: bool) -> None:
+    if kill:
+        pid = server_pids(home)[QM]
+        os.kill(pid, signal.SIGKILL)
+        wait_until(lambda: not process_alive(pid), "the killed queue manager gone", timeout=60)
+    else:
+        assert run_cli("endmqm", QM).returncode == 0
+    assert run_cli("strmqm", QM).returncode == 0
+
+
+def test_start_and_stop_events(qm: tuple[QMgr, RunCli, Path]) -> None:
+    qmgr, run_cli, home = qm
+    _events(QMGR_EVENTS)  # the first start's Queue Manager Active (STRSTPEV is ENABLED by default, as IBM's)
+    _restart(run_cli, home, kill=False)
+    stopped, active = _events(QMGR_EVENTS)
+    assert (stopped.header.Command, stopped.header.Reason) == (C.MQCMD_Q_MGR_EVENT, C.MQRC_Q_MGR_NOT_ACTIVE)
+    assert stopped.parameters == [(C.MQCA_Q_MGR_NAME, QM), (C.MQIACF_REASON_QUALIFIER, C.MQRQ_Q_MGR_QUIESCING)]
+    assert active.header.Reason == C.MQRC_Q_MGR_ACTIVE and active.parameters == [(C.MQCA_Q_MGR_NAME, QM)]
+    mqsc(run_cli, qmgr, "ALTER QMGR STRSTPEV(DISABLED)\n")
+    _restart(run_cli, home, kill=False)
+    assert _events(QMGR_EVENTS) == []
+
+
+@pytest.mark.parametrize("kill", [False, True], ids=["endmqm", "kill-9"])
+def test_depth_event_switches_survive_a_restart(qm: tuple[QMgr, RunCli, Path], kill: bool) -> None:
+    qmgr, run_cli, home = qm
+    name = f"KEPT.{int(kill)}"
+    mqsc(run_cli, qmgr, f"ALTER QMGR PERFMEV(ENABLED)\n"
+                        f"DEFINE QLOCAL({name}) MAXDEPTH(10) QDEPTHHI(20) QDPHIEV(ENABLED) QDPLOEV(DISABLED)\n")
+    with mqlite.connect(QM) as conn:
+        queue = mqlite.Queue(conn, name)
+        for _ in range(2):
+            queue.put(b"m", mqlite.MD(Persistence=C.MQPER_PERSISTENT))
+    (high,) = _events(PERFM_EVENTS)
+    assert high.header.Reason == C.MQRC_Q_DEPTH_HIGH and high.get(C.MQCA_BASE_Q_NAME) == name
+    _restart(run_cli, home, kill)
+    shown = mqsc(run_cli, qmgr, f"DISPLAY QLOCAL({name}) QDPHIEV QDPLOEV QDPMAXEV\n")
+    assert "QDPHIEV(DISABLED)" in shown and "QDPLOEV(ENABLED)" in shown and "QDPMAXEV(ENABLED)" in shown, shown
+
+
+def test_queue_service_interval_high_then_ok(qm: tuple[QMgr, RunCli, Path]) -> None:
+    qmgr, run_cli, _ = qm
+    mqsc(run_cli, qmgr, "ALTER QMGR PERFMEV(ENABLED)\nDEFINE QLOCAL(SERVED) QSVCIEV(HIGH) QSVCINT(200)\n")
+    _events(PERFM_EVENTS)
+    with mqlite.connect(QM) as conn:
+        queue = mqlite.Queue(conn, "SERVED")
+        queue.put(b"first")
+        queue.put(b"second")
+        # Nobody gets: the queue manager's timer raises the High (a condition, not a sleep).
+        wait_until(lambda: "QSVCIEV(OK)" in mqsc(run_cli, qmgr, "DISPLAY QLOCAL(SERVED) QSVCIEV\n"),
+                   "Queue Service Interval High switched QSVCIEV to OK", timeout=60)
+        queue.get()  # late: no OK; the timer restarts (a message is left)
+        queue.get()
+    events = _events(PERFM_EVENTS)
+    high = events[0]
+    assert high.header.Reason == C.MQRC_Q_SERVICE_INTERVAL_HIGH
+    assert [p for p, _ in high.parameters] == [C.MQCA_Q_MGR_NAME, C.MQCA_BASE_Q_NAME, C.MQIA_TIME_SINCE_RESET,
+                                               C.MQIA_HIGH_Q_DEPTH, C.MQIA_MSG_ENQ_COUNT, C.MQIA_MSG_DEQ_COUNT]
+    assert (high.get(C.MQCA_BASE_Q_NAME), high.get(C.MQIA_MSG_ENQ_COUNT), high.get(C.MQIA_HIGH_Q_DEPTH)) == (
+        "SERVED", 2, 2)
+    # The second get came within 200 ms of the first (the timer's restart) or it did not:
+    # an OK exactly when it did, and QSVCIEV says which.
+    shown = mqsc(run_cli, qmgr, "DISPLAY QLOCAL(SERVED) QSVCIEV\n")
+    if len(events) == 2:
+        assert events[1].header.Reason == C.MQRC_Q_SERVICE_INTERVAL_OK and "QSVCIEV(HIGH)" in shown
+    else:
+        assert len(events) == 1 and "QSVCIEV(OK)" in shown
+
+
+def test_inhibit_local_and_remote_events(qm: tuple[QMgr, RunCli, Path]) -> None:
+    qmgr, run_cli, _ = qm
+    out = mqsc(run_cli, qmgr, "ALTER QMGR INHIBTEV(ENABLED) LOCALEV(ENABLED) REMOTEEV(ENABLED)\n"
+                              "DEFINE QLOCAL(SHUT) PUT(DISABLED) GET(DISABLED)\n"
+                              "DEFINE QALIAS(TO.GONE) TARGET(GONE)\n"
+                              "DEFINE QREMOTE(FAR.Q) RNAME(R) RQMNAME(FAR) XMITQ(SHUT)\n")
+    assert "AMQ8955I" not in out, out  # these are produced now
+    _events(QMGR_EVENTS)
+    with mqlite.connect(QM) as conn:
+        shut = mqlite.Queue(conn, "SHUT")
+        for call, reason in ((lambda: shut.put(b"m"), C.MQRC_PUT_INHIBITED), (shut.get, C.MQRC_GET_INHIBITED)):
+            with pytest.raises(mqlite.MQMIError) as raised:
+                call()
+            assert raised.value.reason == reason
+        for name, reason in (("NOPE", C.MQRC_UNKNOWN_OBJECT_NAME), ("TO.GONE", C.MQRC_UNKNOWN_ALIAS_BASE_Q),
+                             ("FAR.Q", C.MQRC_XMIT_Q_USAGE_ERROR)):
+            with pytest.raises(mqlite.MQMIError) as raised:
+                mqlite.Queue(conn, name, C.MQOO_OUTPUT)
+            assert raised.value.reason == reason
+    put, get, unknown, alias, usage = _events(QMGR_EVENTS)
+    assert all(e.header.Command == C.MQCMD_Q_MGR_EVENT for e in (put, get, unknown, alias, usage))
+    assert put.header.Reason == C.MQRC_PUT_INHIBITED
+    assert [p for p, _ in put.parameters][:5] == [C.MQCA_Q_MGR_NAME, C.MQCA_Q_NAME, C.MQIA_APPL_TYPE,
+                                                  C.MQCACF_APPL_NAME, C.MQCACF_OBJECT_Q_MGR_NAME]
+    assert (put.get(C.MQCA_Q_NAME), put.get(C.MQCACF_OBJECT_Q_MGR_NAME)) == ("SHUT", QM)
+    assert get.header.Reason == C.MQRC_GET_INHIBITED and get.get(C.MQCA_Q_NAME) == "SHUT"
+    assert unknown.header.Reason == C.MQRC_UNKNOWN_OBJECT_NAME and unknown.get(C.MQCA_Q_NAME) == "NOPE"
+    assert alias.header.Reason == C.MQRC_UNKNOWN_ALIAS_BASE_Q and alias.get(C.MQCA_BASE_OBJECT_NAME) == "GONE"
+    assert usage.header.Reason == C.MQRC_XMIT_Q_USAGE_ERROR and usage.get(C.MQCACH_XMIT_Q_NAME) == "SHUT"
+
+
+def test_amqsevt_prints_ibm_event_names(qm: tuple[QMgr, RunCli, Path]) -> None:
+    qmgr, run_cli, _ = qm
+    mqsc(run_cli, qmgr, "ALTER QMGR LOCALEV(ENABLED)\n")
+    _events(QMGR_EVENTS)
+    with mqlite.connect(QM) as conn, pytest.raises(mqlite.MQMIError):
+        mqlite.Queue(conn, "NOT.THERE", C.MQOO_OUTPUT)
+    printed: Any = run_cli("amqsevt", "-m", QM, "-w", "0")
+    assert printed.returncode == 0, printed.stderr
+    assert "MQRC_UNKNOWN_OBJECT_NAME [2085] Unknown Object Name" in printed.stdout
+    assert "QName                          : NOT.THERE" in printed.stdout

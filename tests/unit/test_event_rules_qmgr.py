@@ -1,0 +1,147 @@
+"""Queue manager events beyond authority events (IBM's event reference: "Queue Manager Active",
+"Queue Manager Not Active", "Get Inhibited", "Put Inhibited", "Unknown Object Name", "Unknown
+Alias Base Queue", "Alias Base Queue Type Error", the remote events): each one's data in IBM's
+order, the reason a default transmission queue turns into, and a core queue manager's events
+where an MQOPEN, MQPUT or MQGET fails. No spec in ../shared/spec covers these events; IBM's
+documentation is the reference."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from mqlite import cmqc as C
+from mqlite.core.events import qmgr_events as Q
+from mqlite.protocol import pcf
+
+UNIX = C.MQAT_UNIX
+
+
+def _ids(params: list[tuple[int, pcf.Value]]) -> list[int]:
+    return [p for p, _ in params]
+
+
+def test_start_and_stop_data() -> None:
+    assert Q.started("QM1") == [(C.MQCA_Q_MGR_NAME, "QM1")]
+    assert Q.not_active("QM1", C.MQRQ_Q_MGR_QUIESCING) == [
+        (C.MQCA_Q_MGR_NAME, "QM1"), (C.MQIACF_REASON_QUALIFIER, C.MQRQ_Q_MGR_QUIESCING)]
+
+
+def test_inhibit_data_put_names_the_object_queue_manager() -> None:
+    assert _ids(Q.inhibited("QM1", C.MQRC_GET_INHIBITED, "Q1", UNIX, "app")) == [
+        C.MQCA_Q_MGR_NAME, C.MQCA_Q_NAME, C.MQIA_APPL_TYPE, C.MQCACF_APPL_NAME]
+    put = Q.inhibited("QM1", C.MQRC_PUT_INHIBITED, "Q1", UNIX, "app", conn_name="10.0.0.1", channel="APP.SVRCONN")
+    assert _ids(put) == [C.MQCA_Q_MGR_NAME, C.MQCA_Q_NAME, C.MQIA_APPL_TYPE, C.MQCACF_APPL_NAME,
+                         C.MQCACF_OBJECT_Q_MGR_NAME, C.MQCACH_CONNECTION_NAME, C.MQCACH_CHANNEL_NAME]
+    assert dict(put)[C.MQCACF_OBJECT_Q_MGR_NAME] == "QM1"
+
+
+def test_local_event_data() -> None:
+    assert _ids(Q.local("QM1", C.MQRC_UNKNOWN_OBJECT_NAME, "NOPE", UNIX, "app")) == [
+        C.MQCA_Q_MGR_NAME, C.MQIA_APPL_TYPE, C.MQCACF_APPL_NAME, C.MQCACF_OBJECT_Q_MGR_NAME, C.MQCA_Q_NAME]
+    assert _ids(Q.local("QM1", C.MQRC_UNKNOWN_ALIAS_BASE_Q, "A", UNIX, "app", base="B")) == [
+        C.MQCA_Q_MGR_NAME, C.MQCA_Q_NAME, C.MQCA_BASE_OBJECT_NAME, C.MQIA_APPL_TYPE, C.MQCACF_APPL_NAME,
+        C.MQIACF_OBJECT_TYPE]
+    typed = Q.local("QM1", C.MQRC_ALIAS_BASE_Q_TYPE_ERROR, "A", UNIX, "app", base="B", base_type="QALIAS")
+    assert _ids(typed) == [C.MQCA_Q_MGR_NAME, C.MQCA_BASE_OBJECT_NAME, C.MQCA_Q_NAME, C.MQIA_Q_TYPE,
+                           C.MQIA_APPL_TYPE, C.MQCACF_APPL_NAME, C.MQIACF_OBJECT_TYPE]
+    assert dict(typed)[C.MQIA_Q_TYPE] == C.MQQT_ALIAS
+
+
+def test_remote_event_data() -> None:
+    assert _ids(Q.remote("QM1", C.MQRC_UNKNOWN_REMOTE_Q_MGR, "R", UNIX, "app", "FAR")) == [
+        C.MQCA_Q_MGR_NAME, C.MQCA_Q_NAME, C.MQIA_APPL_TYPE, C.MQCACF_APPL_NAME, C.MQCACF_OBJECT_Q_MGR_NAME]
+    assert _ids(Q.remote("QM1", C.MQRC_XMIT_Q_USAGE_ERROR, "R", UNIX, "app", "FAR", "XQ")) == [
+        C.MQCA_Q_MGR_NAME, C.MQCA_Q_NAME, C.MQCACH_XMIT_Q_NAME, C.MQIA_APPL_TYPE, C.MQCACF_APPL_NAME,
+        C.MQCACF_OBJECT_Q_MGR_NAME]
+    assert _ids(Q.remote("QM1", C.MQRC_XMIT_Q_TYPE_ERROR, "R", UNIX, "app", "FAR", "XQ", "QALIAS")) == [
+        C.MQCA_Q_MGR_NAME, C.MQCA_Q_NAME, C.MQCACH_XMIT_Q_NAME, C.MQIA_Q_TYPE, C.MQIA_APPL_TYPE,
+        C.MQCACF_APPL_NAME, C.MQCACF_OBJECT_Q_MGR_NAME]
+
+
+@pytest.mark.parametrize(("raised", "default", "xmitq_type", "reason"), [
+    (C.MQRC_XMIT_Q_USAGE_ERROR, False, "", C.MQRC_XMIT_Q_USAGE_ERROR),
+    (C.MQRC_XMIT_Q_USAGE_ERROR, True, "", C.MQRC_DEF_XMIT_Q_USAGE_ERROR),
+    (C.MQRC_UNKNOWN_XMIT_Q, False, "QALIAS", C.MQRC_XMIT_Q_TYPE_ERROR),
+    (C.MQRC_UNKNOWN_REMOTE_Q_MGR, True, "QALIAS", C.MQRC_DEF_XMIT_Q_TYPE_ERROR),
+    (C.MQRC_UNKNOWN_REMOTE_Q_MGR, True, "", C.MQRC_UNKNOWN_DEF_XMIT_Q),
+    (C.MQRC_UNKNOWN_REMOTE_Q_MGR, False, "", C.MQRC_UNKNOWN_REMOTE_Q_MGR),
+])
+def test_remote_reason(raised: int, default: bool, xmitq_type: str, reason: int) -> None:
+    assert Q.remote_reason(raised, default, xmitq_type) == reason
+
+
+def test_switches() -> None:
+    assert Q.switch_of(C.MQRC_PUT_INHIBITED) == "INHIBTEV" and Q.switch_of(C.MQRC_UNKNOWN_OBJECT_NAME) == "LOCALEV"
+    assert Q.switch_of(C.MQRC_UNKNOWN_XMIT_Q) == "REMOTEEV" and Q.switch_of(C.MQRC_Q_MGR_ACTIVE) == "STRSTPEV"
+
+
+# -- on a core queue manager -------------------------------------------------------------------
+def _events(mq: Any) -> list[pcf.PcfMessage]:
+    handle = mq.open("SYSTEM.ADMIN.QMGR.EVENT", C.MQOO_INPUT_SHARED)
+    return [pcf.decode(body) for body in mq.bodies(handle)]
+
+
+def test_no_events_while_the_switches_are_disabled(mq: Any) -> None:
+    with mq.raises(C.MQRC_UNKNOWN_OBJECT_NAME):
+        mq.open("NOPE")
+    assert _events(mq) == []
+
+
+def test_inhibited_put_and_get(mq: Any) -> None:
+    mq.qm.alter("QMGR", "", {"INHIBTEV": "ENABLED"})
+    mq.define("SHUT", PUT="DISABLED", GET="DISABLED")
+    handle = mq.open("SHUT")
+    with mq.raises(C.MQRC_PUT_INHIBITED):
+        mq.put(handle, b"m")
+    with mq.raises(C.MQRC_GET_INHIBITED):
+        mq.get(handle)
+    put, get = _events(mq)
+    assert (put.header.Command, put.header.Reason) == (C.MQCMD_Q_MGR_EVENT, C.MQRC_PUT_INHIBITED)
+    assert put.get(C.MQCA_Q_NAME) == "SHUT" and put.get(C.MQCACF_APPL_NAME) == "app.py"
+    assert put.get(C.MQCACF_OBJECT_Q_MGR_NAME) == "QM1"
+    assert get.header.Reason == C.MQRC_GET_INHIBITED and get.get(C.MQCACF_OBJECT_Q_MGR_NAME) is None
+
+
+def test_local_events_at_mqopen(mq: Any) -> None:
+    mq.qm.alter("QMGR", "", {"LOCALEV": "ENABLED"})
+    mq.define("TO.NOWHERE", "QALIAS", TARGET="GONE")
+    mq.define("TO.ALIAS", "QALIAS", TARGET="TO.NOWHERE")
+    for name, reason in (("NOPE", C.MQRC_UNKNOWN_OBJECT_NAME), ("TO.NOWHERE", C.MQRC_UNKNOWN_ALIAS_BASE_Q),
+                         ("TO.ALIAS", C.MQRC_ALIAS_BASE_Q_TYPE_ERROR)):
+        with mq.raises(reason):
+            mq.open(name)
+    unknown, base, typed = _events(mq)
+    assert unknown.header.Reason == C.MQRC_UNKNOWN_OBJECT_NAME and unknown.get(C.MQCA_Q_NAME) == "NOPE"
+    assert base.header.Reason == C.MQRC_UNKNOWN_ALIAS_BASE_Q and base.get(C.MQCA_BASE_OBJECT_NAME) == "GONE"
+    assert typed.header.Reason == C.MQRC_ALIAS_BASE_Q_TYPE_ERROR
+    assert (typed.get(C.MQCA_BASE_OBJECT_NAME), typed.get(C.MQIA_Q_TYPE)) == ("TO.NOWHERE", C.MQQT_ALIAS)
+
+
+def test_remote_events_at_mqopen(mq: Any) -> None:
+    mq.qm.alter("QMGR", "", {"REMOTEEV": "ENABLED"})
+    mq.define("NOT.XMIT")
+    mq.define("VIA.LOCAL", "QREMOTE", RNAME="R", RQMNAME="FAR", XMITQ="NOT.XMIT")
+    mq.define("VIA.NONE", "QREMOTE", RNAME="R", RQMNAME="FAR", XMITQ="NO.SUCH.XMITQ")
+    out = C.MQOO_OUTPUT
+    for name, reason in (("VIA.LOCAL", C.MQRC_XMIT_Q_USAGE_ERROR), ("VIA.NONE", C.MQRC_UNKNOWN_XMIT_Q)):
+        with mq.raises(reason):
+            mq.open(name, out)
+    with mq.raises(C.MQRC_UNKNOWN_REMOTE_Q_MGR):
+        mq.qm.open(mq.conn, {"ObjectName": "R", "ObjectQMgrName": "FARTHER"}, out)
+    usage, unknown_xmitq, unknown_qmgr = _events(mq)
+    assert usage.header.Reason == C.MQRC_XMIT_Q_USAGE_ERROR and usage.get(C.MQCACH_XMIT_Q_NAME) == "NOT.XMIT"
+    assert unknown_xmitq.header.Reason == C.MQRC_UNKNOWN_XMIT_Q
+    assert unknown_xmitq.get(C.MQCACH_XMIT_Q_NAME) == "NO.SUCH.XMITQ"
+    assert unknown_qmgr.header.Reason == C.MQRC_UNKNOWN_REMOTE_Q_MGR
+    assert (unknown_qmgr.get(C.MQCA_Q_NAME), unknown_qmgr.get(C.MQCACF_OBJECT_Q_MGR_NAME)) == ("R", "FARTHER")
+
+
+def test_default_transmission_queue_usage_error(mq: Any) -> None:
+    mq.qm.alter("QMGR", "", {"REMOTEEV": "ENABLED", "DEFXMITQ": "PLAIN"})
+    mq.define("PLAIN")
+    with mq.raises(C.MQRC_XMIT_Q_USAGE_ERROR):
+        mq.qm.open(mq.conn, {"ObjectName": "R", "ObjectQMgrName": "FARTHER"}, C.MQOO_OUTPUT)
+    (event,) = _events(mq)
+    assert event.header.Reason == C.MQRC_DEF_XMIT_Q_USAGE_ERROR and event.get(C.MQCACH_XMIT_Q_NAME) == "PLAIN"
