@@ -14,6 +14,7 @@ import click
 
 from mqlite.cli import (
     admin,
+    amqsmon,
     amqsrua,
     certificates,
     command_server,
@@ -48,7 +49,7 @@ for command in (
     admin.runmqsc, admin.runswchl, ems.emsconf,
     messaging.put, messaging.get, messaging.browse, messaging.pub, messaging.sub,
     security.setmqaut, security.dspmqaut, security.dmpmqaut, users.passwd, certificates.mkcert, certificates.addcert,
-    dmpmqmsg.dmpmqmsg, events.amqsevt, amqsrua.amqsrua, dspmqver.dspmqver, dmpmqcfg.dmpmqcfg,
+    dmpmqmsg.dmpmqmsg, events.amqsevt, amqsmon.amqsmon, amqsrua.amqsrua, dspmqver.dspmqver, dmpmqcfg.dmpmqcfg,
     web.strmqweb, web.endmqweb, web.dspmqweb, web.setmqweb,
     *samples.COMMANDS,
 ):

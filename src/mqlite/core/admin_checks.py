@@ -58,6 +58,8 @@ class Unchecked(Protocol):
 
     def reset_queue_stats(self, name: str) -> dict[str, Any]: ...
 
+    def reset_statistics(self) -> None: ...
+
     def queue_status(self, generic: str, status_type: str) -> list[dict[str, Any]]: ...
 
     def connection_status(self, generic: str, status_type: str) -> list[dict[str, Any]]: ...
@@ -266,6 +268,11 @@ class CheckedAdmin:
         self._require(C.MQOT_Q, name, C.MQZAO_DISPLAY)  # IBM: RESET QSTATS needs dsp and chg
         self._require(C.MQOT_Q, name, C.MQZAO_CHANGE)
         return self.qm.reset_queue_stats(name)
+
+    def reset_statistics(self) -> None:
+        self._command = C.MQCMD_RESET_Q_MGR
+        self._require_qmgr(C.MQZAO_CHANGE)  # IBM: RESET QMGR needs chg on the queue manager
+        self.qm.reset_statistics()
 
     def queue_status(self, generic: str, status_type: str) -> list[dict[str, Any]]:
         self._command = C.MQCMD_INQUIRE_Q_STATUS

@@ -15,6 +15,7 @@ from mqlite.core.handles import BROWSE_GETS, INPUT_OPTIONS, Connection, GetResul
 from mqlite.core.outbox import Outbox
 from mqlite.core.properties_delivery import FORMAT_RFH2, PROPERTY_OPTIONS, Form, deliver, form
 from mqlite.core.queues import AVAILABLE, Entry, LocalQueue, remaining_expiry
+from mqlite.core.statistics.counters import waited
 from mqlite.core.waiters import GetRequest, Waiter
 from mqlite.core.waiting import WaitingGetters
 from mqlite.message import Message
@@ -58,10 +59,15 @@ class Gets:
         if options & _PROPERTY_CHECKS:
             property_form(handle, queue, options)  # a bad combination fails before any message is chosen
         pushed, handle.pushed_since_get = handle.pushed_since_get, 0
-        result = self._try_get(conn, handle, queue, request)
+        try:
+            result = self._try_get(conn, handle, queue, request)
+        except MQError:
+            failed(queue, browse)
+            raise
         if result is not None:
             return result
         if not options & C.MQGMO_WAIT or request.wait_ms == 0 or options & C.MQGMO_BROWSE_MSG_UNDER_CURSOR:
+            failed(queue, browse)
             raise MQError(C.MQRC_NO_MSG_AVAILABLE, "no message available")
         if pushed:
             # Messages went ahead to this consumer since its last MQGET and may still be on their
@@ -131,7 +137,10 @@ class Gets:
                 raise TruncatedError(delivered_copy(message, entry, now), data_length)
             body = body[: request.max_length]
             reason = C.MQRC_TRUNCATED_MSG_ACCEPTED
+        stats = queue.watch.stats  # statistics (core.statistics): None unless a reader collects them
         if options & BROWSE_GETS:
+            if stats is not None:
+                stats.browsed(stored.persistent, data_length)
             handle.browse_pos = (entry.level, entry.seq)
             handle.browse_entry = entry
             return GetResult(delivered_copy(message, entry, now), body, data_length, reason)
@@ -150,6 +159,8 @@ class Gets:
             queue.remove(entry)
         if handle.browse_entry is entry:
             handle.browse_entry = None
+        if stats is not None:
+            stats.got(stored.persistent, data_length, waited(stored.md.PutDate, stored.md.PutTime, now), queue.depth)
         return GetResult(delivered, body, data_length, reason)
 
     @staticmethod
@@ -177,6 +188,8 @@ class Gets:
         return queue.find_match(now, expired, match_id, match_correl)
 
     def _discard_expired(self, queue: LocalQueue, expired: list[Entry]) -> None:
+        if queue.watch.stats is not None:
+            queue.watch.stats.expired += len(expired)
         tx = self.outbox.tx
         for entry in expired:
             if entry.persistent:
@@ -295,3 +308,13 @@ def delivered_copy(message: Message, entry: Entry, now: float) -> Message:
     md = message.md.copy()
     md.Expiry = remaining_expiry(entry, now)
     return Message(md, message.body, message.properties)
+
+
+def failed(queue: LocalQueue, browse: int) -> None:
+    """An MQGET (or browse) of ``queue`` that failed, counted while statistics are collected."""
+    stats = queue.watch.stats
+    if stats is not None:
+        if browse:
+            stats.browse_fails += 1
+        else:
+            stats.get_fails += 1

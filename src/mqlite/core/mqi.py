@@ -325,7 +325,12 @@ class Connections:
         else:
             queue = handle.queue
         assert queue is not None
-        return self.put_message(conn, handle, queue, md, options, properties, body)
+        try:
+            return self.put_message(conn, handle, queue, md, options, properties, body)
+        except MQError:
+            if queue.watch.stats is not None:  # statistics (core.statistics) collected for it
+                queue.watch.stats.put_fails += 1
+            raise
 
     def put1(
         self, conn: Connection, od: dict[str, Any], md: MessageDescriptor, options: int,
@@ -337,10 +342,19 @@ class Connections:
             if options & pmo_option:
                 open_options |= oo_option
         handle = self.open(conn, od, open_options)
+        stats = handle.queue.watch.stats if handle.queue is not None and handle.cluster is None else None
         try:
-            return self.put(conn, handle.hobj, md, options, properties, body, pub_level)
+            md = self.put(conn, handle.hobj, md, options, properties, body, pub_level)
+        except MQError:
+            if stats is not None:  # counted by put as an MQPUT's: it was an MQPUT1's
+                stats.put_fails -= 1
+                stats.put1_fails += 1
+            raise
         finally:
             self.close(conn, handle.hobj, 0)
+        if stats is not None:
+            stats.as_put1(md.Persistence == C.MQPER_PERSISTENT)
+        return md
 
     # -- the queue manager's own agents -------------------------------------------------
     def put_to_qmgr(self, conn: Connection, qmgr: str, queue: str, md: MessageDescriptor, options: int,

@@ -90,6 +90,9 @@ class Puts:
             raise MQError(C.MQRC_SYNCPOINT_LIMIT_REACHED, "too many messages in the unit of work")
         message = Message(md, body, properties)
         entry = queue.add(message, expiry_deadline(md.Expiry, now), UNCOMMITTED if syncpoint else AVAILABLE)
+        stats = queue.watch.stats  # statistics (core.statistics): None unless a reader collects them
+        if stats is not None:
+            stats.put(persistent, length, queue.depth)
         if syncpoint:
             conn.uow.add_put(queue, entry, now)
         else:

@@ -44,6 +44,7 @@ SYSTEM_QUEUES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("SYSTEM.ADMIN.PERFM.EVENT", "QLOCAL", {}),
     ("SYSTEM.ADMIN.CHANNEL.EVENT", "QLOCAL", {}),
     ("SYSTEM.ADMIN.CONFIG.EVENT", "QLOCAL", {}),
+    ("SYSTEM.ADMIN.STATISTICS.QUEUE", "QLOCAL", {"DEFPSIST": "YES"}),  # STATQ/STATMQI/STATCHL messages
     ("SYSTEM.CHANNEL.INITQ", "QLOCAL", {}),
     ("SYSTEM.CHANNEL.SYNCQ", "QLOCAL", {"DEFPSIST": "YES"}),
     # IBM's cluster queues are as deep as a queue may be: a cluster must not stop for a full queue.

@@ -93,6 +93,8 @@ from mqlite.core.security.chlauth_service import ChlauthService
 from mqlite.core.security.events import AuthorityEvents
 from mqlite.core.security.principal import Principal
 from mqlite.core.security.service import AuthorityService
+from mqlite.core.statistics.counters import Statistics
+from mqlite.core.statistics.writer import StatisticsWriter
 from mqlite.core.syncpoint import Syncpoint
 from mqlite.core.topics.index import SubscriptionIndex
 from mqlite.core.topics.tree import TopicTree
@@ -228,7 +230,7 @@ class QueueManager:
         self.grant_credit = gets.grant_credit
         self.cancel_wait = gets.cancel_wait
         self.sweep_expired = gets.sweep_expired
-        self.tick = self._tick
+        self.tick = self.performance_events.ticker(waiting.time_out)  # and service interval events due
         self.commit = syncpoint.commit
         self.backout = syncpoint.backout
         self.dead_letter = syncpoint.dead_letter
@@ -247,12 +249,18 @@ class QueueManager:
         self.inhibit_pubsub = delivery.inhibit_pubsub
         # Administration (mqsc.commands.AdminAPI and ChannelAdmin):
         self.define = admin.define
+        self.refresh_config = admin.refresh_config  # REFRESH QMGR TYPE(CONFIGEV)
         self.delete = admin.delete
         self.objects = self._objects
         # DISPLAY QMSTATUS beyond QMNAME and STATUS: what the server adds (CMDSERV, the command server's)
         self.status_extras: Callable[[], dict[str, Any]] = dict
         self.clear_queue = objects.clear_queue
         self.reset_queue_stats = objects.reset_queue_stats
+        # Statistics (core.statistics): the counters' readers' API and the STATQ/STATMQI/STATCHL writer.
+        self.statistics = Statistics(objects.queues)
+        self.statistics_writer = StatisticsWriter(name, objects.attrs, objects.queues, objects.qdefs, channels.channels,
+                                                  self.statistics, outbox, gets.deliver, ids.next_id, clock)
+        self.reset_statistics = self.statistics_writer.reset
         self.queue_status = admin.queue_status
         self.connection_status = admin.connection_status
         self.stop_connection = admin.stop_connection
@@ -475,12 +483,6 @@ class QueueManager:
                 rows.append({**row, "STATE": "SWITCHED" if done else "PENDING",
                              "MESSAGES": switch.waiting if move else 0})
         return rows
-
-    def _tick(self, now: float) -> None:
-        """The server's timer: waiting MQGETs timed out, service interval events due."""
-        self.waiting_getters.time_out(now)
-        if self.performance_events.timed:
-            self.performance_events.tick(now)
 
     def _objects(self, objtype: str, generic: str) -> list[dict[str, Any]]:
         """DISPLAY's rows: the definitions, and what the clusters' repository shows."""

@@ -123,7 +123,10 @@ class DepthWatch:
     is QSVCINT in seconds (-1 while QSVCIEV is NONE), ``svc_start`` the service timer's start
     (-1 while it is off)."""
 
-    __slots__ = ("depth_high", "depth_low", "events", "high", "interval", "low", "since", "svc_start")
+    # stats: the queue's statistics counters (core.statistics.counters.QueueCounters) while a
+    # reader wants them, else None (the hot path's test); kept_stats keeps them while none does.
+    __slots__ = ("depth_high", "depth_low", "events", "high", "interval", "kept_stats", "low", "since", "stats",
+                 "svc_start")
 
     def __init__(self) -> None:
         self.high = self.depth_high = NEVER_HIGH
@@ -132,6 +135,8 @@ class DepthWatch:
         self.since = 0.0
         self.interval = -1.0
         self.svc_start = -1.0
+        self.stats: Any = None
+        self.kept_stats: Any = None
 
 
 class LocalQueue:
@@ -313,6 +318,8 @@ class LocalQueue:
             self.remove(entry)
         self.watch.low = low
         self.dequeued -= len(removed)  # (cleared, not got)
+        if self.watch.stats is not None:  # statistics' PurgeCount (core.statistics)
+            self.watch.stats.purged += len(removed)
         return removed
 
     # -- finding -----------------------------------------------------------------------

@@ -336,7 +336,7 @@ def _dispatch(admin: AdminAPI, cmd: Command) -> list[str]:
             raise cmd.error("SEQNUM must be a number", "SEQNUM")
         _channel_admin(admin, cmd).reset_channel(name, cmd.options.get("CHLTYPE"), int(seqnum))
         return ["AMQ8023I: WebSphere MQ channel reset."]
-    elif verb == "RESET" and objtype == "QSTATS":
+    elif verb == "RESET" and objtype in ("QSTATS", "QMGR"):  # (RESET QMGR TYPE(STATISTICS) too)
         return queue_stats.reset(admin, cmd)
     elif verb == "RESOLVE" and objtype == "CHANNEL":
         _no_attributes(cmd)

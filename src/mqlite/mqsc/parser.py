@@ -82,7 +82,7 @@ OPTIONS: dict[str, dict[str, bool]] = {
     "START": {"CHLTYPE": True, **_COMMON},
     "STOP": {"MODE": True, "STATUS": True, "CHLTYPE": True, "CLIENTID": True, "CONNAME": True, **_COMMON},
     "REFRESH": {"TYPE": True, **_COMMON},
-    "RESET": {"SEQNUM": True, "CHLTYPE": True, **_COMMON},
+    "RESET": {"SEQNUM": True, "CHLTYPE": True, "TYPE": True, **_COMMON},
     "RESOLVE": {"ACTION": True, "CHLTYPE": True, **_COMMON},
     "PING": {"DATALEN": True, "CHLTYPE": True, **_COMMON},
     "SWITCH": {"MOVEMSGS": True, "STATUS": False, **_COMMON},

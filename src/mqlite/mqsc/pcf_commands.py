@@ -501,7 +501,21 @@ def _reset_q_stats(admin: AdminAPI, request: Request) -> Reply:
     return Reply(objects)
 
 
-_SIMPLE: dict[int, Callable[[AdminAPI, Request], Reply]] = {C.MQCMD_RESET_Q_STATS: _reset_q_stats}
+def _reset_q_mgr(admin: AdminAPI, request: Request) -> Reply:
+    """RESET_Q_MGR: Action MQACT_COLLECT_STATISTICS is RESET QMGR TYPE(STATISTICS); any other
+    action (ADVANCE_LOG, PUBSUB, or none IBM knows) is MQRCCF_ACTION_VALUE_ERROR here."""
+    action = request.integer(C.MQIACF_ACTION)
+    if action is None:
+        raise MQError(C.MQRCCF_PARM_COUNT_TOO_SMALL, "Action (MQIACF_ACTION) is required")
+    if action != C.MQACT_COLLECT_STATISTICS:
+        raise MQError(C.MQRCCF_ACTION_VALUE_ERROR, f"Action {action} is not supported")
+    request.done()
+    run_lines(admin, mqsc_command("RESET", "QMGR", None, options={"TYPE": "STATISTICS"}))
+    return Reply()
+
+
+_SIMPLE: dict[int, Callable[[AdminAPI, Request], Reply]] = {C.MQCMD_RESET_Q_STATS: _reset_q_stats,
+                                                            C.MQCMD_RESET_Q_MGR: _reset_q_mgr}
 
 
 # -- responses ------------------------------------------------------------------------------------

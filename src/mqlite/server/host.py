@@ -18,7 +18,7 @@ from mqlite import paths
 from mqlite.core.dedupe import DuplicateWindow
 from mqlite.core.errors import MQError
 from mqlite.core.listeners import SYSTEM_LISTENER
-from mqlite.server import command_server, exits, monitor, qm_ini, queued
+from mqlite.server import command_server, exits, monitor, qm_ini, queued, statistics
 from mqlite.server.channels.mca import MessageChannels
 from mqlite.server.channels.svrconn import ChannelAgents, ClientChannels
 from mqlite.server.channels.telemetry import DEFAULT_CHANNEL, MqttChannels
@@ -178,6 +178,7 @@ class QueueManagerHost:
         self.routes = RouteAgent(runtime)
         self.command_server = command_server.start(runtime)  # stopped until strmqcsv under SCMDSERV(MANUAL)
         self.queued = queued.start(runtime)  # serving while PSMODE(ENABLED)
+        statistics.start(runtime)  # STATQ/STATMQI/STATCHL: the first interval and its timer
         self.monitor = monitor.start(runtime, qm_ini.read(paths.qmgr_dir(self.name)))  # the $SYS/.../Monitor topics
 
     def _configure(self, runtime: Runtime) -> None:
@@ -263,6 +264,8 @@ class QueueManagerHost:
         await asyncio.sleep(0.05)  # let connection_lost run: it backs out their units of work
         for conn in list(runtime.core.connections.values()):
             runtime.core.disconnect(conn, commit=False)
+        if not immediate:
+            statistics.end(runtime)  # the last interval's statistics messages, as IBM writes them
         runtime.finish(Round())
         runtime.stop_timer()
         assert self.store is not None

@@ -31,6 +31,7 @@ The MQI counters are counted at the server's request dispatch (``server.native.c
 
 from __future__ import annotations
 
+import calendar
 import dataclasses
 from dataclasses import dataclass
 from typing import Any
@@ -369,3 +370,15 @@ class Statistics:
     def channel(self, name: str) -> ChannelCounters | None:
         """A channel's counters while some reader wants them (the agents count only then)."""
         return self._channels.get(name) if name in self._channel_wants else None
+
+
+def waited(put_date: str, put_time: str, now: float) -> float:
+    """Seconds since the MQMD's PutDate/PutTime (GMT, to the hundredth), or -1 if they are not a
+    time (a put with no context, or context set by the application to something else)."""
+    try:
+        stamp = float(calendar.timegm((int(put_date[:4]), int(put_date[4:6]), int(put_date[6:8]),
+                                 int(put_time[:2]), int(put_time[2:4]), int(put_time[4:6]), 0, 0, 0)))
+        stamp += int(put_time[6:8] or 0) / 100
+    except ValueError:
+        return -1.0
+    return max(0.0, now - stamp)

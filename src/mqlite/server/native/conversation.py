@@ -21,6 +21,7 @@ from mqlite.core.security.principal import Principal
 from mqlite.core.waiters import GetRequest
 from mqlite.message import NULL_ID, MessageDescriptor
 from mqlite.protocol import native
+from mqlite.server import statistics
 from mqlite.server.channels.svrconn import Instance
 from mqlite.server.native.handshake import Admitted, Gate, Hello
 from mqlite.server.runtime import Round, Session, Sink, encode_get_reply
@@ -85,6 +86,7 @@ class Conversation:
         self.maxmsgl = 0  # a message longer than this is refused (2010); 0 until connected
         self.async_put = {"put_success": 0, "put_warning": 0, "put_failure": 0, "reason": 0}
         self.stopped = False  # by STOP CONN: every later call is answered 2009
+        self.statistics = self.runtime.core.statistics  # its ``mqi``: None unless STATMQI is collected
         self._dispatch: dict[Op, Callable[[int, list[Any]], Any]] = {
             Op.CONNECT: self._connect, Op.DISCONNECT: self._disconnect, Op.OPEN: self._open,
             Op.CLOSE: self._close, Op.PUT: self._put, Op.PUT1: self._put1, Op.GET: self._get,
@@ -111,6 +113,8 @@ class Conversation:
         try:
             result = self._dispatch[op](req_id, args)
         except MQError as error:
+            if self.statistics.mqi is not None:
+                statistics.count(self.statistics.mqi, op, args, True, 0)
             if error.reason == C.MQRC_NOT_AUTHORIZED and op != Op.CONNECT:  # one error-log line (AMQ8077W)
                 log.warning("%s (%s from %s)", error.text, op.name, self.socket.peer())
             if req_id:
@@ -126,6 +130,8 @@ class Conversation:
             if req_id:
                 round_.add(session, native.encode_reply(req_id, 2, C.MQRC_UNEXPECTED_ERROR, "internal error"))
             return
+        if self.statistics.mqi is not None:
+            statistics.count(self.statistics.mqi, op, args, False, len(self.runtime.core.connections))
         # Messages this request released (read-ahead) go out before its reply, in order.
         self.runtime.collect(round_)
         if result is PENDING:

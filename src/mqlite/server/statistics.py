@@ -1,0 +1,60 @@
+"""Statistics in the server: the writer's first interval and its timer (``Runtime.tick_hooks``),
+the last interval written when the queue manager ends normally, and the STATMQI counts of the
+native protocol's MQI requests (``count``, called by ``native.conversation`` only while some
+reader wants the MQI counters).
+
+STATMQI's PUT and PUT1 counts are split by the persistence the caller asked for (its MQMD);
+GET and BROWSE counts are not split (all in the first, non-persistent, place): the request
+does not say, and the per-queue STATQ counts (taken in core) do split them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mqlite import cmqc as C
+from mqlite.core.statistics.counters import MQICounters
+from mqlite.protocol.native import Op
+from mqlite.server.runtime import Runtime
+
+_PERSISTENCE = 8  # the MQMD's Persistence in the wire list (message.MD_FIELDS)
+_BROWSE = C.MQGMO_BROWSE_FIRST | C.MQGMO_BROWSE_NEXT | C.MQGMO_BROWSE_MSG_UNDER_CURSOR
+_SIMPLE = {Op.CONNECT: "conns", Op.DISCONNECT: "discs", Op.OPEN: "opens", Op.CLOSE: "closes", Op.INQ: "inqs",
+           Op.SET: "sets", Op.COMMIT: "commits", Op.BACKOUT: "backouts", Op.SUB: "subs", Op.SUBRQ: "subrqs",
+           Op.STAT: "stats"}
+_FAILED = {Op.CONNECT: "conns_failed", Op.OPEN: "opens_failed", Op.CLOSE: "closes_failed", Op.INQ: "inqs_failed",
+           Op.SET: "sets_failed", Op.COMMIT: "commits_failed", Op.SUB: "subs_failed", Op.SUBRQ: "subrqs_failed",
+           Op.STAT: "stats_failed", Op.PUT: "puts_failed", Op.PUT1: "put1s_failed",
+           Op.PUBLISH: "topic_puts_failed"}
+
+
+def start(runtime: Runtime) -> None:
+    writer = runtime.core.statistics_writer
+    writer.start()
+    runtime.tick_hooks.append(writer.tick)
+
+
+def end(runtime: Runtime) -> None:
+    """The queue manager ends normally: IBM writes the interval's statistics at shutdown."""
+    runtime.core.statistics_writer.write()
+
+
+def count(mqi: MQICounters, op: Op, args: list[Any], failed: bool, connections: int) -> None:
+    """One MQI request of the native protocol in the STATMQI counts."""
+    if failed:
+        if op == Op.GET:
+            mqi.count("browses_failed" if int(args[2].get("Options", 0)) & _BROWSE else "gets_failed")
+        elif op in _FAILED:
+            mqi.count(_FAILED[op])
+        return
+    if op in (Op.PUT, Op.PUT1, Op.PUBLISH):
+        persistent = args[1][_PERSISTENCE] == C.MQPER_PERSISTENT
+        name = {Op.PUT: "puts", Op.PUT1: "put1s", Op.PUBLISH: "topic_puts"}[op]
+        mqi.count(name, persistent, len(args[4]), "topic_put_bytes" if op == Op.PUBLISH else "put_bytes")
+    elif op == Op.GET:
+        browse = int(args[2].get("Options", 0)) & _BROWSE
+        mqi.count("browses" if browse else "gets")
+    elif op in _SIMPLE:
+        mqi.count(_SIMPLE[op])
+        if op == Op.CONNECT:
+            mqi.connections(connections)

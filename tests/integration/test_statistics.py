@@ -1,0 +1,124 @@
+"""Statistics messages from a real queue manager (issue 33): STATQ and STATMQI counts on
+SYSTEM.ADMIN.STATISTICS.QUEUE at RESET QMGR TYPE(STATISTICS), at the end of a STATINT(1)
+interval and at endmqm; PCF RESET_Q_MGR; ``mqlite amqsmon``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import mqlite.client as mqlite
+from helpers.mqsc import mqsc
+from helpers.qmgrs import QMgr
+from helpers.waiting import wait_until
+from mqlite import cmqc as C
+from mqlite.protocol import pcf
+
+RunCli = Callable[..., Any]
+STATS = "SYSTEM.ADMIN.STATISTICS.QUEUE"
+
+
+def _messages(qm: QMgr) -> list[pcf.PcfMessage]:
+    out: list[pcf.PcfMessage] = []
+    with mqlite.connect(qm.name) as conn:
+        q = mqlite.Queue(conn, STATS)
+        while True:
+            md = mqlite.MD()
+            try:
+                body = q.get(None, md)
+            except mqlite.MQMIError as error:
+                assert error.reason == C.MQRC_NO_MSG_AVAILABLE, error
+                return out
+            assert bytes(md.Format).strip() == C.MQFMT_ADMIN.strip().encode()
+            out.append(pcf.decode(body, pcf.little_endian(md.Encoding)))
+
+
+def _queue_group(messages: list[pcf.PcfMessage], name: str) -> dict[int, Any]:
+    for message in messages:
+        if message.header.Command != C.MQCMD_STATISTICS_Q:
+            continue
+        for pid, value in message.parameters:
+            if pid == C.MQGACF_Q_STATISTICS_DATA and isinstance(value, pcf.Group):
+                group = dict(value.parameters)
+                if str(group[C.MQCA_Q_NAME]).strip() == name:
+                    return group
+    raise AssertionError(f"no statistics of {name}")
+
+
+def test_statq_and_statmqi_counts_at_reset_qmgr(qmgr: QMgr, run_cli: RunCli) -> None:
+    mqsc(run_cli, qmgr, "DEFINE QLOCAL(ST.Q) STATQ(ON)\nDEFINE QLOCAL(ST.IDLE) STATQ(ON)\n"
+                        "DEFINE QLOCAL(ST.OFF) STATQ(OFF)\nALTER QMGR STATMQI(ON)\n"
+                        "RESET QMGR TYPE(STATISTICS)\n")  # collection starts at the next interval
+    _messages(qmgr)
+    with mqlite.connect(qmgr.name) as conn:
+        q = mqlite.Queue(conn, "ST.Q", C.MQOO_OUTPUT | C.MQOO_INPUT_SHARED | C.MQOO_BROWSE)
+        for persistence, body in ((C.MQPER_PERSISTENT, b"p" * 10), (C.MQPER_PERSISTENT, b"p" * 10),
+                                  (C.MQPER_NOT_PERSISTENT, b"n" * 3), (C.MQPER_NOT_PERSISTENT, b"n" * 3),
+                                  (C.MQPER_NOT_PERSISTENT, b"n" * 3)):
+            q.put(body, mqlite.MD(Persistence=persistence))
+        q.get(None, mqlite.MD(), mqlite.GMO(Options=C.MQGMO_BROWSE_FIRST))
+        q.get()  # in put order: persistent, persistent, then non-persistent
+        for _ in range(3):
+            q.get()
+        off = mqlite.Queue(conn, "ST.OFF", C.MQOO_OUTPUT)
+        off.put(b"not counted")
+    out = mqsc(run_cli, qmgr, "RESET QMGR TYPE(STATISTICS)\n")
+    assert "AMQ8005I" in out, out
+    found = _messages(qmgr)
+    group = _queue_group(found, "ST.Q")
+    assert group[C.MQIAMO_PUTS] == [3, 2] and group[C.MQIAMO64_PUT_BYTES] == [9, 20]
+    assert group[C.MQIAMO_GETS] == [2, 2] and group[C.MQIAMO64_GET_BYTES] == [6, 20]
+    assert group[C.MQIAMO_BROWSES] == [0, 1] and group[C.MQIAMO64_BROWSE_BYTES] == [0, 10]
+    assert (group[C.MQIAMO_Q_MIN_DEPTH], group[C.MQIAMO_Q_MAX_DEPTH]) == (0, 5)  # empty at the start
+    assert group[C.MQIA_Q_TYPE] == C.MQQT_LOCAL
+    for name in ("ST.IDLE", "ST.OFF"):  # no activity, or not collected: no record
+        try:
+            _queue_group(found, name)
+        except AssertionError:
+            continue
+        raise AssertionError(f"{name} has a record")
+    (mqi,) = [m for m in found if m.header.Command == C.MQCMD_STATISTICS_MQI]
+    assert mqi.get(C.MQIAMO_PUTS) == [4, 2] and mqi.get(C.MQIAMO_OPENS) == 3  # and the statistics queue
+    assert [p for p, _ in mqi.parameters][:6] == [C.MQCA_Q_MGR_NAME, C.MQCAMO_START_DATE, C.MQCAMO_START_TIME,
+                                                  C.MQCAMO_END_DATE, C.MQCAMO_END_TIME, C.MQIA_COMMAND_LEVEL]
+
+
+def test_statint_writes_at_the_interval_end_and_endmqm_writes_the_last(qmgr: QMgr, run_cli: RunCli) -> None:
+    mqsc(run_cli, qmgr, "DEFINE QLOCAL(ST.T) STATQ(ON)\nRESET QMGR TYPE(STATISTICS)\n")
+    with mqlite.connect(qmgr.name) as conn:
+        mqlite.Queue(conn, "ST.T", C.MQOO_OUTPUT).put(b"x")
+    mqsc(run_cli, qmgr, "ALTER QMGR STATINT(1)\n")
+    got: list[pcf.PcfMessage] = []
+    wait_until(lambda: got.extend(_messages(qmgr)) or bool(got), "a statistics message at STATINT(1)", timeout=60)
+    assert _queue_group(got, "ST.T")[C.MQIAMO_PUTS] == [1, 0]
+    mqsc(run_cli, qmgr, "ALTER QMGR STATINT(3600)\nRESET QMGR TYPE(STATISTICS)\n")
+    _messages(qmgr)
+    with mqlite.connect(qmgr.name) as conn:
+        mqlite.Queue(conn, "ST.T", C.MQOO_OUTPUT).put(b"yy")
+    assert run_cli("endmqm", qmgr.name).returncode == 0
+    assert run_cli("strmqm", qmgr.name).returncode == 0
+    assert _queue_group(_messages(qmgr), "ST.T")[C.MQIAMO64_PUT_BYTES] == [2, 0]
+
+
+def test_pcf_reset_q_mgr_collect_statistics_and_a_bad_action(qmgr: QMgr) -> None:
+    with mqlite.connect(qmgr.name) as conn:
+        pcf_exec = mqlite.PCFExecute(conn)
+        pcf_exec.MQCMD_RESET_Q_MGR({C.MQIACF_ACTION: C.MQACT_COLLECT_STATISTICS})
+        try:
+            pcf_exec.MQCMD_RESET_Q_MGR({C.MQIACF_ACTION: 99})
+        except mqlite.MQMIError as error:
+            assert error.reason == C.MQRCCF_ACTION_VALUE_ERROR, error
+        else:
+            raise AssertionError("a bad Action was accepted")
+
+
+def test_amqsmon_prints_queue_statistics(qmgr: QMgr, run_cli: RunCli) -> None:
+    mqsc(run_cli, qmgr, "DEFINE QLOCAL(ST.M) STATQ(ON)\nRESET QMGR TYPE(STATISTICS)\n")
+    with mqlite.connect(qmgr.name) as conn:
+        mqlite.Queue(conn, "ST.M", C.MQOO_OUTPUT).put(b"abc", mqlite.MD(Persistence=C.MQPER_PERSISTENT))
+    mqsc(run_cli, qmgr, "RESET QMGR TYPE(STATISTICS)\n")
+    printed = run_cli("amqsmon", "-m", qmgr.name, "-t", "statistics", "-q", "ST.M", "-b")
+    assert printed.returncode == 0, printed.stderr
+    assert "MonitoringType: QueueStatistics" in printed.stdout
+    assert "QueueName: 'ST.M'" in printed.stdout and "PutCount: [0, 1]" in printed.stdout
+    assert _messages(qmgr)  # -b browsed: still there
