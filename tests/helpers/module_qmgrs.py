@@ -22,9 +22,9 @@ def runner(home: Path) -> RunCli:
 
 
 @contextlib.contextmanager
-def started(home: Path, names: Sequence[str]) -> Iterator[tuple[dict[str, QMgr], RunCli]]:
-    """``names`` created (``crtmqm -p 0``) and started under ``home``; MQLITE_HOME points there
-    meanwhile (the client finds them) and is put back after."""
+def started(home: Path, names: Sequence[str], qm_ini: str = "") -> Iterator[tuple[dict[str, QMgr], RunCli]]:
+    """``names`` created (``crtmqm -p 0``) and started under ``home``, each with ``qm_ini`` as its
+    qm.ini when given; MQLITE_HOME points there meanwhile (the client finds them) and is put back after."""
     home.mkdir(parents=True, exist_ok=True)
     run_cli = runner(home)
     before = os.environ.get("MQLITE_HOME")
@@ -33,6 +33,8 @@ def started(home: Path, names: Sequence[str]) -> Iterator[tuple[dict[str, QMgr],
         qmgrs: dict[str, QMgr] = {}
         for name in names:
             assert run_cli("crtmqm", "-p", "0", name).returncode == 0
+            if qm_ini:
+                (home / "qmgrs" / name / "qm.ini").write_text(qm_ini)
             add_user(home, name, APP)
             assert run_cli("strmqm", name).returncode == 0
             grant_app(home, name)

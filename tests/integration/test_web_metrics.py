@@ -1,8 +1,10 @@
 """``/metrics`` (issue 33, scope 3): the collector of ``mqlite.web.metrics`` against real queue
 managers, its output read with prometheus_client's parser, each family moving when its quantity
-moves: depth and put/get counts with puts and gets, a message's age, a channel's status when it
-starts and stops and its message count when it carries one, subscriptions, connections, the
-store's commits."""
+moves: depth and put/get counts with puts and gets (from the STATQ publications, which the queue
+managers make every second here: qm.ini MonitorPublishHeartBeat=1; with useResetQStats from
+RESET QSTATS), the CPU, DISK and STATMQI publications' families, a message's age, a channel's
+status when it starts and stops and its message count when it carries one, subscriptions,
+connections, the store's commits."""
 
 from __future__ import annotations
 
@@ -27,11 +29,13 @@ from mqlite.web.metrics import Collector
 pytestmark = pytest.mark.xdist_group("web_metrics")
 
 Samples = dict[str, list[tuple[dict[str, str], float]]]
+MONITOR_EVERY_SECOND = "TuningParameters:\n   MonitorPublishHeartBeat=1\n"
 
 
 @pytest.fixture(scope="module")
 def installation(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict[str, QMgr], RunCli]]:
-    with started(tmp_path_factory.mktemp("metrics") / "mqhome", ("QM1", "QM2")) as (qmgrs, run_cli):
+    with started(tmp_path_factory.mktemp("metrics") / "mqhome", ("QM1", "QM2"),
+                 qm_ini=MONITOR_EVERY_SECOND) as (qmgrs, run_cli):
         yield qmgrs, run_cli
 
 
@@ -104,6 +108,12 @@ def test_an_unreachable_queue_manager_is_status_0(network: dict[str, QMgr]) -> N
     assert value(samples, "ibmmq_qmgr_status", qmgr="QM1") == C.MQQMSTA_RUNNING
 
 
+def _moved(collector: Collector, name: str, target: float, **labels: str) -> Samples:
+    """A scrape once ``name`` has reached ``target``: the counts arrive with the next publication."""
+    return wait_until(lambda: (s := scrape(collector)) and value(s, name, **labels) == target and s,
+                      f"{name} {labels} reaches {target}")
+
+
 def test_depth_and_put_get_counts_move(collector: Collector) -> None:
     run("QM1", "DEFINE QLOCAL(APP.COUNTED) DESCR('counted (by metrics)') MAXDEPTH(500)\n")
     labels = {"qmgr": "QM1", "queue": "APP.COUNTED"}
@@ -115,26 +125,75 @@ def test_depth_and_put_get_counts_move(collector: Collector) -> None:
         "description": "counted (by metrics)", "cluster": ""}
     puts0 = value(before, "ibmmq_queue_mqput_mqput1_count_total", **labels)
     gets0 = value(before, "ibmmq_queue_mqget_count_total", **labels)
+    # the collector's STATQ subscriptions are made: the first publication counts from then on
+    wait_until(lambda: "ibmmq_queue_mqput_bytes_total" in (s := scrape(collector)) and [
+        v for have, v in s["ibmmq_queue_mqput_bytes_total"] if have["queue"] == "APP.COUNTED"],
+        "APP.COUNTED's first STATQ publication")
     with mqlite.connect("QM1") as qm, mqlite.Queue(qm, "APP.COUNTED", C.MQOO_OUTPUT | C.MQOO_INPUT_SHARED) as q:
         for n in range(3):
             q.put(b"m%d" % n)
-        put = scrape(collector)
+        put = _moved(collector, "ibmmq_queue_mqput_mqput1_count_total", puts0 + 3, **labels)
         assert value(put, "ibmmq_queue_depth", **labels) == 3
-        assert value(put, "ibmmq_queue_mqput_mqput1_count_total", **labels) == puts0 + 3
         assert value(put, "ibmmq_queue_mqget_count_total", **labels) == gets0
-        assert value(put, "ibmmq_queue_hi_depth", **labels) == 3
+        assert value(put, "ibmmq_queue_mqput_bytes_total", **labels) >= 6
         assert value(put, "ibmmq_queue_input_handles", **labels) == 1
         assert value(put, "ibmmq_queue_output_handles", **labels) == 1
         q.get()
-        got = scrape(collector)
+        got = _moved(collector, "ibmmq_queue_mqget_count_total", gets0 + 1, **labels)
         assert value(got, "ibmmq_queue_depth", **labels) == 2
-        assert value(got, "ibmmq_queue_mqget_count_total", **labels) == gets0 + 1
         assert value(got, "ibmmq_queue_mqput_mqput1_count_total", **labels) == puts0 + 3  # a counter: kept
         q.put(b"in a unit of work", syncpoint=True)
         uncommitted = scrape(collector)
         assert value(uncommitted, "ibmmq_queue_uncommitted_messages", **labels) == 1
         qm.commit()
     assert value(scrape(collector), "ibmmq_queue_uncommitted_messages", **labels) == 0
+
+
+def test_publications_leave_reset_qstats_to_others(collector: Collector) -> None:
+    """A scrape takes nothing from anyone's RESET QSTATS (IBM's exporter without useResetQStats):
+    another caller's RESET QSTATS still sees every put, and the metrics still move."""
+    run("QM2", "DEFINE QLOCAL(APP.SHARED)\n")
+    labels = {"qmgr": "QM2", "queue": "APP.SHARED"}
+    wait_until(lambda: "ibmmq_queue_mqput_bytes_total" in (s := scrape(collector)) and [
+        v for have, v in s["ibmmq_queue_mqput_bytes_total"] if have["queue"] == "APP.SHARED"],
+        "APP.SHARED's first STATQ publication")
+    run("QM2", "RESET QSTATS(APP.SHARED)\n")
+    with mqlite.connect("QM2") as qm, mqlite.Queue(qm, "APP.SHARED") as q:
+        for _ in range(4):
+            q.put(b"shared")
+    _moved(collector, "ibmmq_queue_mqput_mqput1_count_total", 4, **labels)
+    scrape(collector)
+    reset = "".join(run("QM2", "RESET QSTATS(APP.SHARED)\n"))
+    assert "ENQCOUNT(4)" in reset and "HIQDEPTH(4)" in reset, reset
+    assert value(scrape(collector), "ibmmq_queue_mqput_mqput1_count_total", **labels) == 4
+
+
+def test_reset_qstats_when_configured(network: dict[str, QMgr]) -> None:
+    """useResetQStats: counts and hi_depth from a RESET QSTATS per scrape."""
+    run("QM1", "DEFINE QLOCAL(APP.RESET)\n")
+    collector = Collector(qmgrs=lambda: ["QM1"], use_reset_qstats=True)
+    try:
+        labels = {"qmgr": "QM1", "queue": "APP.RESET"}
+        assert value(scrape(collector), "ibmmq_queue_mqput_mqput1_count_total", **labels) == 0
+        with mqlite.connect("QM1") as qm, mqlite.Queue(qm, "APP.RESET") as q:
+            for _ in range(3):
+                q.put(b"r")
+        after = scrape(collector)  # no publication needed: the RESET answers now
+        assert value(after, "ibmmq_queue_mqput_mqput1_count_total", **labels) == 3
+        assert value(after, "ibmmq_queue_hi_depth", **labels) == 3
+    finally:
+        collector.close()
+
+
+def test_qmgr_publications_families(collector: Collector) -> None:
+    """CPU, DISK and STATMQI's families under mq_prometheus's names, in base units."""
+    samples = wait_until(lambda: (s := scrape(collector)) and all(
+        name in s for name in ("ibmmq_qmgr_user_cpu_time_percentage", "ibmmq_qmgr_ram_total_bytes",
+                               "ibmmq_qmgr_queue_manager_file_system_in_use_bytes",
+                               "ibmmq_qmgr_log_write_latency_seconds", "ibmmq_qmgr_commit_count_total")) and s,
+        "the CPU, DISK and STATMQI publications are in /metrics")
+    assert value(samples, "ibmmq_qmgr_ram_total_bytes", qmgr="QM1") > 1024 * 1024  # MB to bytes
+    assert 0 <= value(samples, "ibmmq_qmgr_user_cpu_time_percentage", qmgr="QM1") <= 100
 
 
 def test_oldest_message_age(collector: Collector) -> None:
@@ -260,12 +319,15 @@ def test_scraped_over_http_from_strmqweb(installation: tuple[dict[str, QMgr], Ru
         first = scrape_http()
         assert value(first, "ibmmq_qmgr_status", qmgr="QM1") == C.MQQMSTA_RUNNING
         assert value(first, "ibmmq_queue_depth", qmgr="QM2", queue="APP.HTTP") == 0
-        puts = value(first, "ibmmq_queue_mqput_mqput1_count_total", qmgr="QM2", queue="APP.HTTP")
+        wait_until(lambda: [v for have, v in scrape_http().get("ibmmq_queue_mqput_bytes_total", [])
+                            if have["queue"] == "APP.HTTP"], "APP.HTTP's first STATQ publication")
+        puts = value(scrape_http(), "ibmmq_queue_mqput_mqput1_count_total", qmgr="QM2", queue="APP.HTTP")
         with mqlite.connect("QM2") as qm, mqlite.Queue(qm, "APP.HTTP") as q:
             q.put(b"scraped")
-        second = scrape_http()
+        second = wait_until(lambda: (s := scrape_http()) and value(
+            s, "ibmmq_queue_mqput_mqput1_count_total", qmgr="QM2", queue="APP.HTTP") == puts + 1 and s,
+            "the put is counted over HTTP")
         assert value(second, "ibmmq_queue_depth", qmgr="QM2", queue="APP.HTTP") == 1
-        assert value(second, "ibmmq_queue_mqput_mqput1_count_total", qmgr="QM2", queue="APP.HTTP") == puts + 1
     finally:
         os.kill(pid, signal.SIGTERM)
         wait_until(lambda: not process_alive(pid), "the web server has ended")

@@ -5,18 +5,28 @@ for what mqlite has, and mqlite's own under ``mqlite_``.
 The collector is an application of the client layer like the rest of the web server: for each
 queue manager it keeps one connection (``mqlite.connect``, bindings mode) and per scrape runs one
 MQSC script of DISPLAY commands (QMGR, QMSTATUS, QLOCAL, QSTATUS, CHANNEL, CHSTATUS, TPSTATUS,
-SBSTATUS, LSSTATUS), one of RESET QSTATS for the monitored local queues (the put and get counts,
-as IBM's exporter takes them with ``useResetQStats``: a RESET QSTATS of anyone else takes counts
-from it), and a browse of the first message of each non-empty monitored queue (its age; on a
-queue in priority order the first message of the highest priority, not always the oldest).
+SBSTATUS, LSSTATUS), takes the resource monitoring publications that arrived since the last
+scrape (``metrics_publications``: its subscriptions to $SYS/MQ/INFO/QMGR/<qm>/Monitor/..., as
+IBM's exporter's ``usePublications``), and browses the first message of each non-empty monitored
+queue (its age; on a queue in priority order the first message of the highest priority, not
+always the oldest). The put and get counts come from the STATQ publications, so a scrape takes
+nothing from anyone else's RESET QSTATS or from the queue depth events; as IBM's exporter's
+``useResetQStats`` (environment ``IBMMQ_GLOBAL_USERESETQSTATS=true``, or
+``Collector(use_reset_qstats=True)``) they come from a RESET QSTATS of each monitored queue per
+scrape instead, with ``hi_depth``, and a RESET QSTATS of anyone else then takes counts from it.
 
 Families and labels, as IBM's exporter names them (``platform`` is ``UNIX``):
 
 - ``ibmmq_queue_*`` {qmgr, platform, queue, usage, description, cluster}: ``depth``,
   ``attribute_max_depth``, ``input_handles``, ``output_handles``, ``uncommitted_messages``,
-  ``oldest_message_age`` (seconds), ``hi_depth`` (since the last scrape), and the counters
-  ``mqput_mqput1_count`` and ``mqget_count`` (IBM's names with its counter types: totals since
-  the collector began, no ``_total``).
+  ``oldest_message_age`` (seconds), ``hi_depth`` (since the last scrape, with useResetQStats),
+  and the counters ``mqput_mqput1_count`` and ``mqget_count`` (IBM's names with its counter
+  types: totals since the collector began, no ``_total``); every other STATQ element under
+  mq_prometheus's name (``ibmmq_queue_mqput_bytes``, ``ibmmq_queue_average_queue_time_seconds``,
+  ...).
+- ``ibmmq_qmgr_*`` from the CPU, DISK and STATMQI publications {qmgr, platform, description}
+  (``ibmmq_qmgr_user_cpu_time_percentage``, ``ibmmq_qmgr_log_write_latency_seconds``,
+  ``ibmmq_qmgr_commit_count``, ...).
 - ``ibmmq_channel_*`` {qmgr, platform, channel, description, type, rqmname, connname, jobname,
   sslciph}: ``status`` (MQCHS_*; a defined channel without status is INACTIVE, 0),
   ``status_squash`` (0 stopped, 1 in transition, 2 running), ``messages``, ``bytes_sent``,
@@ -40,6 +50,7 @@ from __future__ import annotations
 import calendar
 import contextlib
 import math
+import os
 import re
 import threading
 import time
@@ -57,6 +68,7 @@ from mqlite import paths
 from mqlite.client.errors import MQMIError, PYIFError
 from mqlite.client.pymqi_api import Queue, QueueManager, connect
 from mqlite.client.structs import GMO, MD
+from mqlite.web.metrics_publications import Publications, publications_for
 
 __all__ = ["CONTENT_TYPE", "ROUTES", "Collector", "Family", "mqsc_records", "render", "routes"]
 
@@ -108,6 +120,11 @@ FAMILIES: dict[str, tuple[str, str]] = {
     "mqlite_store_group_transactions": ("Transactions per store commit (the group-commit size)", "summary"),
     "mqlite_store_operations_total": ("Store operations committed (rows written or deleted)", "counter"),
 }
+
+# The put and get counts: from STATQ's publications, or RESET QSTATS (useResetQStats).
+_COUNTS = ("ibmmq_queue_mqput_mqput1_count", "ibmmq_queue_mqget_count")
+# Published too, but DISPLAY's is current at the scrape (STATQ's GENERAL "Queue depth").
+_FROM_DISPLAY = frozenset({"ibmmq_queue_depth"})
 
 # -- the text format ----------------------------------------------------------------------------
 
@@ -224,6 +241,17 @@ class _Families:
     def __call__(self, name: str) -> Family:
         return self.by_name[name]
 
+    def published(self, name: str, help_text: str, counter: bool) -> Family:
+        """A family named by a publication's metadata (added after FAMILIES, as first seen)."""
+        family = self.by_name.get(name)
+        if family is None:
+            family = self.by_name[name] = Family(name, help_text, "counter" if counter else "gauge")
+        return family
+
+
+def _use_reset_qstats() -> bool:
+    return os.environ.get("IBMMQ_GLOBAL_USERESETQSTATS", "").lower() == "true"  # IBM's exporter's variable
+
 
 class Collector:
     """Scrapes queue managers through the client. ``qmgrs`` gives the names (default: those
@@ -231,9 +259,11 @@ class Collector:
 
     def __init__(self, qmgrs: Callable[[], Sequence[str]] = paths.installed_qmgrs,
                  connect_to: Callable[[str], QueueManager] = connect, queues: Sequence[str] = DEFAULT_QUEUES,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, use_reset_qstats: bool | None = None) -> None:
         self.qmgrs, self.connect_to, self.queues, self.clock = qmgrs, connect_to, tuple(queues), clock
+        self.use_reset_qstats = _use_reset_qstats() if use_reset_qstats is None else use_reset_qstats
         self._conns: dict[str, QueueManager] = {}
+        self._publications: dict[str, Publications | None] = {}  # by queue manager, with its connection
         self._puts: dict[tuple[str, str], int] = {}
         self._gets: dict[tuple[str, str], int] = {}
         self._lock = threading.Lock()
@@ -253,6 +283,10 @@ class Collector:
 
     def close(self) -> None:
         with self._lock:
+            for publications in self._publications.values():
+                if publications is not None:
+                    publications.close()
+            self._publications.clear()
             for qm in self._conns.values():
                 with contextlib.suppress(MQMIError, PYIFError, OSError):
                     qm.disconnect()
@@ -270,6 +304,7 @@ class Collector:
         self._qmgr(families, {**qmgr_labels, "description": description}, qmstatus[0] if qmstatus else {}, lsstatus)
         uncommitted = {q.get("QUEUE", ""): _int(q.get("UNCOM")) for q in qstatus}
         self._queues(families, qmgr_labels, queues, uncommitted, resets, ages)
+        self._published(families, {**qmgr_labels, "description": description}, queues)
         self._channels(families, qmgr_labels, channels, chstatus)
         self._pubsub(families, qmgr_labels, tpstatus, sbstatus)
         return True
@@ -286,16 +321,56 @@ class Collector:
                 if len(rest) != 6:
                     raise ValueError(f"{name}: an answer to each DISPLAY was expected")
                 queues = [q for q in qlocal if _generic_match(self.queues, q.get("QUEUE", ""))]
-                resets = self._reset(qm, queues)
+                resets = self._reset(qm, queues) if self.use_reset_qstats else {}
+                self._take_publications(name, qm, queues)
                 ages = {q["QUEUE"]: self._age(qm, q["QUEUE"]) for q in queues if _int(q.get("CURDEPTH")) > 0}
                 return (qmgr, qmstatus, queues, *rest, resets, ages)
             except (MQMIError, PYIFError, OSError, ValueError):
                 dropped = self._conns.pop(name, None)
+                self._publications.pop(name, None)  # (its queue and subscriptions went with the connection)
                 if dropped is not None:
                     with contextlib.suppress(MQMIError, PYIFError, OSError):
                         dropped.disconnect()
                 if kept is None:
                     raise
+
+    def _take_publications(self, name: str, qm: QueueManager, queues: list[dict[str, str]]) -> None:
+        """The publications since the last scrape, the subscriptions following the monitored queues."""
+        if name not in self._publications:
+            self._publications[name] = publications_for(qm, name)
+        publications = self._publications[name]
+        if publications is not None:
+            publications.follow(q.get("QUEUE", "") for q in queues)
+            publications.drain()
+
+    def _published(self, families: _Families, base: dict[str, str], queues: list[dict[str, str]]) -> None:
+        """The publications' families; queues' samples with the labels of their DISPLAY."""
+        publications = self._publications.get(base["qmgr"])
+        if publications is None:
+            return
+        by_queue = {q.get("QUEUE", ""): q for q in queues}
+        for metric, obj, number in publications.samples():
+            if metric.name in _FROM_DISPLAY or (metric.name in _COUNTS and self.use_reset_qstats):
+                continue
+            if metric.per_object:
+                q = by_queue.get(obj)
+                if q is None:
+                    continue
+                labels = {"qmgr": base["qmgr"], "platform": base["platform"], "queue": obj,
+                          "usage": q.get("USAGE", "NORMAL"), "description": q.get("DESCR", ""),
+                          "cluster": q.get("CLUSTER", "")}
+                if metric.name in _COUNTS:
+                    continue  # (added with the queue's other families, 0 before its first publication)
+            else:
+                labels = base
+            families.published(metric.name, metric.help, metric.counter).add(labels, number)
+
+    def _counts(self, qmgr: str) -> dict[tuple[str, str], float]:
+        """The STATQ put and get counts' totals from the publications, by (queue, family)."""
+        publications = self._publications.get(qmgr)
+        if publications is None:
+            return {}
+        return {(obj, m.name): number for m, obj, number in publications.samples() if m.name in _COUNTS}
 
     def _reset(self, qm: QueueManager, queues: list[dict[str, str]]) -> dict[str, dict[str, str]]:
         if not queues:
@@ -359,6 +434,7 @@ class Collector:
     def _queues(self, families: _Families, base: dict[str, str], queues: list[dict[str, str]],
                 uncommitted: dict[str, int], resets: dict[str, dict[str, str]], ages: dict[str, float]) -> None:
         qmgr = base["qmgr"]
+        counts = self._counts(qmgr) if not self.use_reset_qstats else {}
         for q in queues:
             name = q.get("QUEUE", "")
             labels = {**base, "queue": name, "usage": q.get("USAGE", "NORMAL"), "description": q.get("DESCR", ""),
@@ -369,6 +445,10 @@ class Collector:
             families("ibmmq_queue_output_handles").add(labels, _int(q.get("OPPROCS")))
             families("ibmmq_queue_uncommitted_messages").add(labels, uncommitted.get(name, 0))
             families("ibmmq_queue_oldest_message_age").add(labels, ages.get(name, 0))
+            if not self.use_reset_qstats:
+                for metric in _COUNTS:
+                    families(metric).add(labels, counts.get((name, metric), 0))
+                continue
             reset = resets.get(name)
             key = (qmgr, name)
             if reset is not None:
