@@ -160,3 +160,32 @@ def test_amqsevt_prints_ibm_event_names(qm: tuple[QMgr, RunCli, Path]) -> None:
     assert printed.returncode == 0, printed.stderr
     assert "MQRC_UNKNOWN_OBJECT_NAME [2085] Unknown Object Name" in printed.stdout
     assert "QName                          : NOT.THERE" in printed.stdout
+
+
+CONFIG_EVENTS = "SYSTEM.ADMIN.CONFIG.EVENT"
+
+
+def test_refresh_qmgr_configev_in_mqsc_and_pcf(qm: tuple[QMgr, RunCli, Path]) -> None:
+    qmgr, run_cli, _ = qm
+    mqsc(run_cli, qmgr, "DEFINE QLOCAL(REF.A) MAXDEPTH(42)\nDEFINE QLOCAL(REF.B)\nDEFINE QALIAS(REF.C) TARGET(REF.A)\n"
+                        "ALTER QMGR CONFIGEV(ENABLED)\n")
+    _events(CONFIG_EVENTS)
+    out = mqsc(run_cli, qmgr, "REFRESH QMGR TYPE(CONFIGEV) OBJECT(QLOCAL) NAME(REF.*)\n")
+    assert "AMQ8005I" in out, out
+    first, second = _events(CONFIG_EVENTS)
+    assert {e.header.Reason for e in (first, second)} == {C.MQRC_CONFIG_REFRESH_OBJECT}
+    assert first.header.Command == C.MQCMD_CONFIG_EVENT
+    assert [p for p, _ in first.parameters][:6] == [C.MQCACF_EVENT_USER_ID, C.MQIACF_EVENT_ORIGIN,
+                                                    C.MQCACF_EVENT_Q_MGR, C.MQIACF_OBJECT_TYPE, C.MQCA_Q_NAME,
+                                                    C.MQIA_QSG_DISP]
+    assert (first.get(C.MQCA_Q_NAME), first.get(C.MQIA_MAX_Q_DEPTH)) == ("REF.A", 42)
+    assert first.get(C.MQIACF_OBJECT_TYPE) == C.MQOT_Q and second.get(C.MQCA_Q_NAME) == "REF.B"
+    with mqlite.connect(QM) as conn:
+        admin = mqlite.PCFExecute(conn)
+        assert admin.MQCMD_REFRESH_Q_MGR({C.MQIACF_REFRESH_TYPE: C.MQRT_CONFIGURATION,
+                                          C.MQIACF_OBJECT_TYPE: C.MQOT_ALIAS_Q,
+                                          C.MQCACF_OBJECT_NAME: b"REF.*", C.MQIACF_REFRESH_INTERVAL: 60}) == []
+        admin.disconnect()
+    (alias,) = _events(CONFIG_EVENTS)
+    assert alias.header.Reason == C.MQRC_CONFIG_REFRESH_OBJECT and alias.get(C.MQCA_Q_NAME) == "REF.C"
+    assert alias.get(C.MQCA_BASE_Q_NAME) == "REF.A"  # the alias's TARGET among its attributes

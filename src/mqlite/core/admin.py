@@ -156,6 +156,11 @@ class Admin:
             events.deleted(objtype, name, before)
         self.on_change(objtype.upper(), name)
 
+    def refresh_config(self, objtype: str = "ALL", generic: str = "*", inclint: int | None = None) -> int:
+        """REFRESH QMGR TYPE(CONFIGEV): a Refresh object event per matching object."""
+        events = self.config_events
+        return 0 if events is None else int(events.refresh(self.objects_of, objtype, generic, inclint))
+
     def _config_events(self, objtype: str) -> Any:
         """The configuration events service when CONFIGEV is on and ``objtype`` has such events."""
         events = self.config_events

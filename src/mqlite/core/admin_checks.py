@@ -74,6 +74,8 @@ class Unchecked(Protocol):
 
     def refresh_proxies(self) -> None: ...
 
+    def refresh_config(self, objtype: str = "ALL", generic: str = "*", inclint: int | None = None) -> int: ...
+
     def route_status(self, generic: str) -> list[dict[str, Any]]: ...
 
     def clear_retained(self, topic: str) -> bool: ...
@@ -313,6 +315,11 @@ class CheckedAdmin:
         self._command = C.MQCMD_REFRESH_Q_MGR
         self._require_qmgr(C.MQZAO_CHANGE)
         self.qm.refresh_proxies()
+
+    def refresh_config(self, objtype: str = "ALL", generic: str = "*", inclint: int | None = None) -> int:
+        self._command = C.MQCMD_REFRESH_Q_MGR
+        self._require_qmgr(C.MQZAO_CHANGE)
+        return self.qm.refresh_config(objtype, generic, inclint)
 
     def clear_retained(self, topic: str) -> bool:
         """CLEAR TOPICSTR: ``clr`` on the topic object that administers the topic string."""

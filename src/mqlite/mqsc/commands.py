@@ -19,7 +19,7 @@ from typing import Any, Protocol, runtime_checkable
 from mqlite import cmqc
 from mqlite.core import attributes
 from mqlite.core.errors import MQError
-from mqlite.mqsc import chlauth, cluster, connections, display, queue_stats, security
+from mqlite.mqsc import chlauth, cluster, connections, display, qmgr_refresh, queue_stats, security
 from mqlite.mqsc.lexer import MqscSyntaxError, split_script
 from mqlite.mqsc.parser import Command, Where, parse
 from mqlite.mqsc.summary import summary
@@ -344,12 +344,8 @@ def _dispatch(admin: AdminAPI, cmd: Command) -> list[str]:
             raise cmd.error("RESOLVE CHANNEL needs ACTION(COMMIT) or ACTION(BACKOUT)", "RESOLVE")
         _channel_admin(admin, cmd).resolve_channel(name, cmd.options["ACTION"], cmd.options.get("CHLTYPE"))
         return ["AMQ8024I: WebSphere MQ channel resolved."]
-    elif verb == "REFRESH" and objtype == "QMGR":
-        _no_attributes(cmd)
-        if cmd.options.get("TYPE", "").upper() != "PROXYSUB":
-            raise cmd.error("REFRESH QMGR supports TYPE(PROXYSUB)", "TYPE")
-        admin.refresh_proxies()  # resynchronise proxy subscriptions (B:R-PXY-12, SC-113)
-        return ["AMQ8005I: WebSphere MQ queue manager changed."]
+    elif verb == "REFRESH" and objtype == "QMGR":  # TYPE(PROXYSUB), TYPE(CONFIGEV)
+        return qmgr_refresh.refresh(admin, cmd)
     elif verb == "REFRESH" and objtype == "SECURITY":
         _no_attributes(cmd)
         return security.refresh(admin, cmd)

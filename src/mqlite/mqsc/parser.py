@@ -81,7 +81,7 @@ OPTIONS: dict[str, dict[str, bool]] = {
     "CLEAR": {"CLTRTYPE": True, "SCOPE": True, **_COMMON},
     "START": {"CHLTYPE": True, **_COMMON},
     "STOP": {"MODE": True, "STATUS": True, "CHLTYPE": True, "CLIENTID": True, "CONNAME": True, **_COMMON},
-    "REFRESH": {"TYPE": True, **_COMMON},
+    "REFRESH": {"TYPE": True, "OBJECT": True, "NAME": True, "INCLINT": True, **_COMMON},
     "RESET": {"SEQNUM": True, "CHLTYPE": True, "TYPE": True, **_COMMON},
     "RESOLVE": {"ACTION": True, "CHLTYPE": True, **_COMMON},
     "PING": {"DATALEN": True, "CHLTYPE": True, **_COMMON},

@@ -73,6 +73,9 @@ def execute(admin: AdminAPI, command: int, parameters: Params) -> Reply:
             return pcf_subscriptions.execute(admin, command, request)
         if command == C.MQCMD_ESCAPE:
             return pcf_escape.execute(admin, request)
+        if command == C.MQCMD_REFRESH_Q_MGR:
+            run_lines(admin, refresh_command(request))
+            return Reply()
         if command == C.MQCMD_PING_CHANNEL:
             run_lines(admin, ping_command(request))  # (no channel agents here: the command server pings)
             return Reply()
@@ -295,6 +298,38 @@ def _operation(admin: AdminAPI, command: int, request: Request) -> Reply:
     run_lines(admin, mqsc_command(verb, noun, name, options=options))
     return Reply()
 
+
+
+_REFRESH_TYPES = {C.MQRT_CONFIGURATION: "CONFIGEV", C.MQRT_PROXYSUB: "PROXYSUB"}
+_REFRESH_OBJECTS = {
+    C.MQOT_ALL: "ALL", C.MQOT_Q: "QUEUE", C.MQOT_LOCAL_Q: "QLOCAL", C.MQOT_ALIAS_Q: "QALIAS",
+    C.MQOT_MODEL_Q: "QMODEL", C.MQOT_REMOTE_Q: "QREMOTE", C.MQOT_Q_MGR: "QMGR", C.MQOT_CHANNEL: "CHANNEL",
+    C.MQOT_NAMELIST: "NAMELIST", C.MQOT_AUTH_INFO: "AUTHINFO", C.MQOT_LISTENER: "LISTENER", C.MQOT_TOPIC: "TOPIC",
+    C.MQOT_PROCESS: "PROCESS", C.MQOT_NONE: "NONE",
+}
+
+
+def refresh_command(request: Request) -> Command:
+    """REFRESH_Q_MGR as REFRESH QMGR: RefreshType (MQRT_CONFIGURATION: TYPE(CONFIGEV), or
+    MQRT_PROXYSUB), ObjectType (OBJECT), ObjectName (NAME), RefreshInterval (INCLINT, minutes)."""
+    kind = request.integer(C.MQIACF_REFRESH_TYPE)
+    if kind is None:
+        raise ParameterError(C.MQRCCF_PARM_MISSING, "MQIACF_REFRESH_TYPE is required", C.MQIACF_REFRESH_TYPE)
+    if kind not in _REFRESH_TYPES:
+        raise ParameterError(C.MQRCCF_PARM_VALUE_ERROR, f"MQIACF_REFRESH_TYPE {kind}", C.MQIACF_REFRESH_TYPE)
+    options = {"TYPE": _REFRESH_TYPES[kind]}
+    objtype, name = request.integer(C.MQIACF_OBJECT_TYPE), request.string(C.MQCACF_OBJECT_NAME)
+    interval = request.integer(C.MQIACF_REFRESH_INTERVAL)
+    if objtype is not None:
+        if objtype not in _REFRESH_OBJECTS:
+            raise ParameterError(C.MQRCCF_PARM_VALUE_ERROR, f"MQIACF_OBJECT_TYPE {objtype}", C.MQIACF_OBJECT_TYPE)
+        options["OBJECT"] = _REFRESH_OBJECTS[objtype]
+    if name:
+        options["NAME"] = name
+    if interval is not None:
+        options["INCLINT"] = str(interval)
+    request.done()
+    return mqsc_command("REFRESH", "QMGR", None, options=options)
 
 
 def ping_command(request: Request) -> Command:

@@ -74,6 +74,42 @@ def event_data(qmgr_name: str, user: str, objtype: str, name: str, row: Mapping[
             *attribute_parameters(catalogue_of(objtype, row), row)]
 
 
+# REFRESH QMGR TYPE(CONFIGEV) OBJECT(...): the object types each OBJECT value covers (ALL: every
+# type mqlite has; IBM's others, PROCESS, SERVICE, COMMINFO..., have no objects here).
+REFRESH_TYPES: Mapping[str, tuple[str, ...]] = {
+    "ALL": ("QMGR", "QUEUE", "CHANNEL", "TOPIC", "NAMELIST", "AUTHINFO", "LISTENER"),
+    **{objtype: (objtype,) for objtype in OBJECTS},
+    **{other: () for other in ("NONE", "PROCESS", "SERVICE", "COMMINFO", "CHLAUTH", "AUTHREC", "STGCLASS",
+                                "CFSTRUCT")},
+}
+_NAME_KEYS = ("QUEUE", "QMNAME", "CHANNEL", "TOPIC", "NAMELIST", "AUTHINFO", "LISTENER")
+
+
+def within(row: Mapping[str, Any], since: tuple[str, str] | None) -> bool:
+    """Whether an object was created or changed at or after ``since`` (ALTDATE, ALTTIME), as
+    INCLINT asks; every object when there is no INCLINT."""
+    if since is None:
+        return True
+    return (str(row.get("ALTDATE", "")), str(row.get("ALTTIME", ""))) >= since
+
+
+def refresh_rows(rows_of: Callable[[str, str], list[dict[str, Any]]], objtype: str, generic: str,
+                 since: tuple[str, str] | None) -> list[tuple[str, str, dict[str, Any]]]:
+    """(object type, name, row) of each object REFRESH QMGR TYPE(CONFIGEV) reports, in IBM's
+    order of types; a queue is reported as its own type."""
+    found: list[tuple[str, str, dict[str, Any]]] = []
+    for kind in REFRESH_TYPES[objtype.upper()]:
+        try:
+            rows = rows_of(kind, "*" if kind == "QMGR" else generic)
+        except MQError:
+            continue  # no object of that name
+        for row in rows:
+            name = next((str(row[key]) for key in _NAME_KEYS if key in row), "")
+            if name and within(row, since):
+                found.append((str(row.get("TYPE", kind)) if kind == "QUEUE" else kind, name, row))
+    return found
+
+
 class ConfigEvents:
     """Puts configuration events while CONFIGEV is ENABLED. ``user`` and ``origin``: who the
     change runs as and how it came (``acting``: the checked admin before each command, MQSET)."""
@@ -113,6 +149,19 @@ class ConfigEvents:
 
     def refreshed(self, objtype: str, name: str, row: Mapping[str, Any]) -> None:
         self.put(CONFIG_EVENT_QUEUE, self._message(objtype, name, row, C.MQRC_CONFIG_REFRESH_OBJECT))
+
+    def refresh(self, rows_of: Callable[[str, str], list[dict[str, Any]]], objtype: str, generic: str,
+                inclint: int | None) -> int:
+        """REFRESH QMGR TYPE(CONFIGEV): one Refresh object event per object of ``objtype``
+        (OBJECT) whose name matches ``generic`` (NAME), changed within ``inclint`` minutes
+        (INCLINT) if given; nothing while CONFIGEV is DISABLED. Returns how many."""
+        if not self.enabled:
+            return 0
+        since = attributes.date_and_time(self.clock() - inclint * 60) if inclint else None
+        found = refresh_rows(rows_of, objtype, generic, since)
+        for kind, name, row in found:
+            self.refreshed(kind, name, row)
+        return len(found)
 
     def changed(self, objtype: str, name: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> None:
         """Two messages, one CorrelId: the object before the change, then after it."""

@@ -136,6 +136,14 @@ class PerformanceEvents:
         if queue.attrs.get(FULL) == "ENABLED":
             self.fire(queue, FULL)
 
+    def ticker(self, time_out: Callable[[float], None]) -> Callable[[float], None]:
+        """The core's tick: ``time_out`` (waiting MQGETs), then the service interval events due."""
+        def tick(now: float) -> None:
+            time_out(now)
+            if self.timed:
+                self.tick(now)
+        return tick
+
     def tick(self, now: float) -> None:
         """The queue manager's timer: a Queue Service Interval High due before the next put or get."""
         for name, queue in list(self.timed.items()):
