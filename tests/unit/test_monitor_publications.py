@@ -171,3 +171,12 @@ def test_interval_setting() -> None:
     assert interval_from({}) == DEFAULT_INTERVAL == 10.0
     assert interval_from({"TuningParameters": {"MonitorPublishHeartBeat": "30"}}) == 30.0
     assert interval_from({"TuningParameters": {"MonitorPublishHeartBeat": "x"}}) == DEFAULT_INTERVAL
+
+
+def test_metrics_normalise_to_base_units() -> None:
+    from mqlite.web.metrics_publications import normalise
+
+    assert normalise(C.MQIAMO_MONITOR_PERCENT, 2550) == 25.5
+    assert normalise(C.MQIAMO_MONITOR_MB, 3) == 3 * 1024 * 1024
+    assert normalise(C.MQIAMO_MONITOR_MICROSEC, 1500) == 0.0015
+    assert normalise(C.MQIAMO_MONITOR_DELTA, -4) == 0  # mqmetric's: a negative is nonsense
