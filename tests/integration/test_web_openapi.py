@@ -15,7 +15,8 @@ import httpx
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
-from schemathesis.specs.openapi.checks import ignored_auth
+from schemathesis.config._operations import OperationConfig, OperationsConfig
+from schemathesis.specs.openapi.checks import ignored_auth, positive_data_acceptance
 
 from helpers.credentials import ADMIN, add_user
 from helpers.module_qmgrs import started
@@ -47,6 +48,11 @@ def api_schema(web_base: str) -> Any:
     assert served == openapi.document()
     schema = schemathesis.openapi.from_dict(served)
     schema.config.base_url = web_base
+    # the coverage phase makes a case of every attribute of a create or change body (about 500 for
+    # a queue): the generated examples are enough for those, and keep the module within its budget
+    schema.config.operations = OperationsConfig(operations=[OperationConfig.from_dict({
+        "include-name-regex": r"^(POST|PATCH) /ibmmq/rest/v2/admin/qmgr/\{qmgrName\}/(queue|subscription)",
+        "phases": {"coverage": {"enabled": False}}})])
     return schema
 
 
@@ -63,7 +69,12 @@ def test_the_server_keeps_its_documented_contract(case: Any, web_base: str) -> N
     response = case.call(base_url=web_base, auth=(ADMIN.user, ADMIN.password))
     # ignored_auth sends its own bad credentials, which the auth= given here replaces; what wrong or
     # missing credentials get is tested in test_web_rest.py
-    case.validate_response(response, excluded_checks=[ignored_auth])
+    excluded = [ignored_auth]
+    if case.method in ("POST", "PATCH") and "/admin/qmgr/" in case.path:
+        # a schema-valid create or change can still be refused (400): a value out of the queue
+        # manager's range, a body name that is not the URL's; test_web_rest_objects.py has those
+        excluded.append(positive_data_acceptance)
+    case.validate_response(response, excluded_checks=excluded)
     assert response.status_code < 500, response.text
 
 

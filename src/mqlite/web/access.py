@@ -4,7 +4,9 @@ Every request connects to its queue manager locally (the Unix socket) with the c
 password, so CONNAUTH checks the password and the connection runs as that user (ADOPTCTX): the
 queue manager's own authority checks apply to every MQSC command, put and get. A connection a
 request finished with cleanly is kept for that caller's next request (``connected``), so a run of
-REST puts does not pay a connect and a CONNAUTH check each. The client is
+REST puts does not pay a connect and a CONNAUTH check each; the queues its requests opened stay
+open with it (``with_queue``: one handle per queue and open options), so neither does it pay an
+MQOPEN and an MQCLOSE each. The client is
 blocking; handlers run these functions in Starlette's thread pool, so a slow queue manager holds
 one worker thread, never the event loop.
 
@@ -21,14 +23,15 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 from mqlite import paths, users
 from mqlite.client import MQMIError
 from mqlite.client import public as mq
-from mqlite.client.pymqi_api import QueueManager
+from mqlite.client.pymqi_api import Queue, QueueManager
 from mqlite.web.errors import (
     MQRC_NOT_AUTHORIZED,
     MQRC_Q_MGR_NOT_AVAILABLE,
@@ -125,8 +128,7 @@ def _give_back(name: str, caller: Caller, qm: QueueManager) -> None:
         if len(kept) < IDLE_PER_CALLER:
             kept.append(qm)
             return
-    with contextlib.suppress(MQMIError, OSError):
-        qm.disconnect()
+    _disconnect(qm)
 
 
 def forget_connections() -> None:
@@ -135,8 +137,7 @@ def forget_connections() -> None:
         kept = [qm for connections in _idle.values() for qm in connections]
         _idle.clear()
     for qm in kept:
-        with contextlib.suppress(MQMIError, OSError):
-            qm.disconnect()
+        _disconnect(qm)
 
 
 @contextlib.contextmanager
@@ -150,15 +151,75 @@ def connected(name: str, caller: Caller) -> Iterator[QueueManager]:
     try:
         yield qm
     except MQMIError as e:
-        with contextlib.suppress(MQMIError, OSError):
-            qm.disconnect()
+        _disconnect(qm)
         raise from_reason(e.reason, name, caller.user) from None
     except OSError:
-        with contextlib.suppress(MQMIError, OSError):
-            qm.disconnect()
+        _disconnect(qm)
         raise from_reason(MQRC_Q_MGR_NOT_AVAILABLE, name) from None
     except BaseException:
-        with contextlib.suppress(MQMIError, OSError):
-            qm.disconnect()
+        _disconnect(qm)
         raise
     _give_back(name, caller, qm)
+
+
+def _disconnect(qm: QueueManager) -> None:
+    """End a connection; its kept queue handles end with it (MQDISC closes them)."""
+    with _idle_lock:
+        _handles.pop(id(qm), None)
+    with contextlib.suppress(MQMIError, OSError):
+        qm.disconnect()
+
+
+# The queues a connection's requests opened, kept open with it: connection (by id, removed when
+# it is ended) -> (queue name, open options) -> the open queue. A connection serves one request
+# at a time, so its own dict is never used by two threads at once.
+_handles: dict[int, dict[tuple[str, int], Queue]] = {}
+MQRC_HOBJ_ERROR = 2019
+MQRC_Q_DELETED = 2052
+MQRC_UNKNOWN_OBJECT_NAME = 2085
+_STALE = frozenset({MQRC_HOBJ_ERROR, MQRC_Q_DELETED, MQRC_UNKNOWN_OBJECT_NAME})
+T = TypeVar("T")
+
+
+def with_queue(qm: QueueManager, queue_name: str, options: int, call: Callable[[Queue], T]) -> T:
+    """``call`` with ``queue_name`` open on ``qm`` with ``options``: the handle an earlier request
+    of this connection left open, else a new one (kept for the next). A kept handle whose queue
+    was deleted meanwhile (2052, 2085, 2019) is closed and the queue opened again, once."""
+    with _idle_lock:
+        kept = _handles.setdefault(id(qm), {})
+    key = (queue_name, options)
+    queue = kept.get(key)
+    if queue is not None:
+        try:
+            return call(queue)
+        except MQMIError as e:
+            if e.reason not in _STALE:
+                raise
+            kept.pop(key, None)
+            with contextlib.suppress(MQMIError, OSError):
+                queue.close()
+    queue = Queue(qm, queue_name, options)
+    kept[key] = queue
+    return call(queue)
+
+
+def drop_queue_handles(qmgr: str, queue_name: str | None = None) -> None:
+    """Close the handles idle connections to ``qmgr`` keep on ``queue_name`` (None: on every
+    queue), before the web server deletes or clears a queue: an open handle would make the
+    queue manager refuse (MQRC_OBJECT_IN_USE). Connections in use by a request keep theirs."""
+    with _idle_lock:
+        taken = [(key, qm) for key, connections in _idle.items() if key[0] == qmgr for qm in connections]
+        for key, connections in _idle.items():
+            if key[0] == qmgr:
+                connections.clear()
+    for (name, caller), qm in taken:
+        kept = _handles.get(id(qm), {})
+        for handle_key in [k for k in kept if queue_name is None or k[0] == queue_name]:
+            queue = kept.pop(handle_key)
+            try:
+                queue.close()
+            except (MQMIError, OSError):
+                _disconnect(qm)
+                break
+        else:
+            _give_back(name, caller, qm)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -26,7 +26,7 @@ from mqlite.client.pymqi_api import QueueManager
 from mqlite.web import access, mqsc_text, shapes
 from mqlite.web.access import Caller
 from mqlite.web.errors import MQRC_NOT_AUTHORIZED, RestError
-from mqlite.web.security import caller_of
+from mqlite.web.security import caller_of, resource
 
 BASE = "/ibmmq/rest/v2/admin"
 MQRCCF_COMMAND_FAILED = 3008
@@ -320,6 +320,8 @@ async def mqsc(request: Request) -> Response:
     command, as_json = command_text(await json_body(request))
 
     def run() -> tuple[int, list[str]]:
+        if command.split(None, 1)[0].upper() in ("DELETE", "CLEAR"):
+            access.drop_queue_handles(qmgr)  # the web server's idle handles would hold a queue open
         with access.connected(qmgr, caller) as qm:
             return qm.mqsc(command + "\n")
 
@@ -327,18 +329,23 @@ async def mqsc(request: Request) -> Response:
     return JSONResponse(command_response(lines, code, as_json))
 
 
-def routes() -> list[BaseRoute]:
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def routes(more: dict[str, dict[str, Handler]] | None = None) -> list[BaseRoute]:
+    """The administrative routes; ``more``: other methods of these paths (``objects``' POST,
+    PATCH and DELETE, keyed by the path after ``/qmgr/{qmgr}``), served by one route a path so a
+    405 names every method."""
     q = f"{BASE}/qmgr/{{qmgr}}"
+    extra = more or {}
+    get_routes: list[tuple[str, Handler]] = [
+        ("/queue", queues), ("/queue/{queue}", queues), ("/subscription", subscriptions),
+        ("/subscription/{sub}", subscriptions), ("/channel", channels), ("/channel/{channel}", channels)]
     return [
         Route(f"{BASE}/installation", installation, methods=["GET"]),
         Route(f"{BASE}/qmgr", qmgr_list, methods=["GET"]),
         Route(q, qmgr_one, methods=["GET"]),
-        Route(f"{q}/queue", queues, methods=["GET"]),
-        Route(f"{q}/queue/{{queue}}", queues, methods=["GET"]),
-        Route(f"{q}/subscription", subscriptions, methods=["GET"]),
-        Route(f"{q}/subscription/{{sub}}", subscriptions, methods=["GET"]),
-        Route(f"{q}/channel", channels, methods=["GET"]),
-        Route(f"{q}/channel/{{channel}}", channels, methods=["GET"]),
+        *(resource(q + tail, {"GET": handler, **extra.get(tail, {})}) for tail, handler in get_routes),
         Route(f"{BASE}/action/qmgr/{{qmgr}}/mqsc", mqsc, methods=["POST"]),
     ]
 

@@ -21,6 +21,7 @@ DEFAULT_HTTP_PORT = 9080
 DEFAULT_HTTPS_PORT = 9443
 DEFAULT_LABEL = "mqweb"  # the personal certificate's label in keyRepository (mqlite mkcert --label)
 DEFAULT_MAX_BODY = 4 * 1024 * 1024  # IBM's messaging REST API takes messages up to 4 MB
+DEFAULT_CORS_MAX_AGE = 1800  # IBM's mqRestCorsMaxAgeInSeconds default
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +36,8 @@ class WebConfig:
     keyRepository: str = ""
     certLabel: str = DEFAULT_LABEL
     maxRequestBodySize: int = DEFAULT_MAX_BODY
-    mqRestCorsAllowedOrigins: str = ""  # accepted and kept; CORS is not served yet
+    mqRestCorsAllowedOrigins: str = ""  # comma-separated origins (or *) a browser may call from (cors.py)
+    mqRestCorsMaxAgeInSeconds: int = DEFAULT_CORS_MAX_AGE
 
     @property
     def tls(self) -> bool:
@@ -45,9 +47,13 @@ class WebConfig:
     def port(self) -> int:
         return self.httpsPort if self.tls else self.httpPort
 
+    @property
+    def cors_origins(self) -> frozenset[str]:
+        return frozenset(o.strip().rstrip("/") for o in self.mqRestCorsAllowedOrigins.split(",") if o.strip())
+
 
 KEYS = tuple(f.name for f in fields(WebConfig))
-_INT_KEYS = {"httpPort", "httpsPort", "maxRequestBodySize"}
+_INT_KEYS = {"httpPort", "httpsPort", "maxRequestBodySize", "mqRestCorsMaxAgeInSeconds"}
 
 
 def web_dir() -> Path:
@@ -106,6 +112,8 @@ def with_property(config: WebConfig, key: str, value: str) -> WebConfig:
             raise ValueError(f"{key} must be a port number from 0 to 65535")
         if key == "maxRequestBodySize" and number < 1:
             raise ValueError("maxRequestBodySize must be positive")
+        if key == "mqRestCorsMaxAgeInSeconds" and number < -1:
+            raise ValueError("mqRestCorsMaxAgeInSeconds must be -1 (no caching) or more")
         changes: dict[str, Any] = {key: number}
     else:
         changes = {key: value}

@@ -1,7 +1,8 @@
 """The messaging REST API (IBM's v2 ``/ibmmq/rest/v2/messaging/...``): put (POST), destructive
 get (DELETE, ``wait=`` in milliseconds, ``correlationId=``, ``messageId=``) and browse (GET) of text
 messages on a queue, and publishing on a topic string. Every call runs as the caller
-(``access.connected``); the message is MQSTR in UTF-8 (CCSID 1208), as IBM's.
+(``access.connected``), on a queue handle kept open with the caller's connection
+(``access.with_queue``); the message is MQSTR in UTF-8 (CCSID 1208), as IBM's.
 
 A get takes the message inside a unit of work: a message that is not text (Format not MQSTR, or
 bytes that are not its character set) is backed out and left on the queue, as IBM's API leaves
@@ -33,6 +34,13 @@ from mqlite.web.security import caller_of, resource
 BASE = "/ibmmq/rest/v2/messaging/qmgr/{qmgr}"
 MQFMT_STRING = b"MQSTR   "
 UTF8 = 1208
+# The open options of the handles kept between requests (``access.with_queue``). Input is shared
+# rather than as the queue's DEFSOPT: a kept handle opened exclusively would lock every other
+# consumer out of the queue while the connection is idle; no read-ahead, which would hold messages
+# in an idle connection's buffer where no other consumer sees them.
+PUT_OPTIONS = cmqc.MQOO_OUTPUT | cmqc.MQOO_FAIL_IF_QUIESCING
+GET_OPTIONS = cmqc.MQOO_INPUT_SHARED | cmqc.MQOO_NO_READ_AHEAD | cmqc.MQOO_FAIL_IF_QUIESCING
+BROWSE_OPTIONS = cmqc.MQOO_BROWSE | cmqc.MQOO_NO_READ_AHEAD | cmqc.MQOO_FAIL_IF_QUIESCING
 _CCSIDS = {"utf-8": 1208, "utf8": 1208, "iso-8859-1": 819, "latin-1": 819, "us-ascii": 437}
 
 
@@ -99,12 +107,7 @@ async def put(request: Request) -> Response:
 
     def run() -> MD:
         with access.connected(qmgr, caller) as qm:
-            queue = Queue(qm, queue_name, cmqc.MQOO_OUTPUT | cmqc.MQOO_FAIL_IF_QUIESCING)
-            try:
-                queue.put(body, md)
-            finally:
-                with contextlib.suppress(MQMIError, OSError):
-                    queue.close()
+            access.with_queue(qm, queue_name, PUT_OPTIONS, lambda queue: queue.put(body, md))
         return md
 
     done = await run_in_threadpool(run)
@@ -137,21 +140,20 @@ async def get(request: Request) -> Response:
 
     def run() -> tuple[bytes, MD] | None:
         with access.connected(qmgr, caller) as qm:
-            options = cmqc.MQOO_FAIL_IF_QUIESCING | (cmqc.MQOO_INPUT_AS_Q_DEF if destructive else cmqc.MQOO_BROWSE)
-            queue = Queue(qm, queue_name, options)
             md = MD()
             gmo_options = cmqc.MQGMO_FAIL_IF_QUIESCING | (cmqc.MQGMO_SYNCPOINT if destructive
                                                            else cmqc.MQGMO_BROWSE_FIRST)
-            try:
-                body = queue.get(None, md, GMO(Options=gmo_options), wait=wait_ms / 1000.0 if wait_ms else None,
+
+            def got(queue: Queue) -> Any:
+                return queue.get(None, md, GMO(Options=gmo_options), wait=wait_ms / 1000.0 if wait_ms else None,
                                  msg_id=selectors.get("msg_id"), correl_id=selectors.get("correl_id"))
+
+            try:
+                body = access.with_queue(qm, queue_name, GET_OPTIONS if destructive else BROWSE_OPTIONS, got)
             except MQMIError as e:
                 if e.reason == MQRC_NO_MSG_AVAILABLE:
                     return None
                 raise
-            finally:
-                with contextlib.suppress(MQMIError, OSError):
-                    queue.close()
             if not _is_text(bytes(body), md):
                 if destructive:
                     qm.backout()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mqlite.web import shapes
+from mqlite.web import object_body, shapes
 from mqlite.web.admin import COMMAND_PATTERN, FREE_NAME_PATTERN, KEYWORD_PATTERN, NAME_PATTERN
 from mqlite.web.message_headers import EXPIRY_PATTERN, ID_PATTERN, REPLY_TO_PATTERN
 
@@ -58,6 +58,9 @@ def _anchored(pattern: str) -> dict[str, Any]:
 
 
 def _path(name: str, pattern: str = NAME_PATTERN) -> dict[str, Any]:
+    """A path parameter. Its pattern leaves out ``%``: a name holding one is sent as %25 (IBM's
+    rule), and a client that sent a bare ``%`` would have sent some other, escaped, name."""
+    pattern = "[^%" + pattern[2:] if pattern.startswith("[^") else pattern.replace("%", "")
     return {"name": name, "in": "path", "required": True, "schema": _anchored(pattern)}
 
 
@@ -88,6 +91,43 @@ def _list(key: str, extra: list[dict[str, Any]], description: str, single: str =
         "responses": {"200": {"description": "The objects", "content": {JSON: {"schema": {
             "type": "object", "required": [key], "properties": {key: _OBJECTS}}}}}, **_errors(*_GET_ERRORS)},
     }}
+
+
+_CHANGE_ERRORS = (400, 401, 403, 404, 413, 415, 503)
+_FLAG = {"type": "string", "enum": ["", "true", "false"]}
+_QUEUE_NAME = {"type": "string", "pattern": f"^({object_body.QUEUE_NAME.pattern})$"}
+_SUB_NAME = {"type": "string", "minLength": 1, "maxLength": object_body.MAX_SUB_NAME,
+             "pattern": r"^[^\x00-\x1f\x7f]+$"}
+_QUEUE_BODY = object_body.body_schema(object_body.QUEUE, {
+    "name": _QUEUE_NAME, "type": {"type": "string", "enum": list(object_body.QUEUE_TYPES)}}, ["name"])
+_QUEUE_CHANGE = {**_QUEUE_BODY, "required": []}
+_SUB_BODY = object_body.body_schema(object_body.SUBSCRIPTION, {"name": _SUB_NAME}, ["name", "topicString"])
+_SUB_CHANGE = object_body.body_schema(
+    object_body.SUBSCRIPTION, {"name": _SUB_NAME, "topicString": {"not": {}}, "topicObject": {"not": {}}}, [])
+
+
+def _json_body(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"required": True, "content": {JSON: {"schema": schema}}}
+
+
+def _create(summary: str, parameters: list[dict[str, Any]], schema: dict[str, Any]) -> dict[str, Any]:
+    return {"summary": summary,
+            "parameters": [*parameters, _CSRF,
+                           _query("like", "An existing object to copy the attributes of"),
+                           _query("noReplace", "Present: an existing object of this name is not replaced", _FLAG)],
+            "requestBody": _json_body(schema),
+            "responses": {"201": {"description": "Created (Location names it)"}, **_errors(*_CHANGE_ERRORS)}}
+
+
+def _change(summary: str, parameters: list[dict[str, Any]], schema: dict[str, Any]) -> dict[str, Any]:
+    return {"summary": summary, "parameters": [*parameters, _CSRF], "requestBody": _json_body(schema),
+            "responses": {"204": {"description": "Changed"}, **_errors(*_CHANGE_ERRORS)}}
+
+
+def _delete(summary: str, parameters: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"summary": summary, "parameters": [*parameters, _CSRF],
+            "responses": {"204": {"description": "Deleted"}, **_errors(400, 401, 403, 404, 503)}}
+
 
 
 def _message_headers() -> list[dict[str, Any]]:
@@ -145,18 +185,29 @@ def document() -> dict[str, Any]:
             "/ibmmq/rest/v2/admin/qmgr": _list("qmgr", [name, *_select(shapes.QMGR_CATEGORIES)],
                                                "The queue managers, running or ended"),
             q: _list("qmgr", [qm, *_select(shapes.QMGR_CATEGORIES)], "One queue manager"),
-            f"{q}/queue": _list("queue", [qm, name, _query("type", "all, local, alias, remote or model",
-                                                           {"type": "string", "enum": ["all", "local", "alias",
-                                                                                       "remote", "model"]}),
-                                          *_select(shapes.QUEUE_CATEGORIES)], "Queues"),
-            f"{q}/queue/{{queueName}}": _list("queue", [qm, _path("queueName"), *_select(shapes.QUEUE_CATEGORIES)],
-                                              "One queue"),
-            f"{q}/subscription": _list("subscription", [
+            f"{q}/queue": {**_list("queue", [qm, name, _query("type", "all, local, alias, remote or model",
+                                                              {"type": "string", "enum": ["all", "local", "alias",
+                                                                                          "remote", "model"]}),
+                                             *_select(shapes.QUEUE_CATEGORIES)], "Queues"),
+                           "post": _create("Create a queue (DEFINE)", [qm], _QUEUE_BODY)},
+            f"{q}/queue/{{queueName}}": {
+                **_list("queue", [qm, _path("queueName"), *_select(shapes.QUEUE_CATEGORIES)], "One queue"),
+                "patch": _change("Change a queue (ALTER)", [qm, _path("queueName", object_body.QUEUE_NAME.pattern)],
+                                 _QUEUE_CHANGE),
+                "delete": _delete("Delete a queue (DELETE; NOPURGE unless purge)", [
+                    qm, _path("queueName", object_body.QUEUE_NAME.pattern),
+                    _query("purge", "Present: the queue's messages are deleted with it", _FLAG),
+                    _query("keepAuthorityRecords", "Present: its authority records stay (AUTHREC(NO))", _FLAG)])},
+            f"{q}/subscription": {**_list("subscription", [
                 qm, _query("name", "Subscription name (generic with *)", _anchored(FREE_NAME_PATTERN)),
                 *_select(shapes.SUBSCRIPTION_CATEGORIES, status=False)], "Subscriptions"),
-            f"{q}/subscription/{{subName}}": _list("subscription", [
+                "post": _create("Create a subscription (DEFINE SUB)", [qm], _SUB_BODY)},
+            f"{q}/subscription/{{subName}}": {**_list("subscription", [
                 qm, _path("subName", FREE_NAME_PATTERN), *_select(shapes.SUBSCRIPTION_CATEGORIES, status=False)],
                 "One subscription"),
+                "patch": _change("Change a subscription (ALTER SUB)", [qm, _path("subName", FREE_NAME_PATTERN)],
+                                 _SUB_CHANGE),
+                "delete": _delete("Delete a subscription (DELETE SUB)", [qm, _path("subName", FREE_NAME_PATTERN)])},
             f"{q}/channel": _list("channel", [qm, name, *_select(shapes.CHANNEL_CATEGORIES)], "Channels"),
             f"{q}/channel/{{channelName}}": _list("channel", [qm, _path("channelName"),
                                                               *_select(shapes.CHANNEL_CATEGORIES)], "One channel"),

@@ -1,5 +1,6 @@
-"""The REST API's route table and middleware: the administrative and messaging routes, token
-login (``/ibmmq/rest/v1/login``) and the OpenAPI document."""
+"""The REST API's route table and middleware: the administrative routes (GET in ``admin``; POST,
+PATCH and DELETE of queues and subscriptions in ``objects``), the messaging routes, token login
+(``/ibmmq/rest/v1/login``) and the OpenAPI document; CORS and the CSRF guard."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from mqlite.web import access, admin, messaging, openapi
+from mqlite.web import access, admin, messaging, objects, openapi
 from mqlite.web.access import Caller
 from mqlite.web.config import WebConfig
+from mqlite.web.cors import Cors
 from mqlite.web.errors import RestError
 from mqlite.web.security import TOKEN_COOKIE, Guard, resource
 
@@ -58,7 +60,12 @@ async def document(request: Request) -> Response:
 
 def rest_routes() -> list[BaseRoute]:
     return [
-        *admin.routes(),
+        *admin.routes({
+            "/queue": {"POST": objects.create_queue},
+            "/queue/{queue}": {"PATCH": objects.change_queue, "DELETE": objects.delete_queue},
+            "/subscription": {"POST": objects.create_subscription},
+            "/subscription/{sub}": {"PATCH": objects.change_subscription, "DELETE": objects.delete_subscription},
+        }),
         *messaging.routes(),
         resource(LOGIN, {"POST": login, "DELETE": logout, "GET": whoami}),
         Route(OPENAPI, document, methods=["GET"]),
@@ -66,4 +73,6 @@ def rest_routes() -> list[BaseRoute]:
 
 
 def middleware(config: WebConfig) -> list[Middleware]:
-    return [Middleware(Guard, max_body=config.maxRequestBodySize)]
+    # CORS outermost: the Guard's refusals reach a listed origin's page too
+    return [Middleware(Cors, origins=config.cors_origins, max_age=config.mqRestCorsMaxAgeInSeconds),
+            Middleware(Guard, max_body=config.maxRequestBodySize)]
