@@ -122,3 +122,45 @@ def test_amqsmon_prints_queue_statistics(qmgr: QMgr, run_cli: RunCli) -> None:
     assert "MonitoringType: QueueStatistics" in printed.stdout
     assert "QueueName: 'ST.M'" in printed.stdout and "PutCount: [0, 1]" in printed.stdout
     assert _messages(qmgr)  # -b browsed: still there
+
+
+def _channel_group(messages: list[pcf.PcfMessage], name: str) -> dict[int, Any]:
+    for message in messages:
+        for pid, value in message.parameters:
+            if pid == C.MQGACF_CHL_STATISTICS_DATA and isinstance(value, pcf.Group):
+                group = dict(value.parameters)
+                if str(group[C.MQCACH_CHANNEL_NAME]).strip() == name:
+                    assert message.header.Command == C.MQCMD_STATISTICS_CHANNEL
+                    return group
+    raise AssertionError(f"no statistics of channel {name}")
+
+
+def test_statchl_on_a_sender_and_its_receiver(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
+    qm1, qm2 = qmgr_factory("QM1"), qmgr_factory("QM2")
+    mqsc(run_cli, qm1, f"DEFINE QLOCAL(QM2) USAGE(XMITQ)\n"
+                       f"DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('127.0.0.1({qm2.port})') XMITQ(QM2) "
+                       f"BATCHSZ(2) STATCHL(HIGH)\n"
+                       f"DEFINE QREMOTE(TO.APP.IN) RNAME(APP.IN) RQMNAME({qm2.name}) XMITQ(QM2)\n"
+                       "RESET QMGR TYPE(STATISTICS)\n")
+    mqsc(run_cli, qm2, "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) BATCHSZ(2) STATCHL(QMGR)\nDEFINE QLOCAL(APP.IN)\n"
+                       "SET CHLAUTH(QM1.TO.QM2) TYPE(QMGRMAP) QMNAME(QM1) USERSRC(CHANNEL)\n"
+                       "ALTER QMGR STATCHL(LOW)\nRESET QMGR TYPE(STATISTICS)\n")
+    with mqlite.connect("QM1") as q1:
+        q = mqlite.Queue(q1, "TO.APP.IN")
+        for _ in range(3):
+            q.put(b"across", mqlite.MD(Persistence=C.MQPER_PERSISTENT))
+    wait_until(lambda: _depth(qm2, "APP.IN") == 3, "the messages on QM2", timeout=60)
+    for qm in (qm1, qm2):
+        mqsc(run_cli, qm, "RESET QMGR TYPE(STATISTICS)\n")
+    for qm in (qm1, qm2):
+        group = _channel_group(_messages(qm), "QM1.TO.QM2")
+        assert group[C.MQIAMO_MSGS] == 3 and group[C.MQIAMO64_BYTES] > 3 * len(b"across")  # with the MQXQH
+        assert group[C.MQIAMO_FULL_BATCHES] + group[C.MQIAMO_INCOMPLETE_BATCHES] >= 2  # BATCHSZ(2)
+        assert group[C.MQIAMO_PUT_RETRIES] == 0
+    assert group[C.MQIACH_CHANNEL_TYPE] == C.MQCHT_RECEIVER and str(group[C.MQCA_REMOTE_Q_MGR_NAME]).strip() == "QM1"
+
+
+def _depth(qm: QMgr, queue: str) -> int:
+    with mqlite.connect(qm.name) as conn:
+        q = mqlite.Queue(conn, queue, C.MQOO_INQUIRE)
+        return int(q.inquire(C.MQIA_CURRENT_Q_DEPTH))

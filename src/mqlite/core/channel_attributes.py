@@ -63,6 +63,8 @@ CHANNEL: Final[tuple[Attr, ...]] = (
     _e("USEDLQ", "YES", "NO=1 YES=2"),
     _i("MRRTY", 10, 1544, 0, 999_999_999),  # message retry: how often a put that failed is tried again
     _i("MRTMR", 1000, 1545, 0, 999_999_999),  # and how many milliseconds apart
+    # Channel statistics (core.statistics): QMGR takes the queue manager's STATCHL.
+    _e("STATCHL", "QMGR", "QMGR=-3 OFF=0 LOW=17 MEDIUM=33 HIGH=65", 129),
     # Cluster channels (CLUSSDR, CLUSRCVR): the clusters they serve and the workload attributes a
     # cluster-receiver publishes for the senders its partners build from it.
     _s("CLUSTER", "", 2029, 48),
@@ -77,7 +79,7 @@ _COMMON = ("CHLTYPE", "TRPTYPE", "DESCR", "MCAUSER", "MAXINST", "SSLCIPH", "SSLC
 # What every message channel has; the sending end's batching and retry attributes; the
 # receiving end's (IBM's lists per CHLTYPE).
 _MESSAGE = ("CHLTYPE", "TRPTYPE", "DESCR", "MCAUSER", "HBINT", "KAINT", "MAXMSGL", "SEQWRAP", "NPMSPEED",
-            "SSLCIPH", "SSLPEER", "CERTLABL", "BATCHSZ", "MRRTY", "MRTMR")
+            "SSLCIPH", "SSLPEER", "CERTLABL", "BATCHSZ", "MRRTY", "MRTMR", "STATCHL")
 _SENDING = ("CONNAME", "XMITQ", "BATCHINT", "BATCHLIM", "BATCHHB", "DISCINT", "SHORTRTY", "SHORTTMR",
             "LONGRTY", "LONGTMR", "LOCLADDR", "CONVERT")
 _RECEIVING = ("PUTAUT", "USEDLQ", "SSLCAUTH")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from mqlite import cmqc as C
+from mqlite.core.errors import MQError
 from mqlite.core.statistics.counters import MQICounters
 from mqlite.protocol.native import Op
 from mqlite.server.runtime import Runtime
@@ -30,6 +31,18 @@ _FAILED = {Op.CONNECT: "conns_failed", Op.OPEN: "opens_failed", Op.CLOSE: "close
 
 def start(runtime: Runtime) -> None:
     writer = runtime.core.statistics_writer
+    core = runtime.core
+
+    def channel_info(name: str) -> tuple[str, str]:
+        """A channel's partner queue manager and address, from its status (ChlStatisticsData)."""
+        try:
+            rows = core.channel_status(name)
+        except MQError:
+            return "", ""
+        row = rows[0] if rows else {}
+        return str(row.get("RQMNAME", "")), str(row.get("CONNAME", ""))
+
+    writer.channel_info = channel_info
     writer.start()
     runtime.tick_hooks.append(writer.tick)
 

@@ -48,6 +48,8 @@ class ReceiverAgent(asyncio.Protocol):
         self.fast, self.putaut, self.usedlq = True, "DEF", True
         self._delivered_now = False  # messages put outside the batch since the last round
         self._batch_persistent = False  # the open batch has a persistent message
+        self._batch_bytes = 0  # message data of the open batch (STATCHL's TotalBytes)
+        self.batchsz = 50  # negotiated at HELLO: a batch of this many is a full one (STATCHL)
         self.conn: Any = None
         self.status = ChannelStatus("", "RCVR")
         self.closed = False
@@ -168,6 +170,7 @@ class ReceiverAgent(asyncio.Protocol):
             older.end(C.MQRC_CONNECTION_BROKEN, "AMQ9514E: a new instance of the channel started")
         self.name, self.attrs = name, attrs
         self.sync_key = receiver_key(name, partner if cluster else "")
+        self.batchsz = int(negotiated["batchsz"])
         self.fast = negotiated["npmspeed"] == "FAST"  # NPMSPEED(FAST): non-persistent messages outside the batch
         self.putaut, self.usedlq = str(attrs.get("PUTAUT", "DEF")), attrs.get("USEDLQ", "YES") == "YES"
         self.status.channel, self.status.chltype = name, str(attrs["CHLTYPE"])
@@ -200,6 +203,9 @@ class ReceiverAgent(asyncio.Protocol):
         except MQError as error:
             if retries > 0 and error.reason in RETRYABLE:
                 self.retrying, self.status.status = True, "PAUSED"
+                stats = self.core.statistics.channel(self.name)
+                if stats is not None:  # STATCHL's PutRetryCount
+                    stats.put_retries += 1
                 self.transport.pause_reading()
                 delay = int(self.attrs.get("MRTMR", 1000)) / 1000
                 asyncio.get_running_loop().call_later(delay, self._retry, msg, in_unit, retries - 1)
@@ -208,6 +214,7 @@ class ReceiverAgent(asyncio.Protocol):
             self.runtime.finish(Round())
             raise ChannelFailed(error.text or f"reason {error.reason}", error.reason) from None
         self.status.cur_msgs += 1
+        self._batch_bytes += len(msg.body)
         self.status.cur_seq = msg.seq
         self.status.last_message = time.time()
         self._delivered_now |= not in_unit
@@ -236,6 +243,10 @@ class ReceiverAgent(asyncio.Protocol):
         self._batch_persistent = False
         round_.add(self.session, self.wire.send(wire.Confirm(end.seq, end.luwid)))
         self.runtime.finish(round_)
+        stats = self.core.statistics.channel(self.name)
+        if stats is not None:  # STATCHL, collected for this channel
+            stats.batch(self.status.cur_msgs, self._batch_bytes, self.status.cur_msgs >= self.batchsz)
+        self._batch_bytes = 0
         self.status.msgs += self.status.cur_msgs
         self.status.batches += 1
         self.status.cur_msgs = 0

@@ -372,6 +372,9 @@ class SenderAgent:
             if batchhb and time.monotonic() - self._heard > batchhb:
                 await self._batch_heartbeat(reader, key, batchhb)
             self._end_batch(unit, key, seq, count)
+            stats = self.core.statistics.channel(self.name)
+            if stats is not None:  # STATCHL, collected for this channel
+                stats.batch(count, size, count >= batchsz)
             idle_since = time.monotonic()
 
     async def _batch_heartbeat(self, reader: asyncio.StreamReader, key: str, batchhb: float) -> None:
