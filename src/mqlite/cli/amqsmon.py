@@ -1,6 +1,7 @@
 """amqsmon: the statistics messages on SYSTEM.ADMIN.STATISTICS.QUEUE printed in IBM's sample's
-layout (``-t statistics``; ``-q`` one queue, ``-c`` one channel, ``-b`` browse). Accounting
-(``-t accounting``, ``-a``) is not built: mqlite writes no accounting messages."""
+layout (``-t statistics``; ``-q`` one queue, ``--channel`` one channel (IBM's ``-c``: mqlite's
+``-c`` is the client connection), ``-b`` browse). Accounting (``-t accounting``, ``-a``) is not
+built: mqlite writes no accounting messages."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ STATISTICS_QUEUE = "SYSTEM.ADMIN.STATISTICS.QUEUE"
 @click.option("-t", "kind", type=click.Choice(["statistics", "accounting"]), default="statistics",
               show_default=True, help="Which messages (accounting is not built).")
 @click.option("-q", "queue", default=None, help="Only this queue's statistics.")
-@click.option("-c", "channel", default=None, help="Only this channel's statistics.")
+@click.option("--channel", "channel", default=None,
+              help="Only this channel's statistics (IBM's -c; mqlite's -c is the client connection).")
 @click.option("-a", "accounting", is_flag=True, help="Accounting: not built.")
 @click.option("-b", "browse", is_flag=True, help="Browse: leave the messages on the queue.")
 def amqsmon(kind: str, queue: str | None, channel: str | None, accounting: bool, browse: bool,
