@@ -189,3 +189,38 @@ def test_refresh_qmgr_configev_in_mqsc_and_pcf(qm: tuple[QMgr, RunCli, Path]) ->
     (alias,) = _events(CONFIG_EVENTS)
     assert alias.header.Reason == C.MQRC_CONFIG_REFRESH_OBJECT and alias.get(C.MQCA_Q_NAME) == "REF.C"
     assert alias.get(C.MQCA_BASE_Q_NAME) == "REF.A"  # the alias's TARGET among its attributes
+
+
+def test_command_events_mqsc_and_pcf(qm: tuple[QMgr, RunCli, Path]) -> None:
+    qmgr, run_cli, _ = qm
+    out = mqsc(run_cli, qmgr, "ALTER QMGR CMDEV(NODISPLAY)\n")
+    assert "AMQ8955I" not in out, out
+    _events("SYSTEM.ADMIN.COMMAND.EVENT")
+    mqsc(run_cli, qmgr, "DEFINE QLOCAL(CMD.EV) MAXDEPTH(7)\nDISPLAY QLOCAL(CMD.EV)\n")
+    with mqlite.connect(QM) as conn:
+        admin = mqlite.PCFExecute(conn)
+        admin.MQCMD_CHANGE_Q({C.MQCA_Q_NAME: b"CMD.EV", C.MQIA_Q_TYPE: C.MQQT_LOCAL, C.MQIA_MAX_Q_DEPTH: 8})
+        admin.MQCMD_INQUIRE_Q({C.MQCA_Q_NAME: b"CMD.EV"})  # NODISPLAY: no event
+        admin.disconnect()
+    printed: Any = run_cli("amqsevt", "-m", QM, "-q", "SYSTEM.ADMIN.COMMAND.EVENT", "--browse")
+    assert printed.returncode == 0, printed.stderr
+    assert "Event Type                       : Command Event [99]" in printed.stdout
+    assert "MQRC_COMMAND_MQSC [2412] Command" in printed.stdout and "MQRC_COMMAND_PCF [2413] Command" in printed.stdout
+    assert "  CommandContext:" in printed.stdout and "    CommandMQSC" in printed.stdout
+    by_mqsc, by_pcf = _events("SYSTEM.ADMIN.COMMAND.EVENT")
+    assert (by_mqsc.header.Command, by_mqsc.header.Reason) == (C.MQCMD_COMMAND_EVENT, C.MQRC_COMMAND_MQSC)
+    assert [p for p, _ in by_mqsc.parameters] == [C.MQGACF_COMMAND_CONTEXT, C.MQGACF_COMMAND_DATA]
+    context, data = (value for _, value in by_mqsc.parameters)
+    assert isinstance(context, pcf.Group) and isinstance(data, pcf.Group)
+    assert [p for p, _ in context.parameters] == [C.MQCACF_EVENT_USER_ID, C.MQIACF_EVENT_ORIGIN,
+                                                  C.MQCACF_EVENT_Q_MGR, C.MQIACF_COMMAND]
+    assert dict(context.parameters)[C.MQIACF_EVENT_ORIGIN] == C.MQEVO_CONSOLE
+    assert dict(context.parameters)[C.MQIACF_COMMAND] == C.MQCMD_CREATE_Q
+    assert data.parameters == [(C.MQCACF_COMMAND_MQSC, "DEFINE QLOCAL(CMD.EV) MAXDEPTH(7)")]
+    assert by_pcf.header.Reason == C.MQRC_COMMAND_PCF
+    context, data = (value for _, value in by_pcf.parameters)
+    assert isinstance(context, pcf.Group) and isinstance(data, pcf.Group)
+    fields = dict(context.parameters)
+    assert (fields[C.MQIACF_EVENT_ORIGIN], fields[C.MQIACF_COMMAND]) == (C.MQEVO_MSG, C.MQCMD_CHANGE_Q)
+    assert C.MQBACF_EVENT_ACCOUNTING_TOKEN in fields and C.MQCACF_EVENT_APPL_NAME in fields
+    assert dict(data.parameters)[C.MQIA_MAX_Q_DEPTH] == 8

@@ -145,3 +145,37 @@ def test_default_transmission_queue_usage_error(mq: Any) -> None:
         mq.qm.open(mq.conn, {"ObjectName": "R", "ObjectQMgrName": "FARTHER"}, C.MQOO_OUTPUT)
     (event,) = _events(mq)
     assert event.header.Reason == C.MQRC_DEF_XMIT_Q_USAGE_ERROR and event.get(C.MQCACH_XMIT_Q_NAME) == "PLAIN"
+
+
+# -- command events ------------------------------------------------------------------------------
+def test_cmdev_nodisplay_skips_displays_and_inquiries() -> None:
+    assert Q.reports_command("ENABLED", True) and Q.reports_command("NODISPLAY", False)
+    assert not Q.reports_command("NODISPLAY", True) and not Q.reports_command("DISABLED", False)
+    assert C.MQCMD_INQUIRE_Q in Q.INQUIRES and C.MQCMD_CHANGE_Q not in Q.INQUIRES
+
+
+def test_command_data_groups() -> None:
+    mqsc = Q.command_data("QM1", "alice", C.MQEVO_CONSOLE, C.MQCMD_CHANGE_Q_MGR, mqsc="ALTER QMGR DESCR('x')")
+    (context_id, context), (data_id, data) = mqsc
+    assert (context_id, data_id) == (C.MQGACF_COMMAND_CONTEXT, C.MQGACF_COMMAND_DATA)
+    assert isinstance(context, pcf.Group) and isinstance(data, pcf.Group)
+    assert context.parameters == [(C.MQCACF_EVENT_USER_ID, "alice"), (C.MQIACF_EVENT_ORIGIN, C.MQEVO_CONSOLE),
+                                  (C.MQCACF_EVENT_Q_MGR, "QM1"), (C.MQIACF_COMMAND, C.MQCMD_CHANGE_Q_MGR)]
+    assert data.parameters == [(C.MQCACF_COMMAND_MQSC, "ALTER QMGR DESCR('x')")]
+
+
+def test_command_event_of_an_mqsc_command_through_the_checked_admin(mq: Any) -> None:
+    from mqlite.core.security.service import administrator
+    from mqlite.mqsc import commands
+
+    mq.qm.alter("QMGR", "", {"CMDEV": "NODISPLAY"})
+    admin = mq.qm.admin_for(administrator("alice"))
+    commands.run_mqsc(admin, "DEFINE QLOCAL(CMD.Q)\nDISPLAY QLOCAL(CMD.Q)\nDEFINE QLOCAL(CMD.Q)\n")
+    handle = mq.open("SYSTEM.ADMIN.COMMAND.EVENT", C.MQOO_INPUT_SHARED)
+    (event,) = [pcf.decode(body) for body in mq.bodies(handle)]  # the display and the failure: none
+    assert (event.header.Command, event.header.Reason) == (C.MQCMD_COMMAND_EVENT, C.MQRC_COMMAND_MQSC)
+    context, data = (value for _, value in event.parameters)
+    assert isinstance(context, pcf.Group) and isinstance(data, pcf.Group)
+    assert dict(context.parameters)[C.MQIACF_COMMAND] == C.MQCMD_CREATE_Q
+    assert dict(context.parameters)[C.MQCACF_EVENT_USER_ID] == "alice"
+    assert data.parameters == [(C.MQCACF_COMMAND_MQSC, "DEFINE QLOCAL(CMD.Q)")]

@@ -33,6 +33,11 @@ FIELD_NAMES = {
     C.MQCACF_EVENT_USER_ID: "EventUserId", C.MQIACF_EVENT_ORIGIN: "EventOrigin", C.MQCACF_EVENT_Q_MGR: "EventQMgr",
     C.MQIACF_OBJECT_TYPE: "ObjectType", C.MQIA_QSG_DISP: "Disposition", C.MQCA_AUTH_INFO_NAME: "AuthInfoName",
     C.MQCACH_LISTENER_NAME: "ListenerName",
+    # command events
+    C.MQGACF_COMMAND_CONTEXT: "CommandContext", C.MQGACF_COMMAND_DATA: "CommandData",
+    C.MQCACF_COMMAND_MQSC: "CommandMQSC", C.MQBACF_EVENT_ACCOUNTING_TOKEN: "EventAccountingToken",
+    C.MQCACF_EVENT_APPL_IDENTITY: "EventIdentityData", C.MQIACF_EVENT_APPL_TYPE: "EventApplType",
+    C.MQCACF_EVENT_APPL_NAME: "EventApplName", C.MQCACF_EVENT_APPL_ORIGIN: "EventApplOrigin",
 }
 # Field names that depend on the event: the alias events call parameter 2002 (MQCA_BASE_Q_NAME's
 # number too) BaseObjectName, and the type errors name MQIA_Q_TYPE QType (a configuration event
@@ -100,7 +105,7 @@ def _value(parameter: int, value: pcf.Value) -> str:
         return f"{_names('MQRQ_').get(value, value)} ({value})"
     if parameter == C.MQIACF_COMMAND and isinstance(value, int):
         return f"{_names('MQCMD_').get(value, value)} ({value})"
-    if parameter == C.MQIA_APPL_TYPE and isinstance(value, int):
+    if parameter in (C.MQIA_APPL_TYPE, C.MQIACF_EVENT_APPL_TYPE) and isinstance(value, int):
         return f"{_APPL_TYPES.get(value) or _names('MQAT_').get(value, value)} ({value})"
     if parameter == C.MQIACF_OPEN_OPTIONS and isinstance(value, int):
         return _flags(value, "MQOO_")

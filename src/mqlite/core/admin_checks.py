@@ -200,6 +200,13 @@ class CheckedAdmin:
         except MQError:
             return False
 
+    def command_done(self, mqsc: str) -> None:
+        """An MQSC command ran: a command event (CMDEV) naming it and the MQCMD_* it was."""
+        events = getattr(self.qm, "qmgr_events", None)
+        if events is not None:
+            events.command(self.principal.user, self._command or C.MQCMD_NONE, mqsc=mqsc)
+        self._command = C.MQCMD_NONE  # (the next command sets its own)
+
     def _event_user(self) -> None:
         """A configuration event names the user the change runs as (EventUserId)."""
         events = getattr(self.qm, "config_events", None)

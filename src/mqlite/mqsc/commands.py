@@ -226,6 +226,8 @@ def script_steps(admin: AdminAPI, text: str) -> Steps:
             outcome = yield from _ping(admin, command)
         else:
             outcome = run_command(admin, command)
+            if outcome.status is Status.OK and (done := getattr(admin, "command_done", None)) is not None:
+                done(item.text)  # a command event (CMDEV: CheckedAdmin.command_done)
         lines.extend(outcome.lines)
         if outcome.status is Status.SYNTAX:
             syntax += 1

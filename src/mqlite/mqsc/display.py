@@ -277,10 +277,9 @@ def _rank(order: Sequence[str], item: str) -> int:
 
 # The event switches of ALTER QMGR whose events mqlite does not produce yet (produced: authority,
 # queue depth and service interval (PERFMEV), configuration, channel, start and stop, inhibit,
-# local and remote events): runmqsc says so where one is set, in a message
+# local, remote and command events): runmqsc says so where one is set, in a message
 # of mqlite's own (AMQ8955I, next to its route messages), rather than leave an event queue empty.
 _UNPRODUCED_EVENTS = {
-    "CMDEV": "command events are not produced yet",
     "SSLEV": "TLS (SSL) events are not produced yet",
     "LOGGEREV": "logger events are not produced yet",
     "CHADEV": "channel auto-definition events are not produced yet",

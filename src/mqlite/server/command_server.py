@@ -176,7 +176,10 @@ class CommandServer:
         except MQError as error:
             return pcf_commands.Reply([], C.MQCC_FAILED, error.reason)
         try:
-            return pcf_objects.execute(admin, request.header.Command, request.parameters)
+            reply = pcf_objects.execute(admin, request.header.Command, request.parameters)
+            if reply.comp_code == C.MQCC_OK:  # a command event (CMDEV), for a command that ran
+                self.core.qmgr_events.command(user, request.header.Command, parameters=request.parameters, md=md)
+            return reply
         except Exception:  # a bug must not stop the server: the request is answered all the same
             log.exception("AMQ6119E: unexpected error serving PCF command %d", request.header.Command)
             return pcf_commands.Reply([], C.MQCC_FAILED, C.MQRCCF_COMMAND_FAILED)

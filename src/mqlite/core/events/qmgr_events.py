@@ -1,5 +1,5 @@
 """Queue manager events on SYSTEM.ADMIN.QMGR.EVENT beyond authority events (IBM's "Queue
-manager events"), each type behind its ALTER QMGR switch:
+manager events"), each type behind its ALTER QMGR switch, and command events:
 
 - start and stop (STRSTPEV): Queue Manager Active (2222) at start, Queue Manager Not Active
   (2223) with ReasonQualifier MQRQ_Q_MGR_STOPPING (a normal end) or MQRQ_Q_MGR_QUIESCING;
@@ -10,6 +10,11 @@ manager events"), each type behind its ALTER QMGR switch:
   Unknown Default Transmission Queue (2197), Transmission Queue Usage Error (2092), Default
   Transmission Queue Usage Error (2199), Transmission Queue Type Error (2091), Default
   Transmission Queue Type Error (2198), Remote Queue Name Error (2184).
+
+- command (CMDEV ENABLED, or NODISPLAY: not DISPLAY or INQUIRE), on SYSTEM.ADMIN.COMMAND.EVENT
+  after a command ran successfully: Command (MQRC_COMMAND_MQSC 2412, MQRC_COMMAND_PCF 2413), its
+  data two groups, CommandContext (who, how, the MQCMD_*) and CommandData (the MQSC text, or
+  the PCF command's parameters).
 
 The parameters and their order are IBM's event reference's; ConnName and ChannelName come
 last for a client's call. ``remote_reason`` refines the reason core raised into the one IBM
@@ -107,6 +112,32 @@ def remote(qmgr_name: str, reason: int, queue: str, appl_type: int, appl_name: s
     return params + _client(conn_name, channel)
 
 
+COMMAND_EVENT_QUEUE = "SYSTEM.ADMIN.COMMAND.EVENT"
+INQUIRES = frozenset(value for name, value in vars(C).items() if name.startswith("MQCMD_INQUIRE_"))
+
+
+def reports_command(cmdev: str, display: bool) -> bool:
+    """Whether CMDEV(``cmdev``) reports a command (``display``: a DISPLAY or an INQUIRE)."""
+    return cmdev == "ENABLED" or (cmdev == "NODISPLAY" and not display)
+
+
+def command_data(qmgr_name: str, user: str, origin: int, command: int, mqsc: str | None = None,
+                 parameters: list[tuple[int, pcf.Value]] | None = None, md: Any = None) -> Params:
+    """A command event's two groups: CommandContext (EventUserId, EventOrigin, EventQMgr, for a
+    command message its MQMD's AccountingToken, ApplIdentityData, PutApplType, PutApplName,
+    ApplOriginData, then Command) and CommandData (CommandMQSC, or the PCF parameters)."""
+    context: Params = [(C.MQCACF_EVENT_USER_ID, user), (C.MQIACF_EVENT_ORIGIN, origin),
+                       (C.MQCACF_EVENT_Q_MGR, qmgr_name)]
+    if origin == C.MQEVO_MSG and md is not None:
+        context += [(C.MQBACF_EVENT_ACCOUNTING_TOKEN, bytes(md.AccountingToken)),
+                    (C.MQCACF_EVENT_APPL_IDENTITY, str(md.ApplIdentityData)),
+                    (C.MQIACF_EVENT_APPL_TYPE, int(md.PutApplType)), (C.MQCACF_EVENT_APPL_NAME, str(md.PutApplName)),
+                    (C.MQCACF_EVENT_APPL_ORIGIN, str(md.ApplOriginData))]
+    context.append((C.MQIACF_COMMAND, command))
+    data: Params = [(C.MQCACF_COMMAND_MQSC, mqsc)] if mqsc is not None else list(parameters or [])
+    return [(C.MQGACF_COMMAND_CONTEXT, pcf.Group(context)), (C.MQGACF_COMMAND_DATA, pcf.Group(data))]
+
+
 def remote_reason(reason: int, default_xmitq: bool, xmitq_type: str) -> int:
     """IBM's reason for a failed resolution through a transmission queue: the DEFXMITQ's own
     reasons when the default one was used, a type error when the queue is not a local queue."""
@@ -179,6 +210,22 @@ class QueueManagerEvents:
             self._emit("REMOTEEV", reason, remote(
                 self.qmgr_name, reason, name, _appl_type(conn), conn.appl_name, object_qmgr or self.qmgr_name,
                 xmitq, xmitq_type, conn.conname, conn.channel))
+
+    def command(self, user: str, command: int, *, mqsc: str | None = None,
+                parameters: list[tuple[int, pcf.Value]] | None = None, md: Any = None) -> bool:
+        """A command that ran successfully: an MQSC command (``mqsc``, its text) from runmqsc
+        (MQEVO_CONSOLE), or a PCF command message (``parameters``, ``md``: MQEVO_MSG)."""
+        cmdev = str(self.qmgr_attrs.get("CMDEV", "DISABLED"))
+        if cmdev == "DISABLED":
+            return False
+        display = (mqsc or "").lstrip().upper().startswith(("DISPLAY", "DIS ")) or command in INQUIRES
+        if not reports_command(cmdev, display):
+            return False
+        origin = C.MQEVO_CONSOLE if mqsc is not None else C.MQEVO_MSG
+        reason = C.MQRC_COMMAND_MQSC if mqsc is not None else C.MQRC_COMMAND_PCF
+        params = command_data(self.qmgr_name, user, origin, command, mqsc, parameters, md)
+        return self.put(COMMAND_EVENT_QUEUE, event_message(self.qmgr_name, params, self.clock(), reason,
+                                                           C.MQCMD_COMMAND_EVENT))
 
     def _xmitq_of(self, name: str, object_qmgr: str) -> tuple[str, bool]:
         """The transmission queue a resolution of ``name`` at ``object_qmgr`` went to, and whether
