@@ -372,13 +372,22 @@ class Statistics:
         return self._channels.get(name) if name in self._channel_wants else None
 
 
+_midnights: dict[str, float] = {}  # PutDate -> its midnight (GMT) as a time: few dates, read often
+
+
 def waited(put_date: str, put_time: str, now: float) -> float:
     """Seconds since the MQMD's PutDate/PutTime (GMT, to the hundredth), or -1 if they are not a
     time (a put with no context, or context set by the application to something else)."""
+    midnight = _midnights.get(put_date)
     try:
-        stamp = float(calendar.timegm((int(put_date[:4]), int(put_date[4:6]), int(put_date[6:8]),
-                                 int(put_time[:2]), int(put_time[2:4]), int(put_time[4:6]), 0, 0, 0)))
-        stamp += int(put_time[6:8] or 0) / 100
+        if midnight is None:
+            midnight = float(calendar.timegm((int(put_date[:4]), int(put_date[4:6]), int(put_date[6:8]),
+                                              0, 0, 0, 0, 0, 0)))
+            if len(_midnights) > 64:
+                _midnights.clear()
+            _midnights[put_date] = midnight
+        t = int(put_time)  # HHMMSSTH
     except ValueError:
         return -1.0
+    stamp = midnight + (t // 1_000_000) * 3600 + (t // 10_000 % 100) * 60 + (t // 100 % 100) + (t % 100) / 100
     return max(0.0, now - stamp)
