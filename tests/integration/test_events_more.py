@@ -16,7 +16,7 @@ import pytest
 
 import mqlite.client as mqlite
 from helpers.module_qmgrs import started
-from helpers.mqsc import RunCli, mqsc
+from helpers.mqsc import RunCli, depth, mqsc
 from helpers.qmgrs import QMgr, server_pids
 from helpers.waiting import wait_until
 from mqlite import cmqc as C
@@ -25,13 +25,23 @@ from mqlite.protocol import pcf
 
 QM = "EVQM"
 QMGR_EVENTS, PERFM_EVENTS = "SYSTEM.ADMIN.QMGR.EVENT", "SYSTEM.ADMIN.PERFM.EVENT"
+CHANNEL_EVENTS = "SYSTEM.ADMIN.CHANNEL.EVENT"
+
+
+PARTNER = "EVQM2"
 
 
 @pytest.fixture(scope="module")
-def qm(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[QMgr, RunCli, Path]]:
+def both(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict[str, QMgr], RunCli, Path]]:
     home = tmp_path_factory.mktemp("events_more") / "home"
-    with started(home, [QM]) as (qmgrs, run_cli):
-        yield qmgrs[QM], run_cli, home
+    with started(home, [QM, PARTNER]) as (qmgrs, run_cli):
+        yield qmgrs, run_cli, home
+
+
+@pytest.fixture(scope="module")
+def qm(both: tuple[dict[str, QMgr], RunCli, Path]) -> tuple[QMgr, RunCli, Path]:
+    qmgrs, run_cli, home = both
+    return qmgrs[QM], run_cli, home
 
 
 def _events(queue: str) -> list[pcf.PcfMessage]:
@@ -224,3 +234,28 @@ def test_command_events_mqsc_and_pcf(qm: tuple[QMgr, RunCli, Path]) -> None:
     assert (fields[C.MQIACF_EVENT_ORIGIN], fields[C.MQIACF_COMMAND]) == (C.MQEVO_MSG, C.MQCMD_CHANGE_Q)
     assert C.MQBACF_EVENT_ACCOUNTING_TOKEN in fields and C.MQCACF_EVENT_APPL_NAME in fields
     assert dict(data.parameters)[C.MQIA_MAX_Q_DEPTH] == 8
+
+
+def test_a_sender_that_goes_retrying_says_channel_stopped_retry(both: tuple[dict[str, QMgr], RunCli, Path]) -> None:
+    """IBM's Channel Stopped (2283) with ReasonQualifier MQRQ_CHANNEL_STOPPED_RETRY when a
+    running sender loses its partner and goes to RETRYING (CHLEV(EXCEPTION) reports it)."""
+    qmgrs, run_cli, _ = both
+    sender, partner = qmgrs[QM], qmgrs[PARTNER]
+    mqsc(run_cli, partner, f"DEFINE CHANNEL({QM}.TO.{PARTNER}) CHLTYPE(RCVR)\nDEFINE QLOCAL(APP.IN)\n"
+                           f"SET CHLAUTH({QM}.TO.{PARTNER}) TYPE(QMGRMAP) QMNAME({QM}) USERSRC(CHANNEL)\n")
+    mqsc(run_cli, sender, f"DEFINE QLOCAL({PARTNER}) USAGE(XMITQ)\n"
+                          f"DEFINE CHANNEL({QM}.TO.{PARTNER}) CHLTYPE(SDR) CONNAME('127.0.0.1({partner.port})') "
+                          f"XMITQ({PARTNER}) SHORTTMR(600)\n"
+                          f"DEFINE QREMOTE(TO.APP.IN) RNAME(APP.IN) RQMNAME({PARTNER}) XMITQ({PARTNER})\n"
+                          "ALTER QMGR CHLEV(EXCEPTION)\n")
+    _events(CHANNEL_EVENTS)
+    with mqlite.connect(QM) as conn:
+        mqlite.Queue(conn, "TO.APP.IN").put(b"across")
+    wait_until(lambda: depth(run_cli, partner, "APP.IN") == 1, "the message on the partner", timeout=60)
+    assert run_cli("endmqm", "-i", PARTNER).returncode == 0
+    wait_until(lambda: depth(run_cli, sender, CHANNEL_EVENTS) >= 1, "the sender's Channel Stopped", timeout=60)
+    (stopped,) = _events(CHANNEL_EVENTS)
+    mqsc(run_cli, sender, f"STOP CHANNEL({QM}.TO.{PARTNER}) MODE(FORCE)\n", ok=False)
+    assert (stopped.header.Command, stopped.header.Reason) == (C.MQCMD_CHANNEL_EVENT, C.MQRC_CHANNEL_STOPPED)
+    assert stopped.get(C.MQIACF_REASON_QUALIFIER) == C.MQRQ_CHANNEL_STOPPED_RETRY
+    assert stopped.get(C.MQCACH_CHANNEL_NAME) == f"{QM}.TO.{PARTNER}" and stopped.get(C.MQCACH_XMIT_Q_NAME) == PARTNER
