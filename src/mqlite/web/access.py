@@ -203,23 +203,28 @@ def with_queue(qm: QueueManager, queue_name: str, options: int, call: Callable[[
     return call(queue)
 
 
-def drop_queue_handles(qmgr: str, queue_name: str | None = None) -> None:
-    """Close the handles idle connections to ``qmgr`` keep on ``queue_name`` (None: on every
-    queue), before the web server deletes or clears a queue: an open handle would make the
-    queue manager refuse (MQRC_OBJECT_IN_USE). Connections in use by a request keep theirs."""
+def drop_queue_handles(qmgr: str, queue_name: str | None = None, current: QueueManager | None = None) -> None:
+    """Close the handles idle connections to ``qmgr`` (and ``current``, the caller's own) keep on
+    ``queue_name`` (None: on every queue), before the web server deletes or clears a queue: an
+    open handle would make the queue manager refuse (MQRC_OBJECT_IN_USE). Connections in use by
+    other requests keep theirs."""
     with _idle_lock:
         taken = [(key, qm) for key, connections in _idle.items() if key[0] == qmgr for qm in connections]
         for key, connections in _idle.items():
             if key[0] == qmgr:
                 connections.clear()
+    if current is not None:
+        _close_handles(current, queue_name)  # a failure here is the request's own
     for (name, caller), qm in taken:
-        kept = _handles.get(id(qm), {})
-        for handle_key in [k for k in kept if queue_name is None or k[0] == queue_name]:
-            queue = kept.pop(handle_key)
-            try:
-                queue.close()
-            except (MQMIError, OSError):
-                _disconnect(qm)
-                break
+        try:
+            _close_handles(qm, queue_name)
+        except (MQMIError, OSError):
+            _disconnect(qm)
         else:
             _give_back(name, caller, qm)
+
+
+def _close_handles(qm: QueueManager, queue_name: str | None) -> None:
+    kept = _handles.get(id(qm), {})
+    for handle_key in [k for k in kept if queue_name is None or k[0] == queue_name]:
+        kept.pop(handle_key).close()

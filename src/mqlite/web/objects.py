@@ -126,9 +126,9 @@ async def delete_queue(request: Request) -> Response:
     purge, keep = flag(request, "purge"), flag(request, "keepAuthorityRecords")
 
     def run() -> None:
-        access.drop_queue_handles(qmgr, name)  # the web server's own idle handles would hold it open
         with access.connected(qmgr, caller) as qm:
             noun = _queue_type(qm, name, qmgr, caller.user)
+            access.drop_queue_handles(qmgr, name, qm)  # the web server's own handles would hold it open
             run_change(qm, object_body.delete_queue(name, noun, purge, keep), qmgr, caller.user, name)
 
     await run_in_threadpool(run)
