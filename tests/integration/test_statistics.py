@@ -79,6 +79,8 @@ def test_statq_and_statmqi_counts_at_reset_qmgr(qmgr: QMgr, run_cli: RunCli) -> 
         raise AssertionError(f"{name} has a record")
     (mqi,) = [m for m in found if m.header.Command == C.MQCMD_STATISTICS_MQI]
     assert mqi.get(C.MQIAMO_PUTS) == [4, 2] and mqi.get(C.MQIAMO_OPENS) == 3  # and the statistics queue
+    assert mqi.get(C.MQIAMO_GETS) == [2, 2] and mqi.get(C.MQIAMO64_GET_BYTES) == [6, 20]
+    assert mqi.get(C.MQIAMO_BROWSES) == [0, 1] and mqi.get(C.MQIAMO_GETS_FAILED) == 1  # _messages' last: 2033
     assert [p for p, _ in mqi.parameters][:6] == [C.MQCA_Q_MGR_NAME, C.MQCAMO_START_DATE, C.MQCAMO_START_TIME,
                                                   C.MQCAMO_END_DATE, C.MQCAMO_END_TIME, C.MQIA_COMMAND_LEVEL]
 

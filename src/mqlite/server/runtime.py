@@ -18,6 +18,7 @@ from functools import partial
 from typing import Any, Protocol, cast
 
 from mqlite.core.errors import MQError
+from mqlite.core.handles import BROWSE_GETS
 from mqlite.core.network.channels.transfer import SYNC_KIND
 from mqlite.core.network.clusters.service import STORE_KIND as CLUSTER_KIND
 from mqlite.core.network.clusters.service import SUBS_KIND as CLUSSUB_KIND
@@ -258,7 +259,10 @@ class Runtime:
         self, round_: Round, completions: list[tuple[Waiter, GetResult | MQError]],
         pushes: list[tuple[Any, int, Message]],
     ) -> None:
+        mqi = self.core.statistics.mqi  # STATMQI, while collected: waiting gets count as they end
         for waiter, result in completions:
+            if mqi is not None:
+                mqi.got(result, bool(waiter.request.options & BROWSE_GETS))
             session, req_id = cast("tuple[Session, int]", waiter.token)
             session.waiters.pop(req_id, None)
             session.complete(round_, req_id, result)

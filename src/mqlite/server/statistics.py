@@ -4,8 +4,8 @@ native protocol's MQI requests (``count``, called by ``native.conversation`` onl
 reader wants the MQI counters).
 
 STATMQI's PUT and PUT1 counts are split by the persistence the caller asked for (its MQMD);
-GET and BROWSE counts are not split (all in the first, non-persistent, place): the request
-does not say, and the per-queue STATQ counts (taken in core) do split them.
+GET and BROWSE counts by the got message's, in ``conversation._get`` and, for a get that waited,
+where the runtime sends its completion.
 """
 
 from __future__ import annotations
@@ -64,10 +64,7 @@ def count(mqi: MQICounters, op: Op, args: list[Any], failed: bool, connections: 
         persistent = args[1][_PERSISTENCE] == C.MQPER_PERSISTENT
         name = {Op.PUT: "puts", Op.PUT1: "put1s", Op.PUBLISH: "topic_puts"}[op]
         mqi.count(name, persistent, len(args[4]), "topic_put_bytes" if op == Op.PUBLISH else "put_bytes")
-    elif op == Op.GET:
-        browse = int(args[2].get("Options", 0)) & _BROWSE
-        mqi.count("browses" if browse else "gets")
-    elif op in _SIMPLE:
+    elif op in _SIMPLE:  # (a GET is counted where its message is known: conversation._get, the runtime)
         mqi.count(_SIMPLE[op])
         if op == Op.CONNECT:
             mqi.connections(connections)

@@ -244,6 +244,17 @@ class MQICounters:
         if bytes_name:
             self.counts[bytes_name][1 if persistent else 0] += length
 
+    def got(self, result: Any, browse: bool) -> None:
+        """An MQGET's outcome: a ``GetResult`` counted by its message's persistence and length, an
+        error (``MQError``) as a failed get or browse."""
+        message = getattr(result, "message", None)
+        if message is None:
+            self.counts["browses_failed" if browse else "gets_failed"][0] += 1
+            return
+        i = 1 if message.persistent else 0
+        self.counts["browses" if browse else "gets"][i] += 1
+        self.counts["browse_bytes" if browse else "get_bytes"][i] += result.data_length
+
     def connections(self, current: int) -> None:
         """Raise ConnsMax to ``current`` connections if it is above it."""
         mark = self.counts["conns_max"]

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from mqlite import cmqc as C
 from mqlite.core.errors import ClusterLookup, MQError
+from mqlite.core.handles import BROWSE_GETS
 from mqlite.core.qmgr import GetResult
 from mqlite.core.security.connauth import Check
 from mqlite.core.security.principal import Principal
@@ -384,9 +385,13 @@ class Conversation:
             result = self.runtime.core.get(self._conn(), hobj, request, (self.session, req_id))
         except MQError as error:
             if error.reason == C.MQRC_TRUNCATED_MSG_FAILED:
+                if self.statistics.mqi is not None:
+                    self.statistics.mqi.got(error, bool(request.options & BROWSE_GETS))
                 return encode_get_reply(req_id, error)
             raise
         if isinstance(result, GetResult):
+            if self.statistics.mqi is not None:  # STATMQI (a failure is counted by ``handle``)
+                self.statistics.mqi.got(result, bool(request.options & BROWSE_GETS))
             return encode_get_reply(req_id, result)
         self.session.waiters[req_id] = result
         return PENDING
