@@ -303,5 +303,19 @@ def data_message(qmgr: str, cls: MonitorClass, typ: MonitorType, interval_us: in
                   _int(C.MQIAMO_MONITOR_TYPE, typ.id), _int64(C.MQIAMO64_MONITOR_INTERVAL, interval_us)]
     if obj is not None:
         parameters.append(_string(C.MQCA_Q_NAME, obj, C.MQ_Q_NAME_LENGTH))
-    parameters.extend(_int64(e.id, int(values.get(e.key, 0))) for e in typ.elements)
-    return _message(parameters)
+    elements = _elements_struct(typ)
+    fields: list[int] = []
+    for e in typ.elements:
+        fields += (C.MQCFT_INTEGER64, C.MQCFIN64_STRUC_LENGTH, e.id, 0, int(values.get(e.key, 0)))
+    parameters.append(elements.pack(*fields))  # (one pack for the elements: this runs for every queue)
+    return _header(len(parameters) - 1 + len(typ.elements)) + b"".join(parameters)
+
+
+_STRUCTS: dict[MonitorType, struct.Struct] = {}
+
+
+def _elements_struct(typ: MonitorType) -> struct.Struct:
+    found = _STRUCTS.get(typ)
+    if found is None:
+        found = _STRUCTS[typ] = struct.Struct("<" + "4iq" * len(typ.elements))
+    return found
