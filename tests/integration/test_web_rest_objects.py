@@ -267,3 +267,22 @@ def test_kept_queue_handle_after_the_queue_is_deleted(admin: httpx.Client, web: 
     # runmqsc is another application: the idle connection's handles hold the queue open, as IBM's
     assert "AMQ8148E" in mqsc_display(web["run_cli"], "DELETE QLOCAL(OBJ.KEPT)")
     assert admin.delete(f"{QUEUES}/OBJ.KEPT", headers=CSRF).status_code == 204  # its kept handles let go
+
+
+def test_a_connection_keeps_at_most_16_queue_handles(admin: httpx.Client, web: dict[str, Any]) -> None:
+    names = [f"OBJ.MANY.{i:02d}" for i in range(17)]
+    script = "".join(f"DEFINE QLOCAL({name})\n" for name in names)
+    assert web["run_cli"]("runmqsc", "QM1", input=script).returncode == 0
+    for name in names:  # one caller, one request at a time: one connection
+        put = admin.post(f"v2/messaging/qmgr/QM1/queue/{name}/message", content="x",
+                         headers={**CSRF, "content-type": "text/plain"})
+        assert put.status_code == 201
+
+    def output_count(name: str) -> int:
+        count: int = admin.get(f"{QUEUES}/{name}", params={"status": "status.openOutputCount"}).json()[
+            "queue"][0]["status"]["openOutputCount"]
+        return count
+
+    assert output_count(names[0]) == 0 and output_count(names[1]) == 1 and output_count(names[-1]) == 1
+    for name in names:
+        assert admin.delete(f"{QUEUES}/{name}", headers=CSRF, params={"purge": ""}).status_code == 204

@@ -174,6 +174,7 @@ def _disconnect(qm: QueueManager) -> None:
 # it is ended) -> (queue name, open options) -> the open queue. A connection serves one request
 # at a time, so its own dict is never used by two threads at once.
 _handles: dict[int, dict[tuple[str, int], Queue]] = {}
+HANDLES_PER_CONNECTION = 16  # a caller that puts to many queues does not hold them all open
 MQRC_HOBJ_ERROR = 2019
 MQRC_Q_DELETED = 2052
 MQRC_UNKNOWN_OBJECT_NAME = 2085
@@ -199,6 +200,9 @@ def with_queue(qm: QueueManager, queue_name: str, options: int, call: Callable[[
             with contextlib.suppress(MQMIError, OSError):
                 queue.close()
     queue = Queue(qm, queue_name, options)
+    if len(kept) >= HANDLES_PER_CONNECTION:  # the least recently opened goes
+        with contextlib.suppress(MQMIError, OSError):
+            kept.pop(next(iter(kept))).close()
     kept[key] = queue
     return call(queue)
 
