@@ -150,3 +150,12 @@ def test_mqi_statistics_message_layout() -> None:
     assert [p for p, _ in decoded.parameters][:6] == _HEAD
     assert [p for p, _ in decoded.parameters][6:] == [p for p, _ in messages.MQI_PARAMETERS]
     assert decoded.get(C.MQIAMO_OPENS) == 1 and decoded.get(C.MQIAMO_PUTS) == [0, 0]
+
+
+def test_an_idle_interval_has_no_mqi_activity() -> None:
+    m = MQICounters()
+    m.connections(5)
+    before = m.snapshot()
+    assert not (m.snapshot() - before).active
+    m.count("inqs")
+    assert (m.snapshot() - before).active

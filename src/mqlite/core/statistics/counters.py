@@ -213,6 +213,11 @@ class MQISnapshot:
     def __getitem__(self, name: str) -> Any:
         return dict(self.values)[name]
 
+    @property
+    def active(self) -> bool:
+        """Any MQI call counted (ConnsMax, a high-water mark, is no activity)."""
+        return any((sum(v) if isinstance(v, tuple) else v) for k, v in self.values if k != "conns_max")
+
     def __sub__(self, other: MQISnapshot) -> MQISnapshot:
         before = dict(other.values)
         out: list[tuple[str, int | tuple[int, int]]] = []

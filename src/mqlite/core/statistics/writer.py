@@ -148,7 +148,9 @@ class StatisticsWriter:
         level = int(self.attrs.get("CMDLEVEL", 700))
         bodies: list[bytes] = []
         if current.mqi is not None and self.statistics.mqi is not None:
-            bodies.append(messages.mqi_message(self.name, bounds, level, self.statistics.mqi.snapshot() - current.mqi))
+            counts = self.statistics.mqi.snapshot() - current.mqi
+            if counts.active:  # IBM: statistics messages are written "whenever there is some activity"
+                bodies.append(messages.mqi_message(self.name, bounds, level, counts))
         records = self._queue_records(current)
         bodies += messages.queue_messages(self.name, bounds, level, records)
         bodies += messages.channel_messages(self.name, bounds, level, self._channel_records(current))
