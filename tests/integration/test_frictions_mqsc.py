@@ -14,10 +14,10 @@ RunCli = Callable[..., Any]
 
 
 def test_alter_qmgr_says_which_events_are_not_produced_yet(qmgr: QMgr, run_cli: RunCli) -> None:
-    """CHLEV(ENABLED) and LOCALEV(ENABLED) are accepted and shown, as IBM's are; runmqsc says at once
-    that mqlite does not produce local events yet (AMQ8955I), rather than leave an empty event
-    queue to be found later. AUTHOREV and CHLEV, which are produced, say nothing more."""
-    out = mqsc(run_cli, qmgr, "ALTER QMGR CHLEV(ENABLED) LOCALEV(ENABLED)\n")
+    """CHLEV(ENABLED) and SSLEV(ENABLED) are accepted and shown, as IBM's are; runmqsc says at once
+    that mqlite does not produce TLS events yet (AMQ8955I), rather than leave an empty event
+    queue to be found later. AUTHOREV, CHLEV and LOCALEV, which are produced, say nothing more."""
+    out = mqsc(run_cli, qmgr, "ALTER QMGR CHLEV(ENABLED) SSLEV(ENABLED)\n")
     assert "AMQ8005I: WebSphere MQ queue manager changed." in out
     notes = [line for line in out.splitlines() if line.startswith("AMQ8955I")]
     assert len(notes) == 1, out  # channel events are produced now (issue 33): CHLEV says nothing more
