@@ -7,7 +7,8 @@ native client, ends the queue manager (SIGTERM) and reads callgrind's total Ir. 
 message = (Ir(large) - Ir(small)) / (large - small): the start and the end cancel out.
 
 Usage: ``python bench/events_callgrind.py [--small 1000] [--large 3000] [--src DIR]``
-(``--src``: another checkout's ``src`` directory, for a before/after pair).
+(``--src``: another checkout's ``src`` directory, for a before/after pair; EVENTS_CALLGRIND_KEEP=DIR
+keeps each run's callgrind file there, for ``callgrind_annotate``).
 """
 
 from __future__ import annotations
@@ -64,8 +65,45 @@ def run(count: int, src: str) -> int:
         subprocess.run([sys.executable, "-c", client], env=env, check=True)
         proc.send_signal(signal.SIGTERM)
         proc.wait(600)
+        keep = os.environ.get("EVENTS_CALLGRIND_KEEP")  # a directory: the callgrind file kept there
+        if keep:
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            (Path(keep) / f"{Path(src).parent.name}-{count}-{int(time.time())}.out").write_bytes(out.read_bytes())
         found = re.search(r"^summary:\s+(\d+)", out.read_text(), re.M) or \
             re.search(r"^totals:\s+(\d+)", out.read_text(), re.M)
+        assert found, "no callgrind total"
+        return int(found.group(1))
+
+
+CORE_LOOP = """
+import sys
+from mqlite import cmqc as C
+from mqlite.core.qmgr import QueueManager
+from mqlite.core.security.service import administrator
+from mqlite.message import MessageDescriptor
+qm = QueueManager("CG.QM"); qm.bootstrap(); qm.take_effects()
+conn = qm.connect(administrator("bench"), "bench.py")
+h = qm.open(conn, {"ObjectName": "SYSTEM.DEFAULT.LOCAL.QUEUE"}, C.MQOO_OUTPUT | C.MQOO_INPUT_SHARED).hobj
+from mqlite.core.waiters import GetRequest
+body = b"x" * 256
+for _ in range(int(sys.argv[1])):
+    qm.put(conn, h, MessageDescriptor(Persistence=C.MQPER_NOT_PERSISTENT), C.MQPMO_NO_SYNCPOINT, {}, body)
+    qm.get(conn, h, GetRequest(C.MQGMO_NO_WAIT | C.MQGMO_NO_SYNCPOINT, None, None, -1, 0))
+    qm.take_effects()
+"""
+
+
+def run_core(count: int, src: str) -> int:
+    """Total Ir of a process that drives the core alone through ``count`` put+get pairs (no
+    event loop, no sockets: deterministic, the hot path's own instructions)."""
+    with tempfile.TemporaryDirectory() as home:
+        out = Path(home) / "callgrind.out"
+        subprocess.run(["valgrind", "--tool=callgrind", "--trace-children=no", "--collect-systime=no",
+                        "--cache-sim=no", "--branch-sim=no", f"--callgrind-out-file={out}",
+                        sys.executable, "-c", CORE_LOOP, str(count)],
+                       env={**os.environ, "PYTHONPATH": src, "PYTHONHASHSEED": "0"}, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        found = re.search(r"^(?:summary|totals):\s+(\d+)", out.read_text(), re.M)
         assert found, "no callgrind total"
         return int(found.group(1))
 
@@ -80,9 +118,11 @@ def main() -> None:
     parser.add_argument("--small", type=int, default=1000)
     parser.add_argument("--large", type=int, default=3000)
     parser.add_argument("--src", default=str(Path(__file__).resolve().parent.parent / "src"))
+    parser.add_argument("--core", action="store_true", help="the core alone, in one process (deterministic)")
     args = parser.parse_args()
-    small, large = run(args.small, args.src), run(args.large, args.src)
-    print(json.dumps({"src": args.src, "small": args.small, "large": args.large, "ir_small": small,
+    measure = run_core if args.core else run
+    small, large = measure(args.small, args.src), measure(args.large, args.src)
+    print(json.dumps({"src": args.src, "core": args.core, "small": args.small, "large": args.large, "ir_small": small,
                       "ir_large": large, "ir_per_put_get": (large - small) / (args.large - args.small)}))
 
 
