@@ -7,7 +7,8 @@ and then gets them: through REST (``POST .../messaging/qmgr/{qm}/queue/{q}/messa
 ``DELETE`` on the same path, one keep-alive HTTP/1.1 connection, basic authentication, the CSRF
 header), or through the native client (MQPUT, then MQGET, one connection). Rounds alternate;
 each rate is the median of its rounds, and the ratio REST over native is the median of the
-rounds' ratios.
+rounds' ratios. The queue manager's and the web server's CPU time during the REST rounds, per
+REST call, is less sensitive than the rates to other work on the machine.
 """
 
 from __future__ import annotations
@@ -63,6 +64,12 @@ def _rest_round(client: httpx.Client, base: str, count: int) -> tuple[float, flo
     return count / put, count / (time.perf_counter() - began)
 
 
+def _cpu_seconds(pid: int) -> float:
+    """A process's user and system CPU time so far (Linux's /proc/PID/stat), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _native_round(queue: mqlite.Queue, count: int) -> tuple[float, float]:
     data = BODY.encode()
     began = time.perf_counter()
@@ -86,14 +93,20 @@ def rest_messaging(count: int, rounds: int) -> dict[str, object]:
         _mqlite(home, "passwd", "-m", QM, "-g", "benchrest", USER, env={"MQLITE_PASSWORD": PASSWORD})
         base, web_pid = _web(home)
         rates: dict[str, list[tuple[float, float]]] = {"rest": [], "native": []}
+        cpu = {"qmgr": 0.0, "web": 0.0}  # during the REST rounds: less sensitive to a busy machine than rates
         with httpx.Client(auth=(USER, PASSWORD), headers={"ibm-mq-rest-csrf-token": "bench"}, timeout=60) as client, \
                 mqlite.connect(QM) as qm, mqlite.Queue(qm, QUEUE, C.MQOO_OUTPUT | C.MQOO_INPUT_SHARED) as queue:
             _rest_round(client, base, 50)  # the connections made, the first login checked
             for round_ in range(rounds):
                 order = ("rest", "native") if round_ % 2 == 0 else ("native", "rest")
                 for way in order:
-                    rates[way].append(_rest_round(client, base, count) if way == "rest" else
-                                      _native_round(queue, count))
+                    if way == "native":
+                        rates[way].append(_native_round(queue, count))
+                        continue
+                    before = _cpu_seconds(proc.pid), _cpu_seconds(web_pid)
+                    rates[way].append(_rest_round(client, base, count))
+                    cpu["qmgr"] += _cpu_seconds(proc.pid) - before[0]
+                    cpu["web"] += _cpu_seconds(web_pid) - before[1]
     finally:
         if web_pid is not None:
             _mqlite(home, "endmqweb")
@@ -108,4 +121,7 @@ def rest_messaging(count: int, rounds: int) -> dict[str, object]:
             "put_rest_over_native": round(statistics.median(
                 r[0] / n[0] for r, n in zip(rates["rest"], rates["native"], strict=True)), 3),
             "get_rest_over_native": round(statistics.median(
-                r[1] / n[1] for r, n in zip(rates["rest"], rates["native"], strict=True)), 3)}
+                r[1] / n[1] for r, n in zip(rates["rest"], rates["native"], strict=True)), 3),
+            # CPU microseconds per REST call (puts and gets together) of each process
+            "rest_qmgr_cpu_us_per_call": round(cpu["qmgr"] / (2 * count * rounds) * 1e6),
+            "rest_web_cpu_us_per_call": round(cpu["web"] / (2 * count * rounds) * 1e6)}
