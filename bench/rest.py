@@ -4,9 +4,12 @@
   messages, non-persistent and persistent) with and without a ``/metrics`` scrape every second,
   over HTTP from the web server ``mqlite strmqweb`` starts (``--via collector``: a
   ``mqlite.web.metrics.Collector`` in the scraping process instead, as the web server runs it: one
-  MQSC script of DISPLAYs, RESET QSTATS of each monitored queue, a browse of each non-empty one),
-  against a queue manager with ``--queues`` application queues besides the one put to;
-  ``cost_pct`` is the put rate lost (target: under 2%).
+  MQSC script of DISPLAYs, the resource monitoring publications that arrived since the last
+  scrape, a browse of each non-empty one), against a queue manager with ``--queues`` application
+  queues besides the one put to; ``cost_pct`` is the put rate lost (target: under 2%). The
+  collector's subscriptions stay through both rounds of a pair (the queue manager publishes every
+  10 s whether or not anyone scrapes), so the pairs compare scraping; what the publications cost
+  is ``bench/monitor_cost.py``'s.
 
 - ``console_first_load`` (``--case console_first_load``): the console's queue list page
   (``/console/qmgr/{qm}``) of a queue manager with ``--queues`` queues (10,000 by default for

@@ -187,11 +187,12 @@ def test_reset_qstats_when_configured(network: dict[str, QMgr]) -> None:
 
 def test_qmgr_publications_families(collector: Collector) -> None:
     """CPU, DISK and STATMQI's families under mq_prometheus's names, in base units."""
+    names = ("ibmmq_qmgr_user_cpu_time_percentage", "ibmmq_qmgr_ram_total_bytes",
+             "ibmmq_qmgr_queue_manager_file_system_in_use_bytes", "ibmmq_qmgr_log_write_latency_seconds",
+             "ibmmq_qmgr_commit_count_total")
     samples = wait_until(lambda: (s := scrape(collector)) and all(
-        name in s for name in ("ibmmq_qmgr_user_cpu_time_percentage", "ibmmq_qmgr_ram_total_bytes",
-                               "ibmmq_qmgr_queue_manager_file_system_in_use_bytes",
-                               "ibmmq_qmgr_log_write_latency_seconds", "ibmmq_qmgr_commit_count_total")) and s,
-        "the CPU, DISK and STATMQI publications are in /metrics")
+        [v for have, v in s.get(name, []) if have["qmgr"] == "QM1"] for name in names) and s,
+        "QM1's CPU, DISK and STATMQI publications are in /metrics")
     assert value(samples, "ibmmq_qmgr_ram_total_bytes", qmgr="QM1") > 1024 * 1024  # MB to bytes
     assert 0 <= value(samples, "ibmmq_qmgr_user_cpu_time_percentage", qmgr="QM1") <= 100
 

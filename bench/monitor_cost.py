@@ -1,0 +1,91 @@
+"""What the resource monitoring publications cost the queue manager (issue 33): its CPU (from
+/proc) over ``--seconds`` with no subscriber, then with the subscriptions ``/metrics``'s collector
+makes (each CPU, DISK and STATMQI type, each STATQ type of ``--queues`` queues: three a queue),
+the publications taken every second as a scrape takes them. Publications come every
+MonitorPublishHeartBeat (10 s, IBM's default; ``--interval``). Prints one JSON line: the CPU
+share of a core in each phase, the publications taken, and the queue manager's CPU per
+publication (publishing it and the MQGET that takes it).
+
+Usage: ``python bench/monitor_cost.py [--queues N] [--seconds S] [--interval S]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from p2p import QM, mqsc
+
+import mqlite
+from mqlite import paths
+from mqlite.web.metrics_publications import publications_for
+
+
+def cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--queues", type=int, default=101, help="monitored queues")
+    parser.add_argument("--seconds", type=float, default=30.0, help="the length of each phase")
+    parser.add_argument("--interval", type=int, default=10, help="qm.ini MonitorPublishHeartBeat")
+    args = parser.parse_args()
+    home = tempfile.mkdtemp(prefix="mqlite-bench-")
+    os.environ["MQLITE_HOME"] = home
+    paths.qmgr_dir(QM).mkdir(parents=True, exist_ok=True)
+    paths.write_config(QM, {"name": QM, "port": None, "created": time.time()})
+    (paths.qmgr_dir(QM) / "qm.ini").write_text(f"TuningParameters:\n   MonitorPublishHeartBeat={args.interval}\n")
+    proc = subprocess.Popen([sys.executable, "-m", "mqlite.server", QM], env=dict(os.environ))
+    try:
+        for _ in range(1200):
+            try:
+                with socket.socket(socket.AF_UNIX) as s:
+                    s.connect(paths.socket_address(QM))
+                break
+            except OSError:
+                time.sleep(0.05)
+        names = [f"APP.Q.{n:04d}" for n in range(args.queues)]
+        mqsc("".join(f"DEFINE QLOCAL({name})\n" for name in names))
+        qm = mqlite.connect(QM)
+        time.sleep(2)
+        before, start = cpu_seconds(proc.pid), time.monotonic()
+        time.sleep(args.seconds)
+        idle = (cpu_seconds(proc.pid) - before) / (time.monotonic() - start)
+        publications = publications_for(qm, QM)
+        assert publications is not None
+        publications.follow(names)
+        time.sleep(args.interval + 1)
+        publications.drain()
+        before, start = cpu_seconds(proc.pid), time.monotonic()
+        taken = 0
+        while time.monotonic() - start < args.seconds:
+            time.sleep(1.0)
+            taken += publications.drain()
+        wall = time.monotonic() - start
+        subscribed = (cpu_seconds(proc.pid) - before) / wall
+        publications.close()
+        qm.disconnect()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(60)
+    print(json.dumps({"bench": "monitor_cost", "queues": args.queues, "interval_s": args.interval,
+                      "seconds": args.seconds, "cpus": os.cpu_count(),
+                      "qmgr_cpu_pct_no_subscriber": round(idle * 100, 2),
+                      "qmgr_cpu_pct_subscribed": round(subscribed * 100, 2), "publications_taken": taken,
+                      "qmgr_cpu_ms_per_publication": round((subscribed - idle) * wall * 1000 / max(1, taken), 3)}))
+
+
+if __name__ == "__main__":
+    main()
