@@ -4,10 +4,14 @@ interval and at endmqm; PCF RESET_Q_MGR; ``mqlite amqsmon``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
+
 import mqlite.client as mqlite
+from helpers.module_qmgrs import started
 from helpers.mqsc import mqsc
 from helpers.qmgrs import QMgr
 from helpers.waiting import wait_until
@@ -16,6 +20,29 @@ from mqlite.protocol import pcf
 
 RunCli = Callable[..., Any]
 STATS = "SYSTEM.ADMIN.STATISTICS.QUEUE"
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict[str, QMgr], RunCli]]:
+    """QM1 and QM2, shared by the module's tests: each begins an interval of its own (RESET QMGR)."""
+    home: Path = tmp_path_factory.mktemp("statistics")
+    with started(home, ("QM1", "QM2")) as found:
+        yield found
+
+
+@pytest.fixture
+def qm1(pair: tuple[dict[str, QMgr], RunCli]) -> QMgr:
+    return pair[0]["QM1"]
+
+
+@pytest.fixture
+def qm2(pair: tuple[dict[str, QMgr], RunCli]) -> QMgr:
+    return pair[0]["QM2"]
+
+
+@pytest.fixture
+def cli(pair: tuple[dict[str, QMgr], RunCli]) -> RunCli:
+    return pair[1]
 
 
 def _messages(qm: QMgr) -> list[pcf.PcfMessage]:
@@ -45,12 +72,12 @@ def _queue_group(messages: list[pcf.PcfMessage], name: str) -> dict[int, Any]:
     raise AssertionError(f"no statistics of {name}")
 
 
-def test_statq_and_statmqi_counts_at_reset_qmgr(qmgr: QMgr, run_cli: RunCli) -> None:
-    mqsc(run_cli, qmgr, "DEFINE QLOCAL(ST.Q) STATQ(ON)\nDEFINE QLOCAL(ST.IDLE) STATQ(ON)\n"
+def test_statq_and_statmqi_counts_at_reset_qmgr(qm1: QMgr, cli: RunCli) -> None:
+    mqsc(cli, qm1, "DEFINE QLOCAL(ST.Q) STATQ(ON)\nDEFINE QLOCAL(ST.IDLE) STATQ(ON)\n"
                         "DEFINE QLOCAL(ST.OFF) STATQ(OFF)\nALTER QMGR STATMQI(ON)\n"
                         "RESET QMGR TYPE(STATISTICS)\n")  # collection starts at the next interval
-    _messages(qmgr)
-    with mqlite.connect(qmgr.name) as conn:
+    _messages(qm1)
+    with mqlite.connect(qm1.name) as conn:
         q = mqlite.Queue(conn, "ST.Q", C.MQOO_OUTPUT | C.MQOO_INPUT_SHARED | C.MQOO_BROWSE)
         for persistence, body in ((C.MQPER_PERSISTENT, b"p" * 10), (C.MQPER_PERSISTENT, b"p" * 10),
                                   (C.MQPER_NOT_PERSISTENT, b"n" * 3), (C.MQPER_NOT_PERSISTENT, b"n" * 3),
@@ -62,9 +89,9 @@ def test_statq_and_statmqi_counts_at_reset_qmgr(qmgr: QMgr, run_cli: RunCli) -> 
             q.get()
         off = mqlite.Queue(conn, "ST.OFF", C.MQOO_OUTPUT)
         off.put(b"not counted")
-    out = mqsc(run_cli, qmgr, "RESET QMGR TYPE(STATISTICS)\n")
+    out = mqsc(cli, qm1, "RESET QMGR TYPE(STATISTICS)\n")
     assert "AMQ8005I" in out, out
-    found = _messages(qmgr)
+    found = _messages(qm1)
     group = _queue_group(found, "ST.Q")
     assert group[C.MQIAMO_PUTS] == [3, 2] and group[C.MQIAMO64_PUT_BYTES] == [9, 20]
     assert group[C.MQIAMO_GETS] == [2, 2] and group[C.MQIAMO64_GET_BYTES] == [6, 20]
@@ -85,25 +112,30 @@ def test_statq_and_statmqi_counts_at_reset_qmgr(qmgr: QMgr, run_cli: RunCli) -> 
                                                   C.MQCAMO_END_DATE, C.MQCAMO_END_TIME, C.MQIA_COMMAND_LEVEL]
 
 
-def test_statint_writes_at_the_interval_end_and_endmqm_writes_the_last(qmgr: QMgr, run_cli: RunCli) -> None:
-    mqsc(run_cli, qmgr, "DEFINE QLOCAL(ST.T) STATQ(ON)\nRESET QMGR TYPE(STATISTICS)\n")
-    with mqlite.connect(qmgr.name) as conn:
+def test_statint_writes_at_the_interval_end_and_endmqm_writes_the_last(qm1: QMgr, cli: RunCli) -> None:
+    mqsc(cli, qm1, "DEFINE QLOCAL(ST.T) STATQ(ON)\nRESET QMGR TYPE(STATISTICS)\n")
+    with mqlite.connect(qm1.name) as conn:
         mqlite.Queue(conn, "ST.T", C.MQOO_OUTPUT).put(b"x")
-    mqsc(run_cli, qmgr, "ALTER QMGR STATINT(1)\n")
+    mqsc(cli, qm1, "ALTER QMGR STATINT(1)\n")
     got: list[pcf.PcfMessage] = []
-    wait_until(lambda: got.extend(_messages(qmgr)) or bool(got), "a statistics message at STATINT(1)", timeout=60)
+
+    def arrived() -> bool:
+        got.extend(_messages(qm1))
+        return any(m.header.Command == C.MQCMD_STATISTICS_Q for m in got)
+
+    wait_until(arrived, "a queue statistics message at STATINT(1)", timeout=60)
     assert _queue_group(got, "ST.T")[C.MQIAMO_PUTS] == [1, 0]
-    mqsc(run_cli, qmgr, "ALTER QMGR STATINT(3600)\nRESET QMGR TYPE(STATISTICS)\n")
-    _messages(qmgr)
-    with mqlite.connect(qmgr.name) as conn:
+    mqsc(cli, qm1, "ALTER QMGR STATINT(3600)\nRESET QMGR TYPE(STATISTICS)\n")
+    _messages(qm1)
+    with mqlite.connect(qm1.name) as conn:
         mqlite.Queue(conn, "ST.T", C.MQOO_OUTPUT).put(b"yy")
-    assert run_cli("endmqm", qmgr.name).returncode == 0
-    assert run_cli("strmqm", qmgr.name).returncode == 0
-    assert _queue_group(_messages(qmgr), "ST.T")[C.MQIAMO64_PUT_BYTES] == [2, 0]
+    assert cli("endmqm", qm1.name).returncode == 0
+    assert cli("strmqm", qm1.name).returncode == 0
+    assert _queue_group(_messages(qm1), "ST.T")[C.MQIAMO64_PUT_BYTES] == [2, 0]
 
 
-def test_pcf_reset_q_mgr_collect_statistics_and_a_bad_action(qmgr: QMgr) -> None:
-    with mqlite.connect(qmgr.name) as conn:
+def test_pcf_reset_q_mgr_collect_statistics_and_a_bad_action(qm1: QMgr) -> None:
+    with mqlite.connect(qm1.name) as conn:
         pcf_exec = mqlite.PCFExecute(conn)
         pcf_exec.MQCMD_RESET_Q_MGR({C.MQIACF_ACTION: C.MQACT_COLLECT_STATISTICS})
         try:
@@ -114,16 +146,16 @@ def test_pcf_reset_q_mgr_collect_statistics_and_a_bad_action(qmgr: QMgr) -> None
             raise AssertionError("a bad Action was accepted")
 
 
-def test_amqsmon_prints_queue_statistics(qmgr: QMgr, run_cli: RunCli) -> None:
-    mqsc(run_cli, qmgr, "DEFINE QLOCAL(ST.M) STATQ(ON)\nRESET QMGR TYPE(STATISTICS)\n")
-    with mqlite.connect(qmgr.name) as conn:
+def test_amqsmon_prints_queue_statistics(qm1: QMgr, cli: RunCli) -> None:
+    mqsc(cli, qm1, "DEFINE QLOCAL(ST.M) STATQ(ON)\nRESET QMGR TYPE(STATISTICS)\n")
+    with mqlite.connect(qm1.name) as conn:
         mqlite.Queue(conn, "ST.M", C.MQOO_OUTPUT).put(b"abc", mqlite.MD(Persistence=C.MQPER_PERSISTENT))
-    mqsc(run_cli, qmgr, "RESET QMGR TYPE(STATISTICS)\n")
-    printed = run_cli("amqsmon", "-m", qmgr.name, "-t", "statistics", "-q", "ST.M", "-b")
+    mqsc(cli, qm1, "RESET QMGR TYPE(STATISTICS)\n")
+    printed = cli("amqsmon", "-m", qm1.name, "-t", "statistics", "-q", "ST.M", "-b")
     assert printed.returncode == 0, printed.stderr
     assert "MonitoringType: QueueStatistics" in printed.stdout
     assert "QueueName: 'ST.M'" in printed.stdout and "PutCount: [0, 1]" in printed.stdout
-    assert _messages(qmgr)  # -b browsed: still there
+    assert _messages(qm1)  # -b browsed: still there
 
 
 def _channel_group(messages: list[pcf.PcfMessage], name: str) -> dict[int, Any]:
@@ -137,14 +169,13 @@ def _channel_group(messages: list[pcf.PcfMessage], name: str) -> dict[int, Any]:
     raise AssertionError(f"no statistics of channel {name}")
 
 
-def test_statchl_on_a_sender_and_its_receiver(qmgr_factory: Callable[..., QMgr], run_cli: RunCli) -> None:
-    qm1, qm2 = qmgr_factory("QM1"), qmgr_factory("QM2")
-    mqsc(run_cli, qm1, f"DEFINE QLOCAL(QM2) USAGE(XMITQ)\n"
+def test_statchl_on_a_sender_and_its_receiver(qm1: QMgr, qm2: QMgr, cli: RunCli) -> None:
+    mqsc(cli, qm1, f"DEFINE QLOCAL(QM2) USAGE(XMITQ)\n"
                        f"DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('127.0.0.1({qm2.port})') XMITQ(QM2) "
                        f"BATCHSZ(2) STATCHL(HIGH)\n"
                        f"DEFINE QREMOTE(TO.APP.IN) RNAME(APP.IN) RQMNAME({qm2.name}) XMITQ(QM2)\n"
                        "RESET QMGR TYPE(STATISTICS)\n")
-    mqsc(run_cli, qm2, "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) BATCHSZ(2) STATCHL(QMGR)\nDEFINE QLOCAL(APP.IN)\n"
+    mqsc(cli, qm2, "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) BATCHSZ(2) STATCHL(QMGR)\nDEFINE QLOCAL(APP.IN)\n"
                        "SET CHLAUTH(QM1.TO.QM2) TYPE(QMGRMAP) QMNAME(QM1) USERSRC(CHANNEL)\n"
                        "ALTER QMGR STATCHL(LOW)\nRESET QMGR TYPE(STATISTICS)\n")
     with mqlite.connect("QM1") as q1:
@@ -153,7 +184,7 @@ def test_statchl_on_a_sender_and_its_receiver(qmgr_factory: Callable[..., QMgr],
             q.put(b"across", mqlite.MD(Persistence=C.MQPER_PERSISTENT))
     wait_until(lambda: _depth(qm2, "APP.IN") == 3, "the messages on QM2", timeout=60)
     for qm in (qm1, qm2):
-        mqsc(run_cli, qm, "RESET QMGR TYPE(STATISTICS)\n")
+        mqsc(cli, qm, "RESET QMGR TYPE(STATISTICS)\n")
     for qm in (qm1, qm2):
         group = _channel_group(_messages(qm), "QM1.TO.QM2")
         assert group[C.MQIAMO_MSGS] == 3 and group[C.MQIAMO64_BYTES] > 3 * len(b"across")  # with the MQXQH
