@@ -184,3 +184,28 @@ def test_handle_set_plans() -> None:
     assert handles.plan(CMQC.MQOO_INPUT_AS_Q_DEF) == (7, None, 0) and handles.all() == [5, 7]
     explicit = HandleSet(explicit=9)
     assert explicit.plan(CMQC.MQOO_SET) == (9, None, 0) and explicit.all() == [9]
+
+
+def test_a_get_reply_behind_messages_sent_ahead_comes_after_them() -> None:
+    """Messages pushed ahead while a get was on its way were taken off the queue before the get's
+    reply; the get returns the first of them, and the reply's message waits in the buffer."""
+    from mqlite.client.mqi.queue import QueueCore
+    from mqlite.client.session import Call, Session
+
+    conn = Session()
+    buffer = conn.read_ahead.setdefault(7, ReadAhead(window=4))
+    md_wire, gmo = common.get_request(None, None)
+    queue = QueueCore.__new__(QueueCore)
+    plan = queue.plan_get(conn, 7, md_wire, gmo, None, None, None)
+    step = next(plan)
+    while not isinstance(step, Call):  # (the buffer is empty: it drains what has arrived first)
+        step = plan.send(None)
+    buffer.messages.extend([[md_wire, {}, b"first"], [md_wire, {}, b"second"]])  # arrived meanwhile
+    try:
+        plan.send((CMQC.MQCC_OK, CMQC.MQRC_NONE, [md_wire, {}, b"third", 5]))
+    except StopIteration as done:
+        assert done.value == b"first"
+    else:
+        raise AssertionError("the get should have ended with the first message sent ahead")
+    assert [item[2] for item in buffer.messages] == [b"second", b"third"]
+    assert buffer.taken == 0  # the reply's message, taken later, is no credit owed

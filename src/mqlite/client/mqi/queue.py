@@ -260,6 +260,17 @@ class QueueCore:
         waiting = bool(options & cmqc.MQGMO_WAIT) and gmo_wire["WaitInterval"] != 0
         for _ in range(3):
             cc, reason, result = yield Call((Op.GET, [hobj, md_wire, gmo_wire, length]))
+            if buffer is not None and local and reason == cmqc.MQRC_NONE and buffer.messages:
+                # Sent ahead while our get was on its way: the queue manager took those off the
+                # queue before this one (the stream keeps its order), so they come first.
+                buffer.messages.append([result[0], result[1], result[2]])
+                buffer.taken -= 1  # (taking the reply's message later is no credit: it was not sent ahead)
+                item = buffer.take()
+                assert item is not None
+                reply, credit = self._from_buffer(hobj, buffer, item, length, options)
+                if credit is not None:
+                    yield credit
+                return common.finish_get(*reply, md, gmo)
             if buffer is None or not local or reason != cmqc.MQRC_NO_MSG_AVAILABLE:
                 break
             if not buffer.messages:
