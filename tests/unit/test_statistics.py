@@ -159,3 +159,14 @@ def test_an_idle_interval_has_no_mqi_activity() -> None:
     assert not (m.snapshot() - before).active
     m.count("inqs")
     assert (m.snapshot() - before).active
+
+
+def test_a_queue_defined_again_starts_with_no_wants() -> None:
+    old, new = _Queue(), _Queue()
+    queues = {"Q": old}
+    stats = Statistics(queues)
+    stats.want_queue("Q")
+    queues["Q"] = new  # deleted and defined again, the old want never released
+    assert stats.want_queue("Q") is not None
+    stats.release_queue("Q")
+    assert new.watch.stats is None  # one want, one release: collection off

@@ -318,7 +318,7 @@ class Statistics:
 
     def __init__(self, queues: dict[str, Any]) -> None:
         self.queues = queues  # name -> LocalQueue (ObjectDefinitions.queues, shared)
-        self._queue_wants: dict[str, int] = {}
+        self._queue_wants: dict[str, tuple[int, int]] = {}  # name -> (id of its LocalQueue, readers)
         self._mqi_wants = 0
         self.mqi: MQICounters | None = None
         self._mqi_kept: MQICounters | None = None
@@ -333,7 +333,9 @@ class Statistics:
         queue = self.queues.get(name)
         if queue is None:
             return None
-        self._queue_wants[name] = self._queue_wants.get(name, 0) + 1
+        held, wants = self._queue_wants.get(name, (id(queue), 0))
+        # A queue deleted and defined again is another object: the old one's wants do not carry over.
+        self._queue_wants[name] = (id(queue), (wants if held == id(queue) else 0) + 1)
         watch = queue.watch
         if watch.stats is None:
             watch.stats = watch.kept_stats or QueueCounters()
@@ -341,13 +343,17 @@ class Statistics:
         return counters
 
     def release_queue(self, name: str) -> None:
-        left = self._queue_wants.get(name, 0) - 1
-        if left > 0:
-            self._queue_wants[name] = left
+        queue = self.queues.get(name)
+        held, wants = self._queue_wants.get(name, (0, 0))
+        if queue is None or held != id(queue):  # gone, or not the queue that was wanted
+            if queue is None:
+                self._queue_wants.pop(name, None)
+            return
+        if wants > 1:
+            self._queue_wants[name] = (held, wants - 1)
             return
         self._queue_wants.pop(name, None)
-        queue = self.queues.get(name)
-        if queue is not None and queue.watch.stats is not None:
+        if queue.watch.stats is not None:
             queue.watch.kept_stats, queue.watch.stats = queue.watch.stats, None
 
     def queue(self, name: str) -> QueueCounters | None:
