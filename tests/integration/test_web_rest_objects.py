@@ -286,3 +286,20 @@ def test_a_connection_keeps_at_most_16_queue_handles(admin: httpx.Client, web: d
     assert output_count(names[0]) == 0 and output_count(names[1]) == 1 and output_count(names[-1]) == 1
     for name in names:
         assert admin.delete(f"{QUEUES}/{name}", headers=CSRF, params={"purge": ""}).status_code == 204
+
+
+def test_an_alias_handle_is_not_kept(admin: httpx.Client, web: dict[str, Any]) -> None:
+    """An open alias may be deleted or retargeted: its REST puts open and close it each time, so
+    the next put after a runmqsc DELETE QALIAS finds it gone."""
+    assert admin.post(QUEUES, headers=CSRF, json={"name": "OBJ.AL", "type": "alias",
+                                                  "alias": {"targetName": "OBJ.DEST"}}).status_code == 201
+    url = "v2/messaging/qmgr/QM1/queue/OBJ.AL/message"
+    text = {**CSRF, "content-type": "text/plain"}
+    assert admin.post(url, content="a", headers=text).status_code == 201
+    status = admin.get(f"{QUEUES}/OBJ.DEST", params={"status": "*"}).json()["queue"][0]["status"]
+    assert status["openOutputCount"] == 0
+    assert "AMQ8007I" in mqsc_display(web["run_cli"], "DELETE QALIAS(OBJ.AL)")
+    gone = admin.post(url, content="b", headers=text)
+    assert gone.status_code == 404 and error_of(gone)["reasonCode"] == 2085
+    got = admin.delete("v2/messaging/qmgr/QM1/queue/OBJ.DEST/message", headers=CSRF)
+    assert got.status_code == 200 and got.text == "a"

@@ -32,6 +32,7 @@ from mqlite import paths, users
 from mqlite.client import MQMIError
 from mqlite.client import public as mq
 from mqlite.client.pymqi_api import Queue, QueueManager
+from mqlite.client.structs import OD, text
 from mqlite.web.errors import (
     MQRC_NOT_AUTHORIZED,
     MQRC_Q_MGR_NOT_AVAILABLE,
@@ -182,10 +183,14 @@ _STALE = frozenset({MQRC_HOBJ_ERROR, MQRC_Q_DELETED, MQRC_UNKNOWN_OBJECT_NAME})
 T = TypeVar("T")
 
 
-def with_queue(qm: QueueManager, queue_name: str, options: int, call: Callable[[Queue], T]) -> T:
-    """``call`` with ``queue_name`` open on ``qm`` with ``options``: the handle an earlier request
-    of this connection left open, else a new one (kept for the next). A kept handle whose queue
-    was deleted meanwhile (2052, 2085, 2019) is closed and the queue opened again, once."""
+def with_queue(qm: QueueManager, qmgr: str, queue_name: str, options: int, call: Callable[[Queue], T]) -> T:
+    """``call`` with ``queue_name`` open on ``qm`` (a connection to ``qmgr``) with ``options``:
+    the handle an earlier request of this connection left open, else a new one, kept for the next
+    when it resolved to the local queue of that name. An alias, a remote queue or a model is
+    closed after the call, as before: its handle would go on resolving to what the definition
+    said when it was opened, and the queue manager lets an open alias be deleted or retargeted. A
+    kept handle the queue manager no longer knows (2052, 2085, 2019) is closed and the queue opened
+    again, once."""
     with _idle_lock:
         kept = _handles.setdefault(id(qm), {})
     key = (queue_name, options)
@@ -199,7 +204,14 @@ def with_queue(qm: QueueManager, queue_name: str, options: int, call: Callable[[
             kept.pop(key, None)
             with contextlib.suppress(MQMIError, OSError):
                 queue.close()
-    queue = Queue(qm, queue_name, options)
+    od = OD(ObjectName=queue_name)
+    queue = Queue(qm, od, options)
+    if text(od.ResolvedQName) != queue_name or text(od.ResolvedQMgrName) not in ("", qmgr):
+        try:
+            return call(queue)
+        finally:
+            with contextlib.suppress(MQMIError, OSError):
+                queue.close()
     if len(kept) >= HANDLES_PER_CONNECTION:  # the least recently opened goes
         with contextlib.suppress(MQMIError, OSError):
             kept.pop(next(iter(kept))).close()

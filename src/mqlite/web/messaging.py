@@ -107,7 +107,7 @@ async def put(request: Request) -> Response:
 
     def run() -> MD:
         with access.connected(qmgr, caller) as qm:
-            access.with_queue(qm, queue_name, PUT_OPTIONS, lambda queue: queue.put(body, md))
+            access.with_queue(qm, qmgr, queue_name, PUT_OPTIONS, lambda queue: queue.put(body, md))
         return md
 
     done = await run_in_threadpool(run)
@@ -149,7 +149,8 @@ async def get(request: Request) -> Response:
                                  msg_id=selectors.get("msg_id"), correl_id=selectors.get("correl_id"))
 
             try:
-                body = access.with_queue(qm, queue_name, GET_OPTIONS if destructive else BROWSE_OPTIONS, got)
+                body = access.with_queue(qm, qmgr, queue_name, GET_OPTIONS if destructive else BROWSE_OPTIONS,
+                                         got)
             except MQMIError as e:
                 if e.reason == MQRC_NO_MSG_AVAILABLE:
                     return None
