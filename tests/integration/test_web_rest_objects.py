@@ -103,6 +103,8 @@ def test_queue_create_change_delete(admin: httpx.Client, web: dict[str, Any]) ->
     assert copied.status_code == 201
     assert admin.get(f"{QUEUES}/OBJ.COPY", params={"attributes": "storage"}).json()["queue"][0][
         "storage"]["maximumDepth"] == 5
+    no_model = admin.post(QUEUES, headers=CSRF, params={"like": "OBJ.NONE"}, json={"name": "OBJ.COPY2"})
+    assert no_model.status_code == 404 and "OBJ.NONE" in error_of(no_model)["message"]
     exists = admin.post(QUEUES, headers=CSRF, params={"noReplace": ""}, json={"name": "OBJ.COPY"})
     assert exists.status_code == 400 and error_of(exists)["reasonCode"] == 4001
     # DELETE: NOPURGE unless ?purge; a queue with a message stays

@@ -85,7 +85,7 @@ async def create_queue(request: Request) -> Response:
 
     def run() -> None:
         with access.connected(qmgr, caller) as qm:
-            run_change(qm, command, qmgr, caller.user, name)
+            run_change(qm, command, qmgr, caller.user, like or name)  # 2085 here: like's queue is missing
 
     await run_in_threadpool(run)
     location = f"{BASE}/qmgr/{url_quote(qmgr, safe='')}/queue/{url_quote(name, safe='')}"
@@ -150,7 +150,7 @@ async def create_subscription(request: Request) -> Response:
 
     def run() -> None:
         with access.connected(qmgr, caller) as qm:
-            run_change(qm, command, qmgr, caller.user, name)
+            run_change(qm, command, qmgr, caller.user, like or name)
 
     await run_in_threadpool(run)
     location = f"{BASE}/qmgr/{url_quote(qmgr, safe='')}/subscription/{url_quote(name, safe='')}"
