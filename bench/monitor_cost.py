@@ -4,9 +4,13 @@ makes (each CPU, DISK and STATMQI type, each STATQ type of ``--queues`` queues: 
 the publications taken every second as a scrape takes them. Publications come every
 MonitorPublishHeartBeat (10 s, IBM's default; ``--interval``). Prints one JSON line: the CPU
 share of a core in each phase, the publications taken, and the queue manager's CPU per
-publication (publishing it and the MQGET that takes it).
+publication (publishing it and the MQGET that takes it). Then what a scrape costs the queue
+manager (``--scrape-rounds`` rounds of 20 scrapes each way, alternating): ``/metrics``'s
+collector (DISPLAYs, the publications taken, the oldest-message browse of the one queue holding
+a message) against the same DISPLAYs and a RESET QSTATS of each queue (the scrape before the
+publications, less its browse and the text).
 
-Usage: ``python bench/monitor_cost.py [--queues N] [--seconds S] [--interval S]``
+Usage: ``python bench/monitor_cost.py [--queues N] [--seconds S] [--interval S] [--scrape-rounds N]``
 """
 
 from __future__ import annotations
@@ -27,7 +31,10 @@ from p2p import QM, mqsc
 
 import mqlite
 from mqlite import paths
+from mqlite.web import metrics
 from mqlite.web.metrics_publications import publications_for
+
+SCRAPES = 20  # a round of scrapes
 
 
 def cpu_seconds(pid: int) -> float:
@@ -41,6 +48,7 @@ def main() -> None:
     parser.add_argument("--queues", type=int, default=101, help="monitored queues")
     parser.add_argument("--seconds", type=float, default=30.0, help="the length of each phase")
     parser.add_argument("--interval", type=int, default=10, help="qm.ini MonitorPublishHeartBeat")
+    parser.add_argument("--scrape-rounds", type=int, default=6, help="rounds of 20 scrapes each way")
     args = parser.parse_args()
     home = tempfile.mkdtemp(prefix="mqlite-bench-")
     os.environ["MQLITE_HOME"] = home
@@ -76,6 +84,9 @@ def main() -> None:
         wall = time.monotonic() - start
         subscribed = (cpu_seconds(proc.pid) - before) / wall
         publications.close()
+        with mqlite.Queue(qm, names[0]) as queue:
+            queue.put(b"a message for the oldest-message browse")
+        scrape = scrape_costs(qm, proc.pid, names, args.scrape_rounds, args.interval)
         qm.disconnect()
     finally:
         proc.send_signal(signal.SIGTERM)
@@ -84,7 +95,34 @@ def main() -> None:
                       "seconds": args.seconds, "cpus": os.cpu_count(),
                       "qmgr_cpu_pct_no_subscriber": round(idle * 100, 2),
                       "qmgr_cpu_pct_subscribed": round(subscribed * 100, 2), "publications_taken": taken,
-                      "qmgr_cpu_ms_per_publication": round((subscribed - idle) * wall * 1000 / max(1, taken), 3)}))
+                      "qmgr_cpu_ms_per_publication": round((subscribed - idle) * wall * 1000 / max(1, taken), 3),
+                      **scrape}))
+
+
+def scrape_costs(qm: mqlite.QueueManager, pid: int, names: list[str], rounds: int, interval: int) -> dict[str, object]:
+    """The queue manager's CPU per scrape, ms: the collector's, and DISPLAYs with RESET QSTATS."""
+    reset = "".join(f"RESET QSTATS({name})\n" for name in names)
+
+    def before() -> None:
+        qm.mqsc(metrics._SCRIPT)  # (the same DISPLAYs: $SYS left out, as the collector leaves it)
+        qm.mqsc(reset)
+
+    collector = metrics.Collector(qmgrs=lambda: [QM])
+    collector.collect()
+    time.sleep(interval + 1)  # its subscriptions made, a first interval published
+    collector.collect()
+    costs: dict[str, list[float]] = {"publications": [], "reset_qstats": []}
+    try:
+        for n in range(rounds):
+            for kind in (("publications", "reset_qstats") if n % 2 == 0 else ("reset_qstats", "publications")):
+                start = cpu_seconds(pid)
+                for _ in range(SCRAPES):
+                    collector.collect() if kind == "publications" else before()
+                costs[kind].append(round((cpu_seconds(pid) - start) / SCRAPES * 1000, 1))
+    finally:
+        collector.close()
+    return {"qmgr_cpu_ms_per_scrape_publications": costs["publications"],
+            "qmgr_cpu_ms_per_scrape_reset_qstats": costs["reset_qstats"]}
 
 
 if __name__ == "__main__":
