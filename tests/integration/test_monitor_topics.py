@@ -86,6 +86,7 @@ def test_statq_put_count_and_nothing_for_an_unsubscribed_queue(monitored: tuple[
     qmgr, run_cli = monitored
     n = 7
     with mqlite.connect(qmgr.name) as qm:
+        everything = mqlite.Subscription(qm, "#")  # a wildcard in the first level: no publications for it
         sub = mqlite.Subscription(qm, ROOT + "STATQ/MON.Q1/PUT")
         first = R.read_data(_body(sub.get(wait=60)))  # the queue is counted from here on
         assert (first.class_id, first.type_id, first.obj) == (3, 2, "MON.Q1")
@@ -102,7 +103,8 @@ def test_statq_put_count_and_nothing_for_an_unsubscribed_queue(monitored: tuple[
         wait_until(counted, f"STATQ/MON.Q1/PUT publications count {n} puts")
         assert sum(d.values[0] for d in seen) == n and sum(d.values[1] for d in seen) == 10 * n
         assert all(d.interval_us > 0 and d.obj == "MON.Q1" for d in seen)
-    # Only subscribed topics are published: the tree has MON.Q1's STATQ node, never MON.Q2's.
+        everything.close(close_sub_queue=True)
+    # Only topics subscribed to under $SYS are published: MON.Q1's STATQ node is there, never MON.Q2's.
     shown = run_cli("runmqsc", qmgr.name, input=f"DISPLAY TPSTATUS('{ROOT}STATQ/#')\n").stdout
     assert "STATQ/MON.Q1/PUT" in shown and "MON.Q2" not in shown
 

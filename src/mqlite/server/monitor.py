@@ -84,9 +84,12 @@ class MonitorPublisher:
         self.runtime.finish(Round())
 
     def _has_subscriber(self, topic: str) -> bool:
+        """A subscription under ``$SYS`` matches ``topic``: one to ``#`` (or any pattern with a
+        wildcard in its first level, as MQTT's rule has it) does not make the queue manager
+        publish everything, nor collect every queue's counters."""
         subscriptions = self.core.subscriptions
         cached = subscriptions.topic_matches.get(topic)
-        return bool((cached or subscriptions.match(topic))[1])
+        return any(sub.topic.startswith("$SYS/") for sub in (cached or subscriptions.match(topic))[1])
 
     def _tick(self, now: float) -> None:
         if now - self._last < self.interval:
