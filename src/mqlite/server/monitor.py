@@ -72,7 +72,8 @@ class MonitorPublisher:
         md = MessageDescriptor(Format=C.MQFMT_ADMIN, Persistence=C.MQPER_NOT_PERSISTENT,
                                PutApplType=C.MQAT_QMGR, PutApplName=self.name[:28], PutDate=date, PutTime=time,
                                UserIdentifier=MCA_USER.user)
-        options = C.MQPMO_NO_SYNCPOINT | C.MQPMO_NEW_MSG_ID | (C.MQPMO_RETAIN if retain else 0)
+        # This queue manager's own figures: never forwarded to others (hierarchies, clusters, routes).
+        options = C.MQPMO_NO_SYNCPOINT | C.MQPMO_NEW_MSG_ID | C.MQPMO_SCOPE_QMGR | (C.MQPMO_RETAIN if retain else 0)
         try:
             self.core.publisher.publish_for(self.conn, topic, md, options, {}, body)
         except MQError as error:  # (PSMODE(DISABLED), a full subscriber queue: the next interval tries again)
