@@ -121,12 +121,20 @@ def test_cpu_system_summary_arrives(monitored: tuple[QMgr, Any]) -> None:
 
 
 def test_sys_topics_need_authority(monitored: tuple[QMgr, Any]) -> None:
-    qmgr, _ = monitored
+    qmgr, run_cli = monitored
     with mqlite.connect(qmgr.name, host="127.0.0.1", port=qmgr.port, **WATCHER.kwargs) as qm:
         mqlite.Subscription(qm, "watch/prices").close()  # its own topic: allowed
         with pytest.raises(mqlite.MQMIError) as refused:
             mqlite.Subscription(qm, ROOT + "CPU/SystemSummary")
         assert refused.value.reason == C.MQRC_NOT_AUTHORIZED
+    # IBM's rule: authority at or below SYSTEM.ADMIN.TOPIC ($SYS/MQ); APP's sub on SYSTEM.BASE.TOPIC is not
+    with mqlite.connect(qmgr.name, host="127.0.0.1", port=qmgr.port, **APP.kwargs) as qm:
+        mqlite.Subscription(qm, "watch/prices").close()
+        with pytest.raises(mqlite.MQMIError) as refused:
+            mqlite.Subscription(qm, ROOT + "METADATA/CLASSES")
+        assert refused.value.reason == C.MQRC_NOT_AUTHORIZED
+    shown = run_cli("runmqsc", qmgr.name, input="DISPLAY TOPIC(SYSTEM.ADMIN.TOPIC) TOPICSTR WILDCARD\n").stdout
+    assert "TOPICSTR($SYS/MQ)" in shown and "WILDCARD(BLOCK)" in shown, shown
 
 
 def test_amqsrua(monitored: tuple[QMgr, Any]) -> None:

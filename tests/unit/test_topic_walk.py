@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from helpers.core_security import TV_SEC_T2
-from mqlite.core.security.topic_walk import BASE_TOPIC, check_levels, check_string, objects_on_path, walk
+from mqlite.core.security.topic_walk import ADMIN_TOPIC, BASE_TOPIC, check_levels, check_string, objects_on_path, walk
 
 # FX-SEC (spec C §11.4): TOPICSTR -> object, and who holds +sub where.
 FX_SEC = {
@@ -109,3 +109,15 @@ def test_tv_sec_t2_matrix_walks(row: tuple[str, bool, bool, bool, bool]) -> None
                 lambda name, u=user, a=authority: u in FRUIT_GRANTS.get((name, a), set())).granted
            for user, authority in cells]
     assert got == expected
+
+
+def test_the_sys_mq_branch_is_isolated() -> None:
+    """IBM's $SYS/MQ (SYSTEM.ADMIN.TOPIC): authority must be held at or below it, so a grant on
+    SYSTEM.BASE.TOPIC does not reach the monitoring topics (IBM MQ 9 "System topics for
+    monitoring and activity trace"; no spec ID)."""
+    objects = {"": BASE_TOPIC, "$SYS/MQ": ADMIN_TOPIC}
+    levels = check_levels("$SYS/MQ/INFO/QMGR/QM1/Monitor/CPU/SystemSummary")
+    assert objects_on_path(levels, objects) == (ADMIN_TOPIC,)
+    assert not walk(levels, objects, lambda name: name == BASE_TOPIC).granted
+    assert walk(levels, objects, lambda name: name == ADMIN_TOPIC).granted
+    assert objects_on_path(check_levels("$SYS/other"), objects) == (BASE_TOPIC,)  # only $SYS/MQ is

@@ -23,6 +23,7 @@ from mqlite import cmqc as C
 from mqlite import paths
 from mqlite.core import monitoring
 from mqlite.core.errors import MQError
+from mqlite.core.security.topic_walk import ADMIN_TOPIC
 from mqlite.message import MessageDescriptor, put_date_time
 from mqlite.protocol import monitor as M
 from mqlite.server.channels.agent_base import MCA_USER
@@ -63,8 +64,22 @@ class MonitorPublisher:
         self._store = (runtime.store.stats.commits, runtime.store.stats.commit_seconds)
         self._queues: dict[str, Any] = {}  # queue -> its snapshot at the last publication
         self._mqi: Any = None  # the MQI counters' snapshot at the last publication, while wanted
+        self._admin_topic()
         self._publish_metadata()
         runtime.tick_hooks.append(self._tick)
+
+    def _admin_topic(self) -> None:
+        """IBM's SYSTEM.ADMIN.TOPIC, the root of ``$SYS/MQ`` (defined once, kept in the store):
+        WILDCARD(BLOCK), so a subscription to ``#`` or any wildcard above it matches none of the
+        monitoring topics, and the authority walk stops at it (``core.security.topic_walk``)."""
+        if ADMIN_TOPIC in self.core.subscriptions.tree.objects_by_topic().values():
+            return
+        try:
+            self.core.define("TOPIC", ADMIN_TOPIC, {"TOPICSTR": "$SYS/MQ", "WILDCARD": "BLOCK",
+                                                    "DESCR": "The queue manager's system topics"})
+        except MQError as error:
+            log.error("AMQ8150E: SYSTEM.ADMIN.TOPIC not defined: reason %d", error.reason)
+        self.runtime.finish(Round())
 
     # -- publishing ----------------------------------------------------------------------
     def _publish(self, topic: str, body: bytes, retain: bool = False) -> None:

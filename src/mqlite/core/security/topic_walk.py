@@ -11,6 +11,9 @@ answers whether the principal (or one of its groups) holds the authority on that
 - Closest topic object first, then each one above it, SYSTEM.BASE.TOPIC last; the first grant
   wins (R-SEC-8: there are no negative grants, a lower object cannot take away what a higher
   one grants). A node that does not exist is checked from its parent, which is the same list.
+- The ``$SYS/MQ`` branch (SYSTEM.ADMIN.TOPIC, the resource monitoring topics) is isolated, as
+  IBM's: authority must be granted at or below SYSTEM.ADMIN.TOPIC, so the walk stops there and
+  a grant on SYSTEM.BASE.TOPIC does not reach it.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import NamedTuple
 from mqlite.core.topics.strings import SEPARATOR, literal_prefix
 
 BASE_TOPIC = "SYSTEM.BASE.TOPIC"
+ADMIN_TOPIC = "SYSTEM.ADMIN.TOPIC"  # TOPICSTR('$SYS/MQ'), defined by the queue manager's monitor
 
 
 class Walk(NamedTuple):
@@ -48,6 +52,8 @@ def objects_on_path(levels: tuple[str, ...], by_topic: Mapping[str, str]) -> tup
         name = by_topic.get(key)
         if name is not None and name != BASE_TOPIC:
             names.append(name)
+            if name == ADMIN_TOPIC:
+                return tuple(names)  # $SYS/MQ: nothing above it grants
     names.append(BASE_TOPIC)
     return tuple(names)
 
