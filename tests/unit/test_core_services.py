@@ -200,3 +200,22 @@ def test_publishing_without_the_mqi() -> None:  # A:R-CMP-1: each matching subsc
     subscriptions.remove(subscriptions.subs_by_id[b"1" * 24])
     publisher.publish(conn, handle, MessageDescriptor(), C.MQPMO_NO_SYNCPOINT, {}, b"fault")
     assert sport.depth == 1  # no subscription matches any more
+
+
+def test_applications_may_not_publish_under_sys_mq() -> None:
+    """IBM: MQOPEN of a topic under $SYS/MQ/ for publishing is MQRC_ADMIN_TOPIC_STRING_ERROR (2598);
+    the queue manager's own monitor publishes there (``publish_for``). No spec ID."""
+    base = Base()
+    gets, puts, syncpoint = base.queues()
+    subscriptions = Subscriptions(base.objects)
+    delivery = CopyDelivery(base.objects, subscriptions, gets.deliver, syncpoint.dead_letter, base.ids)
+    events = AuthorityEvents("QM1", base.objects.attrs, base.objects.queues, base.ids.next_id, clock)
+    access = Access("QM1", AuthorityService("QM1", base.outbox), events, subscriptions.tree.objects_by_topic)
+    publisher = Publisher(base.objects, subscriptions, delivery, puts, access)
+    with pytest.raises(MQError) as refused:
+        publisher.open_topic(1, {"ObjectString": "$SYS/MQ/INFO/QMGR/QM1/Monitor/CPU/SystemSummary",
+                                 "Version": C.MQOD_VERSION_4}, C.MQOO_OUTPUT, administrator("alice"),
+                             Caller("alice", "app.py"))
+    assert refused.value.reason == C.MQRC_ADMIN_TOPIC_STRING_ERROR == 2598
+    publisher.open_topic(2, {"ObjectString": "$SYS/other", "Version": C.MQOD_VERSION_4}, C.MQOO_OUTPUT,
+                         administrator("alice"), Caller("alice", "app.py"))  # only $SYS/MQ/ is the queue manager's

@@ -66,6 +66,9 @@ class Router(Protocol):
              body: bytes, syncpoint: bool) -> None: ...
 
 
+ADMIN_TOPIC_PREFIX = "$SYS/MQ/"  # IBM: applications may not publish here (MQRC_ADMIN_TOPIC_STRING_ERROR)
+
+
 class Publisher:
     """Topic handles and publications."""
 
@@ -97,6 +100,8 @@ class Publisher:
         topic, object_name = self.subscriptions.resolve_topic(str(od.get("ObjectName") or ""),
                                                               str(od.get("ObjectString") or ""))
         check_topic_string(topic)
+        if topic.startswith(ADMIN_TOPIC_PREFIX):  # the queue manager's own (server.monitor publishes there)
+            raise MQError(C.MQRC_ADMIN_TOPIC_STRING_ERROR, "publishing under $SYS/MQ/ is not permitted")
         self.delivery.check_enabled()
         self.access.open_topic(principal, caller, topic, options, object_name)
         return self._topic_handle(hobj, topic, object_name or topic, options)
