@@ -90,10 +90,11 @@ def test_installation_and_queue_managers(admin: httpx.Client) -> None:
     assert one["general"]["platform"] == "unix"
     ended = admin.get("v2/admin/qmgr/QM2/queue")  # QM2 is not running
     assert ended.status_code == 503
-    assert (ended.json()["error"][0]["msgId"], ended.json()["error"][0]["reasonCode"]) == ("MQWB0010E", 2059)
+    assert (ended.json()["error"][0]["msgId"], ended.json()["error"][0]["reasonCode"]) == ("MQWB0004E", 2059)
     missing = admin.get("v2/admin/qmgr/NOSUCH")
     assert missing.status_code == 404
-    assert missing.json()["error"][0]["msgId"] == "MQWB0010E"
+    assert (missing.json()["error"][0]["msgId"], missing.json()["error"][0]["reasonCode"]) == ("MQWB0009E", 2058)
+    assert missing.json()["error"][0]["message"] == "MQWB0009E: Could not query the queue manager 'NOSUCH'."
 
 
 def test_queues_with_attributes_status_and_name(admin: httpx.Client) -> None:
@@ -112,8 +113,9 @@ def test_queues_with_attributes_status_and_name(admin: httpx.Client) -> None:
     assert admin.get("v2/admin/qmgr/QM1/queue", params={"name": "NONE.LIKE.THIS*"}).json() == {"queue": []}
     missing = admin.get("v2/admin/qmgr/QM1/queue/NOT.THERE")
     assert missing.status_code == 404 and missing.json()["error"][0]["reasonCode"] == 2085
+    assert missing.json()["error"][0]["msgId"] == "MQWB0037E"
     bad = admin.get("v2/admin/qmgr/QM1/queue", params={"attributes": "no.such.thing.here"})
-    assert bad.status_code == 400 and bad.json()["error"][0]["msgId"] == "MQWB0101E"
+    assert bad.status_code == 400 and bad.json()["error"][0]["msgId"] == "MQWB0302E"
 
 
 def test_mqsc_run_command_and_json(admin: httpx.Client) -> None:
@@ -208,10 +210,13 @@ def test_authentication_failures(web: dict[str, Any]) -> None:
     with httpx.Client(base_url=web["base"], timeout=60) as anonymous:
         none = anonymous.get("v2/admin/qmgr")
         assert none.status_code == 401 and none.headers["www-authenticate"].startswith("Basic")
-        assert none.json()["error"][0]["msgId"] == "MQWB0117E"
+        assert none.json()["error"][0]["msgId"] == "MQWB0104E"
         wrong = anonymous.get("v2/admin/qmgr/QM1/queue", auth=(ADMIN.user, "not-the-password"))
-        assert wrong.status_code == 401
+        assert wrong.status_code == 401 and wrong.json()["error"][0]["msgId"] == "MQWB0104E"
         assert anonymous.get("v2/admin/installation", auth=("nobody", "x")).status_code == 401
+    with httpx.Client(base_url=web["base"], timeout=60, cookies={"LtpaToken2": "not-a-token"}) as lapsed_token:
+        lapsed = lapsed_token.get("v2/admin/qmgr")  # a token the server did not issue, or has forgotten
+        assert lapsed.status_code == 401 and lapsed.json()["error"][0]["msgId"] == "MQWB0112E"
 
 
 def test_a_user_without_authority_gets_403_with_2035(web: dict[str, Any]) -> None:
@@ -220,6 +225,7 @@ def test_a_user_without_authority_gets_403_with_2035(web: dict[str, Any]) -> Non
         assert refused.status_code == 403, refused.text
         error = refused.json()["error"][0]
         assert (error["reasonCode"], error["completionCode"]) == (2035, 2)
+        assert error["msgId"] == "MQWB0103E" and error["message"].startswith("MQWB0103E: Not authorized")
         # the messaging calls its authority allows work as that user
         put = app.post("v2/messaging/qmgr/QM1/queue/WEB.RAW/message", content="as app",
                        headers={**CSRF, "content-type": "text/plain"})
@@ -242,29 +248,36 @@ def test_token_login_and_logout(web: dict[str, Any]) -> None:
 def test_bad_input_gets_ibm_errors_and_harms_nothing(admin: httpx.Client, web: dict[str, Any]) -> None:
     url = "v2/admin/action/qmgr/QM1/mqsc"
     no_csrf = admin.post(url, json={"type": "runCommand", "parameters": {"command": "DISPLAY QMGR"}})
-    assert no_csrf.status_code == 403 and no_csrf.json()["error"][0]["msgId"] == "MQWB0107E"
+    assert no_csrf.status_code == 403 and no_csrf.json()["error"][0]["msgId"] == "MQWB0100E"
     malformed = admin.post(url, headers={**CSRF, "content-type": "application/json"}, content=b"{not json")
-    assert malformed.status_code == 400 and malformed.json()["error"][0]["msgId"] == "MQWB0100E"
+    assert malformed.status_code == 400 and malformed.json()["error"][0]["msgId"] == "MQWB2004E"
     wrong_shape = admin.post(url, headers=CSRF, json={"type": "runCommand", "parameters": {"command": "A\nB"}})
     assert wrong_shape.status_code == 400
     media = admin.post(url, headers={**CSRF, "content-type": "text/plain"}, content=b"DISPLAY QMGR")
     assert media.status_code == 415
     huge = admin.post("v2/messaging/qmgr/QM1/queue/WEB.RAW/message", headers={**CSRF, "content-type": "text/plain"},
                       content=b"x" * (BODY_LIMIT + 1))
-    assert huge.status_code == 413 and huge.json()["error"][0]["msgId"] == "MQWB0106E"
+    assert huge.status_code == 413 and huge.json()["error"][0]["msgId"] == "MQWB2004E"
     chunked = admin.post("v2/messaging/qmgr/QM1/queue/WEB.RAW/message",
                          headers={**CSRF, "content-type": "text/plain"},
                          content=(b"y" * 16384 for _ in range(BODY_LIMIT // 16384 + 2)))  # no Content-Length
-    assert chunked.status_code == 413 and chunked.json()["error"][0]["msgId"] == "MQWB0106E"
+    assert chunked.status_code == 413 and chunked.json()["error"][0]["msgId"] == "MQWB2004E"
     unknown = admin.get("v2/no/such/resource")
-    assert unknown.status_code == 404 and unknown.json()["error"][0]["msgId"] == "MQWB0104E"
+    assert unknown.status_code == 404 and unknown.json()["error"][0]["msgId"] == "MQWB0000E"
     method = admin.put("v2/admin/qmgr", headers=CSRF)
-    assert method.status_code == 405 and method.json()["error"][0]["msgId"] == "MQWB0105E"
+    assert method.status_code == 405 and method.json()["error"][0]["msgId"] == "MQWB2005E"
     bad_header = admin.post("v2/messaging/qmgr/QM1/queue/WEB.RAW/message", content="x",
                             headers={**CSRF, "content-type": "text/plain", "ibm-mq-md-persistence": "sometimes"})
     assert bad_header.status_code == 400 and bad_header.json()["error"][0]["msgId"] == "MQWB0302E"
     bad_name = admin.get("v2/admin/qmgr/QM1/queue/BAD')NAME")
     assert bad_name.status_code == 400
+    no_queue = admin.post("v2/messaging/qmgr/QM1/queue/NO.SUCH.Q/message", content="x",
+                          headers={**CSRF, "content-type": "text/plain"})
+    assert no_queue.status_code == 404, no_queue.text
+    assert (no_queue.json()["error"][0]["msgId"], no_queue.json()["error"][0]["reasonCode"]) == ("MQWB0037E", 2085)
+    media = admin.post("v2/messaging/qmgr/QM1/queue/WEB.RAW/message", content="x",
+                       headers={**CSRF, "content-type": "image/png"})
+    assert media.status_code == 415 and media.json()["error"][0]["msgId"] == "MQWB0306E"
     assert admin.get("v2/messaging/qmgr/QM1/queue/WEB.RAW/message").status_code == 204  # nothing was put
     # the queue manager is still there, and so is the web server
     assert {"name": "QM1", "state": "running"} in admin.get("v2/admin/qmgr").json()["qmgr"]

@@ -138,7 +138,7 @@ def test_subscription_create_change_delete(admin: httpx.Client, web: dict[str, A
     assert changed.status_code == 204, changed.text
     assert "USERDATA(second)" in mqsc_display(web["run_cli"], "DISPLAY SUB('obj sub') USERDATA")
     cannot = admin.patch(f"{SUBS}/obj sub", headers=CSRF, json={"topicString": "other"})
-    assert cannot.status_code == 400 and error_of(cannot)["msgId"] == "MQWB0100E"
+    assert cannot.status_code == 400 and error_of(cannot)["msgId"] == "MQWB2004E"
     assert admin.delete(f"{SUBS}/obj sub", headers=CSRF).status_code == 204
     assert admin.get(f"{SUBS}/obj sub").status_code == 404
     assert "AMQ8147E" in mqsc_display(web["run_cli"], "DISPLAY SUB('obj sub')")
@@ -158,7 +158,7 @@ def test_subscription_create_change_delete(admin: httpx.Client, web: dict[str, A
 def test_bad_queue_bodies_get_400(admin: httpx.Client, body: dict[str, Any], names: str) -> None:
     refused = admin.post(QUEUES, headers=CSRF, json=body)
     assert refused.status_code == 400, refused.text
-    assert error_of(refused)["msgId"] == "MQWB0100E" and names in error_of(refused)["message"]
+    assert error_of(refused)["msgId"] == "MQWB2004E" and names in error_of(refused)["explanation"]
     assert admin.get(f"{QUEUES}/OBJ.BAD").status_code == 404  # nothing was made
 
 
@@ -166,13 +166,13 @@ def test_bad_values_the_queue_manager_refuses_keep_its_reason(admin: httpx.Clien
     refused = admin.post(QUEUES, headers=CSRF, json={"name": "OBJ.BAD", "storage": {"maximumDepth": -5}})
     assert refused.status_code == 400, refused.text
     error = error_of(refused)
-    assert error["msgId"] == "MQWB0013E" and error["completionCode"] == 2 and error["reasonCode"] > 0
+    assert error["msgId"] == "MQWB0004E" and error["completionCode"] == 2 and error["reasonCode"] > 0
     keyword = admin.post(QUEUES, headers=CSRF, json={"name": "OBJ.BAD",
                                                      "storage": {"messageDeliverySequence": "sideways"}})
     assert keyword.status_code == 400 and error_of(keyword)["reasonCode"] > 0
     assert admin.get(f"{QUEUES}/OBJ.BAD").status_code == 404
     no_topic = admin.post(SUBS, headers=CSRF, json={"name": "s"})
-    assert no_topic.status_code == 400 and error_of(no_topic)["msgId"] == "MQWB0100E"
+    assert no_topic.status_code == 400 and error_of(no_topic)["msgId"] == "MQWB2004E"
     not_json = admin.post(QUEUES, headers={**CSRF, "content-type": "application/json"}, content=b"[1, 2]")
     assert not_json.status_code == 400
 
@@ -181,7 +181,7 @@ def test_channels_have_get_only(admin: httpx.Client) -> None:
     for method in ("POST", "PATCH", "DELETE"):
         path = "v2/admin/qmgr/QM1/channel" + ("" if method == "POST" else "/DEV.APP.SVRCONN")
         refused = admin.request(method, path, headers=CSRF, json={"name": "X"})
-        assert refused.status_code == 405 and error_of(refused)["msgId"] == "MQWB0105E", method
+        assert refused.status_code == 405 and error_of(refused)["msgId"] == "MQWB2005E", method
         assert "GET" in refused.headers["allow"]
 
 
@@ -193,6 +193,8 @@ def test_no_authority_is_403_with_2035(web: dict[str, Any]) -> None:
                         app.post(SUBS, headers=CSRF, json={"name": "app sub", "topicString": "a"})):
             assert refused.status_code == 403, refused.text
             assert (error_of(refused)["reasonCode"], error_of(refused)["completionCode"]) == (2035, 2)
+            assert error_of(refused)["msgId"] == "MQWB0103E"
+            assert error_of(refused)["message"].startswith("MQWB0103E: Not authorized to ")
 
 
 def test_missing_csrf_header_is_403(admin: httpx.Client) -> None:
@@ -200,7 +202,7 @@ def test_missing_csrf_header_is_403(admin: httpx.Client) -> None:
                     admin.patch(f"{QUEUES}/OBJ.DEST", json={}),
                     admin.delete(f"{QUEUES}/OBJ.DEST"),
                     admin.delete(f"{SUBS}/x")):
-        assert refused.status_code == 403 and error_of(refused)["msgId"] == "MQWB0107E"
+        assert refused.status_code == 403 and error_of(refused)["msgId"] == "MQWB0100E"
     assert admin.get(f"{QUEUES}/OBJ.DEST").status_code == 200  # still there
 
 

@@ -43,17 +43,17 @@ def test_extra_routes_are_served(client: TestClient) -> None:
 
 def test_unknown_paths_and_methods_get_ibm_errors(client: TestClient) -> None:
     missing = client.get("/nothing/here")
-    assert missing.status_code == 404 and missing.json()["error"][0]["msgId"] == "MQWB0104E"
+    assert missing.status_code == 404 and missing.json()["error"][0]["msgId"] == "MQWB0000E"
     method = client.patch("/ibmmq/rest/v2/admin/qmgr", headers={"ibm-mq-rest-csrf-token": "1"})
-    assert method.status_code == 405 and method.json()["error"][0]["msgId"] == "MQWB0105E"
+    assert method.status_code == 405 and method.json()["error"][0]["msgId"] == "MQWB2005E"
 
 
 def test_csrf_header_and_body_limit(client: TestClient) -> None:
     refused = client.post("/extra")
-    assert refused.status_code == 403 and refused.json()["error"][0]["msgId"] == "MQWB0107E"
+    assert refused.status_code == 403 and refused.json()["error"][0]["msgId"] == "MQWB0100E"
     assert client.post("/extra", headers={"ibm-mq-rest-csrf-token": ""}).text == "hello"  # any value
     big = client.post("/ibmmq/rest/v1/login", headers={"ibm-mq-rest-csrf-token": "1"}, content=b"x" * 101)
-    assert big.status_code == 413 and big.json()["error"][0]["msgId"] == "MQWB0106E"
+    assert big.status_code == 413 and big.json()["error"][0]["msgId"] == "MQWB2004E"
 
 
 def test_no_queue_manager_means_no_login(client: TestClient) -> None:

@@ -153,10 +153,11 @@ def test_basic_credentials_and_tokens() -> None:
 
 
 def test_error_body_is_ibms_shape() -> None:
-    body = error_body("MQWB0112E", ("app",), 2035)
+    body = error_body("MQWB0103E", ("put to", "APP.Q"), 2035)
     item = body["error"][0]
-    assert item["type"] == "rest" and item["msgId"] == "MQWB0112E"
-    assert item["message"].startswith("MQWB0112E: ") and "'app'" in item["message"]
+    assert item["type"] == "rest" and item["msgId"] == "MQWB0103E"
+    assert item["message"] == "MQWB0103E: Not authorized to put to 'APP.Q'."
+    assert error_body("MQWB0103E")["error"][0]["message"] == "MQWB0103E: Not authorized."
     assert (item["completionCode"], item["reasonCode"], item["reasonName"]) == (2, 2035, "MQRC_NOT_AUTHORIZED")
     assert {"explanation", "action"} <= set(item)
     assert [status_for_reason(r) for r in (2035, 2085, 2059, 2053)] == [403, 404, 503, 400]

@@ -28,16 +28,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TypeVar
 
-from mqlite import paths, users
+from mqlite import cmqc, paths, users
 from mqlite.client import MQMIError
 from mqlite.client import public as mq
 from mqlite.client.pymqi_api import Queue, QueueManager
 from mqlite.client.structs import OD, text
+from mqlite.reasons import reason_name
 from mqlite.web.errors import (
     MQRC_NOT_AUTHORIZED,
     MQRC_Q_MGR_NOT_AVAILABLE,
-    RestError,
+    WRONG_PASSWORD,
     from_reason,
+    refuse,
 )
 
 
@@ -92,9 +94,9 @@ def authenticated_anywhere(caller: Caller) -> bool:
 def open_qmgr(name: str, caller: Caller) -> QueueManager:
     """A connection to ``name`` as ``caller``; RestError (IBM's shape and status) when refused."""
     if not exists(name):
-        raise RestError(404, "MQWB0010E", (name,), 2058)
+        raise refuse("qmgr_unknown", name, reason=2058)
     if not password_valid(name, caller):
-        raise RestError(401, "MQWB0117E")
+        raise refuse("not_authenticated", detail=WRONG_PASSWORD)
     try:
         qm = mq.connect(name, user=caller.user, password=caller.password)
     except MQMIError as e:
@@ -105,7 +107,8 @@ def open_qmgr(name: str, caller: Caller) -> QueueManager:
         # CHCKLOCL(NONE) or ADOPTCTX(NO): the connection would run as the web server's own user
         with contextlib.suppress(MQMIError, OSError):
             qm.disconnect()
-        raise RestError(403, "MQWB0112E", (caller.user,), MQRC_NOT_AUTHORIZED)
+        raise refuse("not_authorized", reason=MQRC_NOT_AUTHORIZED,
+                     detail=f"The connection would not run as {caller.user}")
     return qm
 
 
@@ -205,7 +208,16 @@ def with_queue(qm: QueueManager, qmgr: str, queue_name: str, options: int, call:
             with contextlib.suppress(MQMIError, OSError):
                 queue.close()
     od = OD(ObjectName=queue_name)
-    queue = Queue(qm, od, options)
+    try:
+        queue = Queue(qm, od, options)
+    except MQMIError as e:
+        if e.reason == MQRC_NOT_AUTHORIZED:  # IBM's MQWB0103E names the verb and the queue
+            verb = ("put to" if options & cmqc.MQOO_OUTPUT else "browse from" if options & cmqc.MQOO_BROWSE
+                    else "get from")
+            raise refuse("not_authorized", verb, queue_name, reason=e.reason) from None
+        if e.reason == MQRC_UNKNOWN_OBJECT_NAME:
+            raise refuse("queue_unknown", queue_name, e.reason, reason_name(e.reason), reason=e.reason) from None
+        raise
     if text(od.ResolvedQName) != queue_name or text(od.ResolvedQMgrName) not in ("", qmgr):
         try:
             return call(queue)

@@ -25,7 +25,7 @@ from mqlite import paths
 from mqlite.client.pymqi_api import QueueManager
 from mqlite.web import access, mqsc_text, shapes
 from mqlite.web.access import Caller
-from mqlite.web.errors import MQRC_NOT_AUTHORIZED, RestError
+from mqlite.web.errors import MQRC_NOT_AUTHORIZED, WRONG_PASSWORD, RestError, refuse, refused_command
 from mqlite.web.security import caller_of, resource
 
 BASE = "/ibmmq/rest/v2/admin"
@@ -44,14 +44,14 @@ _QUEUE_TYPES = {"all": "QUEUE", "local": "QLOCAL", "alias": "QALIAS", "remote": 
 def object_name(value: str, what: str = "name") -> str:
     """An object name from a URL or query: IBM's characters (and * for generic), at most 48."""
     if not _NAME.fullmatch(value):
-        raise RestError(400, "MQWB0101E", (what, value))
+        raise refuse("bad_query", what, value)
     return value
 
 
 def free_name(value: str, what: str = "name") -> str:
     """A subscription name: any characters but control characters."""
     if not _FREE_NAME.fullmatch(value):
-        raise RestError(400, "MQWB0101E", (what, value))
+        raise refuse("bad_query", what, value)
     return value
 
 
@@ -59,7 +59,7 @@ def query_selection(request: Request, key: str) -> list[str]:
     try:
         return shapes.selection(request.query_params.get(key))
     except ValueError as e:
-        raise RestError(400, "MQWB0101E", (key, str(e))) from None
+        raise refuse("bad_query", key, str(e)) from None
 
 
 def run_display(qm: QueueManager, command: str, qmgr: str, user: str, missing_ok: bool = True,
@@ -70,18 +70,15 @@ def run_display(qm: QueueManager, command: str, qmgr: str, user: str, missing_ok
     if out.errors:
         if out.not_found and missing_ok:
             return []
-        if out.reason == MQRC_NOT_AUTHORIZED:
-            raise RestError(403, "MQWB0112E", (user,), MQRC_NOT_AUTHORIZED)
-        if out.not_found:
-            raise RestError(404, "MQWB0011E", (name, qmgr), out.reason)
-        raise RestError(400, "MQWB0013E", (qmgr, out.errors[0]), out.reason)
+        raise refused_command(out.reason or MQRCCF_COMMAND_FAILED, qmgr, name, command, out.errors[0],
+                              out.not_found and out.reason != MQRC_NOT_AUTHORIZED)
     return out.records
 
 
 async def _caller_anywhere(request: Request) -> Caller:
     caller = caller_of(request)
     if not await run_in_threadpool(access.authenticated_anywhere, caller):
-        raise RestError(401, "MQWB0117E")
+        raise refuse("not_authenticated", detail=WRONG_PASSWORD)
     return caller
 
 
@@ -142,14 +139,14 @@ async def qmgr_one(request: Request) -> Response:
     caller = caller_of(request)
     name = request.path_params["qmgr"]
     if not access.exists(name):
-        raise RestError(404, "MQWB0010E", (name,), 2058)
+        raise refuse("qmgr_unknown", name, reason=2058)
     if not await run_in_threadpool(access.password_valid, name, caller):
-        raise RestError(401, "MQWB0117E")
+        raise refuse("not_authenticated", detail=WRONG_PASSWORD)
     attributes, status = query_selection(request, "attributes"), query_selection(request, "status")
     try:
         shaped = await run_in_threadpool(_qmgr_object, name, caller, attributes, status, True)
     except ValueError as e:
-        raise RestError(400, "MQWB0101E", ("attributes", str(e))) from None
+        raise refuse("bad_query", "attributes", str(e)) from None
     return JSONResponse({"qmgr": [shaped]})
 
 
@@ -166,7 +163,7 @@ async def queues(request: Request) -> Response:
     name = object_name(request.path_params.get("queue") or request.query_params.get("name", "*"))
     qtype = request.query_params.get("type", "all").lower()
     if qtype not in _QUEUE_TYPES:
-        raise RestError(400, "MQWB0101E", ("type", qtype))
+        raise refuse("bad_query", "type", qtype)
     attributes, status = query_selection(request, "attributes"), query_selection(request, "status")
 
     def collect() -> list[dict[str, Any]]:
@@ -222,14 +219,14 @@ async def json_body(request: Request) -> dict[str, Any]:
     """The request's JSON object; 415 for another media type, 400 for a malformed body."""
     media = request.headers.get("content-type", "application/json").split(";")[0].strip().lower()
     if media != "application/json":
-        raise RestError(415, "MQWB0306E", (media,))
+        raise refuse("unsupported_media", detail=f"It is {media}")
     raw = await request.body()
     try:
         body = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as e:
-        raise RestError(400, "MQWB0100E", (f"not JSON ({e})",)) from None
+        raise refuse("bad_body", detail=f"not JSON ({e})") from None
     if not isinstance(body, dict):
-        raise RestError(400, "MQWB0100E", ("the body must be a JSON object",))
+        raise refuse("bad_body", detail="the body must be a JSON object")
     return body
 
 
@@ -240,11 +237,11 @@ def command_text(body: dict[str, Any]) -> tuple[str, bool]:
         parameters = body.get("parameters")
         command = parameters.get("command") if isinstance(parameters, dict) else None
         if not isinstance(command, str) or not re.fullmatch(COMMAND_PATTERN, command):
-            raise RestError(400, "MQWB0100E", ("runCommand needs parameters.command, one MQSC command",))
+            raise refuse("bad_body", detail="runCommand needs parameters.command, one MQSC command")
         return command.strip(), False
     if kind == "runCommandJSON":
         return json_command(body), True
-    raise RestError(400, "MQWB0100E", ("type must be runCommand or runCommandJSON",))
+    raise refuse("bad_body", detail="type must be runCommand or runCommandJSON")
 
 
 def json_command(body: dict[str, Any]) -> str:
@@ -252,26 +249,26 @@ def json_command(body: dict[str, Any]) -> str:
     parameters as KEYWORD(value), responseParameters as the DISPLAY's attribute list)."""
     command, qualifier = body.get("command"), body.get("qualifier")
     if not isinstance(command, str) or not _KEYWORD.fullmatch(command):
-        raise RestError(400, "MQWB0100E", ("runCommandJSON needs a command (display, define, ...)",))
+        raise refuse("bad_body", detail="runCommandJSON needs a command (display, define, ...)")
     if not isinstance(qualifier, str) or not _KEYWORD.fullmatch(qualifier):
-        raise RestError(400, "MQWB0100E", ("runCommandJSON needs a qualifier (qlocal, channel, ...)",))
+        raise refuse("bad_body", detail="runCommandJSON needs a qualifier (qlocal, channel, ...)")
     text = f"{command.upper()} {qualifier.upper()}"
     name = body.get("name")
     if name is not None:
         if not isinstance(name, str):
-            raise RestError(400, "MQWB0100E", ("name must be a string",))
+            raise refuse("bad_body", detail="name must be a string")
         text += f"({mqsc_text.quote(free_name(name), True)})"
     parameters = body.get("parameters", {})
     if not isinstance(parameters, dict):
-        raise RestError(400, "MQWB0100E", ("parameters must be a JSON object",))
+        raise refuse("bad_body", detail="parameters must be a JSON object")
     for key, value in parameters.items():
         if not _KEYWORD.fullmatch(key):
-            raise RestError(400, "MQWB0100E", (f"parameter name {key!r}",))
+            raise refuse("bad_body", detail=f"parameter name {key!r}")
         text += " " + _parameter(key.upper(), value)
     response = body.get("responseParameters")
     if response is not None:
         if not isinstance(response, list) or not all(isinstance(r, str) and _KEYWORD.fullmatch(r) for r in response):
-            raise RestError(400, "MQWB0100E", ("responseParameters must be a list of attribute names",))
+            raise refuse("bad_body", detail="responseParameters must be a list of attribute names")
         text += " " + " ".join(r.upper() for r in response)
     elif command.upper() == "DISPLAY":
         text += " ALL"
@@ -286,11 +283,11 @@ def _parameter(key: str, value: Any) -> str:
         return f"{key}({value})"
     if isinstance(value, str):
         if not re.fullmatch(r"[^\x00-\x1f\x7f]*", value):
-            raise RestError(400, "MQWB0100E", (f"parameter {key.lower()} holds a control character",))
+            raise refuse("bad_body", detail=f"parameter {key.lower()} holds a control character")
         return f"{key}({mqsc_text.quote(value, always)})"
     if isinstance(value, list) and all(isinstance(v, str | int) and not isinstance(v, bool) for v in value):
         return f"{key}(" + ",".join(mqsc_text.quote(str(v), always) for v in value) + ")"
-    raise RestError(400, "MQWB0100E", (f"parameter {key.lower()} has a value MQSC cannot take",))
+    raise refuse("bad_body", detail=f"parameter {key.lower()} has a value MQSC cannot take")
 
 
 def command_response(lines: list[str], code: int, as_json: bool) -> dict[str, Any]:
@@ -352,8 +349,8 @@ def routes(more: dict[str, dict[str, Handler]] | None = None) -> list[BaseRoute]
 
 async def _listed(key: str, collect: Callable[[], list[dict[str, Any]]]) -> Response:
     """``{key: [objects]}`` from ``collect`` run in the thread pool; an attribute selection that
-    names no attribute (``ValueError``) is IBM's 400 MQWB0101E."""
+    names no attribute (``ValueError``) is 400 (``bad_query``)."""
     try:
         return JSONResponse({key: await run_in_threadpool(collect)})
     except ValueError as e:
-        raise RestError(400, "MQWB0101E", ("attributes", str(e))) from None
+        raise refuse("bad_query", "attributes", str(e)) from None

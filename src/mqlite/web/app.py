@@ -32,7 +32,7 @@ from starlette.routing import BaseRoute
 
 from mqlite.web import access
 from mqlite.web.config import WebConfig
-from mqlite.web.errors import RestError
+from mqlite.web.errors import RestError, refuse
 from mqlite.web.security import TokenStore
 
 EXTRA_ROUTE_MODULES = ("mqlite.web.metrics", "mqlite.web.console")
@@ -83,9 +83,9 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     """Starlette's own 404/405 in IBM's shape."""
     assert isinstance(exc, HTTPException)
     if exc.status_code == 405:
-        error = RestError(405, "MQWB0105E", (request.method, request.url.path))
+        error = refuse("method_not_allowed", request.method, request.url.path)
     elif exc.status_code == 404:
-        error = RestError(404, "MQWB0104E", (request.url.path,))
+        error = refuse("unknown_resource", "NotFound", detail=f"No REST API resource has the URL {request.url.path}")
     else:
         error = RestError(exc.status_code, "MQWB0000E", (exc.detail,))
     return JSONResponse(error.body(), status_code=error.status, headers=dict(exc.headers or {}))  # 405's Allow

@@ -6,7 +6,7 @@ messages on a queue, and publishing on a topic string. Every call runs as the ca
 
 A get takes the message inside a unit of work: a message that is not text (Format not MQSTR, or
 bytes that are not its character set) is backed out and left on the queue, as IBM's API leaves
-incompatible messages, and answered with 400.
+incompatible messages, and answered with 501 MQWB0309E.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from mqlite.client.pymqi_api import Queue
 from mqlite.client.structs import GMO, MD
 from mqlite.web import access, message_headers
 from mqlite.web.admin import FREE_NAME_PATTERN, object_name
-from mqlite.web.errors import MQRC_NO_MSG_AVAILABLE, RestError
+from mqlite.web.errors import MQRC_NO_MSG_AVAILABLE, RestError, refuse
 from mqlite.web.message_headers import HeaderError
 from mqlite.web.security import caller_of, resource
 
@@ -45,21 +45,21 @@ _CCSIDS = {"utf-8": 1208, "utf8": 1208, "iso-8859-1": 819, "latin-1": 819, "us-a
 
 
 def _bad_header(error: HeaderError) -> RestError:
-    return RestError(400, "MQWB0302E", (error.name, error.value))
+    return refuse("bad_header", error.name, error.value)
 
 
 async def _text_body(request: Request) -> tuple[bytes, int]:
     media = request.headers.get("content-type", "text/plain;charset=utf-8")
     charset = message_headers.charset(media)
     if charset is None:
-        raise RestError(415, "MQWB0306E", (media,))
+        raise refuse("unsupported_media", detail=f"It is {media}")
     if charset not in _CCSIDS:
-        raise RestError(415, "MQWB0306E", (media,))
+        raise refuse("bad_charset", charset)
     body = await request.body()
     try:
         body.decode(charset)
     except (UnicodeDecodeError, LookupError):
-        raise RestError(400, "MQWB0100E", (f"the body is not {charset}",)) from None
+        raise refuse("body_not_charset", charset, detail=f"The body is not {charset}") from None
     return body, _CCSIDS[charset]
 
 
@@ -122,7 +122,7 @@ def _selectors(request: Request) -> dict[str, bytes]:
             if value is not None:
                 chosen[key] = message_headers.parse_id(value, param)
     except HeaderError as e:
-        raise RestError(400, "MQWB0101E", (e.name, e.value)) from None
+        raise refuse("bad_query", e.name, e.value) from None
     return chosen
 
 
@@ -135,7 +135,7 @@ async def get(request: Request) -> Response:
     try:
         wait_ms = message_headers.parse_wait(request.query_params.get("wait"))
     except HeaderError as e:
-        raise RestError(400, "MQWB0101E", (e.name, e.value)) from None
+        raise refuse("bad_query", e.name, e.value) from None
     selectors = _selectors(request)
 
     def run() -> tuple[bytes, MD] | None:
@@ -158,8 +158,7 @@ async def get(request: Request) -> Response:
             if not _is_text(bytes(body), md):
                 if destructive:
                     qm.backout()
-                raise RestError(400, "MQWB0100E", ("the message is not a text (MQSTR) message; it is left on "
-                                                   "the queue",))
+                raise refuse("not_text_message")
             if destructive:
                 qm.commit()
             return bytes(body), md
@@ -187,7 +186,7 @@ async def publish(request: Request) -> Response:
     qmgr = request.path_params["qmgr"]
     topic_string = request.path_params["topic"]
     if not re.fullmatch(FREE_NAME_PATTERN, topic_string):
-        raise RestError(400, "MQWB0101E", ("topic", topic_string))
+        raise refuse("bad_query", "topic", topic_string)
     body, ccsid = await _text_body(request)
     md = _md_from_headers(request, ccsid)
 

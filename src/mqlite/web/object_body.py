@@ -5,7 +5,7 @@ nested groups GET returns (``{"name": "Q1", "type": "local", "storage": {"maximu
 each ``group.name`` is read back through the tables of ``shapes`` (so the two directions cannot
 drift apart) into ``KEYWORD(value)``. A body that names an attribute the tables do not have, gives
 a value of the wrong JSON type, or leaves out the name is a ``BodyError`` (the handler's 400
-MQWB0100E); a value of the right type the queue manager does not take is the queue manager's to
+MQWB2004E); a value of the right type the queue manager does not take is the queue manager's to
 refuse (its reason code comes back). Unknown names under ``extended`` are taken as MQSC keywords,
 as GET shows every keyword the tables do not name there.
 """

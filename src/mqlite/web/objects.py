@@ -20,7 +20,7 @@ from starlette.responses import Response
 from mqlite.client.pymqi_api import QueueManager
 from mqlite.web import access, mqsc_text, object_body
 from mqlite.web.admin import BASE, free_name, json_body, object_name, run_display
-from mqlite.web.errors import MQRC_NOT_AUTHORIZED, MQRC_UNKNOWN_OBJECT_NAME, RestError
+from mqlite.web.errors import MQRC_UNKNOWN_OBJECT_NAME, RestError, refuse, refused_command
 from mqlite.web.object_body import BodyError
 from mqlite.web.security import caller_of
 
@@ -35,11 +35,7 @@ def run_change(qm: QueueManager, command: str, qmgr: str, user: str, name: str) 
     if not out.errors:
         return
     reason = object_body.refused_reason(out.errors, out.reason or MQRCCF_COMMAND_FAILED)
-    if reason == MQRC_NOT_AUTHORIZED:
-        raise RestError(403, "MQWB0112E", (user,), MQRC_NOT_AUTHORIZED)
-    if reason == MQRC_UNKNOWN_OBJECT_NAME:
-        raise RestError(404, "MQWB0011E", (name, qmgr), reason)
-    raise RestError(400, "MQWB0013E", (qmgr, out.errors[0]), reason)
+    raise refused_command(reason, qmgr, name, command, out.errors[0])
 
 
 def flag(request: Request, key: str) -> bool:
@@ -51,7 +47,7 @@ def flag(request: Request, key: str) -> bool:
         return True
     if value.lower() in ("false", "no"):
         return False
-    raise RestError(400, "MQWB0101E", (key, value))
+    raise refuse("bad_query", key, value)
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -59,14 +55,15 @@ async def _body(request: Request) -> dict[str, Any]:
 
 
 def _bad(error: BodyError) -> RestError:
-    return RestError(400, "MQWB0100E", (str(error),))
+    return refuse("bad_body", detail=str(error))
 
 
 def _queue_type(qm: QueueManager, name: str, qmgr: str, user: str) -> str:
     records = run_display(qm, f"DISPLAY QUEUE({mqsc_text.quote(name, True)}) TYPE", qmgr, user,
                           missing_ok=False, name=name)
     if not records:
-        raise RestError(404, "MQWB0011E", (name, qmgr), MQRC_UNKNOWN_OBJECT_NAME)
+        raise refuse("queue_unknown", name, MQRC_UNKNOWN_OBJECT_NAME, "MQRC_UNKNOWN_OBJECT_NAME",
+                     reason=MQRC_UNKNOWN_OBJECT_NAME)
     return records[0].get("TYPE", "QLOCAL")
 
 
@@ -97,7 +94,7 @@ async def change_queue(request: Request) -> Response:
     qmgr = request.path_params["qmgr"]
     name = object_name(request.path_params["queue"], "queue")
     if "*" in name:
-        raise RestError(400, "MQWB0101E", ("queue", name))
+        raise refuse("bad_query", "queue", name)
     body = await _body(request)
     try:
         object_body.attributes(body, object_body.QUEUE, frozenset({"name", "type"}))  # refused before connecting
@@ -122,7 +119,7 @@ async def delete_queue(request: Request) -> Response:
     qmgr = request.path_params["qmgr"]
     name = object_name(request.path_params["queue"], "queue")
     if "*" in name:
-        raise RestError(400, "MQWB0101E", ("queue", name))
+        raise refuse("bad_query", "queue", name)
     purge, keep = flag(request, "purge"), flag(request, "keepAuthorityRecords")
 
     def run() -> None:

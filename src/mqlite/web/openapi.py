@@ -43,7 +43,8 @@ _COMMAND_RESPONSE = {
 def _errors(*codes: int) -> dict[str, Any]:
     texts = {400: "Bad request", 401: "Not authenticated", 403: "Not authorized, or no CSRF header",
              404: "Not found", 405: "Method not allowed", 413: "Body too large", 415: "Unsupported media type",
-             500: "Internal error", 503: "Queue manager not running"}
+             500: "Internal error", 501: "The message is not text (left on the queue)",
+             503: "Queue manager not running"}
     return {str(c): {"description": texts[c], "content": {JSON: {"schema": {"$ref": "#/components/schemas/Error"}}}}
             for c in codes}
 
@@ -165,7 +166,7 @@ def document() -> dict[str, Any]:
     name = _query("name", "Name (generic with *)", _anchored(NAME_PATTERN))
     text_body = {"required": True, "content": {TEXT: {"schema": {"type": "string"}}}}
     got = {"200": {"description": "The message body", "content": {TEXT: {"schema": {"type": "string"}}}},
-           "204": {"description": "No message"}, **_errors(*_GET_ERRORS)}
+           "204": {"description": "No message"}, **_errors(*_GET_ERRORS, 501)}
     put = {"201": {"description": "Put"}, **_errors(400, 401, 403, 404, 413, 415, 503)}
     return {
         "openapi": "3.1.0",

@@ -13,7 +13,7 @@ from mqlite.web import access, admin, messaging, objects, openapi
 from mqlite.web.access import Caller
 from mqlite.web.config import WebConfig
 from mqlite.web.cors import Cors
-from mqlite.web.errors import RestError
+from mqlite.web.errors import WRONG_PASSWORD, refuse
 from mqlite.web.security import TOKEN_COOKIE, Guard, resource
 
 LOGIN = "/ibmmq/rest/v1/login"
@@ -27,10 +27,10 @@ async def login(request: Request) -> Response:
     body = await admin.json_body(request)
     user, password = body.get("username"), body.get("password")
     if not isinstance(user, str) or not isinstance(password, str) or not user:
-        raise RestError(400, "MQWB0100E", ("login needs username and password strings",))
+        raise refuse("bad_body", detail="login needs username and password strings")
     caller = Caller(user, password)
     if not await run_in_threadpool(access.authenticated_anywhere, caller):
-        raise RestError(401, "MQWB0117E")
+        raise refuse("not_authenticated", detail=WRONG_PASSWORD)
     token = request.app.state.tokens.issue(caller)
     response = Response(status_code=204)
     response.set_cookie(TOKEN_COOKIE, token, httponly=True, samesite="strict",

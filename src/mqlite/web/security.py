@@ -26,7 +26,7 @@ from starlette.routing import Match, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mqlite.web.access import Caller
-from mqlite.web.errors import RestError, error_body
+from mqlite.web.errors import RestError, refuse
 
 TOKEN_COOKIE = "LtpaToken2"
 CSRF_HEADER = "ibm-mq-rest-csrf-token"
@@ -103,11 +103,14 @@ def resource(path: str, handlers: dict[str, Callable[[Request], Awaitable[Respon
 def caller_of(request: Request) -> Caller:
     """The caller of a REST request; RestError 401 when it names none."""
     caller = basic_credentials(request.headers.get("authorization"))
-    if caller is None:
+    token = request.cookies.get(TOKEN_COOKIE)
+    if caller is None and token is not None:
         store: TokenStore = request.app.state.tokens
-        caller = store.lookup(request.cookies.get(TOKEN_COOKIE))
+        caller = store.lookup(token)
+        if caller is None:  # unknown or lapsed: IBM's answer to an LtpaToken2 that fails verification
+            raise refuse("token_failed", TOKEN_COOKIE)
     if caller is None:
-        raise RestError(401, "MQWB0117E")
+        raise refuse("not_authenticated")
     return caller
 
 
@@ -124,11 +127,11 @@ class Guard:
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         if scope["method"] in STATE_CHANGING and CSRF_HEADER not in headers and _routed(scope):
-            await _refuse(send, RestError(403, "MQWB0107E"))
+            await _refuse(send, refuse("csrf_missing", CSRF_HEADER))
             return
         length = headers.get("content-length")
         if length is not None and (not length.strip().isdigit() or int(length) > self.max_body):
-            await _refuse(send, RestError(413, "MQWB0106E", (self.max_body,)))
+            await _refuse(send, _too_large(self.max_body))
             return
         received = 0
         refused = False
@@ -155,7 +158,7 @@ class Guard:
             await self.app(scope, limited, tracking_send)
         except BodyTooLarge:
             if not started:
-                await _refuse(send, RestError(413, "MQWB0106E", (self.max_body,)))
+                await _refuse(send, _too_large(self.max_body))
 
 
 def _routed(scope: Scope) -> bool:
@@ -168,12 +171,16 @@ def _routed(scope: Scope) -> bool:
     return any(route.matches(scope)[0] == Match.FULL for route in router.routes)
 
 
+def _too_large(limit: int) -> RestError:
+    return refuse("body_too_large", detail=f"It is larger than the limit of {limit} bytes (maxRequestBodySize)")
+
+
 class BodyTooLarge(Exception):
     """A chunked body passed the limit while being read."""
 
 
 async def _refuse(send: Send, error: RestError) -> None:
-    body = json.dumps(error_body(error.msg_id, error.inserts, error.reason)).encode()
+    body = json.dumps(error.body()).encode()
     await send({"type": "http.response.start", "status": error.status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})

@@ -22,7 +22,7 @@ from mqlite.web import access
 from mqlite.web.access import Caller
 from mqlite.web.console import data, network, pages
 from mqlite.web.console.sampler import shared_sampler
-from mqlite.web.errors import RestError
+from mqlite.web.errors import WRONG_PASSWORD, RestError, refuse
 from mqlite.web.security import caller_of
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
@@ -209,7 +209,7 @@ async def events(request: Request, caller: Caller) -> Response:
 async def charts(request: Request, caller: Caller) -> Response:
     qmgr = request.path_params["qmgr"]
     if not await run_in_threadpool(access.password_valid, qmgr, caller):
-        raise RestError(401, "MQWB0117E")
+        raise refuse("not_authenticated", detail=WRONG_PASSWORD)
     shared_sampler().ensure_running()
     found = await run_in_threadpool(data.queues, qmgr, caller, "*")
     names = [q["QUEUE"] for q in found if q.get("TYPE") == "QLOCAL"
@@ -226,7 +226,7 @@ async def charts(request: Request, caller: Caller) -> Response:
 async def samples(request: Request, caller: Caller) -> Response:
     qmgr = request.path_params["qmgr"]
     if not await run_in_threadpool(access.password_valid, qmgr, caller):
-        raise RestError(401, "MQWB0117E")
+        raise refuse("not_authenticated", detail=WRONG_PASSWORD)
     sampler = shared_sampler()
     sampler.ensure_running()
     return JSONResponse(sampler.series(qmgr, request.query_params.get("queue")))
