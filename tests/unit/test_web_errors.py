@@ -94,6 +94,7 @@ def test_detail_goes_to_the_explanation_not_the_message() -> None:
     item = refuse("bad_body", detail="storage.noSuchThing is not an attribute").body()["error"][0]
     assert item["message"] == "MQWB2004E: The body of the request could not be parsed."
     assert item["explanation"].endswith(" storage.noSuchThing is not an attribute.")
+    assert (item["completionCode"], item["reasonCode"]) == (0, 0)  # as IBM's servers send them
 
 
 def test_mq_failures_keep_their_reason() -> None:

@@ -173,6 +173,9 @@ def error_body(msg_id: str, inserts: tuple[object, ...] = (), reason: int | None
         item["completionCode"] = MQCC_FAILED if completion is None else completion
         item["reasonCode"] = reason
         item["reasonName"] = name_of_reason(reason)
+    else:  # IBM's servers send both, 0, when no MQ call failed (their MQWB0112E, MQWB0400E bodies)
+        item["completionCode"] = 0
+        item["reasonCode"] = 0
     return {"error": [item]}
 
 
