@@ -156,6 +156,8 @@ def test_amqsmon_prints_queue_statistics(qm1: QMgr, cli: RunCli) -> None:
     assert "MonitoringType: QueueStatistics" in printed.stdout
     assert "QueueName: 'ST.M'" in printed.stdout and "PutCount: [0, 1]" in printed.stdout
     assert _messages(qm1)  # -b browsed: still there
+    refused = cli("amqsmon", "-m", qm1.name, "-a")
+    assert refused.returncode != 0 and "accounting messages are not built" in refused.stderr
 
 
 def _channel_group(messages: list[pcf.PcfMessage], name: str) -> dict[int, Any]:
