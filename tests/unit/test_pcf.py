@@ -58,6 +58,19 @@ def test_integer64_structures_decode_to_ints() -> None:
     assert pcf.decode(head + in64 + il64).parameters == [(9, 2**40), (10, [-1, 2**33])]
 
 
+@pytest.mark.parametrize("little", [True, False])
+def test_marked_64_bit_integers_go_as_mqcfin64_and_mqcfil64_whatever_their_size(little: bool) -> None:
+    order = "<" if little else ">"
+    body = pcf.encode(event((9, pcf.Int64(5)), (10, pcf.Int64List([1, 2])), (11, 5), (12, [1, 2])), little)
+    assert body[36:] == (struct.pack(order + "4iq", C.MQCFT_INTEGER64, 24, 9, 0, 5)
+                         + struct.pack(order + "4i2q", C.MQCFT_INTEGER64_LIST, 32, 10, 2, 1, 2)
+                         + struct.pack(order + "4i", C.MQCFT_INTEGER, 16, 11, 5)
+                         + struct.pack(order + "4i2i", C.MQCFT_INTEGER_LIST, 24, 12, 2, 1, 2))
+    decoded = pcf.decode(body, little)
+    assert [type(v) for _, v in decoded.parameters] == [pcf.Int64, pcf.Int64List, int, list]
+    assert pcf.encode(decoded, little) == body  # decoded 64-bit fields encode back as they came
+
+
 def test_byte_order_follows_the_md_encoding() -> None:
     assert pcf.little_endian(C.MQENC_NATIVE) and not pcf.little_endian(0x111)
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from mqlite import cmqc as C
+from mqlite.client import statistics_text
 from mqlite.core.statistics import messages
-from mqlite.core.statistics.counters import MQICounters, QueueCounters, Statistics, waited
+from mqlite.core.statistics.counters import ChannelCounters, MQICounters, QueueCounters, Statistics, waited
 from mqlite.core.statistics.writer import collects_channel, collects_queue, due
 from mqlite.protocol import pcf
 
@@ -134,6 +135,38 @@ def test_queue_statistics_message_layout() -> None:
     values = dict(group.parameters)
     assert values[C.MQIAMO_PUTS] == [0, 1] and values[C.MQIAMO64_PUT_BYTES] == [0, 10]
     assert values[C.MQIAMO64_AVG_Q_TIME] == [0, 2_000_000] and values[C.MQIAMO_Q_MAX_DEPTH] == 1
+
+
+def _widths(parameters: list[tuple[int, pcf.Value]]) -> dict[int, type]:
+    out: dict[int, type] = {}
+    for parameter, value in parameters:
+        if isinstance(value, pcf.Group):
+            out.update(_widths(value.parameters))
+        elif isinstance(value, int | list):
+            out[parameter] = type(value)
+    return out
+
+
+def test_64_bit_fields_are_mqcfin64_and_mqcfil64_even_when_small() -> None:
+    """IBM's Queue, MQI and Channel statistics message data: AvgTimeOnQ, PutBytes, GetBytes,
+    BrowseBytes, PutTopicBytes MQCFIL64, TotalBytes MQCFIN64; the other counts 32-bit."""
+    c = QueueCounters()
+    c.put(True, 10, 1)
+    record = messages.QueueRecord("Q", "", "", C.MQQT_LOCAL, C.MQQDT_PREDEFINED, 0, 1, c.snapshot(0))
+    (qbody,) = messages.queue_messages("QM1", _interval(), 940, [record])
+    q = _widths(pcf.decode(qbody).parameters)
+    assert {p for p, t in q.items() if t is pcf.Int64List} == {
+        C.MQIAMO64_AVG_Q_TIME, C.MQIAMO64_PUT_BYTES, C.MQIAMO64_GET_BYTES, C.MQIAMO64_BROWSE_BYTES}
+    assert q[C.MQIAMO_PUTS] is list and q[C.MQIAMO_PUTS_FAILED] is int
+    m = _widths(pcf.decode(messages.mqi_message("QM1", _interval(), 940, MQICounters().snapshot())).parameters)
+    assert {p for p, t in m.items() if t in (pcf.Int64, pcf.Int64List)} == {
+        C.MQIAMO64_PUT_BYTES, C.MQIAMO64_GET_BYTES, C.MQIAMO64_BROWSE_BYTES, C.MQIAMO64_TOPIC_PUT_BYTES}
+    group = messages.channel_group(messages.ChannelRecord("TO.QM2", C.MQCHT_SENDER, "QM2", "127.0.0.1(1414)",
+                                                          ChannelCounters().snapshot()))
+    ch = _widths(pcf.decode(pcf.encode(pcf.PcfMessage(pcf.MQCFH(), [(1, group)]))).parameters)
+    assert ch[C.MQIAMO64_BYTES] is pcf.Int64 and ch[C.MQIAMO_MSGS] is int
+    text = statistics_text.format_statistics(pcf.decode(qbody))
+    assert "  PutBytes: [0, 10]\n" in text and "  AverageQueueTime: [0, 0]\n" in text  # amqsmon reads them
 
 
 def test_a_hundred_queues_a_message_and_none_for_none() -> None:

@@ -9,10 +9,12 @@ answering an XR command), with the filters of INQUIRE commands: ``IntegerFilter`
 
 A message is an ``MQCFH`` and a list of ``(parameter, value)`` pairs; the value's Python type
 chooses the structure: ``int`` MQCFIN, ``str`` MQCFST, ``bytes`` MQCFBS, ``list[int]`` MQCFIL,
-``list[str]`` MQCFSL, ``Group`` MQCFGR. MQCFIN64 and MQCFIL64 decode to ``int`` and
-``list[int]``. Integers are in the byte order the message's MQMD Encoding names (reversed,
-little-endian, on Linux x86); strings are in the CCSID they carry (UTF-8 when encoded here).
-Malformed input raises ``PcfError`` with IBM's MQRCCF_* reason for it.
+``list[str]`` MQCFSL, ``Group`` MQCFGR; ``Int64`` and ``Int64List`` (an ``int`` and a
+``list[int]`` marked 64-bit) MQCFIN64 and MQCFIL64 whatever their size, as IBM sends byte counts
+(a plain ``int`` past 32 bits goes as MQCFIN64 too). MQCFIN64 and MQCFIL64 decode to ``Int64`` and
+``Int64List``, so what was decoded encodes back as it came. Integers are in the byte order the
+message's MQMD Encoding names (reversed, little-endian, on Linux x86); strings are in the CCSID
+they carry (UTF-8 when encoded here). Malformed input raises ``PcfError`` with IBM's MQRCCF_* reason for it.
 """
 
 from __future__ import annotations
@@ -65,6 +67,18 @@ class ByteStringFilter(NamedTuple):
 
     operator: int
     value: bytes
+
+
+class Int64(int):
+    """An integer sent as MQCFIN64 whatever its size (IBM's 64-bit fields: MQIAMO64_*)."""
+
+    __slots__ = ()
+
+
+class Int64List(list[int]):
+    """An integer list sent as MQCFIL64 whatever its values (IBM's 64-bit fields: MQIAMO64_*)."""
+
+    __slots__ = ()
 
 
 Filter = IntegerFilter | StringFilter | ByteStringFilter
@@ -152,7 +166,7 @@ _ENCODED: dict[tuple[str, bool], dict[tuple[int, Value], bytes]] = {
 
 def _encode_parameter(order: str, parameter: int, value: Value) -> bytes:
     if isinstance(value, int):
-        if not _INT32_MIN <= value <= _INT32_MAX:  # what an MQCFIN64 held goes back as one
+        if isinstance(value, Int64) or not _INT32_MIN <= value <= _INT32_MAX:  # what an MQCFIN64 held goes back as one
             return struct.pack(order + "4iq", C.MQCFT_INTEGER64, C.MQCFIN64_STRUC_LENGTH, parameter, 0, value)
         return struct.pack(order + "4i", C.MQCFT_INTEGER, C.MQCFIN_STRUC_LENGTH, parameter, int(value))
     if isinstance(value, str):
@@ -190,7 +204,7 @@ def _encode_parameter(order: str, parameter: int, value: Value) -> bytes:
         head = struct.pack(order + "6i", C.MQCFT_STRING_LIST, length, parameter, UTF8, len(strings), width)
         return (head + data).ljust(length, b"\0")
     numbers = [int(v) for v in value]
-    if any(not _INT32_MIN <= n <= _INT32_MAX for n in numbers):
+    if isinstance(value, Int64List) or any(not _INT32_MIN <= n <= _INT32_MAX for n in numbers):
         return struct.pack(order + f"4i{len(numbers)}q", C.MQCFT_INTEGER64_LIST,
                            C.MQCFIL_STRUC_LENGTH_FIXED + 8 * len(numbers), parameter, len(numbers), *numbers)
     return struct.pack(order + f"4i{len(numbers)}i", C.MQCFT_INTEGER_LIST,
@@ -283,7 +297,7 @@ def _decode_value(kind: int, parameter: int, part: bytes, order: str) -> Value:
     if kind == C.MQCFT_INTEGER64:
         if length != C.MQCFIN64_STRUC_LENGTH:
             raise PcfError(C.MQRCCF_CFIN_LENGTH_ERROR, f"MQCFIN64 {parameter}: StrucLength {length}", parameter)
-        return int(struct.unpack_from(order + "q", part, 16)[0])
+        return Int64(struct.unpack_from(order + "q", part, 16)[0])
     if kind == C.MQCFT_STRING:
         if length < C.MQCFST_STRUC_LENGTH_FIXED:
             raise PcfError(C.MQRCCF_CFST_LENGTH_ERROR, f"MQCFST {parameter}: StrucLength {length}", parameter)
@@ -312,7 +326,8 @@ def _decode_value(kind: int, parameter: int, part: bytes, order: str) -> Value:
         (count,) = struct.unpack_from(order + "i", part, 12)
         if count < 0 or C.MQCFIL_STRUC_LENGTH_FIXED + size * count != length:
             raise PcfError(C.MQRCCF_CFIL_COUNT_ERROR, f"integer list {parameter}: Count {count}", parameter)
-        return list(struct.unpack_from(order + f"{count}{'i' if size == 4 else 'q'}", part, 16))
+        numbers = struct.unpack_from(order + f"{count}{'i' if size == 4 else 'q'}", part, 16)
+        return list(numbers) if size == 4 else Int64List(numbers)
     if kind == C.MQCFT_INTEGER_FILTER:
         if length != C.MQCFIF_STRUC_LENGTH:
             raise PcfError(C.MQRCCF_CFIF_LENGTH_ERROR, f"MQCFIF {parameter}: StrucLength {length}", parameter)

@@ -63,6 +63,17 @@ def _pair(values: tuple[int, int]) -> list[int]:
     return [values[0], values[1]]
 
 
+def _pair64(values: tuple[int, int]) -> pcf.Int64List:
+    """One of IBM's 64-bit pairs (AvgTimeOnQ, the byte counts): MQCFIL64 whatever the values."""
+    return pcf.Int64List(values)
+
+
+#: The statistics fields IBM sends as MQCFIN64/MQCFIL64 (its "... statistics message data"
+#: pages; amqsmon reads them as such): the MQIAMO64_* parameters.
+INT64_PARAMETERS = frozenset({C.MQIAMO64_AVG_Q_TIME, C.MQIAMO64_PUT_BYTES, C.MQIAMO64_GET_BYTES,
+                              C.MQIAMO64_BROWSE_BYTES, C.MQIAMO64_TOPIC_PUT_BYTES, C.MQIAMO64_BYTES})
+
+
 def queue_group(record: QueueRecord) -> pcf.Group:
     """One QStatisticsData group, IBM's parameters in IBM's order."""
     c = record.counts
@@ -71,12 +82,12 @@ def queue_group(record: QueueRecord) -> pcf.Group:
         (C.MQCA_Q_NAME, record.name.ljust(48)), (C.MQCA_CREATION_DATE, record.create_date),
         (C.MQCA_CREATION_TIME, record.create_time), (C.MQIA_Q_TYPE, record.qtype),
         (C.MQIA_DEFINITION_TYPE, record.definition_type), (C.MQIAMO_Q_MIN_DEPTH, record.min_depth),
-        (C.MQIAMO_Q_MAX_DEPTH, record.max_depth), (C.MQIAMO64_AVG_Q_TIME, avg),
+        (C.MQIAMO_Q_MAX_DEPTH, record.max_depth), (C.MQIAMO64_AVG_Q_TIME, pcf.Int64List(avg)),
         (C.MQIAMO_PUTS, _pair(c.puts)), (C.MQIAMO_PUTS_FAILED, c.put_fails),
         (C.MQIAMO_PUT1S, _pair(c.put1s)), (C.MQIAMO_PUT1S_FAILED, c.put1_fails),
-        (C.MQIAMO64_PUT_BYTES, _pair(c.put_bytes)), (C.MQIAMO_GETS, _pair(c.gets)),
-        (C.MQIAMO64_GET_BYTES, _pair(c.get_bytes)), (C.MQIAMO_GETS_FAILED, c.get_fails),
-        (C.MQIAMO_BROWSES, _pair(c.browses)), (C.MQIAMO64_BROWSE_BYTES, _pair(c.browse_bytes)),
+        (C.MQIAMO64_PUT_BYTES, _pair64(c.put_bytes)), (C.MQIAMO_GETS, _pair(c.gets)),
+        (C.MQIAMO64_GET_BYTES, _pair64(c.get_bytes)), (C.MQIAMO_GETS_FAILED, c.get_fails),
+        (C.MQIAMO_BROWSES, _pair(c.browses)), (C.MQIAMO64_BROWSE_BYTES, _pair64(c.browse_bytes)),
         (C.MQIAMO_BROWSES_FAILED, c.browse_fails), (C.MQIAMO_MSGS_NOT_QUEUED, c.not_queued),
         (C.MQIAMO_MSGS_EXPIRED, c.expired), (C.MQIAMO_MSGS_PURGED, c.purged),
     ])
@@ -119,7 +130,10 @@ def mqi_message(qmgr: str, interval: Interval, command_level: int, counts: MQISn
     params = _head(qmgr, interval, command_level)
     for parameter, name in MQI_PARAMETERS:
         value = counts[name]
-        params.append((parameter, list(value) if isinstance(value, tuple) else value))
+        if parameter in INT64_PARAMETERS:
+            params.append((parameter, pcf.Int64List(value) if isinstance(value, tuple) else pcf.Int64(value)))
+        else:
+            params.append((parameter, list(value) if isinstance(value, tuple) else value))
     return _pcf(C.MQCMD_STATISTICS_MQI, params)
 
 
@@ -130,7 +144,7 @@ def channel_group(record: ChannelRecord) -> pcf.Group:
     return pcf.Group([
         (C.MQCACH_CHANNEL_NAME, record.name.ljust(20)), (C.MQIACH_CHANNEL_TYPE, record.chltype),
         (C.MQCA_REMOTE_Q_MGR_NAME, record.remote_qmgr.ljust(48)), (C.MQCACH_CONNECTION_NAME, record.conname),
-        (C.MQIAMO_MSGS, c.msgs), (C.MQIAMO64_BYTES, c.bytes), (C.MQIAMO_FULL_BATCHES, c.full_batches),
+        (C.MQIAMO_MSGS, c.msgs), (C.MQIAMO64_BYTES, pcf.Int64(c.bytes)), (C.MQIAMO_FULL_BATCHES, c.full_batches),
         (C.MQIAMO_INCOMPLETE_BATCHES, c.incomplete_batches),
         (C.MQIAMO_AVG_BATCH_SIZE, c.batch_msgs // batches if batches else 0), (C.MQIAMO_PUT_RETRIES, c.put_retries),
     ])
