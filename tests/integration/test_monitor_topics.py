@@ -65,11 +65,11 @@ def test_metadata_classes_is_retained(monitored: tuple[QMgr, Any]) -> None:
         assert [c.name for c in classes] == ["CPU", "DISK", "STATMQI", "STATQ"]
         types_sub = mqlite.Subscription(qm, classes[3].topic)
         types = R.read_types(_body(types_sub.get(wait=60)))
-        assert [t.name for t in types] == ["PUT", "GET", "GENERAL"]
-        elements_sub = mqlite.Subscription(qm, types[0].topic)
-        R.read_elements(_body(elements_sub.get(wait=60)), types[0])
-        assert types[0].data_topic == ROOT + "STATQ/%s/PUT"
-        assert types[0].elements[0].description == "MQPUT/MQPUT1 count"
+        assert [t.name for t in types] == ["OPENCLOSE", "INQSET", "PUT", "GET", "GENERAL"]
+        elements_sub = mqlite.Subscription(qm, types[2].topic)
+        R.read_elements(_body(elements_sub.get(wait=60)), types[2])
+        assert types[2].data_topic == ROOT + "STATQ/%s/PUT"
+        assert types[2].elements[0].description == "MQPUT/MQPUT1 count"
 
 
 def _publications(sub: Any, wait: float = 0.0) -> list[R.Data]:
@@ -107,6 +107,40 @@ def test_statq_put_count_and_nothing_for_an_unsubscribed_queue(monitored: tuple[
     # Only topics subscribed to under $SYS are published: MON.Q1's STATQ node is there, never MON.Q2's.
     shown = run_cli("runmqsc", qmgr.name, input=f"DISPLAY TPSTATUS('{ROOT}STATQ/#')\n").stdout
     assert "STATQ/MON.Q1/PUT" in shown and "MON.Q2" not in shown
+
+
+def test_statq_openclose_inqset_and_failed_gets(monitored: tuple[QMgr, Any]) -> None:
+    """STATQ OPENCLOSE and INQSET count a queue's MQOPEN, MQCLOSE, MQINQ and MQSET (an MQPUT1's
+    own open and close not among them); STATQ GET its failures with 2033 apart."""
+    qmgr, run_cli = monitored
+    assert run_cli("runmqsc", qmgr.name, input="DEFINE QLOCAL(MON.Q3)\n").returncode == 0
+    with mqlite.connect(qmgr.name) as qm:
+        subs = {name: mqlite.Subscription(qm, ROOT + f"STATQ/MON.Q3/{name}") for name in ("OPENCLOSE", "INQSET", "GET")}
+        for sub in subs.values():
+            sub.get(wait=60)  # the queue is counted from its first publication on
+        options = C.MQOO_INQUIRE | C.MQOO_SET | C.MQOO_INPUT_AS_Q_DEF
+        for _ in range(2):
+            q = mqlite.Queue(qm, "MON.Q3", options)
+            assert q.inquire(C.MQIA_CURRENT_Q_DEPTH) == 0
+            q.set(C.MQIA_INHIBIT_PUT, C.MQQA_PUT_ALLOWED)
+            with pytest.raises(mqlite.MQMIError) as failed:
+                q.get()
+            assert failed.value.reason == C.MQRC_NO_MSG_AVAILABLE
+            q.close()
+        qm.put1("MON.Q3", b"x")
+        totals: dict[str, dict[int, int]] = {name: {} for name in subs}
+
+        def counted() -> bool:
+            for name, sub in subs.items():
+                for data in _publications(sub):
+                    for element, value in data.values.items():
+                        totals[name][element] = totals[name].get(element, 0) + value
+            return (totals["OPENCLOSE"].get(1, 0) >= 2 and totals["INQSET"].get(1, 0) >= 2
+                    and totals["GET"].get(11, 0) >= 2)
+
+        wait_until(counted, "STATQ OPENCLOSE, INQSET and GET count MON.Q3's calls")
+        assert totals["OPENCLOSE"] == {0: 2, 1: 2} and totals["INQSET"] == {0: 2, 1: 2}
+        assert totals["GET"][10] == 2 and totals["GET"][11] == 2 and totals["GET"][12] == 0
 
 
 def test_cpu_system_summary_arrives(monitored: tuple[QMgr, Any]) -> None:

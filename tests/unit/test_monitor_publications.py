@@ -12,7 +12,7 @@ import pytest
 
 from mqlite import cmqc as C
 from mqlite.core import monitoring
-from mqlite.core.statistics.counters import MQI_FIELDS, MQISnapshot, QueueSnapshot
+from mqlite.core.statistics.counters import MQI_FIELDS, MQISnapshot, QueueCounters, QueueSnapshot
 from mqlite.protocol import monitor as M
 from mqlite.protocol import monitor_read as R
 from mqlite.protocol import pcf
@@ -86,6 +86,37 @@ def test_ibm_numbers_kept_for_the_elements_published() -> None:
     syncpoint = M.find_type(M.STATMQI, "SYNCPOINT")
     assert syncpoint is not None and [e.id for e in syncpoint.elements] == [0, 2]  # IBM publishes no 1
     assert len(M.metadata(QM)) == 1 + len(M.CLASSES) + sum(len(c.types) for c in M.CLASSES)
+
+
+def test_statq_openclose_inqset_and_get_failures_are_ibms() -> None:
+    """amqsrua's metadata of IBM MQ 9's STATQ: OPENCLOSE type 0, INQSET type 1, GET's 2033 and
+    2080 failures as elements 11, 12 (destructive) and 14, 15 (browse)."""
+    shown = {t.name: (t.id, t.description, [(e.id, e.description) for e in t.elements]) for t in M.STATQ.types}
+    assert shown["OPENCLOSE"] == (0, "MQOPEN and MQCLOSE", [(0, "MQOPEN count"), (1, "MQCLOSE count")])
+    assert shown["INQSET"] == (1, "MQINQ and MQSET", [(0, "MQINQ count"), (1, "MQSET count")])
+    assert [e for e in shown["GET"][2] if e[0] in (11, 12, 14, 15)] == [
+        (11, "destructive MQGET fails with MQRC_NO_MSG_AVAILABLE"),
+        (12, "destructive MQGET fails with MQRC_TRUNCATED_MSG_FAILED"),
+        (14, "MQGET browse fails with MQRC_NO_MSG_AVAILABLE"),
+        (15, "MQGET browse fails with MQRC_TRUNCATED_MSG_FAILED")]
+    counters = QueueCounters()
+    base = counters.snapshot()
+    counters.opens += 2
+    counters.closes += 1
+    counters.inqs += 3
+    counters.sets += 1
+    for browse, reason in ((0, C.MQRC_NO_MSG_AVAILABLE), (0, C.MQRC_TRUNCATED_MSG_FAILED), (0, C.MQRC_Q_DELETED),
+                           (1, C.MQRC_NO_MSG_AVAILABLE), (1, C.MQRC_TRUNCATED_MSG_FAILED)):
+        counters.failed(browse, reason)
+    values = monitoring.statq_values(counters.snapshot() - base)
+    for name in ("OPENCLOSE", "INQSET", "GET"):
+        typ = M.find_type(M.STATQ, name)
+        assert typ is not None
+        assert all(e.key in values for e in typ.elements)  # every element published has its value
+    assert (values["opens"], values["closes"], values["inqs"], values["sets"]) == (2, 1, 3, 1)
+    assert (values["gets_failed"], values["gets_failed_no_msg"], values["gets_failed_truncated"]) == (3, 1, 1)
+    assert (values["browses_failed"], values["browses_failed_no_msg"], values["browses_failed_truncated"]) == (2, 1, 1)
+    assert not dataclasses.replace(base, opens=1, closes=1, inqs=1, sets=1).active  # no statistics record for those
 
 
 def _queue_snapshot(puts: int = 0, put_bytes: int = 0, gets: int = 0, depth: int = 0, waited: int = 0,

@@ -65,6 +65,12 @@ def statq_values(interval: QueueSnapshot) -> dict[str, int]:
     v["get_total_bytes"] = sum(interval.get_bytes)
     v["gets_failed"] = interval.get_fails
     v["browses_failed"] = interval.browse_fails
+    v["gets_failed_no_msg"] = interval.get_fails_no_msg
+    v["gets_failed_truncated"] = interval.get_fails_truncated
+    v["browses_failed_no_msg"] = interval.browse_fails_no_msg
+    v["browses_failed_truncated"] = interval.browse_fails_truncated
+    v["opens"], v["closes"] = interval.opens, interval.closes
+    v["inqs"], v["sets"] = interval.inqs, interval.sets
     v["expired"] = interval.expired
     v["purged"] = interval.purged
     timed = sum(interval.timed)

@@ -61,13 +61,13 @@ class Gets:
         pushed, handle.pushed_since_get = handle.pushed_since_get, 0
         try:
             result = self._try_get(conn, handle, queue, request)
-        except MQError:
-            failed(queue, browse)
+        except MQError as error:
+            failed(queue, browse, error.reason)
             raise
         if result is not None:
             return result
         if not options & C.MQGMO_WAIT or request.wait_ms == 0 or options & C.MQGMO_BROWSE_MSG_UNDER_CURSOR:
-            failed(queue, browse)
+            failed(queue, browse, C.MQRC_NO_MSG_AVAILABLE)
             raise MQError(C.MQRC_NO_MSG_AVAILABLE, "no message available")
         if pushed:
             # Messages went ahead to this consumer since its last MQGET and may still be on their
@@ -310,11 +310,8 @@ def delivered_copy(message: Message, entry: Entry, now: float) -> Message:
     return Message(md, message.body, message.properties)
 
 
-def failed(queue: LocalQueue, browse: int) -> None:
+def failed(queue: LocalQueue, browse: int, reason: int) -> None:
     """An MQGET (or browse) of ``queue`` that failed, counted while statistics are collected."""
     stats = queue.watch.stats
     if stats is not None:
-        if browse:
-            stats.browse_fails += 1
-        else:
-            stats.get_fails += 1
+        stats.failed(browse, reason)

@@ -152,6 +152,8 @@ class Connections:
         conn.next_hobj += 1
         handle.conn = conn
         conn.handles[hobj] = handle
+        if handle.queue is not None and handle.queue.watch.stats is not None and handle.cluster is None:
+            handle.queue.watch.stats.opens += 1  # the monitoring topics' STATQ OPENCLOSE
         return handle
 
     def _open_queue(
@@ -286,6 +288,8 @@ class Connections:
         if queue is not None and queue.dynamic == "PERMDYN" and deleting and queue.depth and not purge:
             raise MQError(C.MQRC_Q_NOT_EMPTY, f"queue {queue.name} is not empty")
         self._drop_handle(conn, handle)
+        if queue is not None and queue.watch.stats is not None and handle.cluster is None:
+            queue.watch.stats.closes += 1  # STATQ OPENCLOSE
         # A dynamic queue goes with MQCO_DELETE*; a temporary one also with the handle that made it.
         ends = deleting or (queue is not None and queue.dynamic == "TEMPDYN" and handle.created_dynamic)
         if ends and queue is not None and not queue.deleted:
@@ -352,6 +356,9 @@ class Connections:
             raise
         finally:
             self.close(conn, handle.hobj, 0)
+            if stats is not None:  # MQPUT1's own open and close are no MQOPEN or MQCLOSE of the queue
+                stats.opens -= 1
+                stats.closes -= 1
         if stats is not None:
             stats.as_put1(md.Persistence == C.MQPER_PERSISTENT)
         return md
@@ -406,7 +413,10 @@ class Connections:
         handle = handle_of(conn, hobj)
         if not handle.options & C.MQOO_INQUIRE:
             raise MQError(C.MQRC_NOT_OPEN_FOR_INQUIRE, f"{handle.opened_as} is not open for inquire")
-        return inquire.inquire(self.name, self.objects.attrs, self.qdefs, handle, selectors)
+        values = inquire.inquire(self.name, self.objects.attrs, self.qdefs, handle, selectors)
+        if handle.queue is not None and handle.queue.watch.stats is not None and handle.cluster is None:
+            handle.queue.watch.stats.inqs += 1  # STATQ INQSET
+        return values
 
     def set(self, conn: Connection, hobj: int, values: dict[int, int | str]) -> None:
         handle = handle_of(conn, hobj)
@@ -415,6 +425,8 @@ class Connections:
         if self.config_events is not None:  # a Change object event says it was an MQSET, and whose
             self.config_events.acting(conn.user, C.MQEVO_MQSET)
         inquire.set_attributes(self.qdefs, handle, values, self.alter)
+        if handle.queue is not None and handle.queue.watch.stats is not None and handle.cluster is None:
+            handle.queue.watch.stats.sets += 1  # STATQ INQSET
 
 
 def caller_of(conn: Connection) -> Caller:

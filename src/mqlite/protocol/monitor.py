@@ -149,6 +149,12 @@ STATMQI = MonitorClass(2, "STATMQI", "API usage statistics", C.MQIAMO_MONITOR_FL
 ))
 
 STATQ = MonitorClass(3, "STATQ", "API per-queue usage statistics", C.MQIAMO_MONITOR_FLAGS_OBJNAME, (
+    MonitorType(0, "OPENCLOSE", "MQOPEN and MQCLOSE", (
+        _e(0, DELTA, "MQOPEN count", "opens"),
+        _e(1, DELTA, "MQCLOSE count", "closes"))),
+    MonitorType(1, "INQSET", "MQINQ and MQSET", (
+        _e(0, DELTA, "MQINQ count", "inqs"),
+        _e(1, DELTA, "MQSET count", "sets"))),
     MonitorType(2, "PUT", "MQPUT and MQPUT1", (
         _e(0, DELTA, "MQPUT/MQPUT1 count", "put_total"),
         _e(1, DELTA, "MQPUT byte count", "put_total_bytes"),
@@ -170,7 +176,11 @@ STATQ = MonitorClass(3, "STATQ", "API per-queue usage statistics", C.MQIAMO_MONI
         _e(8, DELTA, "MQGET browse non-persistent byte count", "browse_bytes_np"),
         _e(9, DELTA, "MQGET browse persistent byte count", "browse_bytes_p"),
         _e(10, DELTA, "destructive MQGET fails", "gets_failed"),
-        _e(13, DELTA, "MQGET browse fails", "browses_failed"))),
+        _e(11, DELTA, "destructive MQGET fails with MQRC_NO_MSG_AVAILABLE", "gets_failed_no_msg"),
+        _e(12, DELTA, "destructive MQGET fails with MQRC_TRUNCATED_MSG_FAILED", "gets_failed_truncated"),
+        _e(13, DELTA, "MQGET browse fails", "browses_failed"),
+        _e(14, DELTA, "MQGET browse fails with MQRC_NO_MSG_AVAILABLE", "browses_failed_no_msg"),
+        _e(15, DELTA, "MQGET browse fails with MQRC_TRUNCATED_MSG_FAILED", "browses_failed_truncated"))),
     MonitorType(4, "GENERAL", "General queue metrics", (
         _e(0, DELTA, "messages expired", "expired"),
         _e(1, DELTA, "queue purged count", "purged"),
@@ -191,10 +201,8 @@ NOT_MEASURED: Mapping[str, str] = {
     "STATMQI/SUBSCRIBE": "create/alter/resume/delete counts split by durability, subscriber high and "
                          "low water marks (mqlite counts subscriptions made, not their kind)",
     "STATMQI/PUBLISH": "Published to subscribers - message count, - byte count",
-    "STATQ/OPENCLOSE": "the whole type: MQOPEN and MQCLOSE are not counted per queue",
-    "STATQ/INQSET": "the whole type: MQINQ and MQSET are not counted per queue",
     "STATQ/PUT": "queue avoided puts and bytes, lock contention, rolled back MQPUT count",
-    "STATQ/GET": "fails with MQRC_NO_MSG_AVAILABLE and MQRC_TRUNCATED_MSG_FAILED apart, rolled back MQGET count",
+    "STATQ/GET": "rolled back MQGET count",
 }
 
 

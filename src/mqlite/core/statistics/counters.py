@@ -36,6 +36,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from mqlite import cmqc as C
+
 NP, P = 0, 1  # index of a pair: non-persistent, persistent
 
 
@@ -72,6 +74,16 @@ class QueueSnapshot:
     time_on_q: tuple[int, int]  # microseconds, summed over the got messages
     timed: tuple[int, int]
     depth: int = 0  # the depth when taken (not subtracted)
+    # the monitoring topics' STATQ OPENCLOSE and INQSET (no field of the statistics message),
+    # and STATQ GET's failures with 2033 and 2080 apart
+    opens: int = 0
+    closes: int = 0
+    inqs: int = 0
+    sets: int = 0
+    get_fails_no_msg: int = 0
+    get_fails_truncated: int = 0
+    browse_fails_no_msg: int = 0
+    browse_fails_truncated: int = 0
 
     def __sub__(self, other: QueueSnapshot) -> QueueSnapshot:
         return _subtract(self, other, keep=("depth",))  # type: ignore[no-any-return]
@@ -80,7 +92,12 @@ class QueueSnapshot:
     def active(self) -> bool:
         """Any put, get, browse, failure, expiry or purge in it (IBM writes no record for an idle queue)."""
         return any(sum(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items()
-                   if k not in ("depth", "time_on_q", "timed"))
+                   if k not in _NOT_ACTIVITY)
+
+
+# What does not make a queue's interval active: its statistics message has no field for the
+# opens, closes, inquires and sets (they are the monitoring topics'), nor for the depth or times.
+_NOT_ACTIVITY = frozenset({"depth", "time_on_q", "timed", "opens", "closes", "inqs", "sets"})
 
 
 def _subtract(a: Any, b: Any, keep: tuple[str, ...] = ()) -> Any:
@@ -102,18 +119,26 @@ class QueueCounters:
     __slots__ = (
         "browse_bytes",
         "browse_fails",
+        "browse_fails_no_msg",
+        "browse_fails_truncated",
         "browses",
+        "closes",
         "expired",
         "get_bytes",
         "get_fails",
+        "get_fails_no_msg",
+        "get_fails_truncated",
         "gets",
+        "inqs",
         "not_queued",
+        "opens",
         "purged",
         "put1_fails",
         "put1s",
         "put_bytes",
         "put_fails",
         "puts",
+        "sets",
         "time_on_q",
         "timed",
         "windows",
@@ -136,6 +161,9 @@ class QueueCounters:
         self.not_queued = 0
         self.time_on_q = [0, 0]
         self.timed = [0, 0]
+        self.opens = self.closes = self.inqs = self.sets = 0
+        self.get_fails_no_msg = self.get_fails_truncated = 0
+        self.browse_fails_no_msg = self.browse_fails_truncated = 0
         self.windows: list[DepthWindow] = []
 
     # -- counting (called only while collected) ----------------------------------------
@@ -164,6 +192,21 @@ class QueueCounters:
             if depth < w.low:
                 w.low = depth
 
+    def failed(self, browse: int, reason: int) -> None:
+        """An MQGET (or browse) that failed with ``reason``: STATQ GET counts 2033 and 2080 apart."""
+        if browse:
+            self.browse_fails += 1
+            if reason == C.MQRC_NO_MSG_AVAILABLE:
+                self.browse_fails_no_msg += 1
+            elif reason == C.MQRC_TRUNCATED_MSG_FAILED:
+                self.browse_fails_truncated += 1
+        else:
+            self.get_fails += 1
+            if reason == C.MQRC_NO_MSG_AVAILABLE:
+                self.get_fails_no_msg += 1
+            elif reason == C.MQRC_TRUNCATED_MSG_FAILED:
+                self.get_fails_truncated += 1
+
     def browsed(self, persistent: bool, length: int) -> None:
         i = P if persistent else NP
         self.browses[i] += 1
@@ -185,7 +228,8 @@ class QueueCounters:
             self.put1_fails, tuple(self.gets), tuple(self.get_bytes), self.get_fails,  # type: ignore[arg-type]
             tuple(self.browses), tuple(self.browse_bytes), self.browse_fails,  # type: ignore[arg-type]
             self.expired, self.purged, self.not_queued, tuple(self.time_on_q), tuple(self.timed),  # type: ignore[arg-type]
-            depth)
+            depth, self.opens, self.closes, self.inqs, self.sets, self.get_fails_no_msg, self.get_fails_truncated,
+            self.browse_fails_no_msg, self.browse_fails_truncated)
 
 
 # IBM's STATMQI counts: name -> how many values (1, or 2 for a persistence pair).
