@@ -350,6 +350,42 @@ def test_transmission_queue_without_usage_xmitq_is_2092(mq: Any) -> None:
     assert mq.depth("QM2") == 0
 
 
+def test_a_transmission_queue_that_is_not_a_local_queue_is_2091(mq: Any) -> None:
+    # IBM MQRC_XMIT_Q_TYPE_ERROR: XmitQName names a queue that is not a local queue, or it is blank
+    # and the queue named after the remote queue manager is not one.
+    mq.define("LOCAL.XQ", USAGE="XMITQ")
+    mq.define("XQ.ALIAS", "QALIAS", TARGET="LOCAL.XQ")
+    mq.define("QM2", "QALIAS", TARGET="LOCAL.XQ")
+    mq.define("R.NAMED", "QREMOTE", RNAME="TARGET.Q", RQMNAME="QM2", XMITQ="XQ.ALIAS")
+    mq.define("R.BLANK", "QREMOTE", RNAME="TARGET.Q", RQMNAME="QM2")
+    for name in ("R.NAMED", "R.BLANK"):
+        with mq.raises(C.MQRC_XMIT_Q_TYPE_ERROR):
+            mq.open(name, C.MQOO_OUTPUT)
+    with mq.raises(C.MQRC_XMIT_Q_TYPE_ERROR):
+        mq.put1("R.NAMED")
+
+
+@pytest.mark.parametrize(("define", "reason"), [
+    (None, C.MQRC_UNKNOWN_DEF_XMIT_Q),  # DEFXMITQ names no queue: 2197
+    ({"qtype": "QALIAS", "TARGET": "ELSEWHERE"}, C.MQRC_DEF_XMIT_Q_TYPE_ERROR),  # not a local queue: 2198
+    ({"qtype": "QLOCAL"}, C.MQRC_DEF_XMIT_Q_USAGE_ERROR),  # not USAGE(XMITQ): 2199
+])
+def test_the_default_transmission_queue_has_its_own_reasons(mq: Any, define: dict[str, str] | None,
+                                                             reason: int) -> None:
+    # IBM's MQOPEN/MQPUT1 reasons when DEFXMITQ is the queue used (no queue named after QM3).
+    if define is not None:
+        attrs = dict(define)
+        mq.define("DEF.XQ", attrs.pop("qtype"), **attrs)
+    mq.qm.alter("QMGR", "", {"DEFXMITQ": "DEF.XQ"})
+    mq.define("R.Q", "QREMOTE", RNAME="TARGET.Q", RQMNAME="QM3")
+    with mq.raises(reason):
+        mq.open("R.Q", C.MQOO_OUTPUT)
+    with mq.raises(reason):
+        mq.put1("R.Q")
+    with mq.raises(reason):
+        mq.qm.open(mq.conn, {"ObjectName": "ANY.Q", "ObjectQMgrName": "QM3"}, C.MQOO_OUTPUT)
+
+
 def test_remote_queue_definition_supplies_the_default_persistence(mq: Any) -> None:
     # IBM: AS_Q_DEF takes DefPersistence from the first definition in the resolution path,
     # here the local definition of the remote queue, not the transmission queue.

@@ -141,7 +141,7 @@ def test_remote_events_at_mqopen(mq: Any) -> None:
 def test_default_transmission_queue_usage_error(mq: Any) -> None:
     mq.qm.alter("QMGR", "", {"REMOTEEV": "ENABLED", "DEFXMITQ": "PLAIN"})
     mq.define("PLAIN")
-    with mq.raises(C.MQRC_XMIT_Q_USAGE_ERROR):
+    with mq.raises(C.MQRC_DEF_XMIT_Q_USAGE_ERROR):  # the application is told what the event says
         mq.qm.open(mq.conn, {"ObjectName": "R", "ObjectQMgrName": "FARTHER"}, C.MQOO_OUTPUT)
     (event,) = _events(mq)
     assert event.header.Reason == C.MQRC_DEF_XMIT_Q_USAGE_ERROR and event.get(C.MQCACH_XMIT_Q_NAME) == "PLAIN"

@@ -246,15 +246,26 @@ class Connections:
                 if principal is not None and caller is not None:
                     self.access.open_object(principal, caller, C.MQOT_Q, CLUSTER_XMITQ, options, rqmname)
                 return handle
+        default = False
         if definition is None and not xmitq:
-            xmitq_name = str(self.objects.attrs.get("DEFXMITQ", ""))
-            definition = self.qdefs.get(xmitq_name) if xmitq_name else None
-        if definition is None or definition[0] != "QLOCAL":
+            default_xmitq = str(self.objects.attrs.get("DEFXMITQ", "") or "").strip()
+            if default_xmitq:
+                xmitq_name, default = default_xmitq, True
+                definition = self.qdefs.get(xmitq_name)
+        # IBM's MQOPEN reasons: the default transmission queue's own (2197/2198/2199) when DEFXMITQ
+        # was the one used; 2087 only when there is no way at all.
+        if definition is None:
+            if default:
+                raise MQError(C.MQRC_UNKNOWN_DEF_XMIT_Q, f"default transmission queue {xmitq_name} is not defined")
             if xmitq:
                 raise MQError(C.MQRC_UNKNOWN_XMIT_Q, f"transmission queue {xmitq} is not defined")
             raise MQError(C.MQRC_UNKNOWN_REMOTE_Q_MGR, f"no transmission queue for {target_qmgr}")
+        if definition[0] != "QLOCAL":
+            raise MQError(C.MQRC_DEF_XMIT_Q_TYPE_ERROR if default else C.MQRC_XMIT_Q_TYPE_ERROR,
+                          f"transmission queue {xmitq_name} is not a local queue")
         if definition[1].get("USAGE") != "XMITQ":
-            raise MQError(C.MQRC_XMIT_Q_USAGE_ERROR, f"{xmitq_name} is not USAGE(XMITQ)")
+            raise MQError(C.MQRC_DEF_XMIT_Q_USAGE_ERROR if default else C.MQRC_XMIT_Q_USAGE_ERROR,
+                          f"{xmitq_name} is not USAGE(XMITQ)")
         if principal is not None and caller is not None:  # named by queue manager: the transmission queue is checked
             self.access.open_object(principal, caller, C.MQOT_Q, xmitq_name, options, rqmname)
         queue = self.queues[xmitq_name]
