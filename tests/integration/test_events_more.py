@@ -199,6 +199,24 @@ def test_refresh_qmgr_configev_in_mqsc_and_pcf(qm: tuple[QMgr, RunCli, Path]) ->
     (alias,) = _events(CONFIG_EVENTS)
     assert alias.header.Reason == C.MQRC_CONFIG_REFRESH_OBJECT and alias.get(C.MQCA_Q_NAME) == "REF.C"
     assert alias.get(C.MQCA_BASE_Q_NAME) == "REF.A"  # the alias's TARGET among its attributes
+    assert first.get(C.MQIACF_EVENT_ORIGIN) == C.MQEVO_CONSOLE and alias.get(C.MQIACF_EVENT_ORIGIN) == C.MQEVO_MSG
+
+
+def test_a_pcf_command_is_a_change_of_origin_msg(qm: tuple[QMgr, RunCli, Path]) -> None:
+    """IBM's configuration events: EventOrigin MQEVO_MSG for a command that came as a PCF message
+    on the command queue, MQEVO_CONSOLE for runmqsc's."""
+    qmgr, run_cli, _ = qm
+    mqsc(run_cli, qmgr, "ALTER QMGR CONFIGEV(ENABLED)\n")
+    _events(CONFIG_EVENTS)
+    with mqlite.connect(QM) as conn:
+        admin = mqlite.PCFExecute(conn)
+        admin.MQCMD_CREATE_Q({C.MQCA_Q_NAME: b"BY.PCF", C.MQIA_Q_TYPE: C.MQQT_LOCAL})
+        admin.disconnect()
+    mqsc(run_cli, qmgr, "DEFINE QLOCAL(BY.MQSC)\n")
+    by_pcf, by_mqsc = _events(CONFIG_EVENTS)
+    assert (by_pcf.header.Reason, by_pcf.get(C.MQCA_Q_NAME)) == (C.MQRC_CONFIG_CREATE_OBJECT, "BY.PCF")
+    assert by_pcf.get(C.MQIACF_EVENT_ORIGIN) == C.MQEVO_MSG
+    assert (by_mqsc.get(C.MQCA_Q_NAME), by_mqsc.get(C.MQIACF_EVENT_ORIGIN)) == ("BY.MQSC", C.MQEVO_CONSOLE)
 
 
 def test_command_events_mqsc_and_pcf(qm: tuple[QMgr, RunCli, Path]) -> None:

@@ -95,6 +95,19 @@ def test_the_event_names_the_user_the_checked_admin_runs_as(mq: Any) -> None:
     assert event.get(C.MQCACF_EVENT_USER_ID) == "mqm"
 
 
+def test_the_origin_is_how_the_command_came_and_the_queue_managers_own_after(mq: Any) -> None:
+    """IBM's EventOrigin: MQEVO_CONSOLE for MQSC, MQEVO_MSG for a PCF command message, and
+    MQEVO_INTERNAL (the queue manager's user) for a change no caller made."""
+    mq.qm.alter("QMGR", "", {"CONFIGEV": "ENABLED"})
+    _events(mq)
+    mq.qm.admin_for(Principal("mqm", frozenset({"mqm"}))).define("QLOCAL", "CFG.MQSC", {})
+    mq.qm.admin_for(Principal("bob", frozenset({"mqm"})), origin=C.MQEVO_MSG).define("QLOCAL", "CFG.PCF", {})
+    mq.qm.define("QLOCAL", "CFG.OWN", {})  # the queue manager's own (no checked admin)
+    events = [e for e, _ in _events(mq)]
+    assert [(e.get(C.MQCA_Q_NAME), e.get(C.MQIACF_EVENT_ORIGIN), e.get(C.MQCACF_EVENT_USER_ID)) for e in events] == [
+        ("CFG.MQSC", C.MQEVO_CONSOLE, "mqm"), ("CFG.PCF", C.MQEVO_MSG, "bob"), ("CFG.OWN", C.MQEVO_INTERNAL, "mqm")]
+
+
 def test_mqset_is_a_change_by_the_caller_with_origin_mqset(mq: Any) -> None:
     mq.define("CFG.S")
     mq.qm.alter("QMGR", "", {"CONFIGEV": "ENABLED"})
@@ -104,3 +117,6 @@ def test_mqset_is_a_change_by_the_caller_with_origin_mqset(mq: Any) -> None:
     assert after.get(C.MQIACF_EVENT_ORIGIN) == C.MQEVO_MQSET and after.get(C.MQCACF_EVENT_USER_ID) == "alice"
     assert (before.get(C.MQIA_INHIBIT_PUT), after.get(C.MQIA_INHIBIT_PUT)) == (
         C.MQQA_PUT_ALLOWED, C.MQQA_PUT_INHIBITED)
+    mq.qm.alter("QLOCAL", "CFG.S", {"DESCR": "own"})  # after the MQSET: not reported as alice's MQSET
+    assert {(e.get(C.MQIACF_EVENT_ORIGIN), e.get(C.MQCACF_EVENT_USER_ID)) for e, _ in _events(mq)} == {
+        (C.MQEVO_INTERNAL, "mqm")}

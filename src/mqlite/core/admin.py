@@ -97,6 +97,7 @@ class Admin:
                 events.created(objtype, name, after)
             else:
                 events.changed(objtype, name, before, after)
+        self._acted()
         self.on_change(objtype.upper(), name)
 
     def _define(
@@ -125,6 +126,7 @@ class Admin:
         self._alter(objtype, name, attrs)
         if events is not None and before is not None and (after := self._row(objtype, name)) is not None:
             events.changed(objtype, name, before, after)
+        self._acted()
         self.on_change(objtype.upper(), name)
 
     def _alter(self, objtype: str, name: str, attrs: dict[str, Any]) -> None:
@@ -154,12 +156,23 @@ class Admin:
         self._delete(objtype, name, purge)
         if events is not None and before is not None:
             events.deleted(objtype, name, before)
+        self._acted()
         self.on_change(objtype.upper(), name)
 
     def refresh_config(self, objtype: str = "ALL", generic: str = "*", inclint: int | None = None) -> int:
         """REFRESH QMGR TYPE(CONFIGEV): a Refresh object event per matching object."""
         events = self.config_events
-        return 0 if events is None else int(events.refresh(self.objects_of, objtype, generic, inclint))
+        if events is None:
+            return 0
+        try:
+            return int(events.refresh(self.objects_of, objtype, generic, inclint))
+        finally:
+            events.acted()
+
+    def _acted(self) -> None:
+        """The change is made: later changes are the queue manager's own until a caller says otherwise."""
+        if self.config_events is not None:
+            self.config_events.acted()
 
     def _config_events(self, objtype: str) -> Any:
         """The configuration events service when CONFIGEV is on and ``objtype`` has such events."""

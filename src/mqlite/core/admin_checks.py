@@ -164,8 +164,10 @@ class CheckedAdmin:
     one caller: every call checks the caller's authority, then does what ``Admin`` does."""
 
     def __init__(self, principal: Principal, security: AuthorityService, qm: Unchecked,
-                 on_refused: Callable[[Principal, int], None] | None = None) -> None:
+                 on_refused: Callable[[Principal, int], None] | None = None,
+                 origin: int = C.MQEVO_CONSOLE) -> None:
         self.principal = principal
+        self.origin = origin  # a configuration event's EventOrigin: MQEVO_CONSOLE (MQSC) or MQEVO_MSG (PCF)
         self.security = security
         self.qm = qm
         self.qmgr_name = qm.name
@@ -211,7 +213,7 @@ class CheckedAdmin:
         """A configuration event names the user the change runs as (EventUserId)."""
         events = getattr(self.qm, "config_events", None)
         if events is not None:
-            events.acting(self.principal.user)
+            events.acting(self.principal.user, self.origin)
 
     # -- DEFINE / ALTER / DELETE / DISPLAY -----------------------------------------------
     def define(self, objtype: str, name: str, attrs: dict[str, Any], like: str | None = None,
@@ -326,6 +328,7 @@ class CheckedAdmin:
     def refresh_config(self, objtype: str = "ALL", generic: str = "*", inclint: int | None = None) -> int:
         self._command = C.MQCMD_REFRESH_Q_MGR
         self._require_qmgr(C.MQZAO_CHANGE)
+        self._event_user()
         return self.qm.refresh_config(objtype, generic, inclint)
 
     def clear_retained(self, topic: str) -> bool:

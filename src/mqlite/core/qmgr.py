@@ -346,13 +346,14 @@ class QueueManager:
         return self.mqi.quiescing
 
     # -- calls that span services -------------------------------------------------------
-    def admin_for(self, principal: Principal, remote: bool = False) -> CheckedAdmin:
+    def admin_for(self, principal: Principal, remote: bool = False, origin: int = C.MQEVO_CONSOLE) -> CheckedAdmin:
         """The admin API as ``principal`` may use it (MQSC runs through this). Over a client
-        connection (``remote``) only administrators may administer at all."""
+        connection (``remote``) only administrators may administer at all. ``origin``: how the
+        commands came, for configuration events (MQEVO_MSG from the command server)."""
         if remote and not self.security.is_admin(principal):
             raise MQError(C.MQRC_NOT_AUTHORIZED, f"AMQ8077W: Entity '{principal.user}' may not administer "
                           f"queue manager {self.name} remotely: remote administration is for administrators")
-        return CheckedAdmin(principal, self.security, self, on_refused=self.access.command_refused)
+        return CheckedAdmin(principal, self.security, self, on_refused=self.access.command_refused, origin=origin)
 
     def reset_channel(self, name: str, chltype: str | None = None, seqnum: int = 1) -> None:
         """RESET CHANNEL SEQNUM(n) of a message channel that is not running: a sender tells its

@@ -172,7 +172,7 @@ class CommandServer:
         user = md.UserIdentifier.strip()
         principal = Principal(user, self.core.security.groups_of(user))
         try:
-            admin = self.core.admin_for(principal)
+            admin = self.core.admin_for(principal, origin=C.MQEVO_MSG)  # a PCF command message
         except MQError as error:
             return pcf_commands.Reply([], C.MQCC_FAILED, error.reason)
         try:

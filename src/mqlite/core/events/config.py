@@ -110,9 +110,15 @@ def refresh_rows(rows_of: Callable[[str, str], list[dict[str, Any]]], objtype: s
     return found
 
 
+INTERNAL_USER = "mqm"  # EventUserId of the queue manager's own changes
+
+
 class ConfigEvents:
     """Puts configuration events while CONFIGEV is ENABLED. ``user`` and ``origin``: who the
-    change runs as and how it came (``acting``: the checked admin before each command, MQSET)."""
+    change runs as and how it came (``acting``: the checked admin before each command, with
+    MQEVO_CONSOLE for MQSC and MQEVO_MSG for a PCF command message; MQSET with MQEVO_MQSET);
+    ``acted`` after each change puts them back to the queue manager's own (MQEVO_INTERNAL), so
+    a change nobody announced is never reported as the last caller's."""
 
     def __init__(self, qmgr_name: str, qmgr_attrs: dict[str, Any], put: Callable[[str, Message], bool],
                  next_id: Callable[[], bytes], clock: Callable[[], float]) -> None:
@@ -121,11 +127,14 @@ class ConfigEvents:
         self.put = put
         self.next_id = next_id
         self.clock = clock
-        self.user = "mqm"
-        self.origin = C.MQEVO_CONSOLE
+        self.user = INTERNAL_USER
+        self.origin = C.MQEVO_INTERNAL
 
     def acting(self, user: str, origin: int = C.MQEVO_CONSOLE) -> None:
         self.user, self.origin = user, origin
+
+    def acted(self) -> None:
+        self.user, self.origin = INTERNAL_USER, C.MQEVO_INTERNAL
 
     @property
     def enabled(self) -> bool:
