@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from mqlite import cmqc as C
+from mqlite.core.errors import MQError
 from mqlite.core.events import qmgr_events as Q
 from mqlite.protocol import pcf
 
@@ -102,6 +103,27 @@ def test_inhibited_put_and_get(mq: Any) -> None:
     assert put.get(C.MQCA_Q_NAME) == "SHUT" and put.get(C.MQCACF_APPL_NAME) == "app.py"
     assert put.get(C.MQCACF_OBJECT_Q_MGR_NAME) == "QM1"
     assert get.header.Reason == C.MQRC_GET_INHIBITED and get.get(C.MQCACF_OBJECT_Q_MGR_NAME) is None
+
+
+@pytest.mark.parametrize("how", ["alter", "mqset", "alias"])
+def test_a_waiting_get_ended_by_an_inhibit_is_a_get_inhibited_event(mq: Any, how: str) -> None:
+    """IBM: the Get Inhibited event also for an MQGET waiting when GET(DISABLED) (ALTER or
+    MQSET, of the queue or of the alias it waits through) ends it with 2016."""
+    mq.qm.alter("QMGR", "", {"INHIBTEV": "ENABLED"})
+    mq.define("WAITED")
+    mq.define("WAITED.ALIAS", "QALIAS", TARGET="WAITED")
+    name = "WAITED.ALIAS" if how == "alias" else "WAITED"
+    mq.wait(mq.open(name), wait_ms=60_000)
+    if how == "mqset":
+        setter = mq.open("WAITED", C.MQOO_SET)
+        mq.qm.set(mq.conn, setter.hobj, {C.MQIA_INHIBIT_GET: C.MQQA_GET_INHIBITED})
+    else:
+        mq.qm.alter("QUEUE", name, {"GET": "DISABLED"})
+    [(_, result)] = mq.qm.take_effects().completions
+    assert isinstance(result, MQError) and result.reason == C.MQRC_GET_INHIBITED
+    (event,) = _events(mq)
+    assert (event.header.Reason, event.get(C.MQCA_Q_NAME)) == (C.MQRC_GET_INHIBITED, name)
+    assert event.get(C.MQCACF_APPL_NAME) == "app.py"
 
 
 def test_local_events_at_mqopen(mq: Any) -> None:

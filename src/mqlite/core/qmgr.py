@@ -140,7 +140,7 @@ class QueueManager:
         self.channel_events = ChannelEvents(name, objects.attrs, events.put, clock)
         self.qmgr_events = QueueManagerEvents(name, objects.attrs, objects.qdefs, events.put, clock)
         self.qmgr_events.put_persistent = persistent_put(objects.queues, outbox, ids.next_id, gets.deliver)
-        gets.qmgr_events = puts.qmgr_events = self.qmgr_events
+        gets.qmgr_events = puts.qmgr_events = waiting.qmgr_events = self.qmgr_events
         self.access = access = Access(name, security, events, subscriptions.tree.objects_by_topic)
         self.delivery = delivery = CopyDelivery(objects, subscriptions, gets.deliver, syncpoint.dead_letter, ids)
         self.publisher = publisher = Publisher(objects, subscriptions, delivery, puts, access)

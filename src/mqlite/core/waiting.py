@@ -18,6 +18,7 @@ class WaitingGetters:
     def __init__(self, outbox: Outbox) -> None:
         self.outbox = outbox
         self.waiting: set[Waiter] = set()
+        self.qmgr_events: Any = None  # core.events.qmgr_events.QueueManagerEvents (the facade's)
 
     def add(self, queue: LocalQueue, waiter: Waiter) -> None:
         queue.waiters.append(waiter)
@@ -33,11 +34,14 @@ class WaitingGetters:
     def fail(self, queue: LocalQueue, reason: int, text: str, through: dict[str, Any] | None = None) -> None:
         """Fail the queue's waiting getters (only those waiting through alias ``through``, if given)."""
         for waiter in list(queue.waiters):
-            if through is not None:
-                handle = waiter.conn.handles.get(waiter.hobj)
-                if handle is None or handle.alias_attrs is not through:
-                    continue
+            handle = waiter.conn.handles.get(waiter.hobj)
+            if through is not None and (handle is None or handle.alias_attrs is not through):
+                continue
             self.end(queue, waiter, MQError(reason, text))
+            if reason == C.MQRC_GET_INHIBITED and self.qmgr_events is not None:
+                # IBM raises Get Inhibited for a waiting MQGET the inhibit ends too (INHIBTEV)
+                name = handle.opened_as if handle is not None else queue.name
+                self.qmgr_events.inhibited(waiter.conn, C.MQRC_GET_INHIBITED, name)
 
     def fail_handle(self, queue: LocalQueue, conn: object, hobj: int) -> None:
         """The handle closed: its MQGETs end with 2019."""
