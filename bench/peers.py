@@ -23,8 +23,10 @@ round; per peer, ``mqlite_over_<peer>``: the median of the rounds' ratios mqlite
 Who fsyncs before confirming: see ``DURABILITY`` (printed with the figures). A peer whose server or
 client library is missing is skipped with what to install; the run goes on.
 
-Usage: ``python bench/peers.py [--quick] [--rounds 3] [--only NAME] [--systems mqlite,rabbitmq,nats]
-[--out docs/peers/peers.json] [--plots docs/peers]``. Prints one JSON line per scenario, then all.
+Usage: ``python bench/peers.py [--quick] [--rounds 5] [--only NAME] [--systems mqlite,rabbitmq,nats]
+[--out docs/peers/peers.json] [--plots docs/peers] [--no-strace]``. Prints one JSON line per scenario,
+then all. Unless ``--no-strace``, the persistent scenarios (and MQTT QoS 1, 1 -> 1) run once more
+with strace counting each server's fsync-family calls per message, apart from the timed rounds.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import multiprocessing as mp
 import os
 import queue as queue_module
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -43,6 +46,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +62,7 @@ RABBIT_BIN = Path("/usr/lib/rabbitmq/bin")  # Debian's; its /usr/sbin wrappers s
 DURABILITY = {
     "mqlite": "fsyncs before it confirms: SQLite WAL with synchronous=FULL, one fsync per commit, "
               "concurrent synchronous callers sharing a commit; an MQTT QoS 1 publication is a "
-              "persistent message",
+              "persistent message (its PUBACK after the commit, shared by the publications in flight)",
     "rabbitmq": "fsyncs before it confirms: a publisher confirm for a persistent message on a durable "
                 "queue is sent once the message store has synced it, in batches across publishers",
     "nats": "does NOT fsync per message: JetStream's file store acknowledges a write in the OS's "
@@ -189,6 +193,46 @@ def nats_server(work: Path) -> Iterator[dict[str, Any]]:
         proc.wait(30)
 
 
+SYNC_CALLS = "fsync,fdatasync,sync_file_range,syncfs,msync"
+
+
+@contextmanager
+def syncs_counted(pid: int, work: Path) -> Iterator[dict[str, int]]:
+    """The server's fsync-family system calls (all its threads) while the block runs, by strace."""
+    counts: dict[str, int] = {}
+    out, log = work / f"strace-{pid}.txt", work / f"strace-{pid}.log"
+    with log.open("wb") as err:
+        tracer = subprocess.Popen(["strace", "-f", "-c", "-e", f"trace={SYNC_CALLS}", "-o", str(out), "-p", str(pid)],
+                                  stdout=subprocess.DEVNULL, stderr=err)
+    deadline = time.monotonic() + 30
+    while b"attached" not in log.read_bytes():  # strace says so once it traces the process
+        if tracer.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"strace did not attach: {log.read_text()[-200:]}")
+        time.sleep(0.05)
+    try:
+        yield counts
+    finally:
+        tracer.send_signal(signal.SIGINT)
+        tracer.wait(60)
+    for line in out.read_text().splitlines():  # "% time seconds usecs/call calls [errors] syscall"
+        fields = line.split()
+        if len(fields) >= 5 and fields[-1] in SYNC_CALLS.split(",") and fields[3].isdigit():
+            counts[fields[-1]] = int(fields[3])
+
+
+def fsyncs_per_message(pid: int, work: Path, measure: Callable[[], int]) -> dict[str, float] | str:
+    """``measure()`` (it returns how many messages it moved) once more under strace: the server's
+    sync calls per message. It runs apart from the timed rounds, as strace slows what it traces."""
+    if shutil.which("strace") is None:
+        return "skipped: no strace (apt-get install strace)"
+    try:
+        with syncs_counted(pid, work) as counts:
+            messages = measure()
+    except (OSError, RuntimeError, subprocess.SubprocessError) as error:  # e.g. ptrace not permitted
+        return f"skipped: {error}"
+    return {call: round(calls / messages, 3) for call, calls in sorted(counts.items())} or {"none": 0.0}
+
+
 def missing(name: str) -> str | None:
     """Why a system cannot run here, with what to install; None when it can."""
     if name == "rabbitmq":
@@ -278,7 +322,14 @@ def summarise(rates: dict[str, list[float | None]]) -> dict[str, Any]:
     return out
 
 
-def run_queues(work: Path, systems: list[str], scale: float, rounds: int, only: str | None,
+def _one_round(scenario: str, system: str, info: dict[str, Any], n: int) -> int:
+    group, count = workers(scenario, system, info, n)
+    timed(group)
+    clear(system, info)
+    return count
+
+
+def run_queues(work: Path, systems: list[str], scale: float, rounds: int, only: str | None, fsyncs: bool,
                figures: dict[str, Any]) -> None:
     wanted = [s for s in SCENARIOS if only is None or only in s]
     if not wanted:
@@ -312,22 +363,33 @@ def run_queues(work: Path, systems: list[str], scale: float, rounds: int, only: 
             result = {"scenario": scenario, "title": title, "messages": n, **summarise(rates)}
             if errors:
                 result["errors"] = errors
+            if fsyncs and scenario.startswith("p_confirmed_"):
+                result["sync_calls_per_message"] = {
+                    system: fsyncs_per_message(info["pid"], work, partial(_one_round, scenario, system, info, n))
+                    for system, info in running.items()}
             figures["scenarios"][scenario] = result
             print(json.dumps(result), flush=True)
 
 
-def run_mqtt(work: Path, scale: float, rounds: int, only: str | None, figures: dict[str, Any]) -> None:
+def _mqtt_once(port: int, n: int, lines: Path) -> int:
+    mqtt_bench.throughput(port, 1, 1, n, lines, 60 + n / 200)
+    return n
+
+
+def run_mqtt(work: Path, scale: float, rounds: int, only: str | None, fsyncs: bool,
+             figures: dict[str, Any]) -> None:
     cases = [c for c in MQTT_CASES if only is None or only in f"mqtt_{c}"]
     if not cases:
         return
     brokers = {"mqlite": mqtt_bench.mqlite_broker, "mosquitto": mqtt_bench.mosquitto}
     with ExitStack() as stack:
         ports: dict[str, int] = {}
+        pids: dict[str, int] = {}
         for name, broker in brokers.items():
             reason = missing("mosquitto")  # both need mosquitto's clients for the QoS 0 load and subscribers
             if reason is None:
                 try:
-                    ports[name] = stack.enter_context(broker(work))[0]
+                    ports[name], pids[name] = stack.enter_context(broker(work))
                 except (OSError, subprocess.SubprocessError, TimeoutError) as error:
                     reason = f"skipped: it did not start ({error})"
             if reason is not None:
@@ -350,6 +412,10 @@ def run_mqtt(work: Path, scale: float, rounds: int, only: str | None, figures: d
                       "messages": n, **summarise(rates)}
             if incomplete:
                 result["incomplete"] = sorted(set(incomplete))
+            if fsyncs and qos == 1 and subscribers == 1:
+                result["sync_calls_per_message"] = {
+                    name: fsyncs_per_message(pids[name], work, partial(_mqtt_once, port, n, lines))
+                    for name, port in ports.items()}
             figures["scenarios"][f"mqtt_{case}"] = result
             print(json.dumps(result), flush=True)
 
@@ -357,15 +423,20 @@ def run_mqtt(work: Path, scale: float, rounds: int, only: str | None, figures: d
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run: a tenth of the messages, 1 round")
-    parser.add_argument("--rounds", type=int, help="rounds per scenario (default 3; --quick 1)")
+    parser.add_argument("--rounds", type=int, help="rounds per scenario (default 5; --quick 1)")
     parser.add_argument("--only", help="only scenarios whose name contains this (e.g. mqtt, p_confirmed)")
     parser.add_argument("--systems", default="mqlite,rabbitmq,nats", help="the queueing systems (MQTT: always "
                                                                           "mqlite and mosquitto)")
+    parser.add_argument("--no-strace", action="store_true", help="no extra round under strace counting the "
+                                                                    "servers' fsyncs per persistent message")
     parser.add_argument("--out", type=Path, help="also write all figures to this JSON file")
     parser.add_argument("--plots", type=Path, help="draw a PNG per scenario into this directory")
     args = parser.parse_args()
+    unknown = set(args.systems.split(",")) - set(SERVERS)
+    if unknown:
+        parser.error(f"unknown systems {sorted(unknown)}: choose from {', '.join(SERVERS)}")
     scale = 0.1 if args.quick else 1.0
-    rounds = args.rounds or (1 if args.quick else 3)
+    rounds = args.rounds or (1 if args.quick else 5)
     work = Path(tempfile.mkdtemp(prefix="mqlite-peers-"))
     figures: dict[str, Any] = {
         "bench": "peers", "command": " ".join(["python", "bench/peers.py", *sys.argv[1:]]),
@@ -376,8 +447,9 @@ def main() -> None:
         "durability": DURABILITY, "skipped": {}, "scenarios": {}}
     began = time.monotonic()
     try:
-        run_queues(work, [s for s in args.systems.split(",") if s], scale, rounds, args.only, figures)
-        run_mqtt(work, scale, rounds, args.only, figures)
+        run_queues(work, [s for s in args.systems.split(",") if s], scale, rounds, args.only, not args.no_strace,
+                   figures)
+        run_mqtt(work, scale, rounds, args.only, not args.no_strace, figures)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     figures["load_average_after"] = [round(x, 2) for x in os.getloadavg()]

@@ -1,6 +1,6 @@
 """``bench/peers.py``'s plots: a PNG per scenario, a bar per system at its median with each round
 as a dot. ``python bench/peers_plot.py docs/peers/peers.json docs/peers`` redraws them from a run's
-figures."""
+figures and prints the tables for docs/PERFORMANCE.md."""
 
 from __future__ import annotations
 
@@ -45,6 +45,27 @@ def plot_all(figures: dict[str, Any], directory: Path) -> list[Path]:
     return written
 
 
+def tables(figures: dict[str, Any], links: str = "peers") -> str:
+    """The figures as docs/PERFORMANCE.md's tables: a table per scenario, its plot linked."""
+    out = []
+    for name, result in figures["scenarios"].items():
+        systems = [s for s in COLOURS if isinstance(result.get(s), dict)]
+        out.append(f"**{name}**: {result['title']}, {result['messages']:,} messages a round "
+                   f"([plot]({links}/{name}.png))\n")
+        out.append("| system | median | rounds | mqlite / system (median of the rounds' ratios) |")
+        out.append("|---|---:|---|---:|")
+        for system in systems:
+            rounds = ", ".join("-" if r is None else f"{r:,}" for r in result[system]["rounds"])
+            median = result[system]["median"]
+            ratio = result.get(f"mqlite_over_{system}", "")
+            fsync = " (no fsync)" if (name.startswith("p_") or "qos1" in name) and system in NOT_FSYNCED else ""
+            out.append(f"| {system}{fsync} | {'-' if median is None else f'{median:,}'} | {rounds} | {ratio} |")
+        out.append("")
+    return "\n".join(out)
+
+
 if __name__ == "__main__":
-    for path in plot_all(json.loads(Path(sys.argv[1]).read_text()), Path(sys.argv[2])):
-        print(path)
+    figures = json.loads(Path(sys.argv[1]).read_text())
+    for path in plot_all(figures, Path(sys.argv[2])):
+        print(path, file=sys.stderr)
+    print(tables(figures))
