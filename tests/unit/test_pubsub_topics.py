@@ -241,6 +241,22 @@ def test_tpstatus_children_and_all(mq: Any) -> None:  # A:TV-TT-02, A:TV-TT-03
     assert len([t for t in shown if t != "SYSTEM.BROKER.ADMIN.STREAM"]) == 7  # and crtmqm's admin stream (D §1.3)
 
 
+def test_tpstatus_wildcards_do_not_show_a_blocked_branch(mq: Any) -> None:  # A:R-WB-5
+    """IBM: DISPLAY TPSTATUS with a wildcard above SYSTEM.ADMIN.TOPIC ($SYS/MQ, WILDCARD(BLOCK))
+    shows none of the $SYS/MQ branch; a pattern that starts with $SYS/MQ shows it."""
+    topic(mq, "SYSTEM.ADMIN.TOPIC", "$SYS/MQ", WILDCARD="BLOCK")
+    topic(mq, "MONITOR.CPU", "$SYS/MQ/INFO/QMGR/QM1/Monitor/CPU")  # (applications may not publish there)
+    mq.pub("USA/Alabama")
+    shown = {r["TOPICSTR"] for r in mq.qm.topic_status_rows("#")} - {"SYSTEM.BROKER.ADMIN.STREAM"}
+    assert shown == {"$SYS", "USA", "USA/Alabama"}
+    assert [r["TOPICSTR"] for r in mq.qm.topic_status_rows("$SYS/#")] == ["$SYS"]
+    assert [r["TOPICSTR"] for r in mq.qm.topic_status_rows("+/+")] == ["USA/Alabama"]
+    inside = [r["TOPICSTR"] for r in mq.qm.topic_status_rows("$SYS/MQ/#")]
+    assert inside[0] == "$SYS/MQ" and inside[-1] == "$SYS/MQ/INFO/QMGR/QM1/Monitor/CPU" and len(inside) == 6
+    [row] = mq.qm.topic_status_rows("$SYS/MQ/INFO")  # named, not a wildcard: shown
+    assert row["TOPICSTR"] == "$SYS/MQ/INFO"
+
+
 def test_define_topic_creates_its_node(mq: Any) -> None:  # A:TV-TT-04
     topic(mq, "ALABAMA", "USA/Alabama")
     [row] = mq.qm.topic_status_rows("USA/Alabama")

@@ -307,11 +307,12 @@ class PubSubAdmin:
     # -- topic status ------------------------------------------------------------------------
     def topic_status_rows(self, pattern: str, status_type: str = "TOPIC") -> list[dict[str, Any]]:
         """DISPLAY TPSTATUS(pattern) TYPE(TOPIC|SUB|PUB): ``pattern`` is a topic-scheme pattern over
-        the existing nodes (spec A A-13); '#' lists the whole tree."""
+        the existing nodes (spec A A-13); '#' lists the whole tree but what a WILDCARD(BLOCK)
+        topic below the pattern's literal prefix holds ($SYS/MQ: name it, '$SYS/MQ/#', to see it)."""
         status_type = status_type.upper()
         if status_type not in _TOPIC_STATUS_TYPES:
             raise MQError(C.MQRC_OPTIONS_ERROR, "TYPE must be TOPIC, SUB or PUB")
-        nodes = list(self.tree.matching(pattern)) if pattern else []
+        nodes = list(self.tree.matching(pattern, blocks=True)) if pattern else []
         rows: list[dict[str, Any]] = []
         for node in nodes:
             topic = node.topic

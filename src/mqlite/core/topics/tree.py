@@ -130,25 +130,32 @@ class TopicTree:
             node = children.get(level)
         return node
 
-    def walk(self, start: TopicNode | None = None) -> Iterator[TopicNode]:
-        """Every node below ``start`` (the whole tree by default), parents first."""
+    def walk(self, start: TopicNode | None = None, skip: frozenset[str] = frozenset()) -> Iterator[TopicNode]:
+        """Every node below ``start`` (the whole tree by default), parents first; a node below
+        ``start`` whose topic is in ``skip`` is left out with everything below it."""
+        ends = {topic.rsplit("/", 1)[-1] for topic in skip}  # (a node's topic is built only for these)
         stack = [start or self.root]
         while stack:
             node = stack.pop()
+            if node is not start and node.name in ends and node.topic in skip:
+                continue
             if node is not self.root or start is not None:
                 yield node
             if node.children:
                 stack.extend(reversed(list(node.children.values())))
 
-    def matching(self, pattern: str, char_scheme: bool = False) -> Iterator[TopicNode]:
+    def matching(self, pattern: str, char_scheme: bool = False, blocks: bool = False) -> Iterator[TopicNode]:
         """Existing nodes whose topic matches ``pattern`` (TPSTATUS, retained deliveries), visiting
-        only the subtree below the pattern's literal prefix."""
+        only the subtree below the pattern's literal prefix. ``blocks``: the WILDCARD(BLOCK)
+        topics deeper than that prefix hide themselves and their subtrees (spec A R-WB-5), as
+        IBM's DISPLAY TPSTATUS shows no $SYS/MQ node for '#' (SYSTEM.ADMIN.TOPIC)."""
         prefix = literal_prefix(pattern, char_scheme)
         start = self.find("/".join(prefix)) if prefix else None
         if prefix and start is None:
             return
         test = compile_matcher(pattern, char_scheme)
-        for node in self.walk(start):  # the root ('', SYSTEM.BASE.TOPIC) is not a topic
+        skip = self.blocked_topics() if blocks else frozenset()
+        for node in self.walk(start, skip):  # the root ('', SYSTEM.BASE.TOPIC) is not a topic
             if test(node.topic):
                 yield node
 
