@@ -83,11 +83,6 @@ DIFFERENCES: dict[str, tuple[str, str]] = {
         XFAIL, _PCF + "PCFExecute.unpack of two MQCFGR groups of MQCFST, MQCFIN64 and MQCFIL64 gives "
                "the groups and values pymqi does, but its MQCFSTs without their NUL padding "
                "(b'QM1'; pymqi keeps the StringLength bytes, b'QM1\\x00')"),
-    "test_pcf.py::TestPCF::test_mqcfif": (
-        XFAIL, _IBM_STATE.format("a local queue with messages on it (IBM keeps its configuration in "
-                                 "SYSTEM.* queues; a new mqlite queue manager has no message anywhere)")),
-    "test_pcf.py::TestPCF::test_object_filter_int_old_queue": (
-        XFAIL, _IBM_STATE.format("a local queue with messages on it")),
     "test_pcf.py::TestPCF::test_mqcfsf": (
         XFAIL, _IBM_STATE.format("queues whose DESCR starts 'IBM MQ' (IBM's SYSTEM.* queues'; "
                                  "mqlite's system objects have descriptions of their own)")),

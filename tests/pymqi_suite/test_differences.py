@@ -36,17 +36,17 @@ def test_mqinq_of_the_queue_manager_name(admin: pymqi.QueueManager) -> None:
     assert len(name) == CMQC.MQ_Q_MGR_NAME_LENGTH and name.strip() == b"MQTEST"
 
 
-def test_filters_find_a_queue_with_messages(admin: pymqi.QueueManager) -> None:
-    """pymqi's test_mqcfif and test_object_filter_int_old_queue expect some queue of IBM's queue
-    manager to hold messages (IBM keeps its configuration in SYSTEM.* queues); on a queue
-    manager where one does, the same filters find it."""
+def test_the_attribute_filtered_on_is_answered_unasked(admin: pymqi.QueueManager) -> None:
+    """What pymqi's test_mqcfif and test_object_filter_int_old_queue ask of IBM's queue manager:
+    the filter finds the queues holding messages, and each answer carries the attribute filtered
+    on even when QAttrs does not name it (as DISPLAY ... WHERE shows the WHERE's attribute)."""
     queue = pymqi.Queue(admin, "DEV.QUEUE.2")
     queue.put(b"depth 1")
     pcf = pymqi.PCFExecute(admin)
     try:
         attrs = [pymqi.CFST(Parameter=CMQC.MQCA_Q_NAME, String=b"*"),
                  pymqi.CFIN(Parameter=CMQC.MQIA_Q_TYPE, Value=CMQC.MQQT_LOCAL),
-                 pymqi.CFIL(Parameter=CMQCFC.MQIACF_Q_ATTRS, Values=[CMQC.MQIA_CURRENT_Q_DEPTH, CMQC.MQCA_Q_DESC])]
+                 pymqi.CFIL(Parameter=CMQCFC.MQIACF_Q_ATTRS, Values=[CMQC.MQCA_Q_DESC])]
         found = pcf.MQCMD_INQUIRE_Q(attrs, [pymqi.CFIF(Parameter=CMQC.MQIA_CURRENT_Q_DEPTH,
                                                        Operator=CMQCFC.MQCFOP_GREATER, FilterValue=0)])
         names = [bytes(r[CMQC.MQCA_Q_NAME]).strip() for r in found]

@@ -230,7 +230,10 @@ def _display(command: int, request: Request) -> tuple[Command, _Inquiry, list[in
     selection = request.integers(inquiry.selection)
     if selection is not None and C.MQIACF_ALL in selection:
         selection = None
-    where = _where(inquiry.family, request.filters())
+    filters = request.filters()
+    where = _where(inquiry.family, filters)
+    if selection is not None and filters and filters[0][0] not in selection:
+        selection = [*selection, filters[0][0]]  # the attribute filtered on is answered too, as DISPLAY WHERE shows it
     if cluster and cluster != "*":  # (DISPLAY CLUSQMGR takes no CLUSTER: its WHERE, the filter's place)
         if where is not None:
             raise MQError(C.MQRCCF_TOO_MANY_FILTERS, "MQCA_CLUSTER_NAME and a filter")
