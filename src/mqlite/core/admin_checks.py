@@ -76,6 +76,8 @@ class Unchecked(Protocol):
 
     def refresh_config(self, objtype: str = "ALL", generic: str = "*", inclint: int | None = None) -> int: ...
 
+    def refresh_expiry(self, generic: str = "*") -> int: ...
+
     def route_status(self, generic: str) -> list[dict[str, Any]]: ...
 
     def clear_retained(self, topic: str) -> bool: ...
@@ -330,6 +332,12 @@ class CheckedAdmin:
         self._require_qmgr(C.MQZAO_CHANGE)
         self._event_user()
         return self.qm.refresh_config(objtype, generic, inclint)
+
+    def refresh_expiry(self, generic: str = "*") -> int:
+        """REFRESH QMGR TYPE(EXPIRY): the matching queues' expired messages discarded now."""
+        self._command = C.MQCMD_REFRESH_Q_MGR
+        self._require_qmgr(C.MQZAO_CHANGE)
+        return self.qm.refresh_expiry(generic)
 
     def clear_retained(self, topic: str) -> bool:
         """CLEAR TOPICSTR: ``clr`` on the topic object that administers the topic string."""

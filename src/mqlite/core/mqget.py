@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mqlite import cmqc as C
+from mqlite.core.attributes import generic_match
 from mqlite.core.errors import MQError
 from mqlite.core.handles import BROWSE_GETS, INPUT_OPTIONS, Connection, GetResult, Handle, TruncatedError, handle_of
 from mqlite.core.outbox import Outbox
@@ -256,11 +257,12 @@ class Gets:
         self._push_read_ahead(queue)
 
     # -- time --------------------------------------------------------------------------
-    def sweep_expired(self, now: float) -> int:
-        """Remove expired messages from every queue (MQ does this periodically too)."""
+    def sweep_expired(self, now: float, generic: str | None = None) -> int:
+        """Remove expired messages from every queue (MQ does this periodically too), or from the
+        queues a generic name matches (REFRESH QMGR TYPE(EXPIRY) NAME(...))."""
         removed = 0
         for queue in self.queues.values():
-            if not queue.expiring:
+            if not queue.expiring or (generic is not None and not generic_match(generic, queue.name)):
                 continue
             expired: list[Entry] = []
             queue.available(now, expired, limit=None, accept=_none)

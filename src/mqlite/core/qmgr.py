@@ -346,6 +346,10 @@ class QueueManager:
         return self.mqi.quiescing
 
     # -- calls that span services -------------------------------------------------------
+    def refresh_expiry(self, generic: str = "*") -> int:
+        """REFRESH QMGR TYPE(EXPIRY): the expired messages of the queues ``generic`` matches, now."""
+        return int(self.sweep_expired(self.clock(), generic))
+
     def admin_for(self, principal: Principal, remote: bool = False, origin: int = C.MQEVO_CONSOLE) -> CheckedAdmin:
         """The admin API as ``principal`` may use it (MQSC runs through this). Over a client
         connection (``remote``) only administrators may administer at all. ``origin``: how the

@@ -300,7 +300,7 @@ def _operation(admin: AdminAPI, command: int, request: Request) -> Reply:
 
 
 
-_REFRESH_TYPES = {C.MQRT_CONFIGURATION: "CONFIGEV", C.MQRT_PROXYSUB: "PROXYSUB"}
+_REFRESH_TYPES = {C.MQRT_CONFIGURATION: "CONFIGEV", C.MQRT_EXPIRY: "EXPIRY", C.MQRT_PROXYSUB: "PROXYSUB"}
 _REFRESH_OBJECTS = {
     C.MQOT_ALL: "ALL", C.MQOT_Q: "QUEUE", C.MQOT_LOCAL_Q: "QLOCAL", C.MQOT_ALIAS_Q: "QALIAS",
     C.MQOT_MODEL_Q: "QMODEL", C.MQOT_REMOTE_Q: "QREMOTE", C.MQOT_Q_MGR: "QMGR", C.MQOT_CHANNEL: "CHANNEL",
@@ -310,7 +310,7 @@ _REFRESH_OBJECTS = {
 
 
 def refresh_command(request: Request) -> Command:
-    """REFRESH_Q_MGR as REFRESH QMGR: RefreshType (MQRT_CONFIGURATION: TYPE(CONFIGEV), or
+    """REFRESH_Q_MGR as REFRESH QMGR: RefreshType (MQRT_CONFIGURATION: TYPE(CONFIGEV), MQRT_EXPIRY, or
     MQRT_PROXYSUB), ObjectType (OBJECT), ObjectName (NAME), RefreshInterval (INCLINT, minutes)."""
     kind = request.integer(C.MQIACF_REFRESH_TYPE)
     if kind is None:

@@ -2,22 +2,30 @@
 TYPE(CONFIGEV) puts a Refresh object configuration event (MQRC_CONFIG_REFRESH_OBJECT, 2370) on
 SYSTEM.ADMIN.CONFIG.EVENT for each object OBJECT (ALL by default) and NAME (a generic name,
 ``*`` by default) select, changed within INCLINT minutes if given (core.events.config); the PCF
-command server's MQCMD_REFRESH_Q_MGR is this command. TYPE(EXPIRY) and TYPE(EARLY) are not
-supported."""
+command server's MQCMD_REFRESH_Q_MGR is this command. TYPE(EXPIRY) discards now the expired
+messages of the queues NAME (generic, ``*`` by default) matches, as the queue manager's own sweep
+does at intervals. TYPE(EARLY) is z/OS's: 2298."""
 
 from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
+from mqlite import cmqc as C
+from mqlite.core.errors import MQError
 from mqlite.core.events.config import REFRESH_TYPES
 from mqlite.mqsc.parser import Command
 
-__all__ = ["ConfigRefreshAdmin", "ProxyRefreshAdmin", "refresh"]
+__all__ = ["ConfigRefreshAdmin", "ExpiryRefreshAdmin", "ProxyRefreshAdmin", "refresh"]
 
 
 @runtime_checkable
 class ConfigRefreshAdmin(Protocol):
     def refresh_config(self, objtype: str = "ALL", generic: str = "*", inclint: int | None = None) -> int: ...
+
+
+@runtime_checkable
+class ExpiryRefreshAdmin(Protocol):
+    def refresh_expiry(self, generic: str = "*") -> int: ...
 
 
 @runtime_checkable
@@ -32,8 +40,16 @@ def refresh(admin: object, cmd: Command) -> list[str]:
     if kind == "PROXYSUB" and isinstance(admin, ProxyRefreshAdmin):
         admin.refresh_proxies()
         return ["AMQ8005I: WebSphere MQ queue manager changed."]
+    if kind == "EXPIRY" and isinstance(admin, ExpiryRefreshAdmin):
+        for keyword in cmd.options:
+            if keyword not in ("TYPE", "NAME"):
+                raise cmd.error(f"{keyword} is not valid on REFRESH QMGR TYPE(EXPIRY)", keyword)
+        admin.refresh_expiry(str(cmd.options.get("NAME", "*")) or "*")
+        return ["AMQ8005I: WebSphere MQ queue manager changed."]
+    if kind == "EARLY":
+        raise MQError(C.MQRC_FUNCTION_NOT_SUPPORTED, "REFRESH QMGR TYPE(EARLY) is z/OS's")
     if kind != "CONFIGEV" or not isinstance(admin, ConfigRefreshAdmin):
-        raise cmd.error("REFRESH QMGR supports TYPE(PROXYSUB) and TYPE(CONFIGEV)", "TYPE")
+        raise cmd.error("REFRESH QMGR supports TYPE(PROXYSUB), TYPE(CONFIGEV) and TYPE(EXPIRY)", "TYPE")
     objtype = str(cmd.options.get("OBJECT", "ALL")).upper()
     if objtype not in REFRESH_TYPES:
         raise cmd.error(f"OBJECT({objtype}) is not valid on REFRESH QMGR", "OBJECT")

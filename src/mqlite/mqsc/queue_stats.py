@@ -46,6 +46,9 @@ def _reset_qmgr(admin: object, cmd: Command) -> list[str]:
     for keyword in cmd.attrs:
         raise cmd.error(f"{keyword} is not valid on RESET QMGR", keyword)
     kind = str(cmd.options.get("TYPE", "")).upper()
+    if kind in ("ADVANCELOG", "REDUCELOG", "PUBSUB"):  # IBM's other types: a recovery log mqlite has
+        # not, and the hierarchy's forced removal (ALTER QMGR PARENT(' ') ends a relation here)
+        raise MQError(cmqc.MQRC_FUNCTION_NOT_SUPPORTED, f"RESET QMGR TYPE({kind}) is not supported")
     if kind != "STATISTICS":
         raise cmd.error("RESET QMGR supports TYPE(STATISTICS)", "TYPE")
     if not isinstance(admin, StatisticsAdmin):
