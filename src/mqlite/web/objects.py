@@ -10,6 +10,7 @@ error body: 2035 is 403, an object that is not there 404, anything else 400.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote as url_quote
 
@@ -67,26 +68,33 @@ def _queue_type(qm: QueueManager, name: str, qmgr: str, user: str) -> str:
     return records[0].get("TYPE", "QLOCAL")
 
 
-async def create_queue(request: Request) -> Response:
+async def _create(request: Request, resource: str, check: Callable[[str, str], str],
+                  define: Callable[[dict[str, Any], str | None, bool], tuple[str, str]]) -> Response:
+    """POST of a queue or subscription: one DEFINE (``like=`` copies, ``noReplace`` keeps an
+    existing object), 201 with the new object's Location."""
     caller = caller_of(request)
     qmgr = request.path_params["qmgr"]
     like = request.query_params.get("like")
     if like is not None:
-        object_name(like, "like")
+        check(like, "like")
     replace = not flag(request, "noReplace")
     body = await _body(request)
     try:
-        name, command = object_body.define_queue(body, like, replace)
+        name, command = define(body, like, replace)
     except BodyError as e:
         raise _bad(e) from None
 
     def run() -> None:
         with access.connected(qmgr, caller) as qm:
-            run_change(qm, command, qmgr, caller.user, like or name)  # 2085 here: like's queue is missing
+            run_change(qm, command, qmgr, caller.user, like or name)  # 2085 here: like's object is missing
 
     await run_in_threadpool(run)
-    location = f"{BASE}/qmgr/{url_quote(qmgr, safe='')}/queue/{url_quote(name, safe='')}"
+    location = f"{BASE}/qmgr/{url_quote(qmgr, safe='')}/{resource}/{url_quote(name, safe='')}"
     return Response(status_code=201, headers={"Location": location})
+
+
+async def create_queue(request: Request) -> Response:
+    return await _create(request, "queue", object_name, object_body.define_queue)
 
 
 async def change_queue(request: Request) -> Response:
@@ -133,25 +141,7 @@ async def delete_queue(request: Request) -> Response:
 
 
 async def create_subscription(request: Request) -> Response:
-    caller = caller_of(request)
-    qmgr = request.path_params["qmgr"]
-    like = request.query_params.get("like")
-    if like is not None:
-        free_name(like, "like")
-    replace = not flag(request, "noReplace")
-    body = await _body(request)
-    try:
-        name, command = object_body.define_sub(body, like, replace)
-    except BodyError as e:
-        raise _bad(e) from None
-
-    def run() -> None:
-        with access.connected(qmgr, caller) as qm:
-            run_change(qm, command, qmgr, caller.user, like or name)
-
-    await run_in_threadpool(run)
-    location = f"{BASE}/qmgr/{url_quote(qmgr, safe='')}/subscription/{url_quote(name, safe='')}"
-    return Response(status_code=201, headers={"Location": location})
+    return await _create(request, "subscription", free_name, object_body.define_sub)
 
 
 async def change_subscription(request: Request) -> Response:
