@@ -34,7 +34,8 @@ def plot_all(figures: dict[str, Any], directory: Path) -> list[Path]:
         labels = [f"{s}\n(no fsync)" if persistent and s in NOT_FSYNCED else s for s in systems]
         ax.set_xticks(range(len(systems)), labels)
         ax.set_title(f"{result['title']}\n{result['messages']:,} x {figures['payload_bytes']} B, "
-                     f"{figures['rounds']} rounds, {figures['cpus']} cores, load {figures['load_average_before'][0]}",
+                     f"{figures['rounds']} rounds, {figures['cpus']} cores, load {figures['load_average_before'][0]}"
+                     f"-{figures.get('load_average_after', ['?'])[0]}",
                      fontsize=9)
         ax.set_ylabel("per second (bar: median; dots: rounds)", fontsize=8)
         fig.tight_layout()
