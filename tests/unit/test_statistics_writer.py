@@ -64,3 +64,24 @@ def test_put1_failures_expiry_and_purge(qm: QueueManager, mq: Any, clock: Any) -
     assert group[C.MQIAMO_PUT1S] == [0, 1] and group[C.MQIAMO_PUTS] == [2, 0]
     assert group[C.MQIAMO_PUTS_FAILED] == 1 and group[C.MQIAMO_MSGS_EXPIRED] == 1
     assert group[C.MQIAMO_MSGS_PURGED] == 2 and group[C.MQIAMO_Q_MAX_DEPTH] == 3
+
+
+def test_waiting_gets_that_end_without_a_message_are_failed_gets(qm: QueueManager, mq: Any, clock: Any) -> None:
+    """IBM's GetFailCount counts an MQGET that waited and got nothing (2033 at its wait
+    interval's end, 2016 when an inhibit ends it) as an immediate one; the monitoring topics'
+    STATQ GET splits 2033 and 2080 out of them (the browse ones apart)."""
+    mq.define("ST.W", STATQ="ON")
+    qm.statistics_writer.start()
+    stats = qm.queues["ST.W"].watch.stats
+    handle = mq.open("ST.W", C.MQOO_INPUT_AS_Q_DEF | C.MQOO_BROWSE)
+    mq.wait(handle, wait_ms=1000)
+    mq.wait(handle, C.MQGMO_BROWSE_FIRST, wait_ms=1000)
+    clock.advance(2)
+    qm.tick(clock())
+    mq.wait(handle, wait_ms=60_000, max_length=2)
+    mq.put(mq.open("ST.W", C.MQOO_OUTPUT), b"too long")  # wakes the waiter: 2080
+    mq.get(handle)  # (the message stays after a truncation failure)
+    mq.wait(handle, wait_ms=60_000)
+    qm.alter("QLOCAL", "ST.W", {"GET": "DISABLED"})
+    assert (stats.get_fails, stats.get_fails_no_msg, stats.get_fails_truncated) == (3, 1, 1)
+    assert (stats.browse_fails, stats.browse_fails_no_msg) == (1, 1)

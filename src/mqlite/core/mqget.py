@@ -212,6 +212,7 @@ class Gets:
                     result: GetResult | MQError | None = self._try_get(conn, handle, queue, waiter.request)
                 except MQError as error:
                     result = error
+                    failed(queue, waiter.request.options & BROWSE_GETS, error.reason)
                 if result is None:
                     continue
                 self.waiting.end(queue, waiter, result)
