@@ -228,7 +228,7 @@ def fsyncs_per_message(pid: int, work: Path, measure: Callable[[], int]) -> dict
     try:
         with syncs_counted(pid, work) as counts:
             messages = measure()
-    except (OSError, RuntimeError, subprocess.SubprocessError) as error:  # e.g. ptrace not permitted
+    except Exception as error:  # e.g. ptrace not permitted, or the extra round failed
         return f"skipped: {error}"
     return {call: round(calls / messages, 3) for call, calls in sorted(counts.items())} or {"none": 0.0}
 
@@ -341,8 +341,8 @@ def run_queues(work: Path, systems: list[str], scale: float, rounds: int, only: 
             if reason is None:
                 try:
                     running[system] = stack.enter_context(SERVERS[system](work))
-                except (OSError, RuntimeError, subprocess.SubprocessError, TimeoutError) as error:
-                    reason = f"skipped: it did not start ({error})"
+                except Exception as error:  # whatever a peer's start raises skips that peer, not the run
+                    reason = f"skipped: it did not start ({error!r})"
             if reason is not None:
                 figures["skipped"][system] = reason
                 print(json.dumps({system: reason}), file=sys.stderr, flush=True)
@@ -356,10 +356,10 @@ def run_queues(work: Path, systems: list[str], scale: float, rounds: int, only: 
                     try:
                         group, count = workers(scenario, system, info, n)
                         rates[system].append(count / timed(group))
-                    except (RuntimeError, TimeoutError, OSError) as error:
+                        clear(system, info)
+                    except Exception as error:  # a failed round counts as none; the others go on
                         rates[system].append(None)
-                        errors[system] = str(error)
-                    clear(system, info)
+                        errors[system] = repr(error)
             result = {"scenario": scenario, "title": title, "messages": n, **summarise(rates)}
             if errors:
                 result["errors"] = errors
@@ -390,8 +390,8 @@ def run_mqtt(work: Path, scale: float, rounds: int, only: str | None, fsyncs: bo
             if reason is None:
                 try:
                     ports[name], pids[name] = stack.enter_context(broker(work))
-                except (OSError, subprocess.SubprocessError, TimeoutError) as error:
-                    reason = f"skipped: it did not start ({error})"
+                except Exception as error:  # a broker that does not start is skipped, not the run
+                    reason = f"skipped: it did not start ({error!r})"
             if reason is not None:
                 figures["skipped"][f"mqtt_{name}"] = reason
         for case in cases:
@@ -404,7 +404,12 @@ def run_mqtt(work: Path, scale: float, rounds: int, only: str | None, fsyncs: bo
             incomplete: list[str] = []
             for _ in range(rounds):
                 for name, port in ports.items():
-                    got = mqtt_bench.throughput(port, qos, subscribers, n, lines, 60 + n / 200)
+                    try:
+                        got = mqtt_bench.throughput(port, qos, subscribers, n, lines, 60 + n / 200)
+                    except Exception as error:  # a failed round counts as none; the others go on
+                        rates[name].append(None)
+                        incomplete.append(f"{name}: {error!r}")
+                        continue
                     rates[name].append(got["deliveries_per_s"])
                     if got.get("incomplete"):
                         incomplete.append(name)
