@@ -20,8 +20,10 @@ round; per peer, ``mqlite_over_<peer>``: the median of the rounds' ratios mqlite
 - ``mqtt_qos{0,1}_1_to_{1,50}``: mqlite's MQTT listener beside Mosquitto, with ``bench/mqtt.py``'s
   brokers and load (deliveries/s).
 
-Who fsyncs before confirming: see ``DURABILITY`` (printed with the figures). A peer whose server or
-client library is missing is skipped with what to install; the run goes on.
+Who fsyncs before confirming: see ``DURABILITY`` (printed with the figures). Needs ``apt-get install
+rabbitmq-server nats-server mosquitto mosquitto-clients strace`` and ``.venv/bin/pip install pika
+nats-py``; a peer whose server or client library is missing is skipped with what to install, and
+the run goes on.
 
 Usage: ``python bench/peers.py [--quick] [--rounds 5] [--only NAME] [--systems mqlite,rabbitmq,nats]
 [--out docs/peers/peers.json] [--plots docs/peers] [--no-strace]``. Prints one JSON line per scenario,
