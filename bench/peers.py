@@ -216,10 +216,18 @@ def syncs_counted(pid: int, work: Path) -> Iterator[dict[str, int]]:
     finally:
         tracer.send_signal(signal.SIGINT)
         tracer.wait(60)
-    for line in out.read_text().splitlines():  # "% time seconds usecs/call calls [errors] syscall"
+    counts.update(strace_counts(out.read_text()))
+
+
+def strace_counts(summary: str) -> dict[str, int]:
+    """The calls per sync system call in ``strace -c``'s table ("% time seconds usecs/call calls
+    [errors] syscall"), the total row and the others left out."""
+    counts: dict[str, int] = {}
+    for line in summary.splitlines():
         fields = line.split()
         if len(fields) >= 5 and fields[-1] in SYNC_CALLS.split(",") and fields[3].isdigit():
             counts[fields[-1]] = int(fields[3])
+    return counts
 
 
 def fsyncs_per_message(pid: int, work: Path, measure: Callable[[], int]) -> dict[str, float] | str:
