@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import mqlite.client as mqlite
+from helpers.admin_messages import pcf_messages
 from helpers.mqsc import depth, mqsc
 from helpers.qmgrs import QMgr
 from helpers.waiting import wait_until
@@ -19,19 +20,7 @@ RunCli = Callable[..., Any]
 
 
 def _events(qm: QMgr, queue: str) -> list[pcf.PcfMessage]:
-    """Every event message on ``queue`` now, got and decoded."""
-    out: list[pcf.PcfMessage] = []
-    with mqlite.connect(qm.name) as conn:
-        q = mqlite.Queue(conn, queue)
-        while True:
-            md = mqlite.MD()
-            try:
-                body = q.get(None, md)
-            except mqlite.MQMIError as error:
-                assert error.reason == C.MQRC_NO_MSG_AVAILABLE, error
-                return out
-            assert bytes(md.Format).strip() == C.MQFMT_EVENT.strip().encode()
-            out.append(pcf.decode(body, pcf.little_endian(md.Encoding)))
+    return pcf_messages(qm.name, queue)
 
 
 def test_queue_depth_high_on_the_performance_event_queue(qmgr: QMgr, run_cli: RunCli) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import mqlite.client as mqlite
+from helpers.admin_messages import pcf_messages
 from helpers.module_qmgrs import started
 from helpers.mqsc import RunCli, depth, mqsc
 from helpers.qmgrs import QMgr, server_pids
@@ -45,19 +46,7 @@ def qm(both: tuple[dict[str, QMgr], RunCli, Path]) -> tuple[QMgr, RunCli, Path]:
 
 
 def _events(queue: str) -> list[pcf.PcfMessage]:
-    """Every event message on ``queue`` now, got and decoded."""
-    out: list[pcf.PcfMessage] = []
-    with mqlite.connect(QM) as conn:
-        q = mqlite.Queue(conn, queue)
-        while True:
-            md = mqlite.MD()
-            try:
-                body = q.get(None, md)
-            except mqlite.MQMIError as error:
-                assert error.reason == C.MQRC_NO_MSG_AVAILABLE, error
-                return out
-            assert bytes(md.Format).strip() == C.MQFMT_EVENT.strip().encode()
-            out.append(pcf.decode(body, pcf.little_endian(md.Encoding)))
+    return pcf_messages(QM, queue)
 
 
 def _restart(run_cli: RunCli, home: Path, kill: bool) -> None:

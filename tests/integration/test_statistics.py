@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import mqlite.client as mqlite
+from helpers.admin_messages import pcf_messages
 from helpers.module_qmgrs import started
 from helpers.mqsc import mqsc
 from helpers.qmgrs import QMgr
@@ -46,18 +47,7 @@ def cli(pair: tuple[dict[str, QMgr], RunCli]) -> RunCli:
 
 
 def _messages(qm: QMgr) -> list[pcf.PcfMessage]:
-    out: list[pcf.PcfMessage] = []
-    with mqlite.connect(qm.name) as conn:
-        q = mqlite.Queue(conn, STATS)
-        while True:
-            md = mqlite.MD()
-            try:
-                body = q.get(None, md)
-            except mqlite.MQMIError as error:
-                assert error.reason == C.MQRC_NO_MSG_AVAILABLE, error
-                return out
-            assert bytes(md.Format).strip() == C.MQFMT_ADMIN.strip().encode()
-            out.append(pcf.decode(body, pcf.little_endian(md.Encoding)))
+    return pcf_messages(qm.name, STATS, C.MQFMT_ADMIN)
 
 
 def _queue_group(messages: list[pcf.PcfMessage], name: str) -> dict[int, Any]:
