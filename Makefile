@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # start compile mqlite again (a third of make test's CPU); the tests and demo want bytecode cached.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: install tools peers test test-loaded demo bench lint clean
+.PHONY: install tools peers test test-loaded demo bench cost lint clean
 
 install: $(STAMP)
 
@@ -56,6 +56,12 @@ peers:
 	    { apt-get install -y -q redis-server postgresql >/dev/null 2>&1 || \
 	      { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q redis-server postgresql >/dev/null 2>&1; }; }; } || \
 	  echo "note: redis-server or postgresql could not be installed; bench/p2p.py skips those peers"
+
+# Instructions per message of the queue manager under callgrind (issue 34, docs/PERFORMANCE.md
+# "Issue 34: the measuring stick"; needs valgrind and gcc): bench/cost.py compiles its LD_PRELOAD
+# shim bench/frozen_clock.c (gcc -O2 -shared -fPIC ... -ldl) into ~/.cache/mqlite-bench/ when missing.
+cost: install
+	$(BIN)/python bench/cost.py --all
 
 bench: install tools peers
 	$(BIN)/python bench/p2p.py

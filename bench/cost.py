@@ -460,11 +460,15 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--src", help="another checkout's src directory (before/after pairs)")
     parser.add_argument("--record", action="store_true", help="write docs/PERFORMANCE.md's section and the baseline")
+    parser.add_argument("--results", action="append", default=[], metavar="FILE",
+                        help="add an earlier run's JSON lines (stdout) to what is printed and recorded")
     args = parser.parse_args()
     if args.src:
         os.environ["COST_SRC"] = str(Path(args.src).resolve())
     keys = list(CASES) if args.all else [k for key in args.case for k in GROUPS.get(key, [key])]
-    results = []
+    results: list[dict[str, object]] = []
+    for name in args.results:  # earlier runs' JSON lines (derived figures are worked out again)
+        results += [line for line in map(json.loads, Path(name).read_text().splitlines()) if "runs" in line]
     for key in keys:
         result = run_case(key, args.large, args.small, args.repeats)
         results.append(result)
@@ -472,10 +476,18 @@ def main() -> None:
     for extra in derived({str(r["case"]): r for r in results}):
         results.append(extra)
         print(json.dumps(extra), flush=True)
+    order = ["a", "b", "c", "d1", "d5", "d+", "e_put", "e_drain", "e", "f", "f_hier", "g_local", "g", "g/local", "echo"]
+    results.sort(key=lambda r: order.index(str(r["case"])) if r["case"] in order else len(order))
     if args.record:
         import cost_record
 
-        cost_record.record(results, sys.argv[1:])
+        shown, skip = [], False  # the command line as one would repeat it: no earlier results' files
+        for arg in sys.argv[1:]:
+            if skip or arg == "--results":
+                skip = not skip
+                continue
+            shown.append("--src <tree>/src" if arg == "--src" else arg)
+        cost_record.record(results, [a for a in shown if a != args.src])
 
 
 GROUPS = {"d": ["d1", "d5"], "e": ["e_put", "e_drain"], "f": ["f", "f_hier"], "g": ["g_local", "g"]}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,49 @@ ROOT = Path(__file__).resolve().parent.parent
 BASELINE = ROOT / "bench" / "cost_baseline.json"
 PERFORMANCE = ROOT / "docs" / "PERFORMANCE.md"
 HEADING = "## Issue 34: the measuring stick"
+
+
+METHOD = [
+    "The method. The queue manager (`python -m mqlite.server QM`, as strmqm starts it: MQLITE_HOME",
+    "absolute, its own directory as working directory) runs under `valgrind --tool=callgrind",
+    "--trace-children=no --collect-systime=no --cache-sim=no --branch-sim=no --separate-threads=yes`",
+    "(a file per thread: the store's writer thread's share is the busiest thread but the main one);",
+    "the clients (bench/cost_clients.py) run natively, each in its own process. Busy polling off",
+    "(`MQLITE_BUSY_POLL_US=0`), CPU placement off (`MQLITE_CPU_PLACEMENT=off`), `PYTHONHASHSEED=0`, and",
+    "the server's wall clock frozen at 2026-01-01T00:00:00Z by bench/frozen_clock.c (LD_PRELOAD:",
+    "`clock_gettime(CLOCK_REALTIME)`, `gettimeofday` and `time`; monotonic clocks run), which valgrind",
+    "passes to the program it runs: case a's client checks that a message's PutDate/PutTime are",
+    "20260101/00000000. What a frozen wall clock changes: expiry (the queue manager's clock is",
+    "`time.time`) never comes, so no case uses Expiry; the store keeps no wall-clock time it",
+    "acts on; TLS certificate validity would be judged at the frozen instant (no case uses TLS);",
+    "the one-second housekeeping, the store's group gathering and channel batch intervals run on",
+    "monotonic time and are untouched. Channel cases fill the transmission queue while the",
+    "channel is stopped and then start it, so that batches are full (BATCHSZ 50) whatever the",
+    "timing; e = e_drain - e_put (the sending queue manager beyond its put), g/local = g over",
+    "g_local (a local persistent put on the same cluster member).",
+    "bench/events_callgrind.py and bench/stats_cost.py are thin users of this runner",
+    "(`cost.server_run`), so the method lives in one place; their command lines are as before, but",
+    "they now measure 256-byte messages on a queue of their own with the wall clock frozen and",
+    "busy polling off, so their figures are comparable with case a, not with issue 33's.",
+]
+
+
+SPREAD = [
+    "The spread (first recording, 2026-12-02, load average 6-9 on the two shared CPUs). The",
+    "single-threaded non-persistent cases repeat to 0.0004% (a), 0.06% (b) and 0.07% (d1), and the",
+    "echo server exactly: the frozen clock, the fixed hash seed and busy polling off leave little",
+    "to move (ASLR does not: valgrind lays the process out the same each run). Above 0.1%: the",
+    "persistent cases (c 0.41%, g_local 0.56%, g 0.66%), where the per-thread figures show the",
+    "writer thread steady (c: 260,803 and 260,621) and the main thread moving (357,939 and",
+    "355,579): how often the event loop goes to sleep in epoll before the writer's completion",
+    "arrives, and so how many wake-ups (self-pipe writes and reads, loop rounds) a message costs,",
+    "follows the two threads' timing, which valgrind's serialisation of threads and a loaded",
+    "machine change from run to run; d5 (0.22%) and e_put (2.6%, both threads: not explained",
+    "yet) move with wall time too, likely through work on monotonic timers (the one-second",
+    "housekeeping runs as many times as the run lasts seconds, and costs more with more objects",
+    "or a deeper transmission queue). A frozen monotonic clock would stop that but also every",
+    "timer the server waits on; so the baseline test allows 3%, above every spread but e_put's.",
+]
 
 
 def record(results: list[dict[str, Any]], argv: list[str]) -> None:
@@ -35,6 +79,9 @@ def record(results: list[dict[str, Any]], argv: list[str]) -> None:
 
 
 def _commit() -> str:
+    """The measured tree's commit: COST_COMMIT when --src was a snapshot of another one."""
+    if os.environ.get("COST_COMMIT"):
+        return os.environ["COST_COMMIT"]
     done = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     return done.stdout.strip()
 
@@ -58,6 +105,7 @@ def _section(results: list[dict[str, Any]], argv: list[str]) -> str:
         share = f" (writer thread {result['writer_share'] * 100:.0f}%)" if "writer_share" in result else ""
         lines.append(f"| {result['case']}. {result['title']}{share} | {result['per_message']:,} | {runs} | "
                      f"{result['spread'] * 100:.2f}% | {result['N']:,} / {result['M']:,} |")
+    lines += ["", *METHOD, "", *SPREAD]
     notes = [result for result in results if result.get("note")]
     if notes:
         lines.append("")
