@@ -178,7 +178,7 @@ _FIXED_DEFAULTS: Mapping[str, Mapping[str, str]] = {
         "BATCHLIM": "5000", "BATCHHB": "0", "DISCINT": "6000", "SHORTRTY": "10", "SHORTTMR": "60",
         "LONGRTY": "999999999", "LONGTMR": "1200", "SEQWRAP": "999999999", "NPMSPEED": "FAST", "PUTAUT": "DEF",
         "CONVERT": "NO", "USEDLQ": "YES", "MRRTY": "10", "MRTMR": "1000", "CLUSTER": "", "CLUSNL": "",
-        "NETPRTY": "0", "CLWLRANK": "0", "CLWLPRTY": "0", "CLWLWGHT": "50",
+        "NETPRTY": "0", "CLWLRANK": "0", "CLWLPRTY": "0", "CLWLWGHT": "50", "STATCHL": "QMGR",
     },
     "TOPIC": {
         "TOPICSTR": "", "DESCR": "", "CLUSTER": "", "DURSUB": "ASPARENT", "PUB": "ASPARENT", "SUB": "ASPARENT",
