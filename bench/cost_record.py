@@ -55,7 +55,7 @@ SPREAD = [
     "(2.6%) differ most in their M-runs' totals (57 and 64 million Ir: the fixed part, not the",
     "messages), so their per-message figures carry that /2,000. For f it is an occasional lump: two",
     "more M-runs afterwards counted 1,362.44 and 1,362.37 million, as the first did (1,362.59), and",
-    "the second's 1,420.23 stands alone (a repeat of the case is what settles f: 159,592 is its",
+    "the second's 1,420.23 stands alone (a repeat of the case is what settles f: 193,329 is its",
     "figure without the lump). e = e_drain - e_put (15k) is inside",
     "the spread of its terms and is not resolved. Not the idle timers: a queue manager left idle",
     "30 s longer under callgrind costs 3.4 million Ir (~115k a second), and one with 1,000",
