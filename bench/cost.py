@@ -382,8 +382,19 @@ def case_echo(here: Lab, count: int) -> Measured:
     return _measured(here, "ECHO", count)
 
 
+def case_a_collected(here: Lab, count: int) -> Measured:
+    """Case a on a queue whose STATQ counters are collected (STATQ(ON), an interval begun by RESET
+    QMGR TYPE(STATISTICS)): what a queue the metrics collector or a statistics reader watches pays."""
+    here.create("COST")
+    here.start("COST", valgrind=True)
+    here.mqsc("COST", "DEFINE QLOCAL(STATQ.Q) MAXDEPTH(100000) STATQ(ON)\nRESET QMGR TYPE(STATISTICS)\n")
+    here.client("put_get", "COST", count, 0, "STATQ.Q")
+    return _measured(here, "COST", count)
+
+
 CASES: dict[str, tuple[str, Case]] = {
     "a": ("non-persistent synchronous put + get", _single("put_get", 0)),
+    "a_collected": ("case a on a queue whose statistics counters are collected", case_a_collected),
     "b": ("non-persistent asynchronous put + read-ahead get", _single("async_put_read_ahead", 0)),
     "c": ("persistent synchronous put + get", _single("put_get", 1)),
     "d1": ("one publication to 1 subscriber + its get", _single("pub_get", 1)),
