@@ -68,6 +68,19 @@ def _queue_type(qm: QueueManager, name: str, qmgr: str, user: str) -> str:
     return records[0].get("TYPE", "QLOCAL")
 
 
+async def _changed(request: Request, work: Callable[[QueueManager, str, str], None]) -> Response:
+    """A PATCH or DELETE: ``work(qm, qmgr, user)`` on the caller's connection, off the event loop; 204."""
+    caller = caller_of(request)
+    qmgr = request.path_params["qmgr"]
+
+    def run() -> None:
+        with access.connected(qmgr, caller) as qm:
+            work(qm, qmgr, caller.user)
+
+    await run_in_threadpool(run)
+    return Response(status_code=204)
+
+
 async def _create(request: Request, resource: str, check: Callable[[str, str], str],
                   define: Callable[[dict[str, Any], str | None, bool], tuple[str, str]]) -> Response:
     """POST of a queue or subscription: one DEFINE (``like=`` copies, ``noReplace`` keeps an
@@ -98,8 +111,6 @@ async def create_queue(request: Request) -> Response:
 
 
 async def change_queue(request: Request) -> Response:
-    caller = caller_of(request)
-    qmgr = request.path_params["qmgr"]
     name = object_name(request.path_params["queue"], "queue")
     if "*" in name:
         raise refuse("bad_query", "queue", name)
@@ -109,35 +120,29 @@ async def change_queue(request: Request) -> Response:
     except BodyError as e:
         raise _bad(e) from None
 
-    def run() -> None:
-        with access.connected(qmgr, caller) as qm:
-            noun = _queue_type(qm, name, qmgr, caller.user)
-            try:
-                command = object_body.alter_queue(name, noun, body)
-            except BodyError as e:
-                raise _bad(e) from None
-            run_change(qm, command, qmgr, caller.user, name)
+    def work(qm: QueueManager, qmgr: str, user: str) -> None:
+        noun = _queue_type(qm, name, qmgr, user)
+        try:
+            command = object_body.alter_queue(name, noun, body)
+        except BodyError as e:
+            raise _bad(e) from None
+        run_change(qm, command, qmgr, user, name)
 
-    await run_in_threadpool(run)
-    return Response(status_code=204)
+    return await _changed(request, work)
 
 
 async def delete_queue(request: Request) -> Response:
-    caller = caller_of(request)
-    qmgr = request.path_params["qmgr"]
     name = object_name(request.path_params["queue"], "queue")
     if "*" in name:
         raise refuse("bad_query", "queue", name)
     purge, keep = flag(request, "purge"), flag(request, "keepAuthorityRecords")
 
-    def run() -> None:
-        with access.connected(qmgr, caller) as qm:
-            noun = _queue_type(qm, name, qmgr, caller.user)
-            access.drop_queue_handles(qmgr, name, qm)  # the web server's own handles would hold it open
-            run_change(qm, object_body.delete_queue(name, noun, purge, keep), qmgr, caller.user, name)
+    def work(qm: QueueManager, qmgr: str, user: str) -> None:
+        noun = _queue_type(qm, name, qmgr, user)
+        access.drop_queue_handles(qmgr, name, qm)  # the web server's own handles would hold it open
+        run_change(qm, object_body.delete_queue(name, noun, purge, keep), qmgr, user, name)
 
-    await run_in_threadpool(run)
-    return Response(status_code=204)
+    return await _changed(request, work)
 
 
 async def create_subscription(request: Request) -> Response:
@@ -145,31 +150,16 @@ async def create_subscription(request: Request) -> Response:
 
 
 async def change_subscription(request: Request) -> Response:
-    caller = caller_of(request)
-    qmgr = request.path_params["qmgr"]
     name = free_name(request.path_params["sub"], "subscription")
     body = await _body(request)
     try:
         command = object_body.alter_sub(name, body)
     except BodyError as e:
         raise _bad(e) from None
-
-    def run() -> None:
-        with access.connected(qmgr, caller) as qm:
-            run_change(qm, command, qmgr, caller.user, name)
-
-    await run_in_threadpool(run)
-    return Response(status_code=204)
+    return await _changed(request, lambda qm, qmgr, user: run_change(qm, command, qmgr, user, name))
 
 
 async def delete_subscription(request: Request) -> Response:
-    caller = caller_of(request)
-    qmgr = request.path_params["qmgr"]
     name = free_name(request.path_params["sub"], "subscription")
-
-    def run() -> None:
-        with access.connected(qmgr, caller) as qm:
-            run_change(qm, f"DELETE SUB({mqsc_text.quote(name, True)})", qmgr, caller.user, name)
-
-    await run_in_threadpool(run)
-    return Response(status_code=204)
+    command = f"DELETE SUB({mqsc_text.quote(name, True)})"
+    return await _changed(request, lambda qm, qmgr, user: run_change(qm, command, qmgr, user, name))
