@@ -131,13 +131,23 @@ def put_timestamp(md: MessageDescriptor) -> float | None:
     return None if hundredths is None else hundredths / 100
 
 
+_midnights: dict[str, int] = {}  # PutDate -> its midnight (UTC) in epoch seconds: few dates, read often
+
+
 def put_hundredths(date: str, time_of_day: str) -> int | None:
     """PutDate (YYYYMMDD) and PutTime (HHMMSSTH) as hundredths of a second since the epoch (UTC),
-    or None when they are not set."""
+    or None when they are not set. (A date's midnight is computed once: the statistics read this
+    at every get of a collected queue.)"""
     if len(date) != 8 or len(time_of_day) < 6 or not (date.isdigit() and time_of_day[:8].isdigit()):
         return None
-    import calendar
+    midnight = _midnights.get(date)
+    if midnight is None:
+        import calendar
 
-    d, t = date, time_of_day
-    base = calendar.timegm((int(d[0:4]), int(d[4:6]), int(d[6:8]), int(t[0:2]), int(t[2:4]), int(t[4:6])))
-    return base * 100 + (int(t[6:8]) if len(t) >= 8 else 0)
+        midnight = calendar.timegm((int(date[0:4]), int(date[4:6]), int(date[6:8]), 0, 0, 0))
+        if len(_midnights) > 64:
+            _midnights.clear()
+        _midnights[date] = midnight
+    t = time_of_day
+    seconds = midnight + int(t[0:2]) * 3600 + int(t[2:4]) * 60 + int(t[4:6])
+    return seconds * 100 + (int(t[6:8]) if len(t) >= 8 else 0)

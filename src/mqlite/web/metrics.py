@@ -47,7 +47,6 @@ Families and labels, as IBM's exporter names them (``platform`` is ``UNIX``):
 
 from __future__ import annotations
 
-import calendar
 import contextlib
 import math
 import os
@@ -68,6 +67,7 @@ from mqlite import paths
 from mqlite.client.errors import MQMIError, PYIFError
 from mqlite.client.pymqi_api import Queue, QueueManager, connect
 from mqlite.client.structs import GMO, MD
+from mqlite.message import put_hundredths
 from mqlite.web.metrics_publications import Publications, publications_for
 
 __all__ = ["CONTENT_TYPE", "ROUTES", "Collector", "Family", "mqsc_records", "render", "routes"]
@@ -396,12 +396,11 @@ class Collector:
                 return 0.0
         finally:
             handle.close()
-        stamp = (md.PutDate + md.PutTime).decode("ascii", "replace").strip()
-        try:
-            put = calendar.timegm(time.strptime(stamp[:14], "%Y%m%d%H%M%S")) + int(stamp[14:16] or 0) / 100
-        except ValueError:
+        hundredths = put_hundredths(md.PutDate.decode("ascii", "replace").strip(),
+                                    md.PutTime.decode("ascii", "replace").strip())
+        if hundredths is None:
             return 0.0
-        return max(0.0, float(int(self.clock() - put)))
+        return max(0.0, float(int(self.clock() - hundredths / 100)))
 
     def _qmgr(self, families: _Families, labels: dict[str, str], status: dict[str, str],
               listeners: list[dict[str, str]]) -> None:

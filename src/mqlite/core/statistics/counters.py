@@ -31,12 +31,12 @@ The MQI counters are counted at the server's request dispatch (``server.native.c
 
 from __future__ import annotations
 
-import calendar
 import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
 from mqlite import cmqc as C
+from mqlite.message import put_hundredths
 
 NP, P = 0, 1  # index of a pair: non-persistent, persistent
 
@@ -438,22 +438,8 @@ class Statistics:
         return self._channels.get(name) if name in self._channel_wants else None
 
 
-_midnights: dict[str, float] = {}  # PutDate -> its midnight (GMT) as a time: few dates, read often
-
-
 def waited(put_date: str, put_time: str, now: float) -> float:
     """Seconds since the MQMD's PutDate/PutTime (GMT, to the hundredth), or -1 if they are not a
     time (a put with no context, or context set by the application to something else)."""
-    midnight = _midnights.get(put_date)
-    try:
-        if midnight is None:
-            midnight = float(calendar.timegm((int(put_date[:4]), int(put_date[4:6]), int(put_date[6:8]),
-                                              0, 0, 0, 0, 0, 0)))
-            if len(_midnights) > 64:
-                _midnights.clear()
-            _midnights[put_date] = midnight
-        t = int(put_time)  # HHMMSSTH
-    except ValueError:
-        return -1.0
-    stamp = midnight + (t // 1_000_000) * 3600 + (t // 10_000 % 100) * 60 + (t // 100 % 100) + (t % 100) / 100
-    return max(0.0, now - stamp)
+    hundredths = put_hundredths(put_date, put_time)
+    return -1.0 if hundredths is None else max(0.0, now - hundredths / 100)
