@@ -341,3 +341,37 @@ def test_queue_status_handle_rows(mq: Any) -> None:
         "reader.py", 99, "EXCL", "NO", "YES")
     mq.qm.disconnect(bob)
     assert [r["USERID"] for r in mq.qm.queue_status("APP.Q", "HANDLE")] == ["alice"]
+
+
+# -- RESET QSTATS and the totals that never go back -------------------------------------------------
+def test_reset_qstats_counts_from_the_last_reset_and_the_totals_run_on(mq: Any, q: Any) -> None:
+    """RESET QSTATS answers ENQCOUNT/DEQCOUNT since the last reset (IBM's MQSC reference), while
+    DISPLAY QSTATUS's ENQTOTAL/DEQTOTAL (mqlite's own, /metrics's put and get counters) keep
+    counting, so one caller's reset takes nothing from another's counters."""
+    for body in (b"1", b"2", b"3"):
+        mq.put(q, body)
+    mq.get(q)
+    mq.clock.advance(7)
+    first = mq.qm.reset_queue_stats("APP.Q")
+    assert (first["ENQCOUNT"], first["DEQCOUNT"], first["HIQDEPTH"], first["RESETINT"]) == (3, 1, 3, 7)
+    mq.put(q, b"4")
+    mq.get(q)
+    mq.get(q)
+    second = mq.qm.reset_queue_stats("APP.Q")
+    assert (second["ENQCOUNT"], second["DEQCOUNT"], second["HIQDEPTH"], second["RESETINT"]) == (1, 2, 3, 0)
+    [status] = mq.qm.queue_status("APP.Q", "QUEUE")
+    assert (status["ENQTOTAL"], status["DEQTOTAL"], status["CURDEPTH"]) == (4, 3, 1)
+
+
+def test_a_performance_event_resets_the_statistics_but_not_the_totals(mq: Any) -> None:
+    """A Queue Depth High event carries the statistics since the last reset and resets them
+    (IBM: "the statistics are reset"); the totals run on."""
+    mq.qm.alter("QMGR", "", {"PERFMEV": "ENABLED"})
+    mq.define("DEEP", MAXDEPTH=10, QDEPTHHI=20, QDPHIEV="ENABLED")
+    handle = mq.open("DEEP")
+    mq.put(handle, b"a")
+    mq.put(handle, b"b")  # 2 of 10: Queue Depth High
+    stats = mq.qm.reset_queue_stats("DEEP")
+    assert (stats["ENQCOUNT"], stats["DEQCOUNT"]) == (0, 0)
+    [status] = mq.qm.queue_status("DEEP", "QUEUE")
+    assert (status["ENQTOTAL"], status["DEQTOTAL"]) == (2, 0)

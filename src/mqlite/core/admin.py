@@ -242,6 +242,9 @@ class Admin:
                 "IPPROCS": queue.open_input, "OPPROCS": queue.open_output,
                 # IBM: uncommitted changes, puts and gets alike
                 "UNCOM": (queue.uncommitted + queue.locked) or "NO",
+                # mqlite's own: puts and destructive gets since the queue manager started, never
+                # reset (RESET QSTATS counts from its own bases), for /metrics's put and get counters
+                "ENQTOTAL": queue.enqueued, "DEQTOTAL": queue.dequeued,
             })
         return rows
 

@@ -301,12 +301,8 @@ class ObjectDefinitions:
         """RESET QSTATS: a local queue's counts since they were last reset (or since the queue
         manager started), ENQCOUNT DEQCOUNT HIQDEPTH RESETINT (seconds), and counting anew."""
         queue = self._local_queue(name)
-        now = self.clock()
-        row = {"QUEUE": name, "ENQCOUNT": queue.enqueued, "DEQCOUNT": queue.dequeued, "HIQDEPTH": queue.high_depth,
-               "RESETINT": max(0, int(now - queue.stats_since))}
-        queue.enqueued = queue.dequeued = 0
-        queue.high_depth, queue.stats_since = queue.depth, now
-        return row
+        enqueued, dequeued, high, seconds = queue.reset_stats(self.clock())
+        return {"QUEUE": name, "ENQCOUNT": enqueued, "DEQCOUNT": dequeued, "HIQDEPTH": high, "RESETINT": seconds}
 
     def queue_rows(self, objtype: str, generic: str) -> list[dict[str, Any]]:
         """DISPLAY Q*: each matching definition with its runtime counts."""

@@ -125,14 +125,17 @@ class DepthWatch:
 
     # stats: the queue's statistics counters (core.statistics.counters.QueueCounters) while a
     # reader wants them, else None (the hot path's test); kept_stats keeps them while none does.
-    __slots__ = ("depth_high", "depth_low", "events", "high", "interval", "kept_stats", "low", "since", "stats",
-                 "svc_start")
+    # enq_base, deq_base: the queue's enqueued and dequeued totals at the last reset (RESET QSTATS,
+    # a performance event), so the totals themselves never go back (DISPLAY QSTATUS, /metrics).
+    __slots__ = ("deq_base", "depth_high", "depth_low", "enq_base", "events", "high", "interval", "kept_stats", "low",
+                 "since", "stats", "svc_start")
 
     def __init__(self) -> None:
         self.high = self.depth_high = NEVER_HIGH
         self.low = self.depth_low = -1
         self.events: Any = None
         self.since = 0.0
+        self.enq_base = self.deq_base = 0
         self.interval = -1.0
         self.svc_start = -1.0
         self.stats: Any = None
@@ -169,8 +172,9 @@ class LocalQueue:
         self.fifo = attrs.get("MSGDLVSQ") == "FIFO"
         self.max_depth = int(attrs.get("MAXDEPTH", 5000))
         self.max_msgl = int(attrs.get("MAXMSGL", 4194304))
-        # RESET QSTATS: puts and destructive gets (committed or not) since the last reset, the
-        # deepest the queue has been, and when the counting began (set when the queue is made).
+        # Puts and destructive gets (committed or not) since the queue manager started (never
+        # reset: ``reset_stats`` keeps its bases in ``watch``), and the deepest the queue has been
+        # since the last reset.
         self.enqueued = 0
         self.dequeued = 0
         self.high_depth = 0
@@ -190,6 +194,16 @@ class LocalQueue:
     @stats_since.setter
     def stats_since(self, value: float) -> None:
         self.watch.since = value
+
+    def reset_stats(self, now: float) -> tuple[int, int, int, int]:
+        """RESET QSTATS (and a performance event): ENQCOUNT, DEQCOUNT, HIQDEPTH and the seconds
+        since the last reset, and counting anew from ``now``."""
+        watch = self.watch
+        counts = (self.enqueued - watch.enq_base, self.dequeued - watch.deq_base, self.high_depth,
+                  max(0, int(now - watch.since)))
+        watch.enq_base, watch.deq_base = self.enqueued, self.dequeued
+        self.high_depth, watch.since = self.depth, now
+        return counts
 
     # -- attributes used on hot paths ---------------------------------------------------
     def refresh(self) -> None:

@@ -139,7 +139,8 @@ _QUEUE_TYPE_OPTION = {
 }
 _QSTATUS_KEYS = {
     "QUEUE": frozenset({"CURDEPTH", "IPPROCS", "OPPROCS", "UNCOM", "LGETDATE", "LGETTIME",
-                        "LPUTDATE", "LPUTTIME", "MEDIALOG", "MONQ", "MSGAGE", "QTIME"}),
+                        "LPUTDATE", "LPUTTIME", "MEDIALOG", "MONQ", "MSGAGE", "QTIME",
+                        "ENQTOTAL", "DEQTOTAL"}),  # (the last two mqlite's own: core.admin)
     "HANDLE": frozenset({"APPLTAG", "APPLTYPE", "ASTATE", "BROWSE", "CHANNEL", "CONNAME", "HSTATE",
                          "INPUT", "INQUIRE", "OUTPUT", "PID", "SET", "TID", "URID", "URTYPE",
                          "USERID", "QMURID", "CONNID", "OPENOPTS"}),

@@ -163,10 +163,8 @@ class PerformanceEvents:
         """Put the event, reset the statistics, flip the switches (kept in the store) and arm
         the queue anew."""
         now = self.clock()
-        params = event_data(self.qmgr_name, queue.name, max(0, int(now - queue.stats_since)),
-                            queue.high_depth, queue.enqueued, queue.dequeued)
-        queue.enqueued = queue.dequeued = 0  # the statistics are reset by the event
-        queue.high_depth, queue.stats_since = queue.depth, now
+        enqueued, dequeued, high, seconds = queue.reset_stats(now)  # (the event resets them)
+        params = event_data(self.qmgr_name, queue.name, seconds, high, enqueued, dequeued)
         if event == SERVICE:
             queue.attrs[SERVICE] = setting
         else:
