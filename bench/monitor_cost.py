@@ -1,7 +1,8 @@
 """What the resource monitoring publications cost the queue manager (issue 33): its CPU (from
 /proc) over ``--seconds`` with no subscriber, then with the subscriptions ``/metrics``'s collector
-makes (each CPU, DISK and STATMQI type, each STATQ type of ``--queues`` queues: three a queue),
-the publications taken every second as a scrape takes them. Publications come every
+makes (each CPU, DISK and STATMQI type, and each STATQ type ``--selector`` names for each of
+``--queues`` queues: none by default, as the collector's default queueSubscriptionSelector), the
+publications taken every second as a scrape takes them. Publications come every
 MonitorPublishHeartBeat (10 s, IBM's default; ``--interval``). Prints one JSON line: the CPU
 share of a core in each phase, the publications taken, and the queue manager's CPU per
 publication (publishing it and the MQGET that takes it). Then what a scrape costs the queue
@@ -10,7 +11,8 @@ collector (DISPLAYs, the publications taken, the oldest-message browse of the on
 a message) against the same DISPLAYs and a RESET QSTATS of each queue (the scrape before the
 publications, less its browse and the text).
 
-Usage: ``python bench/monitor_cost.py [--queues N] [--seconds S] [--interval S] [--scrape-rounds N]``
+Usage: ``python bench/monitor_cost.py [--queues N] [--seconds S] [--interval S] [--scrape-rounds N]
+[--selector PUT,GET,GENERAL]``
 """
 
 from __future__ import annotations
@@ -49,7 +51,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0, help="the length of each phase")
     parser.add_argument("--interval", type=int, default=10, help="qm.ini MonitorPublishHeartBeat")
     parser.add_argument("--scrape-rounds", type=int, default=6, help="rounds of 20 scrapes each way")
+    parser.add_argument("--selector", default="", help="the collector's queueSubscriptionSelector (default none)")
     args = parser.parse_args()
+    selector = metrics.parse_selector(args.selector)
     home = tempfile.mkdtemp(prefix="mqlite-bench-")
     os.environ["MQLITE_HOME"] = home
     paths.qmgr_dir(QM).mkdir(parents=True, exist_ok=True)
@@ -73,7 +77,7 @@ def main() -> None:
         idle = (cpu_seconds(proc.pid) - before) / (time.monotonic() - start)
         publications = publications_for(qm, QM)
         assert publications is not None
-        publications.follow(names)
+        publications.follow(names, selector)
         time.sleep(args.interval + 1)
         publications.drain()
         before, start = cpu_seconds(proc.pid), time.monotonic()
@@ -86,12 +90,13 @@ def main() -> None:
         publications.close()
         with mqlite.Queue(qm, names[0]) as queue:
             queue.put(b"a message for the oldest-message browse")
-        scrape = scrape_costs(qm, proc.pid, names, args.scrape_rounds, args.interval)
+        scrape = scrape_costs(qm, proc.pid, names, args.scrape_rounds, args.interval, selector)
         qm.disconnect()
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(60)
-    print(json.dumps({"bench": "monitor_cost", "queues": args.queues, "interval_s": args.interval,
+    print(json.dumps({"bench": "monitor_cost", "queues": args.queues, "selector": ",".join(selector),
+                      "interval_s": args.interval,
                       "seconds": args.seconds, "cpus": os.cpu_count(),
                       "qmgr_cpu_pct_no_subscriber": round(idle * 100, 2),
                       "qmgr_cpu_pct_subscribed": round(subscribed * 100, 2), "publications_taken": taken,
@@ -99,7 +104,8 @@ def main() -> None:
                       **scrape}))
 
 
-def scrape_costs(qm: mqlite.QueueManager, pid: int, names: list[str], rounds: int, interval: int) -> dict[str, object]:
+def scrape_costs(qm: mqlite.QueueManager, pid: int, names: list[str], rounds: int, interval: int,
+                 selector: tuple[str, ...]) -> dict[str, object]:
     """The queue manager's CPU per scrape, ms: the collector's, and DISPLAYs with RESET QSTATS."""
     reset = "".join(f"RESET QSTATS({name})\n" for name in names)
 
@@ -107,7 +113,7 @@ def scrape_costs(qm: mqlite.QueueManager, pid: int, names: list[str], rounds: in
         qm.mqsc(metrics._SCRIPT)  # (the same DISPLAYs: $SYS left out, as the collector leaves it)
         qm.mqsc(reset)
 
-    collector = metrics.Collector(qmgrs=lambda: [QM])
+    collector = metrics.Collector(qmgrs=lambda: [QM], queue_subscription_selector=selector)
     collector.collect()
     time.sleep(interval + 1)  # its subscriptions made, a first interval published
     collector.collect()

@@ -1,10 +1,10 @@
 """``/metrics`` (issue 33, scope 3): the collector of ``mqlite.web.metrics`` against real queue
 managers, its output read with prometheus_client's parser, each family moving when its quantity
-moves: depth and put/get counts with puts and gets (from the STATQ publications, which the queue
-managers make every second here: qm.ini MonitorPublishHeartBeat=1; with useResetQStats from
-RESET QSTATS), the CPU, DISK and STATMQI publications' families, a message's age, a channel's
-status when it starts and stops and its message count when it carries one, subscriptions,
-connections, the store's commits."""
+moves: depth and put/get counts with puts and gets (DISPLAY QSTATUS's totals; with useResetQStats
+from RESET QSTATS), the CPU, DISK and STATMQI publications' families and with a
+queueSubscriptionSelector the STATQ ones (the queue managers publish every second here: qm.ini
+MonitorPublishHeartBeat=1), a message's age, a channel's status when it starts and stops and its
+message count when it carries one, subscriptions, connections, the store's commits."""
 
 from __future__ import annotations
 
@@ -108,13 +108,9 @@ def test_an_unreachable_queue_manager_is_status_0(network: dict[str, QMgr]) -> N
     assert value(samples, "ibmmq_qmgr_status", qmgr="QM1") == C.MQQMSTA_RUNNING
 
 
-def _moved(collector: Collector, name: str, target: float, **labels: str) -> Samples:
-    """A scrape once ``name`` has reached ``target``: the counts arrive with the next publication."""
-    return wait_until(lambda: (s := scrape(collector)) and value(s, name, **labels) == target and s,
-                      f"{name} {labels} reaches {target}")
-
-
 def test_depth_and_put_get_counts_move(collector: Collector) -> None:
+    """The counts are the queue's totals at the scrape: no publication to wait for, and no STATQ
+    subscription (mqlite's default queueSubscriptionSelector is none)."""
     run("QM1", "DEFINE QLOCAL(APP.COUNTED) DESCR('counted (by metrics)') MAXDEPTH(500)\n")
     labels = {"qmgr": "QM1", "queue": "APP.COUNTED"}
     before = scrape(collector)
@@ -123,25 +119,23 @@ def test_depth_and_put_get_counts_move(collector: Collector) -> None:
     assert sample(before, "ibmmq_queue_depth", **labels)[0] == {
         "qmgr": "QM1", "platform": "UNIX", "queue": "APP.COUNTED", "usage": "NORMAL",
         "description": "counted (by metrics)", "cluster": ""}
-    puts0 = value(before, "ibmmq_queue_mqput_mqput1_count_total", **labels)
-    gets0 = value(before, "ibmmq_queue_mqget_count_total", **labels)
-    # the collector's STATQ subscriptions are made: the first publication counts from then on
-    wait_until(lambda: "ibmmq_queue_mqput_bytes_total" in (s := scrape(collector)) and [
-        v for have, v in s["ibmmq_queue_mqput_bytes_total"] if have["queue"] == "APP.COUNTED"],
-        "APP.COUNTED's first STATQ publication")
+    assert value(before, "ibmmq_queue_mqput_mqput1_count_total", **labels) == 0
+    assert value(before, "ibmmq_queue_mqget_count_total", **labels) == 0
+    assert not [s for s in run("QM1", "DISPLAY SBSTATUS(*) SUBTYPE(ALL) TOPICSTR\n") if "APP.COUNTED" in s]
     with mqlite.connect("QM1") as qm, mqlite.Queue(qm, "APP.COUNTED", C.MQOO_OUTPUT | C.MQOO_INPUT_SHARED) as q:
         for n in range(3):
             q.put(b"m%d" % n)
-        put = _moved(collector, "ibmmq_queue_mqput_mqput1_count_total", puts0 + 3, **labels)
+        put = scrape(collector)
+        assert value(put, "ibmmq_queue_mqput_mqput1_count_total", **labels) == 3
         assert value(put, "ibmmq_queue_depth", **labels) == 3
-        assert value(put, "ibmmq_queue_mqget_count_total", **labels) == gets0
-        assert value(put, "ibmmq_queue_mqput_bytes_total", **labels) >= 6
+        assert value(put, "ibmmq_queue_mqget_count_total", **labels) == 0
         assert value(put, "ibmmq_queue_input_handles", **labels) == 1
         assert value(put, "ibmmq_queue_output_handles", **labels) == 1
         q.get()
-        got = _moved(collector, "ibmmq_queue_mqget_count_total", gets0 + 1, **labels)
+        got = scrape(collector)
+        assert value(got, "ibmmq_queue_mqget_count_total", **labels) == 1
         assert value(got, "ibmmq_queue_depth", **labels) == 2
-        assert value(got, "ibmmq_queue_mqput_mqput1_count_total", **labels) == puts0 + 3  # a counter: kept
+        assert value(got, "ibmmq_queue_mqput_mqput1_count_total", **labels) == 3  # a counter: kept
         q.put(b"in a unit of work", syncpoint=True)
         uncommitted = scrape(collector)
         assert value(uncommitted, "ibmmq_queue_uncommitted_messages", **labels) == 1
@@ -149,23 +143,47 @@ def test_depth_and_put_get_counts_move(collector: Collector) -> None:
     assert value(scrape(collector), "ibmmq_queue_uncommitted_messages", **labels) == 0
 
 
-def test_publications_leave_reset_qstats_to_others(collector: Collector) -> None:
-    """A scrape takes nothing from anyone's RESET QSTATS (IBM's exporter without useResetQStats):
-    another caller's RESET QSTATS still sees every put, and the metrics still move."""
+def test_scrapes_leave_reset_qstats_to_others(collector: Collector) -> None:
+    """A scrape takes nothing from anyone's RESET QSTATS (IBM's exporter without useResetQStats),
+    and anyone's RESET QSTATS takes nothing from the scrape's counters."""
     run("QM2", "DEFINE QLOCAL(APP.SHARED)\n")
     labels = {"qmgr": "QM2", "queue": "APP.SHARED"}
-    wait_until(lambda: "ibmmq_queue_mqput_bytes_total" in (s := scrape(collector)) and [
-        v for have, v in s["ibmmq_queue_mqput_bytes_total"] if have["queue"] == "APP.SHARED"],
-        "APP.SHARED's first STATQ publication")
     run("QM2", "RESET QSTATS(APP.SHARED)\n")
     with mqlite.connect("QM2") as qm, mqlite.Queue(qm, "APP.SHARED") as q:
         for _ in range(4):
             q.put(b"shared")
-    _moved(collector, "ibmmq_queue_mqput_mqput1_count_total", 4, **labels)
-    scrape(collector)
+    assert value(scrape(collector), "ibmmq_queue_mqput_mqput1_count_total", **labels) == 4
     reset = "".join(run("QM2", "RESET QSTATS(APP.SHARED)\n"))
     assert "ENQCOUNT(4)" in reset and "HIQDEPTH(4)" in reset, reset
     assert value(scrape(collector), "ibmmq_queue_mqput_mqput1_count_total", **labels) == 4
+
+
+def test_the_selected_statq_types_are_subscribed_to(network: dict[str, QMgr]) -> None:
+    """queueSubscriptionSelector PUT: each monitored queue's STATQ PUT publications, under
+    mq_prometheus's names, and no GET subscription (its counters stay off)."""
+    run("QM1", "DEFINE QLOCAL(APP.SELECTED)\n")
+    collector = Collector(qmgrs=lambda: ["QM1"], queue_subscription_selector=["put"])
+    try:
+        labels = {"qmgr": "QM1", "queue": "APP.SELECTED"}
+
+        def put_bytes(samples: Samples) -> list[float]:
+            return [v for have, v in samples.get("ibmmq_queue_mqput_bytes_total", [])
+                    if have["queue"] == "APP.SELECTED"]
+
+        wait_until(lambda: put_bytes(scrape(collector)), "APP.SELECTED's first STATQ PUT publication")
+        topics = "".join(run("QM1", "DISPLAY SBSTATUS(*) SUBTYPE(ALL) TOPICSTR\n"))
+        assert "STATQ/APP.SELECTED/PUT" in topics and "STATQ/APP.SELECTED/GET" not in topics, topics
+        with mqlite.connect("QM1") as qm, mqlite.Queue(qm, "APP.SELECTED") as q:
+            q.put(b"six by")
+        wait_until(lambda: put_bytes(scrape(collector)) == [6.0], "the put's bytes are published")
+        samples = scrape(collector)
+        assert value(samples, "ibmmq_queue_mqput_mqput1_count_total", **labels) == 1  # (the totals, as ever)
+        assert not [have for have, _ in samples.get("ibmmq_queue_mqget_bytes_total", [])
+                    if have["queue"] == "APP.SELECTED"]
+    finally:
+        collector.close()
+    with pytest.raises(ValueError, match="PUTS is not one of PUT, GET, GENERAL, OPENCLOSE, INQSET"):
+        Collector(queue_subscription_selector=["PUTS"])
 
 
 def test_reset_qstats_when_configured(network: dict[str, QMgr]) -> None:
@@ -320,14 +338,11 @@ def test_scraped_over_http_from_strmqweb(installation: tuple[dict[str, QMgr], Ru
         first = scrape_http()
         assert value(first, "ibmmq_qmgr_status", qmgr="QM1") == C.MQQMSTA_RUNNING
         assert value(first, "ibmmq_queue_depth", qmgr="QM2", queue="APP.HTTP") == 0
-        wait_until(lambda: [v for have, v in scrape_http().get("ibmmq_queue_mqput_bytes_total", [])
-                            if have["queue"] == "APP.HTTP"], "APP.HTTP's first STATQ publication")
-        puts = value(scrape_http(), "ibmmq_queue_mqput_mqput1_count_total", qmgr="QM2", queue="APP.HTTP")
+        assert value(first, "ibmmq_queue_mqput_mqput1_count_total", qmgr="QM2", queue="APP.HTTP") == 0
         with mqlite.connect("QM2") as qm, mqlite.Queue(qm, "APP.HTTP") as q:
             q.put(b"scraped")
-        second = wait_until(lambda: (s := scrape_http()) and value(
-            s, "ibmmq_queue_mqput_mqput1_count_total", qmgr="QM2", queue="APP.HTTP") == puts + 1 and s,
-            "the put is counted over HTTP")
+        second = scrape_http()
+        assert value(second, "ibmmq_queue_mqput_mqput1_count_total", qmgr="QM2", queue="APP.HTTP") == 1
         assert value(second, "ibmmq_queue_depth", qmgr="QM2", queue="APP.HTTP") == 1
     finally:
         os.kill(pid, signal.SIGTERM)

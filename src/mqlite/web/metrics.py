@@ -9,11 +9,21 @@ SBSTATUS, LSSTATUS), takes the resource monitoring publications that arrived sin
 scrape (``metrics_publications``: its subscriptions to $SYS/MQ/INFO/QMGR/<qm>/Monitor/..., as
 IBM's exporter's ``usePublications``), and browses the first message of each non-empty monitored
 queue (its age; on a queue in priority order the first message of the highest priority, not
-always the oldest). The put and get counts come from the STATQ publications, so a scrape takes
-nothing from anyone else's RESET QSTATS or from the queue depth events; as IBM's exporter's
-``useResetQStats`` (environment ``IBMMQ_GLOBAL_USERESETQSTATS=true``, or
-``Collector(use_reset_qstats=True)``) they come from a RESET QSTATS of each monitored queue per
-scrape instead, with ``hi_depth``, and a RESET QSTATS of anyone else then takes counts from it.
+always the oldest). The put and get counts are DISPLAY QSTATUS's ENQTOTAL and DEQTOTAL (mqlite's
+own: the queue's totals since the queue manager started, which nobody resets), so a scrape takes
+nothing from anyone else's RESET QSTATS or from the queue depth events, and costs the puts and
+gets nothing; as IBM's exporter's ``useResetQStats`` (environment
+``IBMMQ_GLOBAL_USERESETQSTATS=true``, or ``Collector(use_reset_qstats=True)``) they come from a
+RESET QSTATS of each monitored queue per scrape instead, with ``hi_depth``, and a RESET QSTATS
+of anyone else then takes counts from it.
+
+The per-queue STATQ publications (``ibmmq_queue_mqput_bytes``,
+``ibmmq_queue_average_queue_time_seconds``, ...) are subscribed to only for the types IBM's
+exporter's ``queueSubscriptionSelector`` names (environment
+``IBMMQ_FILTERS_QUEUESUBSCRIPTIONSELECTOR=PUT,GET,GENERAL,OPENCLOSE,INQSET``, or
+``Collector(queue_subscription_selector=...)``). mqlite's default is none, where IBM's is all: a
+subscription switches its queue's STATQ counters on, and those cost every put and get on it
+about 4.6% more instructions (docs/PERFORMANCE.md, "Issue 33: the cost of metrics").
 
 Families and labels, as IBM's exporter names them (``platform`` is ``UNIX``):
 
@@ -21,8 +31,9 @@ Families and labels, as IBM's exporter names them (``platform`` is ``UNIX``):
   ``attribute_max_depth``, ``input_handles``, ``output_handles``, ``uncommitted_messages``,
   ``oldest_message_age`` (seconds), ``hi_depth`` (since the last scrape, with useResetQStats),
   and the counters ``mqput_mqput1_count`` and ``mqget_count`` (IBM's names with its counter
-  types: totals since the collector began, no ``_total``); every other STATQ element under
-  mq_prometheus's name (``ibmmq_queue_mqput_bytes``, ``ibmmq_queue_average_queue_time_seconds``,
+  types, no ``_total``: totals since the queue manager started, or with useResetQStats since the
+  collector began); with a queueSubscriptionSelector, the selected STATQ types' elements under
+  mq_prometheus's names (``ibmmq_queue_mqput_bytes``, ``ibmmq_queue_average_queue_time_seconds``,
   ...).
 - ``ibmmq_qmgr_*`` from the CPU, DISK and STATMQI publications {qmgr, platform, description}
   (``ibmmq_qmgr_user_cpu_time_percentage``, ``ibmmq_qmgr_log_write_latency_seconds``,
@@ -50,7 +61,6 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -68,9 +78,10 @@ from mqlite.client.errors import MQMIError, PYIFError
 from mqlite.client.pymqi_api import Queue, QueueManager, connect
 from mqlite.client.structs import GMO, MD
 from mqlite.message import put_hundredths
+from mqlite.web import mqsc_text
 from mqlite.web.metrics_publications import Publications, publications_for
 
-__all__ = ["CONTENT_TYPE", "ROUTES", "Collector", "Family", "mqsc_records", "render", "routes"]
+__all__ = ["CONTENT_TYPE", "ROUTES", "Collector", "Family", "render", "routes"]
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 PLATFORM = "UNIX"  # IBM's MQPL_UNIX without its prefix, as the exporter labels Linux
@@ -121,8 +132,10 @@ FAMILIES: dict[str, tuple[str, str]] = {
     "mqlite_store_operations_total": ("Store operations committed (rows written or deleted)", "counter"),
 }
 
-# The put and get counts: from STATQ's publications, or RESET QSTATS (useResetQStats).
+# The put and get counts: DISPLAY QSTATUS's totals or RESET QSTATS (useResetQStats), not STATQ's.
 _COUNTS = ("ibmmq_queue_mqput_mqput1_count", "ibmmq_queue_mqget_count")
+# IBM's exporter's queueSubscriptionSelector: the STATQ types there are.
+STATQ_TYPES = ("PUT", "GET", "GENERAL", "OPENCLOSE", "INQSET")
 # Published too, but DISPLAY's is current at the scrape (STATQ's GENERAL "Queue depth").
 _FROM_DISPLAY = frozenset({"ibmmq_queue_depth"})
 
@@ -170,39 +183,6 @@ def render(families: Iterable[Family]) -> str:
     return "\n".join(out) + "\n"
 
 
-# -- runmqsc's output read back ----------------------------------------------------------------
-
-_ECHO = re.compile(r"^\s+\d+ : ")
-
-
-# KEY(value) with a value that may hold one level of parentheses (CONNAME(host(port))), or a FLAG
-_PAIR = re.compile(r"([A-Z][A-Z0-9_.]*)(?:\(((?:[^()]|\([^()]*\))*)\))?")
-
-
-def _pairs(line: str, record: dict[str, str]) -> None:
-    """``KEY(value)   KEY(value)   FLAG`` into ``record``."""
-    for match in _PAIR.finditer(line):
-        record[match[1]] = (match[2] or "").strip()
-
-
-def mqsc_records(lines: Sequence[str]) -> list[list[dict[str, str]]]:
-    """runmqsc's output of a script: for each command, the records it displayed."""
-    sections: list[list[dict[str, str]]] = []
-    current: dict[str, str] | None = None
-    for line in lines:
-        if _ECHO.match(line):
-            sections.append([])
-            current = None
-        elif line.startswith("AMQ") and sections:
-            current = {}
-            sections[-1].append(current)
-        elif line.startswith("   ") and current is not None:
-            _pairs(line, current)
-        else:
-            current = None
-    return [[record for record in section if record] for section in sections]
-
-
 def _generic_match(patterns: Sequence[str], name: str) -> bool:
     """IBM's monitored-object lists: the last pattern that matches decides ("!" excludes)."""
     chosen = False
@@ -225,7 +205,8 @@ def _int(value: str | None) -> int:
 
 _SCRIPT = "\n".join([
     "DISPLAY QMGR DESCR", "DISPLAY QMSTATUS ALL",
-    "DISPLAY QLOCAL(*) CURDEPTH MAXDEPTH USAGE DESCR CLUSTER IPPROCS OPPROCS", "DISPLAY QSTATUS(*) UNCOM",
+    "DISPLAY QLOCAL(*) CURDEPTH MAXDEPTH USAGE DESCR CLUSTER IPPROCS OPPROCS",
+    "DISPLAY QSTATUS(*) UNCOM ENQTOTAL DEQTOTAL",
     "DISPLAY CHANNEL(*) CHLTYPE DESCR CONNAME", "DISPLAY CHSTATUS(*) ALL",
     # (not the $SYS topics and subscriptions: hundreds of the collector's own, and skipped anyway)
     "DISPLAY TPSTATUS('#') WHERE(TOPICSTR NL '$SYS*') ADMIN SUBCOUNT PUBCOUNT",
@@ -255,15 +236,31 @@ def _use_reset_qstats() -> bool:
     return os.environ.get("IBMMQ_GLOBAL_USERESETQSTATS", "").lower() == "true"  # IBM's exporter's variable
 
 
+def parse_selector(text: str) -> tuple[str, ...]:
+    """A queueSubscriptionSelector, ``PUT,GET`` -> ("PUT", "GET"); an unknown type is a ValueError
+    naming the types there are."""
+    chosen = tuple(dict.fromkeys(t.strip().upper() for t in text.split(",") if t.strip()))
+    unknown = [t for t in chosen if t not in STATQ_TYPES]
+    if unknown:
+        raise ValueError(f"queueSubscriptionSelector: {', '.join(unknown)} is not one of {', '.join(STATQ_TYPES)}")
+    return chosen
+
+
 class Collector:
     """Scrapes queue managers through the client. ``qmgrs`` gives the names (default: those
-    created under MQLITE_HOME); ``connect_to`` makes a connection (default bindings mode)."""
+    created under MQLITE_HOME); ``connect_to`` makes a connection (default bindings mode);
+    ``queue_subscription_selector`` the STATQ types subscribed to per monitored queue (default
+    the environment's IBMMQ_FILTERS_QUEUESUBSCRIPTIONSELECTOR, else none)."""
 
     def __init__(self, qmgrs: Callable[[], Sequence[str]] = paths.installed_qmgrs,
                  connect_to: Callable[[str], QueueManager] = connect, queues: Sequence[str] = DEFAULT_QUEUES,
-                 clock: Callable[[], float] = time.time, use_reset_qstats: bool | None = None) -> None:
+                 clock: Callable[[], float] = time.time, use_reset_qstats: bool | None = None,
+                 queue_subscription_selector: Sequence[str] | None = None) -> None:
         self.qmgrs, self.connect_to, self.queues, self.clock = qmgrs, connect_to, tuple(queues), clock
         self.use_reset_qstats = _use_reset_qstats() if use_reset_qstats is None else use_reset_qstats
+        selector = queue_subscription_selector
+        self.selector = parse_selector(os.environ.get("IBMMQ_FILTERS_QUEUESUBSCRIPTIONSELECTOR", "")
+                                       if selector is None else ",".join(selector))
         self._conns: dict[str, QueueManager] = {}
         self._publications: dict[str, Publications | None] = {}  # by queue manager, with its connection
         self._puts: dict[tuple[str, str], int] = {}
@@ -304,8 +301,7 @@ class Collector:
         qmgr, qmstatus, queues, qstatus, channels, chstatus, tpstatus, sbstatus, lsstatus, resets, ages = gathered
         description = qmgr[0].get("DESCR", "") if qmgr else ""
         self._qmgr(families, {**qmgr_labels, "description": description}, qmstatus[0] if qmstatus else {}, lsstatus)
-        uncommitted = {q.get("QUEUE", ""): _int(q.get("UNCOM")) for q in qstatus}
-        self._queues(families, qmgr_labels, queues, uncommitted, resets, ages)
+        self._queues(families, qmgr_labels, queues, {q.get("QUEUE", ""): q for q in qstatus}, resets, ages)
         self._published(families, {**qmgr_labels, "description": description}, queues)
         self._channels(families, qmgr_labels, channels, chstatus)
         self._pubsub(families, qmgr_labels, tpstatus, sbstatus)
@@ -319,7 +315,7 @@ class Collector:
             try:
                 qm = kept if kept is not None else self._conns.setdefault(name, self.connect_to(name))
                 _, lines = qm.mqsc(_SCRIPT)
-                qmgr, qmstatus, qlocal, *rest = mqsc_records(lines)
+                qmgr, qmstatus, qlocal, *rest = mqsc_text.records_by_command(lines)
                 if len(rest) != 6:
                     raise ValueError(f"{name}: an answer to each DISPLAY was expected")
                 queues = [q for q in qlocal if _generic_match(self.queues, q.get("QUEUE", ""))]
@@ -342,7 +338,7 @@ class Collector:
             self._publications[name] = publications_for(qm, name)
         publications = self._publications[name]
         if publications is not None:
-            publications.follow(q.get("QUEUE", "") for q in queues)
+            publications.follow((q.get("QUEUE", "") for q in queues), self.selector)
             publications.drain()
 
     def _published(self, families: _Families, base: dict[str, str], queues: list[dict[str, str]]) -> None:
@@ -352,7 +348,7 @@ class Collector:
             return
         by_queue = {q.get("QUEUE", ""): q for q in queues}
         for metric, obj, number in publications.samples():
-            if metric.name in _FROM_DISPLAY or (metric.name in _COUNTS and self.use_reset_qstats):
+            if metric.name in _FROM_DISPLAY or metric.name in _COUNTS:
                 continue
             if metric.per_object:
                 q = by_queue.get(obj)
@@ -361,24 +357,15 @@ class Collector:
                 labels = {"qmgr": base["qmgr"], "platform": base["platform"], "queue": obj,
                           "usage": q.get("USAGE", "NORMAL"), "description": q.get("DESCR", ""),
                           "cluster": q.get("CLUSTER", "")}
-                if metric.name in _COUNTS:
-                    continue  # (added with the queue's other families, 0 before its first publication)
             else:
                 labels = base
             families.published(metric.name, metric.help, metric.counter).add(labels, number)
-
-    def _counts(self, qmgr: str) -> dict[tuple[str, str], float]:
-        """The STATQ put and get counts' totals from the publications, by (queue, family)."""
-        publications = self._publications.get(qmgr)
-        if publications is None:
-            return {}
-        return {(obj, m.name): number for m, obj, number in publications.samples() if m.name in _COUNTS}
 
     def _reset(self, qm: QueueManager, queues: list[dict[str, str]]) -> dict[str, dict[str, str]]:
         if not queues:
             return {}
         _, lines = qm.mqsc("".join(f"RESET QSTATS({q['QUEUE']})\n" for q in queues))
-        return {rec.get("QUEUE", ""): rec for section in mqsc_records(lines) for rec in section}
+        return {rec.get("QUEUE", ""): rec for section in mqsc_text.records_by_command(lines) for rec in section}
 
     def _age(self, qm: QueueManager, queue: str) -> float:
         """Seconds since the first message on ``queue`` was put (browsed, its body not read)."""
@@ -433,9 +420,8 @@ class Collector:
             families("mqlite_store_operations_total").add(store, _int(status.get("STOREOPS")))
 
     def _queues(self, families: _Families, base: dict[str, str], queues: list[dict[str, str]],
-                uncommitted: dict[str, int], resets: dict[str, dict[str, str]], ages: dict[str, float]) -> None:
+                status: dict[str, dict[str, str]], resets: dict[str, dict[str, str]], ages: dict[str, float]) -> None:
         qmgr = base["qmgr"]
-        counts = self._counts(qmgr) if not self.use_reset_qstats else {}
         for q in queues:
             name = q.get("QUEUE", "")
             labels = {**base, "queue": name, "usage": q.get("USAGE", "NORMAL"), "description": q.get("DESCR", ""),
@@ -444,11 +430,12 @@ class Collector:
             families("ibmmq_queue_attribute_max_depth").add(labels, _int(q.get("MAXDEPTH")))
             families("ibmmq_queue_input_handles").add(labels, _int(q.get("IPPROCS")))
             families("ibmmq_queue_output_handles").add(labels, _int(q.get("OPPROCS")))
-            families("ibmmq_queue_uncommitted_messages").add(labels, uncommitted.get(name, 0))
+            totals = status.get(name, {})
+            families("ibmmq_queue_uncommitted_messages").add(labels, _int(totals.get("UNCOM")))
             families("ibmmq_queue_oldest_message_age").add(labels, ages.get(name, 0))
             if not self.use_reset_qstats:
-                for metric in _COUNTS:
-                    families(metric).add(labels, counts.get((name, metric), 0))
+                families("ibmmq_queue_mqput_mqput1_count").add(labels, _int(totals.get("ENQTOTAL")))
+                families("ibmmq_queue_mqget_count").add(labels, _int(totals.get("DEQTOTAL")))
                 continue
             reset = resets.get(name)
             key = (qmgr, name)
@@ -517,7 +504,8 @@ _shared_lock = threading.Lock()
 
 
 def shared_collector() -> Collector:
-    """The web server's one collector (its put and get totals live as long as it does)."""
+    """The web server's one collector (with useResetQStats its put and get totals live as long
+    as it does); a ValueError when the environment's configuration is wrong."""
     with _shared_lock:
         if not _shared:
             _shared.append(Collector())
@@ -528,7 +516,10 @@ def routes(collector: Callable[[], Collector] = shared_collector) -> list[BaseRo
     """``GET /metrics``: a scrape, collected on a worker thread (the client is blocking)."""
 
     async def metrics(request: Request) -> Response:
-        text: Any = await run_in_threadpool(lambda: collector().text())
+        try:
+            text: Any = await run_in_threadpool(lambda: collector().text())
+        except ValueError as error:  # (a bad IBMMQ_* setting: said, not a traceback)
+            return Response(f"{error}\n", status_code=500, media_type="text/plain")
         return Response(text, media_type=CONTENT_TYPE)
 
     return [Route("/metrics", metrics, methods=["GET"])]

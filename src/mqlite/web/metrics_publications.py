@@ -2,8 +2,9 @@
 ($SYS/MQ/INFO/QMGR/<qm>/Monitor/...), as IBM's mq_prometheus does by default (its
 ``usePublications``): the collector holds, per queue manager, one temporary dynamic queue and a
 non-durable subscription on it for each class/type the metadata advertises (CPU, DISK,
-STATMQI), and for each STATQ type per monitored queue; each scrape takes the publications that
-arrived since the last one.
+STATMQI), and for each STATQ type the collector's selector names per monitored queue (none by
+default: they cost every put and get); each scrape takes the publications that arrived since the
+last one.
 
 Names and values are mq_prometheus's: ``ibmmq_qmgr_<element>`` and ``ibmmq_queue_<element>``
 (``protocol.monitor_read.metric_name``), an MQIAMO_MONITOR_DELTA element a counter (the deltas
@@ -15,7 +16,7 @@ of the client layer: it only subscribes and gets.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from mqlite import cmqc as C
@@ -100,13 +101,17 @@ class Publications:
         if topic not in self._subs:
             self._subs[topic] = Subscription(self.qm, topic, queue=self.queue)
 
-    def follow(self, queues: Iterable[str]) -> None:
-        """Subscribe to each STATQ type of each of ``queues``; end the subscriptions of queues gone."""
-        wanted = set(queues)
+    def follow(self, queues: Iterable[str], selector: Collection[str] = ()) -> None:
+        """Subscribe to each STATQ type named in ``selector`` (PUT, GET, GENERAL, OPENCLOSE,
+        INQSET) of each of ``queues``; end the subscriptions of queues gone. A subscription
+        switches its queue's STATQ counters on, which every put and get then pays for."""
+        wanted = set(queues) if selector else set()
         for cls in self.classes.values():
             if not cls.per_object:
                 continue
             for typ in cls.types.values():
+                if typ.name.upper() not in selector:
+                    continue
                 for name in wanted - self._queues:
                     self._subscribe(typ.data_topic.replace("%s", name.replace("/", "&")))
                 for name in self._queues - wanted:
@@ -114,7 +119,9 @@ class Publications:
                     if sub is not None:
                         with contextlib.suppress(MQMIError, PYIFError):
                             sub.close()
-                    self.values = {k: v for k, v in self.values.items() if k[2] != name}
+        gone = self._queues - wanted
+        if gone:
+            self.values = {k: v for k, v in self.values.items() if k[2] not in gone}
         self._queues = wanted
 
     def drain(self) -> int:
