@@ -37,6 +37,30 @@ def test_display_records_are_read_back() -> None:
     assert out.records[1] == {"QUEUE": "Q2", "TYPE": "QALIAS", "TARGET": "Q1"}
 
 
+def test_display_lines_are_cut_at_runmqscs_columns() -> None:
+    """A value may hold blanks and parentheses of any kind: the line is cut where the right column
+    begins (mqsc.display.pairs's layout), not at blanks or the first closing parenthesis."""
+    from mqlite.mqsc.display import pairs as laid_out
+
+    items = ["DESCR(x" + "y" * 30 + ")", "CONNAME(host(1414))", "DESCR(a (b)  c ((d)", "NOTRIGGER",
+             "DESCR(" + "w " * 30 + ")", "TYPE(QLOCAL)"]
+    lines = laid_out(items)
+    assert lines[0][3 + 39] == " " and lines[0][3 + 40] == "C"  # a 39-character left item: one blank
+    read = [mqsc_text.pairs(line) for line in lines]
+    assert read[0] == {"DESCR": "x" + "y" * 30, "CONNAME": "host(1414)"}
+    assert read[1] == {"DESCR": "a (b)  c ((d", "NOTRIGGER": ""}
+    assert read[2] == {"DESCR": ("w " * 30).strip()} and read[3] == {"TYPE": "QLOCAL"}
+
+
+def test_a_scripts_records_by_command() -> None:
+    lines = [*DISPLAY[:-3], "     2 : DISPLAY QSTATUS(NONE)", "AMQ8147E: WebSphere MQ object NONE not found.",
+             "     3 : DISPLAY QMGR DESCR", "AMQ8408I: Display Queue Manager details.",
+             "   QMNAME(QM1)                             DESCR( )"]
+    queues, status, qmgr = mqsc_text.records_by_command(lines)
+    assert [q["QUEUE"] for q in queues] == ["Q1", "Q2"] and queues[0]["DESCR"] == "a (b) c"
+    assert status == [] and qmgr == [{"QMNAME": "QM1", "DESCR": ""}]
+
+
 def test_failures_carry_ibm_reasons() -> None:
     assert mqsc_text.parse(["AMQ8147E: WebSphere MQ object X not found."], 10).reason == 2085
     assert mqsc_text.parse(["AMQ8135E: Not authorized."], 10).reason == 2035

@@ -2,13 +2,15 @@
 
 ``QueueManager.mqsc`` returns the lines runmqsc prints. A DISPLAY record starts at an
 ``AMQnnnnI`` line (``Display ... details.``) and is followed by indented ``KEYWORD(value)`` pairs, two
-to a line (bare keywords such as ``NOTRIGGER`` stand alone). Error messages are ``AMQnnnnE``
+to a line in runmqsc's columns (``mqsc.display.pairs``: three blanks, the left item padded to 40,
+an item of 40 or more alone on its line; bare keywords such as ``NOTRIGGER``). Error messages are ``AMQnnnnE``
 lines; ``reason_of`` gives the MQ reason IBM's REST API reports for them.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 MQRCCF_COMMAND_FAILED = 3008
@@ -18,7 +20,10 @@ MQRCCF_OBJECT_ALREADY_EXISTS = 4001
 
 _ECHO = re.compile(r"^\s*\d+ : ")
 _MESSAGE = re.compile(r"^(AMQ\d{4})([IWE]): ")
-_PAIR = re.compile(r"\s*([A-Z][A-Z0-9_]*)(?:\((.*?)\))?(?=\s{2,}|\s*$)")
+# one item: KEY(value), the value everything to the last parenthesis (any nesting, unbalanced
+# parentheses in a description), or a bare KEY
+_ITEM = re.compile(r"([A-Z][A-Z0-9_.]*)(?:\((.*)\))?", re.DOTALL)
+_INDENT, _COLUMN = 3, 40  # (mqsc.display's layout)
 _CLOSING = re.compile(r"^(\d+|No|One|All) (MQSC commands? read|commands? ha|valid MQSC command)", re.IGNORECASE)
 # AMQ messages and the reason IBM's REST API gives for them
 _REASONS = {
@@ -78,12 +83,39 @@ def parse(lines: list[str], code: int = 0) -> Output:
 
 
 def pairs(line: str) -> dict[str, str]:
-    """The KEYWORD(value) pairs of one DISPLAY line; a bare keyword maps to ''."""
+    """The KEYWORD(value) pairs of one DISPLAY line; a bare keyword maps to ''. The line is cut
+    where runmqsc's right column begins, so a value may hold blanks and parentheses of any kind."""
+    body = line[_INDENT:] if line.startswith(" " * _INDENT) else line.lstrip()
+    items = [body.strip()]
+    if len(body) > _COLUMN and body[_COLUMN - 1] == " " and body[_COLUMN] != " ":
+        left, right = body[:_COLUMN].rstrip(), body[_COLUMN:].rstrip()
+        if _ITEM.fullmatch(left) and _ITEM.fullmatch(right):
+            items = [left, right]
     found: dict[str, str] = {}
-    for match in _PAIR.finditer(line):
-        value = match[2]
-        found[match[1]] = "" if value is None else value.strip()
+    for item in items:
+        match = _ITEM.fullmatch(item)
+        if match:
+            found[match[1]] = "" if match[2] is None else match[2].strip()
     return found
+
+
+def records_by_command(lines: Sequence[str]) -> list[list[dict[str, str]]]:
+    """runmqsc's output of a script: for each command (from its echoed line), the records it
+    displayed (an ``AMQnnnn`` line heads each; errors make none)."""
+    sections: list[list[dict[str, str]]] = []
+    current: dict[str, str] | None = None
+    for line in lines:
+        if _ECHO.match(line):
+            sections.append([])
+            current = None
+        elif line.startswith("AMQ") and sections:
+            current = {}
+            sections[-1].append(current)
+        elif line.startswith("   ") and current is not None:
+            current.update(pairs(line))
+        else:
+            current = None
+    return [[record for record in section if record] for section in sections]
 
 
 # attributes whose value is a string (quoted, so MQSC keeps its case), not a keyword or a number
