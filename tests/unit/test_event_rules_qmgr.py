@@ -61,18 +61,6 @@ def test_remote_event_data() -> None:
         C.MQCACF_APPL_NAME, C.MQCACF_OBJECT_Q_MGR_NAME]
 
 
-@pytest.mark.parametrize(("raised", "default", "xmitq_type", "reason"), [
-    (C.MQRC_XMIT_Q_USAGE_ERROR, False, "", C.MQRC_XMIT_Q_USAGE_ERROR),
-    (C.MQRC_XMIT_Q_USAGE_ERROR, True, "", C.MQRC_DEF_XMIT_Q_USAGE_ERROR),
-    (C.MQRC_UNKNOWN_XMIT_Q, False, "QALIAS", C.MQRC_XMIT_Q_TYPE_ERROR),
-    (C.MQRC_UNKNOWN_REMOTE_Q_MGR, True, "QALIAS", C.MQRC_DEF_XMIT_Q_TYPE_ERROR),
-    (C.MQRC_UNKNOWN_REMOTE_Q_MGR, True, "", C.MQRC_UNKNOWN_DEF_XMIT_Q),
-    (C.MQRC_UNKNOWN_REMOTE_Q_MGR, False, "", C.MQRC_UNKNOWN_REMOTE_Q_MGR),
-])
-def test_remote_reason(raised: int, default: bool, xmitq_type: str, reason: int) -> None:
-    assert Q.remote_reason(raised, default, xmitq_type) == reason
-
-
 def test_switches() -> None:
     assert Q.switch_of(C.MQRC_PUT_INHIBITED) == "INHIBTEV" and Q.switch_of(C.MQRC_UNKNOWN_OBJECT_NAME) == "LOCALEV"
     assert Q.switch_of(C.MQRC_UNKNOWN_XMIT_Q) == "REMOTEEV" and Q.switch_of(C.MQRC_Q_MGR_ACTIVE) == "STRSTPEV"

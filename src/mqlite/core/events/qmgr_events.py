@@ -17,8 +17,8 @@ manager events"), each type behind its ALTER QMGR switch, and command events:
   the PCF command's parameters).
 
 The parameters and their order are IBM's event reference's; ConnName and ChannelName come
-last for a client's call. ``remote_reason`` refines the reason core raised into the one IBM
-gives when the transmission queue was the default one.
+last for a client's call. The reason is the one MQOPEN returned (core.mqi raises IBM's own,
+the default transmission queue's 2197/2198/2199 among them).
 """
 
 from __future__ import annotations
@@ -138,18 +138,6 @@ def command_data(qmgr_name: str, user: str, origin: int, command: int, mqsc: str
     return [(C.MQGACF_COMMAND_CONTEXT, pcf.Group(context)), (C.MQGACF_COMMAND_DATA, pcf.Group(data))]
 
 
-def remote_reason(reason: int, default_xmitq: bool, xmitq_type: str) -> int:
-    """IBM's reason for a failed resolution through a transmission queue: the DEFXMITQ's own
-    reasons when the default one was used, a type error when the queue is not a local queue."""
-    if reason == C.MQRC_XMIT_Q_USAGE_ERROR and default_xmitq:
-        return C.MQRC_DEF_XMIT_Q_USAGE_ERROR
-    if reason in (C.MQRC_UNKNOWN_XMIT_Q, C.MQRC_UNKNOWN_REMOTE_Q_MGR) and xmitq_type:
-        return C.MQRC_DEF_XMIT_Q_TYPE_ERROR if default_xmitq else C.MQRC_XMIT_Q_TYPE_ERROR
-    if reason == C.MQRC_UNKNOWN_REMOTE_Q_MGR and default_xmitq:
-        return C.MQRC_UNKNOWN_DEF_XMIT_Q
-    return reason
-
-
 class QueueManagerEvents:
     """Puts start/stop, inhibit, local and remote events while their switches are ENABLED.
     Called only where a call already failed (or at start and end): nothing on the hot path."""
@@ -202,11 +190,10 @@ class QueueManagerEvents:
                 self.qmgr_name, reason, name, _appl_type(conn), conn.appl_name, object_qmgr=object_qmgr,
                 base=base, base_type=base_def[0] if base_def else "", conn_name=conn.conname, channel=conn.channel))
         elif reason in REMOTE_REASONS and self.enabled("REMOTEEV"):
-            xmitq, default = self._xmitq_of(name, object_qmgr)
+            xmitq = self._xmitq_of(name, object_qmgr)
             xmitq_type = self.qdefs[xmitq][0] if xmitq in self.qdefs else ""
             if xmitq_type == "QLOCAL":
                 xmitq_type = ""
-            reason = remote_reason(reason, default, xmitq_type)
             self._emit("REMOTEEV", reason, remote(
                 self.qmgr_name, reason, name, _appl_type(conn), conn.appl_name, object_qmgr or self.qmgr_name,
                 xmitq, xmitq_type, conn.conname, conn.channel))
@@ -227,9 +214,9 @@ class QueueManagerEvents:
         return self.put(COMMAND_EVENT_QUEUE, event_message(self.qmgr_name, params, self.clock(), reason,
                                                            C.MQCMD_COMMAND_EVENT))
 
-    def _xmitq_of(self, name: str, object_qmgr: str) -> tuple[str, bool]:
-        """The transmission queue a resolution of ``name`` at ``object_qmgr`` went to, and whether
-        it was the default one (DEFXMITQ)."""
+    def _xmitq_of(self, name: str, object_qmgr: str) -> str:
+        """The transmission queue a resolution of ``name`` at ``object_qmgr`` went to (its own, one
+        named after the queue manager, or DEFXMITQ)."""
         xmitq, target = "", object_qmgr
         if not object_qmgr or object_qmgr == self.qmgr_name:
             definition = self.qdefs.get(name)
@@ -237,11 +224,10 @@ class QueueManagerEvents:
                 xmitq = str(definition[1].get("XMITQ") or "").strip()
                 target = str(definition[1].get("RQMNAME") or "").strip()
         if xmitq:
-            return xmitq, False
+            return xmitq
         if target in self.qdefs and self.qdefs[target][0] != "QREMOTE":
-            return target, False
-        default = str(self.qmgr_attrs.get("DEFXMITQ", "") or "").strip()
-        return (default, True) if default else (target, False)
+            return target
+        return str(self.qmgr_attrs.get("DEFXMITQ", "") or "").strip() or target
 
 
 def _appl_type(conn: Any) -> int:
