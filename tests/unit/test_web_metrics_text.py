@@ -10,7 +10,8 @@ from pathlib import Path
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from mqlite.web.metrics import FAMILIES, Family, _generic_match, mqsc_records, render
+from mqlite.web.metrics import FAMILIES, Family, _generic_match, render
+from mqlite.web.mqsc_text import records_by_command
 
 
 def test_render_is_what_prometheus_reads() -> None:
@@ -66,8 +67,8 @@ One valid MQSC command could not be processed.
 """
 
 
-def test_mqsc_records_one_list_a_command() -> None:
-    queues, missing, channels = mqsc_records(RUNMQSC.splitlines())
+def test_records_by_command_one_list_a_command() -> None:
+    queues, missing, channels = records_by_command(RUNMQSC.splitlines())
     assert queues == [
         {"QUEUE": "APP.1", "TYPE": "QLOCAL", "CURDEPTH": "2", "DESCR": "to b (x)"},
         {"QUEUE": "SYSTEM.DEAD.LETTER.QUEUE", "TYPE": "QLOCAL", "DESCR": "WebSphere MQ Default Dead Letter Queue",

@@ -52,15 +52,6 @@ def test_display_lines_are_cut_at_runmqscs_columns() -> None:
     assert read[2] == {"DESCR": ("w " * 30).strip()} and read[3] == {"TYPE": "QLOCAL"}
 
 
-def test_a_scripts_records_by_command() -> None:
-    lines = [*DISPLAY[:-3], "     2 : DISPLAY QSTATUS(NONE)", "AMQ8147E: WebSphere MQ object NONE not found.",
-             "     3 : DISPLAY QMGR DESCR", "AMQ8408I: Display Queue Manager details.",
-             "   QMNAME(QM1)                             DESCR( )"]
-    queues, status, qmgr = mqsc_text.records_by_command(lines)
-    assert [q["QUEUE"] for q in queues] == ["Q1", "Q2"] and queues[0]["DESCR"] == "a (b) c"
-    assert status == [] and qmgr == [{"QMNAME": "QM1", "DESCR": ""}]
-
-
 def test_failures_carry_ibm_reasons() -> None:
     assert mqsc_text.parse(["AMQ8147E: WebSphere MQ object X not found."], 10).reason == 2085
     assert mqsc_text.parse(["AMQ8135E: Not authorized."], 10).reason == 2035
