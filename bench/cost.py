@@ -392,9 +392,24 @@ def case_a_collected(here: Lab, count: int) -> Measured:
     return _measured(here, "COST", count)
 
 
+def case_a_scraped(here: Lab, count: int) -> Measured:
+    """Case a while /metrics's collector is subscribed as it is by default (CPU, DISK and STATMQI,
+    no STATQ), scraped before and after: what every put and get pays for being watched. Its
+    STATMQI subscription switches the MQI counters on at the next heartbeat, which the frozen
+    wall clock holds back, so STATMQI(ON) and RESET QMGR TYPE(STATISTICS) switch the same counters
+    on here. The publications themselves (every MonitorPublishHeartBeat) are
+    bench/monitor_cost.py's."""
+    here.create("COST")
+    here.start("COST", valgrind=True)
+    here.mqsc("COST", "ALTER QMGR STATMQI(ON)\nRESET QMGR TYPE(STATISTICS)\n")
+    here.client("put_get", "COST", count, 0, cost_clients.QUEUE, "scraped")
+    return _measured(here, "COST", count)
+
+
 CASES: dict[str, tuple[str, Case]] = {
     "a": ("non-persistent synchronous put + get", _single("put_get", 0)),
     "a_collected": ("case a on a queue whose statistics counters are collected", case_a_collected),
+    "a_scraped": ("case a while /metrics's collector is subscribed (its default: no STATQ)", case_a_scraped),
     "b": ("non-persistent asynchronous put + read-ahead get", _single("async_put_read_ahead", 0)),
     "c": ("persistent synchronous put + get", _single("put_get", 1)),
     "d1": ("one publication to 1 subscriber + its get", _single("pub_get", 1)),

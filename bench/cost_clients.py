@@ -60,6 +60,12 @@ def main(argv: list[str]) -> None:
         _mqsc(qm, f"DEFINE QLOCAL({QUEUE}) REPLACE")
     persistence = C.MQPER_PERSISTENT if arg else C.MQPER_NOT_PERSISTENT
     if workload == "put_get":  # a: arg 0, c: arg 1 (persistent); one message at a time
+        collector = None
+        if argv[5:] == ["scraped"]:  # a_scraped: /metrics's collector subscribed throughout
+            from mqlite.web.metrics import Collector
+
+            collector = Collector(qmgrs=lambda: [name], queue_subscription_selector=())
+            collector.collect()
         q = mqlite.Queue(qm, queue, C.MQOO_OUTPUT | C.MQOO_INPUT_SHARED)
         md = mqlite.MD(Persistence=persistence)
         pmo = mqlite.PMO(Options=C.MQPMO_NO_SYNCPOINT)
@@ -72,6 +78,9 @@ def main(argv: list[str]) -> None:
         q.put(b"stamp", mqlite.MD(Persistence=C.MQPER_NOT_PERSISTENT), pmo)
         q.get(None, got, gmo)
         q.close()
+        if collector is not None:
+            collector.collect()
+            collector.close()
         print(json.dumps({"PutDate": _text(got.PutDate), "PutTime": _text(got.PutTime)}))
     elif workload == "put_only":  # case e's base: the sender queue manager's put alone
         q = mqlite.Queue(qm, QUEUE, C.MQOO_OUTPUT)

@@ -297,12 +297,17 @@ class MQICounters:
         """An MQGET's outcome: a ``GetResult`` counted by its message's persistence and length, an
         error (``MQError``) as a failed get or browse."""
         message = getattr(result, "message", None)
+        counts = self.counts
         if message is None:
-            self.counts["browses_failed" if browse else "gets_failed"][0] += 1
+            counts["browses_failed" if browse else "gets_failed"][0] += 1
             return
-        i = 1 if message.persistent else 0
-        self.counts["browses" if browse else "gets"][i] += 1
-        self.counts["browse_bytes" if browse else "get_bytes"][i] += result.data_length
+        i = 1 if message.md.Persistence == C.MQPER_PERSISTENT else 0
+        if browse:
+            counts["browses"][i] += 1
+            counts["browse_bytes"][i] += result.data_length
+        else:  # (every get of a watched queue manager: no more than this)
+            counts["gets"][i] += 1
+            counts["get_bytes"][i] += result.data_length
 
     def connections(self, current: int) -> None:
         """Raise ConnsMax to ``current`` connections if it is above it."""
