@@ -280,12 +280,17 @@ class MQISnapshot:
 
 class MQICounters:
     """The queue manager's STATMQI counts (IBM's fields), monotonic: ``counts[name]`` is an int
-    list of one or two (``MQI_FIELDS``); ``count(name, persistent)`` adds one."""
+    list of one or two (``MQI_FIELDS``); ``count(name, persistent)`` adds one. ``put`` and ``got``
+    are each MQPUT's and MQGET's, as cheap as Python makes them (the busiest pairs kept as
+    attributes too: the same lists)."""
 
-    __slots__ = ("counts",)
+    __slots__ = ("counts", "get_bytes", "gets", "put_bytes", "puts")
 
     def __init__(self) -> None:
         self.counts: dict[str, list[int]] = {name: [0] * n for name, n in MQI_FIELDS.items()}
+        counts = self.counts
+        self.puts, self.put_bytes, self.gets, self.get_bytes = (
+            counts["puts"], counts["put_bytes"], counts["gets"], counts["get_bytes"])
 
     def count(self, name: str, persistent: bool = False, length: int = 0, bytes_name: str = "") -> None:
         values = self.counts[name]
@@ -293,21 +298,30 @@ class MQICounters:
         if bytes_name:
             self.counts[bytes_name][1 if persistent else 0] += length
 
+    def put(self, persistence: int, length: int) -> None:
+        """An MQPUT that succeeded: its MQMD's Persistence, its length."""
+        i = 1 if persistence == C.MQPER_PERSISTENT else 0
+        self.puts[i] += 1
+        self.put_bytes[i] += length
+
     def got(self, result: Any, browse: bool) -> None:
         """An MQGET's outcome: a ``GetResult`` counted by its message's persistence and length, an
         error (``MQError``) as a failed get or browse."""
         message = getattr(result, "message", None)
-        counts = self.counts
         if message is None:
-            counts["browses_failed" if browse else "gets_failed"][0] += 1
-            return
-        i = 1 if message.md.Persistence == C.MQPER_PERSISTENT else 0
-        if browse:
-            counts["browses"][i] += 1
-            counts["browse_bytes"][i] += result.data_length
-        else:  # (every get of a watched queue manager: no more than this)
-            counts["gets"][i] += 1
-            counts["get_bytes"][i] += result.data_length
+            self.counts["browses_failed" if browse else "gets_failed"][0] += 1
+        elif browse:
+            i = 1 if message.md.Persistence == C.MQPER_PERSISTENT else 0
+            self.counts["browses"][i] += 1
+            self.counts["browse_bytes"][i] += result.data_length
+        else:
+            self.get(message.md.Persistence, result.data_length)
+
+    def get(self, persistence: int, length: int) -> None:
+        """A destructive MQGET that returned a message: its Persistence, its data length."""
+        i = 1 if persistence == C.MQPER_PERSISTENT else 0
+        self.gets[i] += 1
+        self.get_bytes[i] += length
 
     def connections(self, current: int) -> None:
         """Raise ConnsMax to ``current`` connections if it is above it."""

@@ -34,7 +34,10 @@ log = logging.getLogger("mqlite.server")
 Op = native.Op
 _MATCH_DEFAULT = C.MQMO_MATCH_MSG_ID | C.MQMO_MATCH_CORREL_ID
 _NO_LIMIT = 1 << 62
-_CONNECT, _GET = Op.CONNECT, Op.GET  # (module constants: an IntEnum member read from its class costs ~300 instructions)
+_PERSISTENCE = 8  # the MQMD's Persistence in the wire list (message.MD_FIELDS)
+# (module constants: an IntEnum member read from its class costs ~300 instructions)
+_CONNECT = Op.CONNECT
+_COUNTED_IN_PLACE = frozenset({Op.PUT, Op.GET})  # STATMQI: by ``_put`` and ``_get``, the busiest
 
 
 class _Pending:
@@ -133,7 +136,7 @@ class Conversation:
                 round_.add(session, native.encode_reply(req_id, 2, C.MQRC_UNEXPECTED_ERROR, "internal error"))
             return
         mqi = self.statistics.mqi
-        if mqi is not None and op != _GET:  # (a get is counted in ``_get``)
+        if mqi is not None and op not in _COUNTED_IN_PLACE:
             statistics.count_success(mqi, op, args, self.runtime.core.connections)
         # Messages this request released (read-ahead) go out before its reply, in order.
         self.runtime.collect(round_)
@@ -318,6 +321,9 @@ class Conversation:
             self._too_long(body)
         conn = self._conn()
         done = self.runtime.core.put(conn, hobj, MessageDescriptor.from_list(md), options, props, body)
+        mqi = self.statistics.mqi
+        if mqi is not None:  # STATMQI (a failure is counted by ``handle``)
+            mqi.put(md[_PERSISTENCE], len(body))
         return self._put_reply(req_id, conn, done)
 
     def _publish(self, req_id: int, args: list[Any]) -> Any:
@@ -392,8 +398,12 @@ class Conversation:
                 return encode_get_reply(req_id, error)
             raise
         if isinstance(result, GetResult):
-            if self.statistics.mqi is not None:  # STATMQI (a failure is counted by ``handle``)
-                self.statistics.mqi.got(result, bool(request.options & BROWSE_GETS))
+            mqi = self.statistics.mqi
+            if mqi is not None:  # STATMQI (a failure is counted by ``handle``)
+                if request.options & BROWSE_GETS:
+                    mqi.got(result, True)
+                else:
+                    mqi.get(result.message.md.Persistence, result.data_length)
             return encode_get_reply(req_id, result)
         self.session.waiters[req_id] = result
         return PENDING
