@@ -406,6 +406,15 @@ def case_a_scraped(here: Lab, count: int) -> Measured:
     return _measured(here, "COST", count)
 
 
+def case_scrape(here: Lab, count: int) -> Measured:
+    """``count`` /metrics scrapes (the collector's, as the web server makes them) of a queue
+    manager with 101 application queues, one holding a message: per message is per scrape."""
+    here.create("COST")
+    here.start("COST", valgrind=True)
+    here.client("scrape", "COST", count, 101)
+    return _measured(here, "COST", count)
+
+
 CASES: dict[str, tuple[str, Case]] = {
     "a": ("non-persistent synchronous put + get", _single("put_get", 0)),
     "a_collected": ("case a on a queue whose statistics counters are collected", case_a_collected),
@@ -421,6 +430,7 @@ CASES: dict[str, tuple[str, Case]] = {
     "g_local": ("persistent put to a local queue, cluster member", case_g(True)),
     "g": ("persistent put to a remote cluster queue instance, putting queue manager, channel included",
           case_g(False)),
+    "scrape": ("one /metrics scrape, 101 application queues (per message: per scrape)", case_scrape),
     "echo": ("bare uvloop echo server, case a's frames (the limit, for scale)", case_echo),
 }
 

@@ -134,6 +134,17 @@ def main(argv: list[str]) -> None:
             md.MsgId = C.MQMI_NONE
             topic.pub(BODY, md, pmo)
         topic.close()
+    elif workload == "scrape":  # /metrics's scrapes of a queue manager with arg application queues
+        from mqlite.web.metrics import Collector
+
+        names = [f"APP.Q.{n:04d}" for n in range(arg)]
+        _mqsc(qm, "".join(f"DEFINE QLOCAL({name}) REPLACE\n" for name in names))
+        with mqlite.Queue(qm, names[0], C.MQOO_OUTPUT) as q:  # (one oldest-message browse a scrape)
+            q.put(b"a message for the oldest-message age", mqlite.MD(Persistence=C.MQPER_NOT_PERSISTENT))
+        collector = Collector(qmgrs=lambda: [name], queue_subscription_selector=())
+        for _ in range(count):
+            collector.collect()
+        collector.close()
     elif workload == "wait_depth":  # until argv[4]'s CURDEPTH is COUNT, asking every arg ms
         deadline = time.monotonic() + 1800
         while _depth(qm, argv[4]) != count:

@@ -77,6 +77,22 @@ def test_mqi_counts_and_conns_max() -> None:
     assert diff["conns_max"] == 3
 
 
+def test_mqput_and_mqget_tallies_unpack_into_ibms_fields() -> None:
+    """``put`` and ``get`` keep a packed tally (count and bytes in one number) per persistence;
+    the snapshot gives IBM's Puts/PutBytes and Gets/GetBytes, MQPUT1's bytes added to PutBytes."""
+    m = MQICounters()
+    before = m.snapshot()
+    for _ in range(3):
+        m.put(C.MQPER_NOT_PERSISTENT, 10)
+    m.put(C.MQPER_PERSISTENT, 2**40)  # (bytes far past 32 bits stay apart from the count)
+    m.count("put1s", True, 7, "put_bytes")
+    m.get(C.MQPER_PERSISTENT, 2**40)
+    m.get(C.MQPER_NOT_PERSISTENT, 0)
+    diff = m.snapshot() - before
+    assert diff["puts"] == (3, 1) and diff["put_bytes"] == (30, 2**40 + 7) and diff["put1s"] == (0, 1)
+    assert diff["gets"] == (1, 1) and diff["get_bytes"] == (0, 2**40)
+
+
 class _Watch:
     stats = None
     kept_stats = None

@@ -9,6 +9,7 @@ Message numbers and texts are IBM's (WebSphere MQ v7 wording, with the severity 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -183,7 +184,12 @@ def mq_error(err: MQError, name: str | None) -> list[str]:
 # -- DISPLAY records ----------------------------------------------------------------------------
 def format_value(value: Any) -> str:
     """A value as DISPLAY prints it: digits, bare tokens and strings, a blank for empty."""
-    if value is None or value == "" or value == []:
+    kind = type(value)
+    if kind is str:  # (the common cases first: a scrape formats thousands a second)
+        return value if value else " "
+    if kind is int:
+        return str(value)
+    if value is None or value == []:
         return " "
     if isinstance(value, bool):
         return "YES" if value else "NO"
@@ -195,14 +201,22 @@ def format_value(value: Any) -> str:
 def format_item(objtype: str, key: str, value: Any) -> str:
     """``KEY(value)``, or the bare keyword for an MQSC flag (``SHARE``, ``NOTRIGGER``). A
     namelist's NAMES is IBM's one name a line, each after the first behind a comma."""
-    if objtype == "NAMELIST" and key == "NAMES" and isinstance(value, list) and len(value) > 1:
+    if isinstance(value, bool):
+        spec = _flag(objtype, key)
+        if spec is not None:
+            return spec.keyword(value) or f"{key}(NO)"
+    elif objtype == "NAMELIST" and key == "NAMES" and isinstance(value, list) and len(value) > 1:
         return "NAMES(" + "\n     ,".join(map(str, value)) + ")"
-    spec = None
-    if objtype in attributes.OBJECT_TYPES or objtype == "QUEUE":
-        spec = attributes.spec(objtype, key)
-    if spec is not None and spec.kind is attributes.Kind.FLAG and isinstance(value, bool):
-        return spec.keyword(value) or f"{key}(NO)"
     return f"{key}({format_value(value)})"
+
+
+@functools.lru_cache(maxsize=4096)
+def _flag(objtype: str, key: str) -> attributes.Attr | None:
+    """``key``'s attribute when it is an MQSC flag of ``objtype`` (the tables never change)."""
+    if objtype not in attributes.OBJECT_TYPES and objtype != "QUEUE":
+        return None
+    spec = attributes.spec(objtype, key)
+    return spec if spec is not None and spec.kind is attributes.Kind.FLAG else None
 
 
 def pairs(items: Iterable[str]) -> list[str]:
@@ -263,9 +277,9 @@ def record(objtype: str, row: Mapping[str, Any], identity: Sequence[str], keys: 
         return [header(objtype)]  # (a command that counts its output lines still sees a record)
     item_type = str(row.get("TYPE")) if row.get("TYPE") in QUEUE_FAMILY else objtype
     first = [format_item(item_type, key, row[key]) for key in identity if key in row]
-    order = _ORDER.get(objtype, ())
-    rest = sorted((format_item(item_type, key, row[key]) for key in keys if key in row and key not in identity),
-                  key=lambda item: (_rank(order, item), item))
+    order = _ORDER.get(objtype)
+    items = [format_item(item_type, key, row[key]) for key in keys if key in row and key not in identity]
+    rest = sorted(items, key=lambda item: (_rank(order, item), item)) if order else sorted(items)
     return [header(objtype), *pairs(first + rest)]
 
 

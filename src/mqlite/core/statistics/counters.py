@@ -278,19 +278,24 @@ class MQISnapshot:
         return MQISnapshot(tuple(out))
 
 
+# A packed tally, ``count * _PACK + bytes``: an MQPUT or MQGET adds one number instead of two (each
+# add of a Python int past 256 makes a new object; STATMQI counts every call of a watched queue
+# manager). Bytes never reach 2**64.
+_PACK = 1 << 64
+_PERSISTENT = C.MQPER_PERSISTENT
+
+
 class MQICounters:
     """The queue manager's STATMQI counts (IBM's fields), monotonic: ``counts[name]`` is an int
-    list of one or two (``MQI_FIELDS``); ``count(name, persistent)`` adds one. ``put`` and ``got``
-    are each MQPUT's and MQGET's, as cheap as Python makes them (the busiest pairs kept as
-    attributes too: the same lists)."""
+    list of one or two (``MQI_FIELDS``); ``count(name, persistent)`` adds one. ``put`` and ``get``
+    are each MQPUT's and destructive MQGET's, as cheap as Python makes them: packed tallies by
+    persistence, unpacked into Puts/PutBytes and Gets/GetBytes by ``snapshot``."""
 
-    __slots__ = ("counts", "get_bytes", "gets", "put_bytes", "puts")
+    __slots__ = ("counts", "get_np", "get_p", "put_np", "put_p")
 
     def __init__(self) -> None:
         self.counts: dict[str, list[int]] = {name: [0] * n for name, n in MQI_FIELDS.items()}
-        counts = self.counts
-        self.puts, self.put_bytes, self.gets, self.get_bytes = (
-            counts["puts"], counts["put_bytes"], counts["gets"], counts["get_bytes"])
+        self.put_np = self.put_p = self.get_np = self.get_p = 0
 
     def count(self, name: str, persistent: bool = False, length: int = 0, bytes_name: str = "") -> None:
         values = self.counts[name]
@@ -300,9 +305,10 @@ class MQICounters:
 
     def put(self, persistence: int, length: int) -> None:
         """An MQPUT that succeeded: its MQMD's Persistence, its length."""
-        i = 1 if persistence == C.MQPER_PERSISTENT else 0
-        self.puts[i] += 1
-        self.put_bytes[i] += length
+        if persistence == _PERSISTENT:
+            self.put_p += _PACK + length
+        else:
+            self.put_np += _PACK + length
 
     def got(self, result: Any, browse: bool) -> None:
         """An MQGET's outcome: a ``GetResult`` counted by its message's persistence and length, an
@@ -319,9 +325,10 @@ class MQICounters:
 
     def get(self, persistence: int, length: int) -> None:
         """A destructive MQGET that returned a message: its Persistence, its data length."""
-        i = 1 if persistence == C.MQPER_PERSISTENT else 0
-        self.gets[i] += 1
-        self.get_bytes[i] += length
+        if persistence == _PERSISTENT:
+            self.get_p += _PACK + length
+        else:
+            self.get_np += _PACK + length
 
     def connections(self, current: int) -> None:
         """Raise ConnsMax to ``current`` connections if it is above it."""
@@ -330,7 +337,18 @@ class MQICounters:
             mark[0] = current
 
     def snapshot(self) -> MQISnapshot:
-        return MQISnapshot(tuple((name, v[0] if len(v) == 1 else (v[0], v[1])) for name, v in self.counts.items()))
+        tallied = {"puts": (self.put_np // _PACK, self.put_p // _PACK),
+                   "put_bytes": (self.put_np % _PACK, self.put_p % _PACK),
+                   "gets": (self.get_np // _PACK, self.get_p // _PACK),
+                   "get_bytes": (self.get_np % _PACK, self.get_p % _PACK)}
+        values: list[tuple[str, int | tuple[int, int]]] = []
+        for name, v in self.counts.items():
+            extra = tallied.get(name)
+            if extra is not None:  # (PutBytes: MQPUT1's counted in ``counts`` too)
+                values.append((name, (v[0] + extra[0], v[1] + extra[1])))
+            else:
+                values.append((name, v[0] if len(v) == 1 else (v[0], v[1])))
+        return MQISnapshot(tuple(values))
 
 
 @dataclass(frozen=True)
