@@ -186,6 +186,35 @@ def test_the_selected_statq_types_are_subscribed_to(network: dict[str, QMgr]) ->
         Collector(queue_subscription_selector=["PUTS"])
 
 
+def test_definitions_are_read_each_rediscover_interval(network: dict[str, QMgr]) -> None:
+    """The queues' definitions (MAXDEPTH, USAGE, DESCR, CLUSTER) are read again each
+    rediscoverInterval, as IBM's exporter reads them, and at once for a queue new in DISPLAY
+    QSTATUS; depths and handles are current at every scrape."""
+    run("QM2", "DEFINE QLOCAL(APP.KEPT) DESCR('first') MAXDEPTH(10)\n")
+    kept = Collector(qmgrs=lambda: ["QM2"], rediscover=3600)
+    fresh = Collector(qmgrs=lambda: ["QM2"], rediscover=0)
+    try:
+        labels = {"qmgr": "QM2", "queue": "APP.KEPT"}
+        assert sample(scrape(kept), "ibmmq_queue_depth", **labels)[0]["description"] == "first"
+        run("QM2", "ALTER QLOCAL(APP.KEPT) DESCR('second') MAXDEPTH(20)\n")
+        with mqlite.connect("QM2") as qm, mqlite.Queue(qm, "APP.KEPT") as q:
+            q.put(b"counted at once")
+        later = scrape(kept)
+        assert sample(later, "ibmmq_queue_depth", **labels)[0]["description"] == "first"  # (until a reading)
+        assert value(later, "ibmmq_queue_depth", **labels) == 1
+        assert value(later, "ibmmq_queue_attribute_max_depth", **labels) == 10
+        now = scrape(fresh)
+        assert sample(now, "ibmmq_queue_depth", **labels)[0]["description"] == "second"
+        assert value(now, "ibmmq_queue_attribute_max_depth", **labels) == 20
+        run("QM2", "DEFINE QLOCAL(APP.NEW) DESCR('new')\n")  # a queue new in QSTATUS: all read again
+        grown = scrape(kept)
+        assert sample(grown, "ibmmq_queue_depth", queue="APP.NEW")[0]["description"] == "new"
+        assert value(grown, "ibmmq_queue_attribute_max_depth", **labels) == 20
+    finally:
+        kept.close()
+        fresh.close()
+
+
 def test_reset_qstats_when_configured(network: dict[str, QMgr]) -> None:
     """useResetQStats: counts and hi_depth from a RESET QSTATS per scrape."""
     run("QM1", "DEFINE QLOCAL(APP.RESET)\n")

@@ -8,9 +8,10 @@ import math
 import re
 from pathlib import Path
 
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from mqlite.web.metrics import FAMILIES, Family, _generic_match, render
+from mqlite.web.metrics import FAMILIES, Family, _generic_match, parse_interval, parse_selector, render
 from mqlite.web.mqsc_text import records_by_command
 
 
@@ -94,3 +95,12 @@ def test_the_grafana_dashboard_asks_for_families_metrics_has() -> None:
     assert {"ibmmq_queue_depth", "ibmmq_queue_mqput_mqput1_count", "ibmmq_channel_status_squash"} <= names
     for name in names:
         assert name in FAMILIES or name.removesuffix("_sum").removesuffix("_count") in FAMILIES, name
+
+
+def test_exporter_settings_are_read_as_ibm_writes_them() -> None:
+    assert [parse_interval(t) for t in ("1h", "5m", "30s", "90", "0")] == [3600, 300, 30, 90, 0]
+    with pytest.raises(ValueError, match="not a duration"):
+        parse_interval("soon")
+    assert parse_selector(" put, GET,put ") == ("PUT", "GET") and parse_selector("") == ()
+    with pytest.raises(ValueError, match="STATS is not one of"):
+        parse_selector("PUT,STATS")

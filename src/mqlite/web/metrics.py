@@ -4,8 +4,10 @@ for what mqlite has, and mqlite's own under ``mqlite_``.
 
 The collector is an application of the client layer like the rest of the web server: for each
 queue manager it keeps one connection (``mqlite.connect``, bindings mode) and per scrape runs one
-MQSC script of DISPLAY commands (QMGR, QMSTATUS, QLOCAL, QSTATUS, CHANNEL, CHSTATUS, TPSTATUS,
-SBSTATUS, LSSTATUS), takes the resource monitoring publications that arrived since the last
+MQSC script of DISPLAY commands (QMGR, QMSTATUS, QSTATUS, CHANNEL, CHSTATUS, TPSTATUS, SBSTATUS,
+LSSTATUS; the queues' definitions, DISPLAY QLOCAL, each rediscover interval as IBM's exporter's
+``rediscoverInterval``, environment ``IBMMQ_GLOBAL_REDISCOVERINTERVAL``, 1h by default, and at
+once when QSTATUS shows a queue it has not read), takes the resource monitoring publications that arrived since the last
 scrape (``metrics_publications``: its subscriptions to $SYS/MQ/INFO/QMGR/<qm>/Monitor/..., as
 IBM's exporter's ``usePublications``), and browses the first message of each non-empty monitored
 queue (its age; on a queue in priority order the first message of the highest priority, not
@@ -205,13 +207,28 @@ def _int(value: str | None) -> int:
 
 _SCRIPT = "\n".join([
     "DISPLAY QMGR DESCR", "DISPLAY QMSTATUS ALL",
-    "DISPLAY QLOCAL(*) CURDEPTH MAXDEPTH USAGE DESCR CLUSTER IPPROCS OPPROCS",
-    "DISPLAY QSTATUS(*) UNCOM ENQTOTAL DEQTOTAL",
+    "DISPLAY QSTATUS(*) CURDEPTH IPPROCS OPPROCS UNCOM ENQTOTAL DEQTOTAL",
     "DISPLAY CHANNEL(*) CHLTYPE DESCR CONNAME", "DISPLAY CHSTATUS(*) ALL",
     # (not the $SYS topics and subscriptions: hundreds of the collector's own, and skipped anyway)
     "DISPLAY TPSTATUS('#') WHERE(TOPICSTR NL '$SYS*') ADMIN SUBCOUNT PUBCOUNT",
     "DISPLAY SBSTATUS(*) WHERE(TOPICSTR NL '$SYS*') ALL", "DISPLAY LSSTATUS(*) STATUS",
 ]) + "\n"
+# The queues' definitions, read again each rediscover interval and whenever a queue is new.
+_DEFINITIONS = "DISPLAY QLOCAL(*) MAXDEPTH USAGE DESCR CLUSTER\n"
+REDISCOVER_SECONDS = 3600.0  # IBM's exporter's rediscoverInterval default, 1h
+
+
+def parse_interval(text: str) -> float:
+    """IBM's exporter's durations: ``1h``, ``5m``, ``30s`` or plain seconds."""
+    text = text.strip().lower()
+    unit = {"h": 3600.0, "m": 60.0, "s": 1.0}.get(text[-1:], 0.0)
+    try:
+        value = float(text[:-1]) * unit if unit else float(text)
+    except ValueError:
+        raise ValueError(f"rediscoverInterval: {text!r} is not a duration such as 1h, 5m or 30s") from None
+    if value < 0:
+        raise ValueError(f"rediscoverInterval: {text!r} is negative")
+    return value
 
 
 class _Families:
@@ -250,17 +267,23 @@ class Collector:
     """Scrapes queue managers through the client. ``qmgrs`` gives the names (default: those
     created under MQLITE_HOME); ``connect_to`` makes a connection (default bindings mode);
     ``queue_subscription_selector`` the STATQ types subscribed to per monitored queue (default
-    the environment's IBMMQ_FILTERS_QUEUESUBSCRIPTIONSELECTOR, else none)."""
+    the environment's IBMMQ_FILTERS_QUEUESUBSCRIPTIONSELECTOR, else none); ``rediscover`` the
+    seconds between readings of the queues' definitions (default IBMMQ_GLOBAL_REDISCOVERINTERVAL,
+    else 1h; a queue new in DISPLAY QSTATUS is read at once)."""
 
     def __init__(self, qmgrs: Callable[[], Sequence[str]] = paths.installed_qmgrs,
                  connect_to: Callable[[str], QueueManager] = connect, queues: Sequence[str] = DEFAULT_QUEUES,
                  clock: Callable[[], float] = time.time, use_reset_qstats: bool | None = None,
-                 queue_subscription_selector: Sequence[str] | None = None) -> None:
+                 queue_subscription_selector: Sequence[str] | None = None, rediscover: float | None = None) -> None:
         self.qmgrs, self.connect_to, self.queues, self.clock = qmgrs, connect_to, tuple(queues), clock
         self.use_reset_qstats = _use_reset_qstats() if use_reset_qstats is None else use_reset_qstats
         selector = queue_subscription_selector
         self.selector = parse_selector(os.environ.get("IBMMQ_FILTERS_QUEUESUBSCRIPTIONSELECTOR", "")
                                        if selector is None else ",".join(selector))
+        interval = os.environ.get("IBMMQ_GLOBAL_REDISCOVERINTERVAL", "")
+        self.rediscover = rediscover if rediscover is not None else (
+            parse_interval(interval) if interval else REDISCOVER_SECONDS)
+        self._definitions: dict[str, tuple[float, dict[str, dict[str, str]]]] = {}  # qmgr -> (read at, queues)
         self._conns: dict[str, QueueManager] = {}
         self._publications: dict[str, Publications | None] = {}  # by queue manager, with its connection
         self._puts: dict[tuple[str, str], int] = {}
@@ -298,10 +321,10 @@ class Collector:
         except (MQMIError, PYIFError, OSError, ValueError):
             families("ibmmq_qmgr_status").add({**qmgr_labels, "description": ""}, 0)
             return False
-        qmgr, qmstatus, queues, qstatus, channels, chstatus, tpstatus, sbstatus, lsstatus, resets, ages = gathered
+        qmgr, qmstatus, queues, channels, chstatus, tpstatus, sbstatus, lsstatus, resets, ages = gathered
         description = qmgr[0].get("DESCR", "") if qmgr else ""
         self._qmgr(families, {**qmgr_labels, "description": description}, qmstatus[0] if qmstatus else {}, lsstatus)
-        self._queues(families, qmgr_labels, queues, {q.get("QUEUE", ""): q for q in qstatus}, resets, ages)
+        self._queues(families, qmgr_labels, queues, resets, ages)
         self._published(families, {**qmgr_labels, "description": description}, queues)
         self._channels(families, qmgr_labels, channels, chstatus)
         self._pubsub(families, qmgr_labels, tpstatus, sbstatus)
@@ -315,14 +338,17 @@ class Collector:
             try:
                 qm = kept if kept is not None else self._conns.setdefault(name, self.connect_to(name))
                 _, lines = qm.mqsc(_SCRIPT)
-                qmgr, qmstatus, qlocal, *rest = mqsc_text.records_by_command(lines)
+                qmgr, qmstatus, *rest = mqsc_text.records_by_command(lines)
                 if len(rest) != 6:
                     raise ValueError(f"{name}: an answer to each DISPLAY was expected")
-                queues = [q for q in qlocal if _generic_match(self.queues, q.get("QUEUE", ""))]
+                monitored = [q for q in rest[0] if _generic_match(self.queues, q.get("QUEUE", ""))]
+                definitions = self._queue_definitions(qm, name, monitored)
+                # a queue's status (CURDEPTH, IPPROCS, OPPROCS: current) with its definition
+                queues = [{**q, **definitions.get(q.get("QUEUE", ""), {})} for q in monitored]
                 resets = self._reset(qm, queues) if self.use_reset_qstats else {}
                 self._take_publications(name, qm, queues)
                 ages = {q["QUEUE"]: self._age(qm, q["QUEUE"]) for q in queues if _int(q.get("CURDEPTH")) > 0}
-                return (qmgr, qmstatus, queues, *rest, resets, ages)
+                return (qmgr, qmstatus, queues, *rest[1:], resets, ages)
             except (MQMIError, PYIFError, OSError, ValueError):
                 dropped = self._conns.pop(name, None)
                 self._publications.pop(name, None)  # (its queue and subscriptions went with the connection)
@@ -331,6 +357,21 @@ class Collector:
                         dropped.disconnect()
                 if kept is None:
                     raise
+
+    def _queue_definitions(self, qm: QueueManager, name: str,
+                           status: list[dict[str, str]]) -> dict[str, dict[str, str]]:
+        """The monitored queues' MAXDEPTH, USAGE, DESCR and CLUSTER, as IBM's exporter keeps them:
+        read again when the rediscover interval has passed or a queue is new (an ALTER shows at
+        the next reading)."""
+        now = time.monotonic()
+        kept = self._definitions.get(name)
+        if kept is not None and now - kept[0] < self.rediscover and all(q.get("QUEUE") in kept[1] for q in status):
+            return kept[1]
+        _, lines = qm.mqsc(_DEFINITIONS)
+        sections = mqsc_text.records_by_command(lines)
+        definitions = {q.get("QUEUE", ""): q for q in (sections[0] if sections else [])}
+        self._definitions[name] = (now, definitions)
+        return definitions
 
     def _take_publications(self, name: str, qm: QueueManager, queues: list[dict[str, str]]) -> None:
         """The publications since the last scrape, the subscriptions following the monitored queues."""
@@ -420,7 +461,7 @@ class Collector:
             families("mqlite_store_operations_total").add(store, _int(status.get("STOREOPS")))
 
     def _queues(self, families: _Families, base: dict[str, str], queues: list[dict[str, str]],
-                status: dict[str, dict[str, str]], resets: dict[str, dict[str, str]], ages: dict[str, float]) -> None:
+                resets: dict[str, dict[str, str]], ages: dict[str, float]) -> None:
         qmgr = base["qmgr"]
         for q in queues:
             name = q.get("QUEUE", "")
@@ -430,12 +471,11 @@ class Collector:
             families("ibmmq_queue_attribute_max_depth").add(labels, _int(q.get("MAXDEPTH")))
             families("ibmmq_queue_input_handles").add(labels, _int(q.get("IPPROCS")))
             families("ibmmq_queue_output_handles").add(labels, _int(q.get("OPPROCS")))
-            totals = status.get(name, {})
-            families("ibmmq_queue_uncommitted_messages").add(labels, _int(totals.get("UNCOM")))
+            families("ibmmq_queue_uncommitted_messages").add(labels, _int(q.get("UNCOM")))
             families("ibmmq_queue_oldest_message_age").add(labels, ages.get(name, 0))
             if not self.use_reset_qstats:
-                families("ibmmq_queue_mqput_mqput1_count").add(labels, _int(totals.get("ENQTOTAL")))
-                families("ibmmq_queue_mqget_count").add(labels, _int(totals.get("DEQTOTAL")))
+                families("ibmmq_queue_mqput_mqput1_count").add(labels, _int(q.get("ENQTOTAL")))
+                families("ibmmq_queue_mqget_count").add(labels, _int(q.get("DEQTOTAL")))
                 continue
             reset = resets.get(name)
             key = (qmgr, name)
