@@ -77,14 +77,12 @@ def test_mqi_counts_and_conns_max() -> None:
     assert diff["conns_max"] == 3
 
 
-def test_mqput_and_mqget_tallies_unpack_into_ibms_fields() -> None:
-    """``put`` and ``get`` keep a packed tally (count and bytes in one number) per persistence;
-    the snapshot gives IBM's Puts/PutBytes and Gets/GetBytes, MQPUT1's bytes added to PutBytes."""
+def test_mqput_and_mqget_attributes_add_into_ibms_fields() -> None:
+    """The native conversation adds each MQPUT and MQGET to plain attributes by persistence; the
+    snapshot gives IBM's Puts/PutBytes and Gets/GetBytes, MQPUT1's bytes added to PutBytes."""
     m = MQICounters()
     before = m.snapshot()
-    for _ in range(3):
-        m.put(C.MQPER_NOT_PERSISTENT, 10)
-    m.put(C.MQPER_PERSISTENT, 2**40)  # (bytes far past 32 bits stay apart from the count)
+    m.puts_np, m.put_bytes_np, m.puts_p, m.put_bytes_p = 3, 30, 1, 2**40
     m.count("put1s", True, 7, "put_bytes")
     m.get(C.MQPER_PERSISTENT, 2**40)
     m.get(C.MQPER_NOT_PERSISTENT, 0)

@@ -127,7 +127,7 @@ class DepthWatch:
     # reader wants them, else None (the hot path's test); kept_stats keeps them while none does.
     # enq_base, deq_base: the queue's enqueued and dequeued totals at the last reset (RESET QSTATS,
     # a performance event), so the totals themselves never go back (DISPLAY QSTATUS, /metrics).
-    __slots__ = ("deq_base", "depth_high", "depth_low", "enq_base", "events", "high", "interval", "kept_stats", "low",
+    __slots__ = ("depth_high", "depth_low", "deq_base", "enq_base", "events", "high", "interval", "kept_stats", "low",
                  "since", "stats", "svc_start")
 
     def __init__(self) -> None:

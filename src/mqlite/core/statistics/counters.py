@@ -278,37 +278,29 @@ class MQISnapshot:
         return MQISnapshot(tuple(out))
 
 
-# A packed tally, ``count * _PACK + bytes``: an MQPUT or MQGET adds one number instead of two (each
-# add of a Python int past 256 makes a new object; STATMQI counts every call of a watched queue
-# manager). Bytes never reach 2**64.
-_PACK = 1 << 64
 _PERSISTENT = C.MQPER_PERSISTENT
 
 
 class MQICounters:
     """The queue manager's STATMQI counts (IBM's fields), monotonic: ``counts[name]`` is an int
-    list of one or two (``MQI_FIELDS``); ``count(name, persistent)`` adds one. ``put`` and ``get``
-    are each MQPUT's and destructive MQGET's, as cheap as Python makes them: packed tallies by
-    persistence, unpacked into Puts/PutBytes and Gets/GetBytes by ``snapshot``."""
+    list of one or two (``MQI_FIELDS``); ``count(name, persistent)`` adds one. An MQPUT's and a
+    destructive MQGET's are counted as cheaply as Python allows, in plain attributes by persistence
+    (no dict, no list, no call: the native conversation adds to them itself, as ``get`` does),
+    added into Puts/PutBytes and Gets/GetBytes by ``snapshot``."""
 
-    __slots__ = ("counts", "get_np", "get_p", "put_np", "put_p")
+    __slots__ = ("counts", "get_bytes_np", "get_bytes_p", "gets_np", "gets_p", "put_bytes_np", "put_bytes_p",
+                 "puts_np", "puts_p")
 
     def __init__(self) -> None:
         self.counts: dict[str, list[int]] = {name: [0] * n for name, n in MQI_FIELDS.items()}
-        self.put_np = self.put_p = self.get_np = self.get_p = 0
+        self.puts_np = self.puts_p = self.put_bytes_np = self.put_bytes_p = 0
+        self.gets_np = self.gets_p = self.get_bytes_np = self.get_bytes_p = 0
 
     def count(self, name: str, persistent: bool = False, length: int = 0, bytes_name: str = "") -> None:
         values = self.counts[name]
         values[1 if persistent and len(values) == 2 else 0] += 1
         if bytes_name:
             self.counts[bytes_name][1 if persistent else 0] += length
-
-    def put(self, persistence: int, length: int) -> None:
-        """An MQPUT that succeeded: its MQMD's Persistence, its length."""
-        if persistence == _PERSISTENT:
-            self.put_p += _PACK + length
-        else:
-            self.put_np += _PACK + length
 
     def got(self, result: Any, browse: bool) -> None:
         """An MQGET's outcome: a ``GetResult`` counted by its message's persistence and length, an
@@ -326,9 +318,11 @@ class MQICounters:
     def get(self, persistence: int, length: int) -> None:
         """A destructive MQGET that returned a message: its Persistence, its data length."""
         if persistence == _PERSISTENT:
-            self.get_p += _PACK + length
+            self.gets_p += 1
+            self.get_bytes_p += length
         else:
-            self.get_np += _PACK + length
+            self.gets_np += 1
+            self.get_bytes_np += length
 
     def connections(self, current: int) -> None:
         """Raise ConnsMax to ``current`` connections if it is above it."""
@@ -337,10 +331,8 @@ class MQICounters:
             mark[0] = current
 
     def snapshot(self) -> MQISnapshot:
-        tallied = {"puts": (self.put_np // _PACK, self.put_p // _PACK),
-                   "put_bytes": (self.put_np % _PACK, self.put_p % _PACK),
-                   "gets": (self.get_np // _PACK, self.get_p // _PACK),
-                   "get_bytes": (self.get_np % _PACK, self.get_p % _PACK)}
+        tallied = {"puts": (self.puts_np, self.puts_p), "put_bytes": (self.put_bytes_np, self.put_bytes_p),
+                   "gets": (self.gets_np, self.gets_p), "get_bytes": (self.get_bytes_np, self.get_bytes_p)}
         values: list[tuple[str, int | tuple[int, int]]] = []
         for name, v in self.counts.items():
             extra = tallied.get(name)
