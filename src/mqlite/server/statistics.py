@@ -66,9 +66,10 @@ def count_failure(mqi: MQICounters, op: Op, args: list[Any]) -> None:
 
 def count_success(mqi: MQICounters, op: Op, args: list[Any], connections: Sized) -> None:
     """One MQI request of the native protocol that succeeded, in the STATMQI counts; but an MQPUT
-    and an MQGET, the busiest, are counted in place (``MQICounters.put`` and ``got``, by the
-    conversation). Written for speed all the same: int-keyed tables, no enum attribute lookups (an
-    IntEnum member read from its class costs ~300 instructions in CPython 3.11)."""
+    and an MQGET, the busiest, are counted in place by the conversation (into ``MQICounters``'s
+    attributes, or ``got`` for a browse). Written for speed all the same: int-keyed tables, no
+    enum attribute lookups (an IntEnum member read from its class costs ~300 instructions in
+    CPython 3.11)."""
     put = _PUTS.get(op)
     counts = mqi.counts
     if put is not None:

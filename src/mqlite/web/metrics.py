@@ -3,21 +3,21 @@ names and labels of IBM's ``mq_prometheus`` exporter (github.com/ibm-messaging/m
 for what mqlite has, and mqlite's own under ``mqlite_``.
 
 The collector is an application of the client layer like the rest of the web server: for each
-queue manager it keeps one connection (``mqlite.connect``, bindings mode) and per scrape runs one
-MQSC script of DISPLAY commands (QMGR, QMSTATUS, QSTATUS, CHANNEL, CHSTATUS, TPSTATUS, SBSTATUS,
-LSSTATUS; the queues' definitions, DISPLAY QLOCAL, each rediscover interval as IBM's exporter's
-``rediscoverInterval``, environment ``IBMMQ_GLOBAL_REDISCOVERINTERVAL``, 1h by default, and at
-once when QSTATUS shows a queue it has not read), takes the resource monitoring publications that arrived since the last
-scrape (``metrics_publications``: its subscriptions to $SYS/MQ/INFO/QMGR/<qm>/Monitor/..., as
-IBM's exporter's ``usePublications``), and browses the first message of each non-empty monitored
-queue (its age; on a queue in priority order the first message of the highest priority, not
-always the oldest). The put and get counts are DISPLAY QSTATUS's ENQTOTAL and DEQTOTAL (mqlite's
-own: the queue's totals since the queue manager started, which nobody resets), so a scrape takes
-nothing from anyone else's RESET QSTATS or from the queue depth events, and costs the puts and
-gets nothing; as IBM's exporter's ``useResetQStats`` (environment
-``IBMMQ_GLOBAL_USERESETQSTATS=true``, or ``Collector(use_reset_qstats=True)``) they come from a
-RESET QSTATS of each monitored queue per scrape instead, with ``hi_depth``, and a RESET QSTATS
-of anyone else then takes counts from it.
+queue manager it keeps one connection (``mqlite.connect``, bindings mode) and per scrape runs
+one MQSC script of DISPLAY commands (QMGR, QMSTATUS, QSTATUS, CHANNEL, CHSTATUS, TPSTATUS,
+SBSTATUS, LSSTATUS; the queues' definitions, DISPLAY QLOCAL, each rediscover interval as IBM's
+exporter's ``rediscoverInterval``, environment ``IBMMQ_GLOBAL_REDISCOVERINTERVAL``, 1h by
+default, and at once when QSTATUS shows a queue it has not read), takes the resource monitoring
+publications that arrived since the last scrape (``metrics_publications``: its subscriptions to
+$SYS/MQ/INFO/QMGR/<qm>/Monitor/..., as IBM's exporter's ``usePublications``), and browses the
+first message of each non-empty monitored queue (its age; on a queue in priority order the first
+message of the highest priority, not always the oldest). The put and get counts are DISPLAY
+QSTATUS's ENQTOTAL and DEQTOTAL (mqlite's own: the queue's totals since the queue manager
+started, which nobody resets), so a scrape takes nothing from anyone else's RESET QSTATS or from
+the queue depth events, and costs the puts and gets nothing; as IBM's exporter's
+``useResetQStats`` (environment ``IBMMQ_GLOBAL_USERESETQSTATS=true``, or
+``Collector(use_reset_qstats=True)``) they come from a RESET QSTATS of each monitored queue per
+scrape instead, with ``hi_depth``, and a RESET QSTATS of anyone else then takes counts from it.
 
 The per-queue STATQ publications (``ibmmq_queue_mqput_bytes``,
 ``ibmmq_queue_average_queue_time_seconds``, ...) are subscribed to only for the types IBM's

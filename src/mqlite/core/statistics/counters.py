@@ -309,7 +309,7 @@ class MQICounters:
         if message is None:
             self.counts["browses_failed" if browse else "gets_failed"][0] += 1
         elif browse:
-            i = 1 if message.md.Persistence == C.MQPER_PERSISTENT else 0
+            i = 1 if message.md.Persistence == _PERSISTENT else 0
             self.counts["browses"][i] += 1
             self.counts["browse_bytes"][i] += result.data_length
         else:
