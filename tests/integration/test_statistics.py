@@ -102,6 +102,22 @@ def test_statq_and_statmqi_counts_at_reset_qmgr(qm1: QMgr, cli: RunCli) -> None:
                                                   C.MQCAMO_END_DATE, C.MQCAMO_END_TIME, C.MQIA_COMMAND_LEVEL]
 
 
+def test_statmqi_counts_an_as_q_def_put_by_the_queues_default_persistence(qm1: QMgr, cli: RunCli) -> None:
+    """MQPER_PERSISTENCE_AS_Q_DEF on a DEFPSIST(YES) queue is a persistent put: STATMQI counts
+    the completed MQMD's Persistence, not the one the application passed."""
+    mqsc(cli, qm1, "DEFINE QLOCAL(ST.DEFP) DEFPSIST(YES)\nALTER QMGR STATMQI(ON)\n"
+                   "RESET QMGR TYPE(STATISTICS)\n")
+    _messages(qm1)
+    with mqlite.connect(qm1.name) as conn:
+        q = mqlite.Queue(conn, "ST.DEFP", C.MQOO_OUTPUT | C.MQOO_INPUT_SHARED)
+        q.put(b"1234", mqlite.MD(Persistence=C.MQPER_PERSISTENCE_AS_Q_DEF))
+        q.get()
+    mqsc(cli, qm1, "RESET QMGR TYPE(STATISTICS)\n")
+    (mqi,) = [m for m in _messages(qm1) if m.header.Command == C.MQCMD_STATISTICS_MQI]
+    assert mqi.get(C.MQIAMO_PUTS) == [0, 1] and mqi.get(C.MQIAMO64_PUT_BYTES) == [0, 4]
+    mqsc(cli, qm1, "ALTER QMGR STATMQI(OFF)\n")
+
+
 def test_statint_writes_at_the_interval_end_and_endmqm_writes_the_last(qm1: QMgr, cli: RunCli) -> None:
     mqsc(cli, qm1, "DEFINE QLOCAL(ST.T) STATQ(ON)\nRESET QMGR TYPE(STATISTICS)\n")
     with mqlite.connect(qm1.name) as conn:

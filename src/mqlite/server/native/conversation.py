@@ -34,7 +34,6 @@ log = logging.getLogger("mqlite.server")
 Op = native.Op
 _MATCH_DEFAULT = C.MQMO_MATCH_MSG_ID | C.MQMO_MATCH_CORREL_ID
 _NO_LIMIT = 1 << 62
-_PERSISTENCE = 8  # the MQMD's Persistence in the wire list (message.MD_FIELDS)
 _PERSISTENT = C.MQPER_PERSISTENT
 # (module constants: an IntEnum member read from its class costs ~300 instructions)
 _CONNECT = Op.CONNECT
@@ -324,7 +323,7 @@ class Conversation:
         done = self.runtime.core.put(conn, hobj, MessageDescriptor.from_list(md), options, props, body)
         mqi = self.statistics.mqi
         if mqi is not None:  # STATMQI, inline (a call costs ~700 instructions more; a failure: ``handle``)
-            if md[_PERSISTENCE] == _PERSISTENT:
+            if done.Persistence == _PERSISTENT:  # the completed MQMD: AS_Q_DEF resolved
                 mqi.puts_p += 1
                 mqi.put_bytes_p += len(body)
             else:
