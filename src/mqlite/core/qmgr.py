@@ -204,6 +204,7 @@ class QueueManager:
         self.queues: dict[str, LocalQueue] = objects.queues
         self.connections = connections
         self.waiting: set[Waiter] = waiting.waiting
+        self.getters = waiting
         self.tree: TopicTree = subscriptions.tree
         self.sub_index: SubscriptionIndex[Subscription] = subscriptions.sub_index
         self.subs_by_id: dict[bytes, Subscription] = subscriptions.subs_by_id

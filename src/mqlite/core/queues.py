@@ -383,6 +383,8 @@ class LocalQueue:
         """The next message to deliver; expired ones met on the way are removed into ``expired``."""
         for level in reversed(self.levels):
             entries = level.entries
+            if not entries:  # most of a queue's ten priority levels, most of the time
+                continue
             i = level.scan if level.scan > level.head else level.head
             n = len(entries)
             while i < n:

@@ -19,11 +19,15 @@ class WaitingGetters:
     def __init__(self, outbox: Outbox) -> None:
         self.outbox = outbox
         self.waiting: set[Waiter] = set()
+        # MQGETs that began waiting, ever: the server's timer looks for a new earliest deadline
+        # only when this moved (an ended wait can only make its next wake-up early, and harmless).
+        self.added = 0
         self.qmgr_events: Any = None  # core.events.qmgr_events.QueueManagerEvents (the facade's)
 
     def add(self, queue: LocalQueue, waiter: Waiter) -> None:
         queue.waiters.append(waiter)
         self.waiting.add(waiter)
+        self.added += 1
 
     def end(self, queue: LocalQueue, waiter: Waiter, result: Any) -> None:
         """The waiter's MQGET ends with ``result`` (a GetResult or an MQError)."""

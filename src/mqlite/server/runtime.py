@@ -152,6 +152,8 @@ class Runtime:
         self.core.admin.connection_stopper = self.stop_connection
         self._timer: asyncio.TimerHandle | None = None
         self._next_deadline = 0.0
+        self._getters = self.core.getters
+        self._added_seen = -1
         self._last_sweep = 0.0
         self.ending = False
         self.readers: set[asyncio.Transport] = set()  # client transports, paused when the store lags
@@ -247,7 +249,7 @@ class Runtime:
                 self.backlog += len(tx)
                 if self.backlog > STORE_BACKLOG_HIGH and not self.reading_paused:
                     self._pause_reading(True)
-        if self.core.waiting or self._timer is None:
+        if self._timer is None or self._getters.added != self._added_seen:
             self._schedule_timer()
         for lines in self.log_sources:
             if lines:
@@ -355,6 +357,7 @@ class Runtime:
     # -- timers ------------------------------------------------------------------------------
     def _schedule_timer(self) -> None:
         """Wake at the nearest MQGET wait deadline (and every second for housekeeping)."""
+        self._added_seen = self._getters.added
         deadlines = [w.deadline for w in self.core.waiting if w.deadline]
         now = self.clock()
         target = min(deadlines) if deadlines else now + TICK_SECONDS
