@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # start compile mqlite again (a third of make test's CPU); the tests and demo want bytecode cached.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: install tools peers test test-loaded demo bench cost lint clean
+.PHONY: install compiled tools peers test test-pure test-loaded demo bench cost lint clean
 
 install: $(STAMP)
 
@@ -17,6 +17,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q --upgrade pip 2>$(VENV)/pip.log || { cat $(VENV)/pip.log; exit 1; }
 	$(BIN)/pip install -q -e '.[dev,spark]' 2>>$(VENV)/pip.log || { cat $(VENV)/pip.log; exit 1; }
 	touch $(STAMP)
+
+# The hot modules compiled with mypyc beside their sources (mqlite/compiled.py): again whenever one
+# of them changed, at once when none did; with no C compiler the pure-Python package runs.
+compiled: install
+	$(BIN)/python -m mqlite.compiled build
 
 # Debian's Mosquitto and its clients: the MQTT tests' and benchmark's peers (skipped without them);
 # Debian's chromium: the console's browser tests (skipped without it).
@@ -31,7 +36,7 @@ tools:
 	    { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null 2>&1; }; }; } || \
 	  echo "note: chromium could not be installed; the console's browser tests are skipped"
 
-test: install tools
+test: install compiled tools
 	$(BIN)/ruff check src tests bench examples
 	$(BIN)/mypy
 	@# three workers on two cores: most tests wait on queue managers, not on the CPU; a module stays
@@ -39,13 +44,19 @@ test: install tools
 	$(BIN)/python -m compileall -q src tests >/dev/null
 	$(BIN)/pytest -q -p no:cacheprovider -n 3 --dist loadgroup
 
+# make test's pytest against the pure-Python package (MQLITE_PURE=1: every hot module from its source),
+# the build of a machine without a C compiler; CI runs it after make test
+test-pure: install tools
+	$(BIN)/python -m compileall -q src tests >/dev/null
+	MQLITE_PURE=1 $(BIN)/pytest -q -p no:cacheprovider -n 3 --dist loadgroup
+
 # make test's pytest with every core busy (tests/helpers/under_load.py: one CPU hog per core, ended
 # by pid afterwards): a test that passes here and in make test waits on conditions, not on a clock
-test-loaded: install tools
+test-loaded: install compiled tools
 	$(BIN)/python -m compileall -q src tests >/dev/null
 	$(BIN)/python tests/helpers/under_load.py -- $(BIN)/pytest -q -p no:cacheprovider -n 3 --dist loadgroup
 
-demo: install
+demo: install compiled
 	$(BIN)/python examples/demo.py
 	$(BIN)/python examples/spark_vwap.py
 
@@ -60,7 +71,7 @@ peers:
 # Instructions per message of the queue manager under callgrind (issue 34, docs/PERFORMANCE.md
 # "Issue 34: the measuring stick"; needs valgrind and gcc): bench/cost.py compiles its LD_PRELOAD
 # shim bench/frozen_clock.c (gcc -O2 -shared -fPIC ... -ldl) into ~/.cache/mqlite-bench/ when missing.
-cost: install
+cost: install compiled
 	$(BIN)/python bench/cost.py --all
 
 bench: install tools peers
@@ -83,4 +94,5 @@ lint: install
 	$(BIN)/mypy
 
 clean:
+	test ! -x $(BIN)/python || $(BIN)/python -m mqlite.compiled clean
 	rm -rf $(VENV) build *.egg-info

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+# first: before anything imports a hot module, their extensions or their sources are chosen
+from mqlite import hot_modules as _hot_modules  # noqa: F401
 from mqlite.client.public import *  # noqa: F403 - the public client API is the package's API
 from mqlite.client.public import __all__ as _client_all
 

@@ -50,9 +50,10 @@ from __future__ import annotations
 import enum
 import struct
 from collections.abc import Callable
-from typing import Any, Final, NamedTuple, NoReturn
+from typing import Any, ClassVar, Final, NamedTuple, NoReturn
 
 import msgpack
+from mypy_extensions import mypyc_attr
 
 from mqlite.protocol.native_shapes import (
     Bad,
@@ -174,7 +175,7 @@ class Push(NamedTuple):
 class _NeedData:
     """Sentinel type: no complete frame buffered yet."""
 
-    _instance: _NeedData | None = None
+    _instance: ClassVar[_NeedData | None] = None
 
     def __new__(cls) -> _NeedData:
         if cls._instance is None:
@@ -190,6 +191,7 @@ NeedData = _NeedData  # its type, for the other sans-IO protocols that share the
 Event = Request | Reply | Push | _NeedData
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # channel.ChannelProtocolError, when compiled
 class ProtocolError(Exception):
     """Malformed input. ``fatal`` means the byte stream is out of step: close it."""
 

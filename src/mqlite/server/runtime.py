@@ -17,6 +17,8 @@ from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any, Protocol, cast
 
+from mypy_extensions import mypyc_attr
+
 from mqlite.core.errors import MQError
 from mqlite.core.handles import BROWSE_GETS
 from mqlite.core.network.channels.transfer import SYNC_KIND
@@ -80,6 +82,7 @@ class Round:
             chunks.append(data)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the clients', channels' and MQTT's sessions
 class Session:
     """A connection's output queue: keeps frames in order across rounds still waiting for disk."""
 

@@ -18,6 +18,8 @@ import socket
 import time
 from typing import TYPE_CHECKING, cast
 
+from mypy_extensions import mypyc_attr
+
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
 from mqlite.core.security.principal import Principal
@@ -44,6 +46,7 @@ ROUND_REQUEST_LIMIT = 64
 BUFFERED_INPUT_LIMIT = 1 << 18  # bytes of requests read ahead of the rounds: then reading pauses
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # host._TrackedConnection
 class ClientConnection(asyncio.Protocol):
     """The server side of one native-protocol connection."""
 
