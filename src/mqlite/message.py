@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Any
+from typing import Any, Final
 
 # Property values allowed by MQ: boolean, integers, floats, strings, byte strings, null.
 PropertyValue = bool | int | float | str | bytes | None
@@ -18,19 +18,19 @@ Properties = dict[str, PropertyValue]
 
 # A cluster transmission message put not fixed to its instance carries this property while it
 # waits on the queue manager's cluster transmission queue; the cluster-sender drops it on send.
-NOT_FIXED_PROPERTY = "mqlite.bind.notfixed"
+NOT_FIXED_PROPERTY: Final = "mqlite.bind.notfixed"
 
 NULL_ID = bytes(24)
 NULL_ACCOUNTING_TOKEN = bytes(32)
 
-MQEI_UNLIMITED = -1
-MQPRI_PRIORITY_AS_Q_DEF = -1
-MQPER_PERSISTENCE_AS_Q_DEF = 2
-MQPER_NOT_PERSISTENT = 0
-MQPER_PERSISTENT = 1
-MQMT_DATAGRAM = 8
-MQENC_NATIVE = 0x222  # 546, the value IBM uses on Linux x86
-MQCCSI_UTF8 = 1208
+MQEI_UNLIMITED: Final = -1
+MQPRI_PRIORITY_AS_Q_DEF: Final = -1
+MQPER_PERSISTENCE_AS_Q_DEF: Final = 2
+MQPER_NOT_PERSISTENT: Final = 0
+MQPER_PERSISTENT: Final = 1
+MQMT_DATAGRAM: Final = 8
+MQENC_NATIVE: Final = 0x222  # 546, the value IBM uses on Linux x86
+MQCCSI_UTF8: Final = 1208
 
 # Order of the fields on the wire and in the store (positional lists are compact and fast).
 MD_FIELDS: tuple[str, ...] = (

@@ -7,7 +7,7 @@ MQGETs ``WaitingGetters``'; what the server must do afterwards goes to the ``Out
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from mqlite import cmqc as C
 from mqlite.core.attributes import generic_match
@@ -22,8 +22,8 @@ from mqlite.core.waiting import WaitingGetters
 from mqlite.message import Message
 from mqlite.protocol.native import GMO_MSG_HANDLE, GMO_NO_MSG_HANDLE, SENT_AHEAD
 
-_PROPERTY_CHECKS = PROPERTY_OPTIONS | GMO_NO_MSG_HANDLE  # gets that change a message with properties
-_SHAPED = _PROPERTY_CHECKS | GMO_MSG_HANDLE  # an application's get (the queue manager's own: as put)
+_PROPERTY_CHECKS: Final = PROPERTY_OPTIONS | GMO_NO_MSG_HANDLE  # gets that change a message with properties
+_SHAPED: Final = _PROPERTY_CHECKS | GMO_MSG_HANDLE  # an application's get (the queue manager's own: as put)
 
 
 class Gets:

@@ -6,7 +6,7 @@ The publishing path (``pubsub.publish``) shares ``complete_md`` and ``duplicate`
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from mqlite import cmqc as C
 from mqlite.core.dedupe import DuplicateWindow
@@ -16,9 +16,9 @@ from mqlite.core.outbox import MessageIds, Outbox
 from mqlite.core.queues import AVAILABLE, UNCOMMITTED, LocalQueue, expiry_deadline
 from mqlite.message import NOT_FIXED_PROPERTY, NULL_ID, Message, MessageDescriptor, Properties, put_date_time
 
-_CONTEXT_SET = C.MQPMO_SET_IDENTITY_CONTEXT | C.MQPMO_SET_ALL_CONTEXT
-_CONTEXT_PASS = C.MQPMO_PASS_IDENTITY_CONTEXT | C.MQPMO_PASS_ALL_CONTEXT
-MQAT_UNIX = 6
+_CONTEXT_SET: Final = C.MQPMO_SET_IDENTITY_CONTEXT | C.MQPMO_SET_ALL_CONTEXT
+_CONTEXT_PASS: Final = C.MQPMO_PASS_IDENTITY_CONTEXT | C.MQPMO_PASS_ALL_CONTEXT
+MQAT_UNIX: Final = 6
 
 
 class Puts:

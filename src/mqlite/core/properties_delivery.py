@@ -60,6 +60,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import Final
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
@@ -76,9 +77,9 @@ from mqlite.protocol.rfh2_folders import (
 
 __all__ = ["PROPERTY_OPTIONS", "Form", "deliver", "form", "in_reserved_folder", "rfh2_of"]
 
-PROPERTY_OPTIONS = (C.MQGMO_PROPERTIES_FORCE_MQRFH2 | C.MQGMO_NO_PROPERTIES | C.MQGMO_PROPERTIES_IN_HANDLE
+PROPERTY_OPTIONS: Final = (C.MQGMO_PROPERTIES_FORCE_MQRFH2 | C.MQGMO_NO_PROPERTIES | C.MQGMO_PROPERTIES_IN_HANDLE
                     | C.MQGMO_PROPERTIES_COMPATIBILITY)
-FORMAT_RFH2 = rfh2.FORMAT_RFH2  # "MQHRF2", trimmed as MessageDescriptor keeps formats
+FORMAT_RFH2: Final = rfh2.FORMAT_RFH2  # "MQHRF2", trimmed as MessageDescriptor keeps formats
 # The folders whose properties make PROPCTL(COMPAT) return an MQRFH2 (IBM: "a prefix of mcd.,
 # jms., usr. or mqext."; a name without a dot is usr's).
 RESERVED_FOLDERS = frozenset({C.MQRFH2_USER_FOLDER, "jms", C.MQRFH2_MSG_CONTENT_FOLDER, "mqext"})

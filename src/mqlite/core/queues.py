@@ -17,7 +17,7 @@ import bisect
 import contextlib
 from collections import deque
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from mqlite.message import Message
 
@@ -25,16 +25,16 @@ if TYPE_CHECKING:
     from mqlite.core.waiters import Waiter
 
 # Entry states.
-UNCOMMITTED = 0  # put inside a unit of work that has not committed: counted, not visible
-AVAILABLE = 1
-LOCKED = 2  # got inside a unit of work that has not committed
-REMOVED = 3
+UNCOMMITTED: Final = 0  # put inside a unit of work that has not committed: counted, not visible
+AVAILABLE: Final = 1
+LOCKED: Final = 2  # got inside a unit of work that has not committed
+REMOVED: Final = 3
 
-NEVER = 0.0
-NEVER_HIGH = 2**63 - 1  # a DepthWatch's high while no Queue Depth High event is armed (sys.maxsize)
+NEVER: Final = 0.0
+NEVER_HIGH: Final = 2**63 - 1  # a DepthWatch's high while no Queue Depth High event is armed (sys.maxsize)
 RESIDENT_LIMIT = 10_000  # persistent bodies kept in memory per queue
 RESIDENT_BYTES = 64 * 1024 * 1024
-PREFETCH = 256  # evicted bodies read back from the store in one query
+PREFETCH: Final = 256  # evicted bodies read back from the store in one query
 
 
 class MessageReader(Protocol):

@@ -99,7 +99,7 @@ CONVERSATION_FLAG: Final = 0x8000_0000
 CONVERSATION_HEADER_SIZE: Final = 8  # flagged length and the conversation number
 MAX_CONVERSATION: Final = 0x7FFF_FFFF
 # Compact the receive buffer once this many consumed bytes sit at its front.
-_COMPACT_AT = 65536
+_COMPACT_AT: Final = 65536
 _unpack_length = struct.Struct(">I").unpack_from
 _conversation_header = struct.Struct(">II")
 
@@ -282,13 +282,13 @@ _FAST_CHECKS.update({Op.PUT: _check_put, Op.GET: _check_get})
 # One Packer for the module: msgpack.packb builds a new one per call, which doubles its cost.
 # Packer.pack never releases the GIL, so threads cannot interleave inside it.
 _pack = msgpack.Packer(use_bin_type=True).pack
-_REPLY = int(Op.REPLY)
-_PUT = int(Op.PUT)
-_GET = int(Op.GET)
-_CREDIT = int(Op.CREDIT)
-_PUSH_MSG = int(Op.PUSH_MSG)
-_PUSH_MSGS = int(Op.PUSH_MSGS)
-_PUSH_ERROR = int(Op.PUSH_ERROR)
+_REPLY: Final = int(Op.REPLY)
+_PUT: Final = int(Op.PUT)
+_GET: Final = int(Op.GET)
+_CREDIT: Final = int(Op.CREDIT)
+_PUSH_MSG: Final = int(Op.PUSH_MSG)
+_PUSH_MSGS: Final = int(Op.PUSH_MSGS)
+_PUSH_ERROR: Final = int(Op.PUSH_ERROR)
 
 
 def encode_frame(items: list[Any]) -> bytes:

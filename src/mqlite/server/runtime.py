@@ -15,7 +15,7 @@ import threading
 from collections import deque
 from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import Any, Protocol, cast
+from typing import Any, Final, Protocol, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -42,13 +42,13 @@ from mqlite.store.tx import StoreTx
 
 log = logging.getLogger("mqlite.server")
 
-TICK_SECONDS = 1.0
-SWEEP_EVERY = 5.0
+TICK_SECONDS: Final = 1.0
+SWEEP_EVERY: Final = 5.0
 # Flow control: asynchronous persistent puts can arrive faster than the disk takes them. Past
 # this many store operations in flight, the server stops reading from clients until the writer
 # has caught up (to the low mark), so memory stays bounded whatever the producers do.
-STORE_BACKLOG_HIGH = 20_000
-STORE_BACKLOG_LOW = 5_000
+STORE_BACKLOG_HIGH: Final = 20_000
+STORE_BACKLOG_LOW: Final = 5_000
 
 
 class Sink(Protocol):

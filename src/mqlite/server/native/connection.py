@@ -16,7 +16,7 @@ import asyncio
 import logging
 import socket
 import time
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Final, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -39,11 +39,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("mqlite.server")
 Op = native.Op
-ROUND_OUTPUT_LIMIT = 1 << 20  # bytes of replies one round may produce before it yields
+ROUND_OUTPUT_LIMIT: Final = 1 << 20  # bytes of replies one round may produce before it yields
 # Requests one round takes before the loop serves others: a client streaming asynchronous puts
 # must not hold the loop for a whole 256 KB read (~30 ms) while a channel's turn waits behind it.
-ROUND_REQUEST_LIMIT = 64
-BUFFERED_INPUT_LIMIT = 1 << 18  # bytes of requests read ahead of the rounds: then reading pauses
+ROUND_REQUEST_LIMIT: Final = 64
+BUFFERED_INPUT_LIMIT: Final = 1 << 18  # bytes of requests read ahead of the rounds: then reading pauses
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # host._TrackedConnection

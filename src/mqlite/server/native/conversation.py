@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from mqlite import cmqc as C
 from mqlite.core.errors import ClusterLookup, MQError
@@ -32,9 +32,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("mqlite.server")
 Op = native.Op
-_MATCH_DEFAULT = C.MQMO_MATCH_MSG_ID | C.MQMO_MATCH_CORREL_ID
-_NO_LIMIT = 1 << 62
-_PERSISTENT = C.MQPER_PERSISTENT
+_MATCH_DEFAULT: Final = C.MQMO_MATCH_MSG_ID | C.MQMO_MATCH_CORREL_ID
+_NO_LIMIT: Final = 1 << 62
+_PERSISTENT: Final = C.MQPER_PERSISTENT
 # (module constants: an IntEnum member read from its class costs ~300 instructions)
 _CONNECT = Op.CONNECT
 _COUNTED_IN_PLACE = frozenset({Op.PUT, Op.GET})  # STATMQI: by ``_put`` and ``_get``, the busiest
