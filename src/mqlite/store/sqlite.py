@@ -150,13 +150,13 @@ class Store:
         self._closed = False
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
-        self._thread = threading.Thread(target=self._writer, name="mqlite-store-writer", daemon=True)
-        self._thread.start()
+        self._writer_thread = threading.Thread(target=self._writer, name="mqlite-store-writer", daemon=True)
+        self._writer_thread.start()
 
     @property
     def writer_thread_id(self) -> int | None:
         """The writer thread's OS thread id (for CPU placement)."""
-        return self._thread.native_id
+        return self._writer_thread.native_id
 
     def _setup(self) -> None:
         conn = self._conn
@@ -237,7 +237,7 @@ class Store:
 
     def write(self, tx: StoreTx) -> None:
         """Submit and wait until durable; raises what the tx failed with."""
-        if threading.current_thread() is self._thread:
+        if threading.current_thread() is self._writer_thread:
             raise RuntimeError("Store.write from the writer thread would deadlock")
         event = threading.Event()
         box: list[BaseException | None] = []
@@ -262,8 +262,8 @@ class Store:
                 return
             self._closed = True
             self._wakeup.signal()
-        if threading.current_thread() is not self._thread:
-            self._thread.join()
+        if threading.current_thread() is not self._writer_thread:
+            self._writer_thread.join()
         with self._lock:
             readers, self._readers = self._readers, []
         for conn in readers:
