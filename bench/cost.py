@@ -450,13 +450,23 @@ def spread(values: list[float]) -> float:
     return (max(values) - min(values)) / mean if mean else 0.0
 
 
+def build_measured() -> str:
+    """The measured tree's build as its queue manager sees it (mqlite.hot_modules: ``compiled``,
+    or its sources: ``pure``, ``stale``, ``absent``), with the server's environment."""
+    with lab(os.environ.get("COST_SRC") or str(ROOT / "src")) as here:
+        done = subprocess.run([sys.executable, "-c", "import mqlite.hot_modules as h; print(h.CHOSEN)"],
+                              env=here.env(server=False), capture_output=True, text=True, check=True)
+    return done.stdout.strip().splitlines()[-1]
+
+
 def run_case(key: str, large: int, small: int, repeats: int = 2) -> dict[str, object]:
     title, case = CASES[key]
     pairs = [measure(case, large, small) for _ in range(repeats)]
     per = [p.per_message for p in pairs]
     result: dict[str, object] = {
-        "case": key, "title": title, "N": large, "M": small, "runs": [p.as_json() for p in pairs],
-        "per_message": round(sum(per) / len(per)), "spread": round(spread(per), 5)}
+        "case": key, "title": title, "N": large, "M": small, "build": build_measured(),
+        "runs": [p.as_json() for p in pairs], "per_message": round(sum(per) / len(per)),
+        "spread": round(spread(per), 5)}
     annotate(result)
     threads = [sum(column) / len(column) for column in zip(*(p.per_thread() for p in pairs), strict=False)]
     if key in WRITER_CASES and len(threads) > 1:  # the store's writer: the busiest thread but the main one

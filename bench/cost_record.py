@@ -66,14 +66,21 @@ SPREAD = [
 ]
 
 
+def baseline_key(build: str) -> str:
+    """Where a build's figures go in the baseline: ``cases`` for the compiled hot modules (what
+    make test builds), ``pure_cases`` for the pure-Python package (a tree loading its sources)."""
+    return "cases" if build == "compiled" else "pure_cases"
+
+
 def record(results: list[dict[str, Any]], argv: list[str]) -> None:
     baseline = json.loads(BASELINE.read_text()) if BASELINE.exists() else {"cases": {}}
     for result in results:
         if "runs" not in result:
             continue
-        baseline["cases"][result["case"]] = {"per_message": result["per_message"], "spread": result["spread"],
-                                             "N": result["N"], "M": result["M"]}
-    baseline["commit"] = _commit()
+        key = baseline_key(str(result.get("build", "pure")))
+        baseline.setdefault(key, {})[result["case"]] = {
+            "per_message": result["per_message"], "spread": result["spread"], "N": result["N"], "M": result["M"]}
+        baseline.setdefault("commits", {})[key] = _commit()
     BASELINE.write_text(json.dumps(baseline, indent=2, sort_keys=True) + "\n")
     text = PERFORMANCE.read_text()
     start = text.find(HEADING)
