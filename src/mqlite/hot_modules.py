@@ -28,6 +28,8 @@ HOT_MODULES: tuple[str, ...] = (
     "mqlite.core.handles",
     "mqlite.core.properties_delivery",
     "mqlite.core.mqi",
+    "mqlite.core.waiters",
+    "mqlite.core.waiting",
     "mqlite.core.pubsub.publish",
     "mqlite.core.pubsub.delivery",
     "mqlite.core.pubsub.copies",

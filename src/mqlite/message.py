@@ -77,7 +77,13 @@ class MessageDescriptor:
     OriginalLength: int = -1
 
     def to_list(self) -> list[Any]:
-        return list(_md_values(self))
+        # Spelt out (in MD_FIELDS order): compiled, each is a read of the object's own struct;
+        # an attrgetter would look every field up by name through the type.
+        return [self.Report, self.MsgType, self.Expiry, self.Feedback, self.Encoding, self.CodedCharSetId,
+                self.Format, self.Priority, self.Persistence, self.MsgId, self.CorrelId, self.BackoutCount,
+                self.ReplyToQ, self.ReplyToQMgr, self.UserIdentifier, self.AccountingToken, self.ApplIdentityData,
+                self.PutApplType, self.PutApplName, self.PutDate, self.PutTime, self.ApplOriginData, self.GroupId,
+                self.MsgSeqNumber, self.Offset, self.MsgFlags, self.OriginalLength]
 
     @classmethod
     def from_list(cls, values: list[Any] | tuple[Any, ...]) -> MessageDescriptor:

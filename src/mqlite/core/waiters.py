@@ -25,5 +25,5 @@ class Waiter:
     hobj: int
     request: GetRequest
     deadline: float  # 0.0: waits without limit
-    token: object
+    token: Any  # (not ``object``: mypyc's dataclasses cannot resolve that annotation)
     done: bool = field(default=False)

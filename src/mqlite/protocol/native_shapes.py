@@ -64,10 +64,11 @@ def check_md(v: Any) -> list[Any]:
     """An MQMD as a list in ``MD_FIELDS`` order, each field of its type, ids of their size."""
     if type(v) is not list or len(v) != MD_LENGTH:
         raise Bad(f"MQMD must be a list of {MD_LENGTH} fields")
-    if tuple(map(type, v)) != _MD_TYPES:  # one C-level pass on the hot path
-        for value, (name, kind, _) in zip(v, _MD_SPEC, strict=True):
-            if type(value) is not kind:
-                raise Bad(f"MQMD.{name}: expected {kind.__name__}, got {type(value).__name__}")
+    types = _MD_TYPES
+    for i in range(MD_LENGTH):  # compiled, a C loop of pointer comparisons
+        if type(v[i]) is not types[i]:
+            name, kind, _ = _MD_SPEC[i]
+            raise Bad(f"MQMD.{name}: expected {kind.__name__}, got {type(v[i]).__name__}")
     for i, name, size in _MD_SIZED:
         if len(v[i]) != size:
             raise Bad(f"MQMD.{name}: expected {size} bytes")

@@ -1,0 +1,20 @@
+"""The MQMD's wire list: every field of MessageDescriptor, in MD_FIELDS order (to_list spells
+them out for the compiled build; a field added to one and not the other fails here)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from mqlite.message import MD_FIELDS, MessageDescriptor
+
+
+def test_to_list_is_every_field_in_md_fields_order() -> None:
+    assert tuple(f.name for f in dataclasses.fields(MessageDescriptor)) == MD_FIELDS
+    values = {name: (bytes([i]) * len(getattr(MessageDescriptor(), name))
+                     if isinstance(getattr(MessageDescriptor(), name), bytes) else
+                     f"v{i}" if isinstance(getattr(MessageDescriptor(), name), str) else i)
+              for i, name in enumerate(MD_FIELDS)}
+    md = MessageDescriptor(**values)
+    assert md.to_list() == [values[name] for name in MD_FIELDS]
+    assert MessageDescriptor.from_list(md.to_list()) == md
+    assert md.copy() == md and md.copy() is not md
