@@ -33,6 +33,7 @@ HOT_MODULES: tuple[str, ...] = (
     "mqlite.core.pubsub.publish",
     "mqlite.core.pubsub.delivery",
     "mqlite.core.pubsub.copies",
+    "mqlite.core.pubsub.subscription",
     "mqlite.core.topics.tree",
     "mqlite.store.sqlite",
     "mqlite.store.tx",

@@ -56,23 +56,25 @@ _MD_SPEC: tuple[tuple[str, type, int | None], ...] = tuple(
 MD_LENGTH: Final = len(MD_FIELDS)
 
 
-_MD_TYPES = tuple(kind for _, kind, _ in _MD_SPEC)
-_MD_SIZED = tuple((i, name, size) for i, (name, _, size) in enumerate(_MD_SPEC) if size is not None)
+_MD_TYPES: Final[tuple[type, ...]] = tuple(kind for _, kind, _ in _MD_SPEC)
+_MD_SIZED: Final[tuple[tuple[int, str, int], ...]] = tuple(
+    (i, name, size) for i, (name, _, size) in enumerate(_MD_SPEC) if size is not None)
 
 
 def check_md(v: Any) -> list[Any]:
     """An MQMD as a list in ``MD_FIELDS`` order, each field of its type, ids of their size."""
     if type(v) is not list or len(v) != MD_LENGTH:
         raise Bad(f"MQMD must be a list of {MD_LENGTH} fields")
+    items: list[Any] = v  # typed, so that compiled each index is a C array read
     types = _MD_TYPES
     for i in range(MD_LENGTH):  # compiled, a C loop of pointer comparisons
-        if type(v[i]) is not types[i]:
+        if type(items[i]) is not types[i]:
             name, kind, _ = _MD_SPEC[i]
-            raise Bad(f"MQMD.{name}: expected {kind.__name__}, got {type(v[i]).__name__}")
+            raise Bad(f"MQMD.{name}: expected {kind.__name__}, got {type(items[i]).__name__}")
     for i, name, size in _MD_SIZED:
-        if len(v[i]) != size:
+        if len(items[i]) != size:
             raise Bad(f"MQMD.{name}: expected {size} bytes")
-    return v
+    return items
 
 
 _PROPERTY_TYPES = (bool, int, float, str, bytes, type(None))
