@@ -1,14 +1,15 @@
 """The hot modules compiled with mypyc, and the pure-Python package where they are not.
 
-The modules every message passes through (``HOT_MODULES``: the native protocol's frames, the
-server's connection, conversation and rounds, the queues, MQPUT and MQGET) are compiled into C
-extensions beside their sources by ``python -m mqlite.compiled build`` (``make install`` runs
-it where a C compiler is found). The code is ``mypy --strict`` already, so mypyc compiles it
-as it is; a put+get costs about a third fewer instructions (docs/PERFORMANCE.md, issue 34).
+The modules every message passes through (``mqlite.hot_modules.HOT_MODULES``: the native
+protocol's frames, the server's connection, conversation and rounds, the queues, MQPUT and
+MQGET, publication, the store's writer) are compiled into C extensions beside their sources by
+``python -m mqlite.compiled build`` (``make compiled``, which make test, demo and cost run). The
+code is ``mypy --strict`` already, so mypyc compiles it as it is; a put+get costs the queue
+manager half the instructions (docs/PERFORMANCE.md, issue 34).
 
 Python imports an extension module before a source of the same name, so two cases are handled
-at import (``mqlite.hot_modules.choose``, called by ``mqlite/__init__``), both by loading every hot module from
-its source: ``MQLITE_PURE=1`` (the pure-Python build, which ``make test-pure`` runs), and a
+at import (``mqlite.hot_modules.choose``, run by ``import mqlite``), both by loading every hot
+module from its source: ``MQLITE_PURE=1`` (the pure-Python build, which ``make test-pure`` runs), and a
 source edited since the build (the manifest keeps each source's hash): a stale extension must
 never run in place of the code beside it. It is all or none: compiled modules call each other
 directly, so one loaded from source beside compiled ones would define its classes twice.
