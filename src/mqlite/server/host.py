@@ -216,8 +216,7 @@ class QueueManagerHost:
 
     def _protocol(self) -> ClientConnection:
         assert self.runtime is not None and self.gate is not None
-        connection = _TrackedConnection(self.runtime, self.gate, self.connections)
-        return connection
+        return ClientConnection(self.runtime, self.gate, self.connections)
 
     async def stop(self, immediate: bool = False) -> None:
         """End the queue manager: controlled waits a little for applications to leave."""
@@ -280,16 +279,3 @@ class QueueManagerHost:
                 os.unlink(address)
         log.info("AMQ8004I: queue manager %s ended", self.name)
         self.ended.set()
-
-
-class _TrackedConnection(ClientConnection):
-    """A client connection that the host can find again to close it at the end."""
-
-    def __init__(self, runtime: Runtime, gate: Gate, registry: set[ClientConnection]) -> None:
-        super().__init__(runtime, gate)
-        self._registry = registry
-        registry.add(self)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._registry.discard(self)
-        super().connection_lost(exc)

@@ -18,8 +18,6 @@ import socket
 import time
 from typing import TYPE_CHECKING, Final, cast
 
-from mypy_extensions import mypyc_attr
-
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
 from mqlite.core.security.principal import Principal
@@ -46,13 +44,17 @@ ROUND_REQUEST_LIMIT: Final = 64
 BUFFERED_INPUT_LIMIT: Final = 1 << 18  # bytes of requests read ahead of the rounds: then reading pauses
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # host._TrackedConnection
 class ClientConnection(asyncio.Protocol):
     """The server side of one native-protocol connection."""
 
-    def __init__(self, runtime: Runtime, gate: Gate) -> None:
+    def __init__(self, runtime: Runtime, gate: Gate, registry: set[ClientConnection] | None = None) -> None:
         self.runtime = runtime
         self.gate = gate
+        # where the host finds its connections again to close them at the end (a set of its own,
+        # not a subclass: compiled, an interpreted subclass's every attribute goes through a dict)
+        self.registry = registry
+        if registry is not None:
+            registry.add(self)
         self.instance: Instance | None = None  # the SVRCONN channel instance its conversations share
         self.login: asyncio.Task[None] | None = None  # a CONNECT's password check in progress
         self.codec = native.NativeConnection(native.Role.SERVER)
@@ -107,6 +109,8 @@ class ClientConnection(asyncio.Protocol):
             asyncio.get_running_loop().call_soon(self._process)  # requests that waited for us
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self.registry is not None:
+            self.registry.discard(self)
         self.gate.beating.discard(self)
         if self.instance is not None:
             self.gate.clients.discard(self.instance)
