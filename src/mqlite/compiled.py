@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     if command == "status":
         print(state())
         return 0
-    print(__doc__.strip().splitlines()[-3:], file=sys.stderr)
+    print("\n".join(__doc__.strip().splitlines()[-3:]), file=sys.stderr)
     return 2
 
 
