@@ -454,7 +454,7 @@ def build_measured() -> str:
     """The measured tree's build as its queue manager sees it (mqlite.hot_modules: ``compiled``,
     or its sources: ``pure``, ``stale``, ``absent``), with the server's environment."""
     with lab(os.environ.get("COST_SRC") or str(ROOT / "src")) as here:
-        done = subprocess.run([sys.executable, "-c", "import mqlite.hot_modules as h; print(h.CHOSEN)"],
+        done = subprocess.run([sys.executable, "-m", "mqlite.compiled", "status"],
                               env=here.env(server=False), capture_output=True, text=True, check=True)
     return done.stdout.strip().splitlines()[-1]
 

@@ -19,6 +19,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+from cost_record import baseline_key  # noqa: E402 (bench/ is not a package: its directory is on the path)
+
 BASELINE = ROOT / "bench" / "cost_baseline.json"
 ALLOWED_RISE = 0.03
 
@@ -28,7 +31,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(not TOOLS, reason="needs valg
 
 def _build() -> str:
     """What the tree's queue managers run: its compiled hot modules or their sources."""
-    done = subprocess.run([sys.executable, "-c", "import mqlite.hot_modules as h; print(h.CHOSEN)"],
+    done = subprocess.run([sys.executable, "-m", "mqlite.compiled", "status"],
                           capture_output=True, text=True, check=True, cwd=ROOT)
     return done.stdout.strip().splitlines()[-1]
 
@@ -36,8 +39,7 @@ def _build() -> str:
 @pytest.mark.parametrize("case", ["a", "c"])
 def test_instructions_per_message_hold(case: str) -> None:
     build = _build()  # the compiled build's figures, or the pure-Python package's
-    key = "cases" if build == "compiled" else "pure_cases"
-    recorded = json.loads(BASELINE.read_text()).get(key, {}).get(case)
+    recorded = json.loads(BASELINE.read_text()).get(baseline_key(build), {}).get(case)
     if recorded is None:
         pytest.skip(f"no {case} figure recorded for the {build} build")
     done = subprocess.run([sys.executable, str(ROOT / "bench" / "cost.py"), "--case", case, "--repeats", "1",
