@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections import deque
 from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any, Final, Protocol, cast
@@ -91,7 +90,9 @@ class Session:
     def __init__(self, sink: Sink) -> None:
         self.sink = sink
         self.conn: Any = None  # the core Connection once CONNECT succeeded
-        self.pending: deque[tuple[Round, bytes]] = deque()
+        # Rounds still waiting for the disk, oldest first: a list, not a deque, since it is short
+        # and an idle connection's empty deque would be 600 bytes of it.
+        self.pending: list[tuple[Round, bytes]] = []
         self.closed = False
         self.waiters: dict[int, Waiter] = {}  # pending MQGETs by request id
         self.on_stop: Callable[[], None] | None = None  # STOP CONN ends the connection through this
@@ -110,12 +111,17 @@ class Session:
         round_.add(self, encode_get_reply(req_id, result))
 
     def flush(self) -> None:
-        out = []
         pending = self.pending
-        while pending and pending[0][0].ready:
-            out.append(pending.popleft()[1])
-        if out and not self.closed:
-            self.sink.write(b"".join(out))
+        ready = 0
+        for round_, _ in pending:
+            if not round_.ready:
+                break
+            ready += 1
+        if ready:
+            out = [data for _, data in pending[:ready]]
+            del pending[:ready]
+            if not self.closed:
+                self.sink.write(b"".join(out))
         if not pending and self.on_drained is not None:
             drained, self.on_drained = self.on_drained, None
             drained()

@@ -1,5 +1,6 @@
 """The MQTT control packets (3.1.1 and 5.0) as plain data. 5.0-only fields (properties, reason
-codes, subscription options past QoS) are left at their defaults for 3.1.1."""
+codes, subscription options past QoS) are left at their defaults for 3.1.1. Slotted: a connection
+keeps its CONNECT, and a slotted object is a third of one with a dictionary."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from mqlite.protocol.mqtt.properties import Properties
 V31, V311, V5 = 3, 4, 5  # protocol levels: 3.1 ("MQIsdp"), 3.1.1 and 5.0 ("MQTT")
 
 
-@dataclass
+@dataclass(slots=True)
 class Will:
     topic: str
     payload: bytes
@@ -19,7 +20,7 @@ class Will:
     properties: Properties = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class Connect:
     client_id: str
     protocol_level: int = V311
@@ -31,14 +32,14 @@ class Connect:
     properties: Properties = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class ConnAck:
     session_present: bool = False
     reason: int = 0  # a 5.0 reason code; written as the 3.1.1 return code for older clients
     properties: Properties = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class Publish:
     topic: str
     payload: bytes
@@ -49,7 +50,7 @@ class Publish:
     properties: Properties = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Ack:
     packet_id: int
     reason: int = 0
@@ -57,22 +58,22 @@ class _Ack:
 
 
 class PubAck(_Ack):
-    pass
+    __slots__ = ()
 
 
 class PubRec(_Ack):
-    pass
+    __slots__ = ()
 
 
 class PubRel(_Ack):
-    pass
+    __slots__ = ()
 
 
 class PubComp(_Ack):
-    pass
+    __slots__ = ()
 
 
-@dataclass
+@dataclass(slots=True)
 class Subscription:
     topic_filter: str
     qos: int = 0
@@ -81,51 +82,51 @@ class Subscription:
     retain_handling: int = 0  # 0 send retained, 1 only for a new subscription, 2 never
 
 
-@dataclass
+@dataclass(slots=True)
 class Subscribe:
     packet_id: int
     subscriptions: list[Subscription]
     properties: Properties = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class SubAck:
     packet_id: int
     reasons: list[int]
     properties: Properties = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class Unsubscribe:
     packet_id: int
     topic_filters: list[str]
     properties: Properties = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class UnsubAck:
     packet_id: int
     reasons: list[int] = field(default_factory=list)  # 5.0 only
     properties: Properties = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class PingReq:
     pass
 
 
-@dataclass
+@dataclass(slots=True)
 class PingResp:
     pass
 
 
-@dataclass
+@dataclass(slots=True)
 class Disconnect:
     reason: int = 0
     properties: Properties = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class Auth:
     reason: int = 0
     properties: Properties = field(default_factory=dict)

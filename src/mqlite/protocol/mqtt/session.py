@@ -66,7 +66,7 @@ class Limits:
     server_keep_alive: int = 60  # the longest keep-alive a 5.0 client is granted
 
 
-@dataclass
+@dataclass(slots=True)
 class Flight:
     """A QoS 1 or 2 delivery the client has not finished acknowledging."""
 
@@ -74,12 +74,13 @@ class Flight:
     state: str  # WAIT_PUBACK, WAIT_PUBREC or WAIT_PUBCOMP
 
 
-@dataclass
+@dataclass(slots=True)
 class SessionState:
     """What a client id keeps between its connections while the server runs."""
 
     inflight: dict[int, Flight] = field(default_factory=dict)  # towards the client, by packet id
-    awaiting_rel: set[int] = field(default_factory=set)  # QoS 2 packet ids from the client
+    # QoS 2 packet ids from the client, as a dict's keys: an empty set is 216 bytes, a dict 64
+    awaiting_rel: dict[int, None] = field(default_factory=dict)
     sent_through: int = 0  # the highest sequence number sent: a resend at or below it has DUP set
     next_packet_id: int = 1
 
@@ -117,6 +118,9 @@ def keep_alive_deadline(keep_alive: int) -> float:
 
 class ServerSession:
     """One connection of a session, after its CONNECT."""
+
+    __slots__ = ("aliases", "asked_keep_alive", "keep_alive", "limits", "max_packet", "out_aliases", "session_expiry",
+                 "state", "version", "window")
 
     def __init__(self, connect: Connect, state: SessionState, limits: Limits = Limits()) -> None:
         props = connect.properties
@@ -166,7 +170,7 @@ class ServerSession:
         if kind is PubRel:
             assert isinstance(packet, PubRel)
             known = packet.packet_id in self.state.awaiting_rel
-            self.state.awaiting_rel.discard(packet.packet_id)
+            self.state.awaiting_rel.pop(packet.packet_id, None)
             return None, PubComp(packet.packet_id, R.SUCCESS if known else R.PACKET_IDENTIFIER_NOT_FOUND)
         if kind is PingReq:
             return None, PingResp()
@@ -211,7 +215,7 @@ class ServerSession:
         if p.qos == 1:
             return PubAck(p.packet_id, reason)
         if reason < 0x80:
-            self.state.awaiting_rel.add(p.packet_id)
+            self.state.awaiting_rel[p.packet_id] = None
         return PubRec(p.packet_id, reason)
 
     def _acknowledgement(self, packet: PubAck | PubRec | PubComp) -> tuple[Event | None, Packet | None]:

@@ -26,6 +26,9 @@ _SERVER_SENDS = frozenset({P.CONNACK, P.PUBLISH, P.PUBACK, P.PUBREC, P.PUBREL, P
 class MqttStream:
     """One side of a connection: ``server=True`` reads what clients send."""
 
+    __slots__ = ("_accepts", "_buffer", "_missing", "_parts", "_parts_size", "_pos", "connected", "max_packet_size",
+                 "server", "version")
+
     def __init__(self, server: bool = True, max_packet_size: int = 268_435_460, version: int = V311) -> None:
         self.server = server
         self.max_packet_size = max_packet_size

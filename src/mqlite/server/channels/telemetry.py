@@ -161,6 +161,8 @@ class MqttChannel:
 class _FirstByte(asyncio.Protocol):
     """A connection on a channel that speaks both: an HTTP request means WebSocket."""
 
+    __slots__ = ("_timer", "channel", "transport")
+
     def __init__(self, channel: MqttChannel) -> None:
         self.channel = channel
         self.transport: asyncio.Transport | None = None

@@ -55,7 +55,7 @@ class Attached(Protocol):
         ...
 
 
-@dataclass
+@dataclass(slots=True)
 class MqttSession:
     """What a client id has while the queue manager runs, across its connections."""
 

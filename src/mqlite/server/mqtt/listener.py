@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import socket
 import time
 from typing import TYPE_CHECKING, Protocol, cast
 
@@ -44,6 +43,9 @@ class Gate(Protocol):
 
 
 class MqttConnection(asyncio.Protocol):
+    __slots__ = ("__weakref__", "_heard", "_timer", "broker", "bytes_in", "channel", "closing", "link", "registry",
+                 "runtime", "stream", "transport")
+
     def __init__(self, runtime: Runtime, broker: MqttBroker) -> None:
         self.runtime = runtime
         self.broker = broker
@@ -63,9 +65,8 @@ class MqttConnection(asyncio.Protocol):
         self.runtime.readers.add(self.transport)
         if self.registry is not None:
             self.registry.add(self)
-        sock = transport.get_extra_info("socket")
-        if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        # No TCP_NODELAY here: asyncio's and uvloop's TCP transports set it on every socket (asking
+        # for the socket made a Python object of it for each connection).
         self._timer = asyncio.get_running_loop().call_later(CONNECT_TIMEOUT, self._connect_timeout)
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -127,21 +128,21 @@ class MqttConnection(asyncio.Protocol):
 
     def _on_connect(self, round_: Round, connect: Connect) -> None:
         if self.runtime.ending:
-            self._send(round_, ConnAck(False, R.SERVER_UNAVAILABLE))
+            self.send_packet(round_, ConnAck(False, R.SERVER_UNAVAILABLE))
             self.close(-1)
             return
         if "authentication_method" in connect.properties:  # 5.0 enhanced authentication: none offered
-            self._send(round_, ConnAck(False, R.BAD_AUTHENTICATION_METHOD))
+            self.send_packet(round_, ConnAck(False, R.BAD_AUTHENTICATION_METHOD))
             self.close(R.BAD_AUTHENTICATION_METHOD)
             return
         user = connect.username or "mqtt"
         if self.channel is not None:
             user, refusal = self.channel.admit(connect)
             if refusal:
-                self._send(round_, ConnAck(False, refusal))
+                self.send_packet(round_, ConnAck(False, refusal))
                 self.close(refusal)
                 return
-        self.link = MqttLink(self.broker, connect, user, self._send, self.close, self._output)
+        self.link = MqttLink(self.broker, connect, user, self, self._output)
         self.link.peer = self.conname()
         self.link.start(round_)
         if self.channel is not None and self.link is not None and self.link.session is not None:
@@ -159,7 +160,7 @@ class MqttConnection(asyncio.Protocol):
         assert self.transport is not None
         return MqttOutput(self.transport, link)
 
-    def _send(self, round_: Round, packet: Packet) -> None:
+    def send_packet(self, round_: Round, packet: Packet) -> None:
         data = self.stream.send(packet)
         link = self.link
         if link is not None and isinstance(packet, Disconnect):
@@ -180,7 +181,7 @@ class MqttConnection(asyncio.Protocol):
                 if self.transport is not None:
                     self.transport.write(encode(ConnAck(False, reason), version))
         elif self.stream.version == V5:
-            self._send(round_, Disconnect(reason))
+            self.send_packet(round_, Disconnect(reason))
         self.close(reason)
 
     def _stopped_by_operator(self) -> None:
