@@ -3,6 +3,7 @@ spec A R-MGD-*, R-SUB-*)."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any, NamedTuple, cast
 
@@ -197,7 +198,8 @@ class Subscriber:
         sub_id = self.next_id()
         now = self.clock()
         sub = Subscription(
-            sub_id=sub_id, name=name, topic=topic,
+            # Interned: subscriptions to one topic string share it (70 bytes each, as it came in).
+            sub_id=sub_id, name=name, topic=sys.intern(topic),
             options=(options & STORED_OPTIONS) | (C.MQSO_DURABLE if durable else 0),
             dest="", correl_id=correl_id if options & C.MQSO_SET_CORREL_ID else sub_id, sub_type=sub_type,
             level=level, pub_priority=pub_priority, user=user, user_data=user_data, selector=selector,

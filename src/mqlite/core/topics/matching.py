@@ -49,7 +49,9 @@ def _char_regex(pattern: str) -> str:
     return "".join(out)
 
 
-@lru_cache(maxsize=65536)
+# A compiled pattern is ~1.1 KB; a subscription made while retained publications exist asks for
+# its pattern once, so a cache as large as the subscriptions would double their memory.
+@lru_cache(maxsize=1024)
 def compile_matcher(pattern: str, char_scheme: bool) -> Callable[[str], bool]:
     """A predicate: does a topic string match ``pattern`` in the given scheme?"""
     regex = re.compile(_char_regex(pattern) if char_scheme else _topic_regex(pattern))
