@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final
 
 from mqlite import cmqc as C
 from mqlite.core.errors import MQError
@@ -22,13 +22,21 @@ BROWSE_GETS: Final = C.MQGMO_BROWSE_FIRST | C.MQGMO_BROWSE_NEXT | C.MQGMO_BROWSE
 _UNSET = Principal("")  # Connection built without a principal: it runs as ``user`` with no groups
 
 
-class GetResult(NamedTuple):
-    """A delivered message: ``body`` may be truncated to the caller's buffer."""
+@dataclass(slots=True, init=False)
+class GetResult:
+    """A delivered message: ``body`` may be truncated to the caller's buffer. (Not a NamedTuple
+    and ``__init__`` written out: compiled, both of those would run as interpreted Python.)"""
 
     message: Message
     body: bytes
     data_length: int
     reason: int  # 0, or MQRC_TRUNCATED_MSG_ACCEPTED
+
+    def __init__(self, message: Message, body: bytes, data_length: int, reason: int) -> None:
+        self.message = message
+        self.body = body
+        self.data_length = data_length
+        self.reason = reason
 
 
 class TruncatedError(MQError):

@@ -50,7 +50,8 @@ from __future__ import annotations
 import enum
 import struct
 from collections.abc import Callable
-from typing import Any, ClassVar, Final, NamedTuple, NoReturn
+from dataclasses import dataclass
+from typing import Any, ClassVar, Final, NoReturn
 
 import msgpack
 from mypy_extensions import mypyc_attr
@@ -154,22 +155,43 @@ _REQUEST_BY_CODE: Final = {int(op): op for op in REQUEST_OPS}
 NO_REPLY_OK: Final = frozenset({Op.PUT, Op.PUT1, Op.PUBLISH, Op.CREDIT, Op.HEARTBEAT})
 
 
-class Request(NamedTuple):
+# The events are dataclasses with their __init__ written out, not NamedTuples: compiled, a
+# NamedTuple's __new__ and a dataclass's generated __init__ run as interpreted Python (one
+# event per frame).
+@dataclass(slots=True, init=False)
+class Request:
     op: Op
     req_id: int
     args: list[Any]
 
+    def __init__(self, op: Op, req_id: int, args: list[Any]) -> None:
+        self.op = op
+        self.req_id = req_id
+        self.args = args
 
-class Reply(NamedTuple):
+
+@dataclass(slots=True, init=False)
+class Reply:
     req_id: int
     cc: int
     reason: int
     result: Any
 
+    def __init__(self, req_id: int, cc: int, reason: int, result: Any) -> None:
+        self.req_id = req_id
+        self.cc = cc
+        self.reason = reason
+        self.result = result
 
-class Push(NamedTuple):
+
+@dataclass(slots=True, init=False)
+class Push:
     kind: Op
     args: list[Any]
+
+    def __init__(self, kind: Op, args: list[Any]) -> None:
+        self.kind = kind
+        self.args = args
 
 
 class _NeedData:

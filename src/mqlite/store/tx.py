@@ -9,12 +9,11 @@ no per-op Python work. No sqlite import here: this module is pure data.
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Any
 
 import msgpack
 
-from mqlite.message import MD_FIELDS, NULL_ID, Message
+from mqlite.message import NULL_ID, Message
 
 # Op codes; the SQL for each lives in sqlite.py.
 PUT_MESSAGE = 0
@@ -30,7 +29,6 @@ Row = tuple[Any, ...]
 Run = tuple[int, list[Row]]
 
 # The same array as msgpack(md.to_list()), but built by one C call instead of 27 getattr calls.
-_md_values = attrgetter(*MD_FIELDS)
 # One Packer for the module: msgpack.packb builds a new one per call, which doubles its cost.
 # Packer.pack never releases the GIL, so threads cannot interleave inside it.
 _pack = msgpack.Packer(use_bin_type=True).pack
@@ -82,7 +80,7 @@ class StoreTx:
                 None if msg_id == NULL_ID else msg_id,
                 None if correl_id == NULL_ID else correl_id,
                 md.BackoutCount,
-                _pack(_md_values(md)),
+                _pack(md.to_list()),
                 _pack(props) if props else None,
                 message.body,
             ),

@@ -107,7 +107,7 @@ class Conversation:
         return self.session.conn is not None
 
     def handle(self, round_: Round, request: native.Request) -> None:
-        op, req_id, args = request
+        op, req_id, args = request.op, request.req_id, request.args
         session = self.session
         if op != _CONNECT and session.conn is None:
             if req_id and self.stopped:
