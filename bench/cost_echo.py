@@ -32,7 +32,7 @@ def frames() -> tuple[bytes, bytes, bytes, bytes]:
     md = put_md(MD(Persistence=C.MQPER_NOT_PERSISTENT), 1208)
     gmo = {"Options": C.MQGMO_NO_SYNCPOINT | C.MQGMO_NO_WAIT, "WaitInterval": 0, "MatchOptions": 3}
     put = native.encode_put(1, 1, md, C.MQPMO_NO_SYNCPOINT, {}, BODY)
-    get = native.encode_get(2, 1, put_md(MD(), 1208), gmo, 4 * 1024 * 1024)
+    get = native.encode_get(2, 1, [bytes(24), bytes(24)], gmo, 4 * 1024 * 1024)
     return put, native.encode_reply(1, 0, 0, md), get, native.encode_reply(2, 0, 0, [md, {}, BODY])
 
 

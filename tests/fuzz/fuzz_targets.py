@@ -497,7 +497,7 @@ def seeds() -> dict[str, list[bytes]]:
         native.encode_request(native.Op.CONNECT, 1, ["QM1", None, None, "app", 1, {"ChannelName": "CH"}]),
         native.encode_request(native.Op.OPEN, 2, [{"ObjectName": "Q"}, 16]),
         native.encode_put(3, 1, md, 0, {"a": 1}, b"body"),
-        native.encode_get(4, 1, md, {"Options": 1, "WaitInterval": 100, "MatchOptions": 0}, 1000),
+        native.encode_get(4, 1, [md[9], md[10]], {"Options": 1, "WaitInterval": 100, "MatchOptions": 0}, 1000),
         native.encode_request(native.Op.SUB, 5, [{"ObjectString": "a/b", "Options": 2}, 0]),
         native.encode_request(native.Op.MQSC, 6, ["DISPLAY QLOCAL(*)"]),
     ]

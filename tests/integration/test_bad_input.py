@@ -15,7 +15,6 @@ import mqlite
 from helpers.waiting import wait_until
 from mqlite import cmqc as C
 from mqlite import paths
-from mqlite.message import MessageDescriptor
 from mqlite.protocol import native
 
 QM = "BAD.QM"
@@ -160,7 +159,7 @@ def test_a_client_that_does_not_read_its_replies_is_throttled_not_buffered(qmgr:
         assert read_reply(s).cc == C.MQCC_OK
         s.sendall(frame([int(native.Op.OPEN), 2, {"ObjectName": "BIG.Q"}, C.MQOO_BROWSE]))
         hobj = read_reply(s).result[0]
-        md = MessageDescriptor().to_list()
+        md = [bytes(24), bytes(24)]  # a GET's match ids: MsgId, CorrelId
         gmo = {"Options": C.MQGMO_BROWSE_FIRST, "WaitInterval": 0, "MatchOptions": 0}
         requests = b"".join(frame([int(native.Op.GET), 10 + i, hobj, md, gmo, -1]) for i in range(count))
         sender = threading.Thread(target=s.sendall, args=(requests,), daemon=True)

@@ -18,7 +18,6 @@ from helpers.credentials import APP
 from helpers.qmgrs import QMgr
 from mqlite import cmqc as C
 from mqlite import paths
-from mqlite.message import MessageDescriptor
 from mqlite.protocol import native
 
 RunCli = Callable[..., Any]
@@ -72,7 +71,7 @@ def test_a_client_that_does_not_answer_is_ended_and_its_get_cancelled(beating: Q
         _request(sock, codec, [int(native.Op.CONNECT), 1, beating.name, APP.user, APP.password, "mute.py", 1, cd])
         hobj = _request(sock, codec, [int(native.Op.OPEN), 2, {"ObjectName": "HB.Q"}, C.MQOO_INPUT_SHARED])[0]
         began = time.monotonic()
-        sock.sendall(native.encode_frame([int(native.Op.GET), 3, hobj, MessageDescriptor().to_list(),
+        sock.sendall(native.encode_frame([int(native.Op.GET), 3, hobj, [bytes(24), bytes(24)],
                                           {"Options": C.MQGMO_WAIT, "WaitInterval": -1}, 1024]))
         kinds = []
         while True:  # read, never answer: the heartbeat comes, then the end of the connection

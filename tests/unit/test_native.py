@@ -35,7 +35,7 @@ REQUESTS: list[tuple[Op, list[Any]]] = [
     (Op.CLOSE, [7, 0]),
     (Op.PUT, [7, MD, 4, {"a": 1, "b": "x", "c": 1.5, "d": True, "e": b"\0", "f": None}, b"body"]),
     (Op.PUT1, [OD, MD, 0, {}, b""]),
-    (Op.GET, [7, MD, GMO, -1]),
+    (Op.GET, [7, [b"m" * 24, bytes(24)], GMO, -1]),
     (Op.COMMIT, []),
     (Op.BACKOUT, []),
     (Op.INQ, [7, [3, 20, 2016]]),
@@ -118,7 +118,8 @@ def test_hot_path_encoders_match_the_generic_ones() -> None:
     props: dict[str, Any] = {"x": 1}
     put = native.encode_request(Op.PUT, 0, [3, MD, 0, props, b"b"])
     assert native.encode_put(0, 3, MD, 0, props, b"b") == put
-    assert native.encode_get(9, 3, MD, GMO, 100) == native.encode_request(Op.GET, 9, [3, MD, GMO, 100])
+    ids = [b"m" * 24, bytes(24)]
+    assert native.encode_get(9, 3, ids, GMO, 100) == native.encode_request(Op.GET, 9, [3, ids, GMO, 100])
     assert native.encode_credit(3, 50) == native.encode_request(Op.CREDIT, 0, [3, 50])
     assert native.encode_push_msg(3, MD, props, b"b") == NativeConnection(Role.SERVER).send_push(
         Op.PUSH_MSG, [3, MD, props, b"b"])
@@ -217,8 +218,10 @@ def _raw(items: Any) -> bytes:
     (_raw([Op.PUT, 5, 1, MD, 0, {1: 1}, b""]), 2195, 5),
     (_raw([Op.OPEN, 5, {"Bogus": 1}, 0]), 2195, 5),
     (_raw([Op.OPEN, 5, {"ObjectName": 1}, 0]), 2195, 5),
-    (_raw([Op.GET, 5, 1, MD, {"Options": "x"}, -1]), 2195, 5),
-    (_raw([Op.GET, 0, 1, MD, {}, -1]), 2195, 0),             # a GET must want its reply
+    (_raw([Op.GET, 5, 1, [bytes(24), bytes(24)], {"Options": "x"}, -1]), 2195, 5),
+    (_raw([Op.GET, 0, 1, [bytes(24), bytes(24)], {}, -1]), 2195, 0),  # a GET must want its reply
+    (_raw([Op.GET, 5, 1, MD, {}, -1]), 2195, 5),             # a whole MQMD: a GET sends its match ids
+    (_raw([Op.GET, 5, 1, [bytes(24), bytes(23)], {}, -1]), 2195, 5),  # a CorrelId one byte short
     (_raw([Op.SET, 5, 1, {"9": 1}]), 2195, 5),
     (_raw([Op.INQ, 5, 1, [1, "a"]]), 2195, 5),
     (_raw([Op.CONNECT, 5, "QM1", 1, None, "app", 1, {}]), 2195, 5),

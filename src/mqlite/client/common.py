@@ -346,6 +346,11 @@ def get_request(md: MD | None, gmo: GMO | None, *, wait: float | None = None,
     return md_wire, gmo_wire
 
 
+def match_ids(md_wire: list[Any]) -> list[bytes]:
+    """What a GET request carries of its wire MQMD: the ids the queue manager may match on."""
+    return [md_wire[_MSG_ID], md_wire[_CORREL_ID]]
+
+
 def read_ahead_eligible(gmo_wire: dict[str, int], md_wire: list[Any]) -> bool:
     """A get the local buffer may satisfy: destructive, outside syncpoint, matching nothing."""
     if gmo_wire["Options"] & _SERVER_ONLY_GMO:

@@ -16,7 +16,8 @@ A peer that does not share reads such a length as an oversize frame and refuses 
 nothing can be misread. ``NativeConnection.conversation`` is the number of the event last
 returned.
 
-- request ``[op, req_id, *args]``; ``req_id == 0`` means "no reply on success" and is
+- request ``[op, req_id, *args]`` (a GET's second argument is ``[MsgId, CorrelId]``, not the
+  whole MQMD: all a get matches on); ``req_id == 0`` means "no reply on success" and is
   allowed only for PUT and PUT1 (asynchronous put, IBM's MQPMO_ASYNC_RESPONSE) and
   CREDIT (which never has a reply);
 - reply ``[REPLY, req_id, cc, reason, result]``;
@@ -63,6 +64,7 @@ from mqlite.protocol.native_shapes import (
     check_args,
     check_cd,
     check_gmo,
+    check_match_ids,
     check_md,
     check_messages,
     check_od,
@@ -236,7 +238,7 @@ REQUEST_SHAPES: Final[dict[Op, tuple[Checker, ...]]] = {
     Op.CLOSE: (int_arg, int_arg),
     Op.PUT: (int_arg, check_md, int_arg, check_props, bytes_arg),
     Op.PUT1: (check_od, check_md, int_arg, check_props, bytes_arg),
-    Op.GET: (int_arg, check_md, check_gmo, int_arg),
+    Op.GET: (int_arg, check_match_ids, check_gmo, int_arg),  # [MsgId, CorrelId]: all a get matches on
     Op.COMMIT: (),
     Op.BACKOUT: (),
     Op.INQ: (int_arg, int_list),
@@ -286,11 +288,11 @@ def _check_put(args: list[Any]) -> list[Any]:
 def _check_get(args: list[Any]) -> list[Any]:
     """GET's shape, checked inline; a GMO with exactly the three known int fields is taken as is."""
     if len(args) == 4:
-        hobj, md, gmo, max_length = args
+        hobj, match_ids, gmo, max_length = args
         if (type(hobj) is int and type(max_length) is int and type(gmo) is dict and len(gmo) == 3
                 and type(gmo.get("Options")) is int and type(gmo.get("WaitInterval")) is int
                 and type(gmo.get("MatchOptions")) is int):
-            check_md(md)
+            check_match_ids(match_ids)
             return args
     return check_args(REQUEST_SHAPES[Op.GET], args, "GET")
 
@@ -329,8 +331,9 @@ def encode_put(req_id: int, hobj: int, md: list[Any], pmo_options: int,
     return encode_frame([_PUT, req_id, hobj, md, pmo_options, props, body])
 
 
-def encode_get(req_id: int, hobj: int, md: list[Any], gmo: dict[str, int], max_length: int) -> bytes:
-    return encode_frame([_GET, req_id, hobj, md, gmo, max_length])
+def encode_get(req_id: int, hobj: int, match_ids: list[bytes], gmo: dict[str, int], max_length: int) -> bytes:
+    """A GET request: ``match_ids`` are the MsgId and CorrelId the GMO's MatchOptions may match."""
+    return encode_frame([_GET, req_id, hobj, match_ids, gmo, max_length])
 
 
 def encode_credit(hobj: int, n: int) -> bytes:

@@ -77,6 +77,18 @@ def check_md(v: Any) -> list[Any]:
     return items
 
 
+def check_match_ids(v: Any) -> list[bytes]:
+    """What a GET matches on: ``[MsgId, CorrelId]``, 24 bytes each (a get reads nothing else of
+    the MQMD it is given, so it is not sent)."""
+    if type(v) is not list or len(v) != 2:
+        raise Bad("match ids must be a list of MsgId and CorrelId")
+    items: list[Any] = v
+    for i in range(2):
+        if type(items[i]) is not bytes or len(items[i]) != 24:
+            raise Bad(f"match ids: {('MsgId', 'CorrelId')[i]} must be 24 bytes")
+    return items
+
+
 _PROPERTY_TYPES = (bool, int, float, str, bytes, type(None))
 
 

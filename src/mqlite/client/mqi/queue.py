@@ -226,7 +226,8 @@ class QueueCore:
         message for it, and no credit to grant, the message. Otherwise (None) ``plan_get``."""
         buffer = conn.read_ahead.get(hobj)
         if buffer is None:
-            return Call((Op.GET, [hobj, md_wire, gmo_wire, -1 if max_length is None else int(max_length)]))
+            return Call((Op.GET, [hobj, common.match_ids(md_wire), gmo_wire,
+                                  -1 if max_length is None else int(max_length)]))
         if not common.read_ahead_eligible(gmo_wire, md_wire):
             return None
         item = buffer.take_if_no_credit_due()
@@ -259,7 +260,7 @@ class QueueCore:
                 return common.finish_get(*reply, md, gmo)
         waiting = bool(options & cmqc.MQGMO_WAIT) and gmo_wire["WaitInterval"] != 0
         for _ in range(3):
-            cc, reason, result = yield Call((Op.GET, [hobj, md_wire, gmo_wire, length]))
+            cc, reason, result = yield Call((Op.GET, [hobj, common.match_ids(md_wire), gmo_wire, length]))
             if buffer is not None and local and reason == cmqc.MQRC_NONE and buffer.messages:
                 # Sent ahead while our get was on its way: the queue manager took those off the
                 # queue before this one (the stream keeps its order), so they come first.

@@ -388,10 +388,10 @@ class Conversation:
         return done.to_list() if req_id else None
 
     def _get(self, req_id: int, args: list[Any]) -> Any:
-        hobj, md, gmo, max_length = args
+        hobj, match_ids, gmo, max_length = args
         match = int(gmo.get("MatchOptions", _MATCH_DEFAULT))
-        msg_id = md[9] if match & C.MQMO_MATCH_MSG_ID and md[9] != NULL_ID else None
-        correl_id = md[10] if match & C.MQMO_MATCH_CORREL_ID and md[10] != NULL_ID else None
+        msg_id = match_ids[0] if match & C.MQMO_MATCH_MSG_ID and match_ids[0] != NULL_ID else None
+        correl_id = match_ids[1] if match & C.MQMO_MATCH_CORREL_ID and match_ids[1] != NULL_ID else None
         request = GetRequest(int(gmo.get("Options", 0)), msg_id, correl_id, int(max_length),
                              int(gmo.get("WaitInterval", 0)))
         try:
