@@ -130,13 +130,20 @@ class Connection:
             self.principal = Principal(self.user)
 
 
-@dataclass
+@dataclass(init=False)
 class Effects:
-    """What the server must do after a call (see docs/ARCHITECTURE.md)."""
+    """What the server must do after a call (see docs/ARCHITECTURE.md). (``__init__`` written out:
+    compiled, a dataclass's generated one runs as interpreted Python.)"""
 
     tx: StoreTx | None = None
     completions: list[tuple[Waiter, GetResult | MQError]] = field(default_factory=list)
     pushes: list[tuple[Connection, int, Message]] = field(default_factory=list)
+
+    def __init__(self, tx: StoreTx | None = None, completions: list[tuple[Waiter, GetResult | MQError]] | None = None,
+                 pushes: list[tuple[Connection, int, Message]] | None = None) -> None:
+        self.tx = tx
+        self.completions = [] if completions is None else completions
+        self.pushes = [] if pushes is None else pushes
 
     def __bool__(self) -> bool:
         return bool(self.tx or self.completions or self.pushes)
