@@ -60,6 +60,9 @@ def delete_sql(head: str, rows: int) -> str:
 def insert_statements(head: str, rows: Sequence[Row]) -> Iterator[tuple[str, tuple[Any, ...]]]:
     """The statements that insert ``rows`` (all of one width), in order."""
     columns = len(rows[0])
+    if len(rows) == 1:  # a synchronous caller's tx: the row is the statement's parameters
+        yield insert_sql(head, columns, 1), rows[0]
+        return
     for start, size in chunks(len(rows)):
         yield insert_sql(head, columns, size), tuple(chain.from_iterable(rows[start:start + size]))
 
@@ -68,6 +71,9 @@ def delete_statements(head: str, rows: Sequence[tuple[Any, Any]]) -> Iterator[tu
     """The statements that delete ``rows`` of (key, number), grouped by key: ``head`` names the
     key's column with a placeholder and then the number's column, e.g.
     ``DELETE FROM messages WHERE queue = ? AND seq``."""
+    if len(rows) == 1:
+        yield delete_sql(head, 1), tuple(rows[0])
+        return
     by_key: dict[Any, list[Any]] = {}
     for key, number in rows:
         numbers = by_key.get(key)
