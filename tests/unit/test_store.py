@@ -13,7 +13,6 @@ import pytest
 
 from mqlite.message import NULL_ID, Message, MessageDescriptor
 from mqlite.store import IndexRow, Store, StoreTx
-from mqlite.store.sqlite import MARK_RESERVE
 
 
 @pytest.fixture
@@ -183,15 +182,14 @@ def test_max_seq_is_a_high_water_mark(tmp_path: Path) -> None:
         tx.delete_message("Q", 2)
         tx.purge_queue("R")
         store.write(tx)
-        # A delete reserves MARK_RESERVE numbers past the seq it retires; a purge marks exactly.
-        assert store.max_seq("Q") == 5 + MARK_RESERVE and store.max_seq("R") == 7
+        assert store.max_seq("Q") == 5 and store.max_seq("R") == 7
         put(store, "Q", 3)  # a lower seq never lowers the mark
-        assert store.max_seq("Q") == 5 + MARK_RESERVE
+        assert store.max_seq("Q") == 5
         put(store, "T", 4, 8)  # stored, never deleted: the messages hold the mark
         assert store.max_seq("T") == 8
         assert store.queue_names() == ["Q", "T"]
     with Store(path) as store:
-        assert store.max_seq("Q") == 5 + MARK_RESERVE and store.max_seq("R") == 7 and store.max_seq("S") == 0
+        assert store.max_seq("Q") == 5 and store.max_seq("R") == 7 and store.max_seq("S") == 0
         assert store.max_seq("T") == 8
         assert [(r.queue, r.seq) for r in store.scan_index()] == [("Q", 1), ("Q", 3), ("T", 4), ("T", 8)]
 
@@ -209,32 +207,8 @@ def test_a_put_writes_no_high_water_row_and_a_delete_does(tmp_path: Path) -> Non
         tx.delete_message("Q", 2)
         store.write(tx)
         marks = sqlite3.connect(path).execute("SELECT queue, max_seq FROM queue_meta").fetchall()
-        assert marks == [("Q", 3 + MARK_RESERVE)]
-        assert store.max_seq("Q") == 3 + MARK_RESERVE
-
-
-def test_deletes_below_the_reserved_mark_write_none(tmp_path: Path) -> None:
-    """A get of a persistent message commits no queue_meta page while its seq is below the mark
-    an earlier delete reserved (without the reserve each delete would write its own seq); the
-    first delete past the mark reserves again, and a restarted store knows the table's marks."""
-    path = tmp_path / "qm.db"
-
-    def delete(store: Store, seq: int) -> list[tuple[str, int]]:
-        tx = StoreTx()
-        tx.delete_message("Q", seq)
-        store.write(tx)
-        return sqlite3.connect(path).execute("SELECT queue, max_seq FROM queue_meta").fetchall()
-
-    with Store(path) as store:
-        put(store, "Q", 1, 2, 3, MARK_RESERVE + 5)
-        assert delete(store, 1) == [("Q", 1 + MARK_RESERVE)]
-        assert delete(store, 2) == [("Q", 1 + MARK_RESERVE)]
-        assert delete(store, 3) == [("Q", 1 + MARK_RESERVE)]
-        assert delete(store, MARK_RESERVE + 5) == [("Q", 2 * MARK_RESERVE + 5)]
-    with Store(path) as store:
-        put(store, "Q", 10)
-        assert delete(store, 10) == [("Q", 2 * MARK_RESERVE + 5)]
-        assert store.max_seq("Q") == 2 * MARK_RESERVE + 5
+        assert marks == [("Q", 3)]
+        assert store.max_seq("Q") == 3
 
 
 def test_mark_seq_raises_the_high_water_mark_only(tmp_path: Path) -> None:

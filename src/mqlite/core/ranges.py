@@ -12,9 +12,7 @@ of non-persistent ones are forgotten; so before a call here tells a reader of a 
 store's high-water mark (``LocalQueue.seq_mark``), it raises the mark in the round's store
 transaction, and the reply waits for the disk. Puts pay nothing; a stream pays one small write per
 call that sees new messages; numbers no reader was told of may be handed out again after a
-restart, as nobody can tell. Deleting a stored message reserves numbers ahead in the mark
-(``store.sqlite.MARK_RESERVE``), so after a restart the numbers may jump: a gap, which a range
-simply does not fill.
+restart (no gap in the numbers, which readers split into ranges), as nobody can tell.
 """
 
 from __future__ import annotations

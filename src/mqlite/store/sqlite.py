@@ -74,12 +74,6 @@ Done = Callable[[BaseException | None], None]
 
 _unpackb = msgpack.unpackb
 
-# A delete raises its queue's high-water mark (``queue_meta``) this far past the seq it retires,
-# so that the next deletes below it write no mark: a get of a persistent message commits one
-# WAL page and one statement fewer. After a restart the queue's numbers go on above the mark,
-# with a gap no reader can see (ranges are ``after < seq <= through``; see ``core.ranges``).
-MARK_RESERVE = 1024
-
 # The sqlite3 module binds int, float, str and bytearray parameters directly, but sends every
 # ``bytes`` one (a message's body, MQMD, ids) through its adapter protocol, which looks for
 # ``__adapt__`` on its protocol type and fails with a formatted AttributeError: ~3,300
@@ -156,11 +150,6 @@ class Store:
             self._conn.close()
             raise
         self._cur = self._conn.cursor()
-        # The high-water marks queue_meta durably holds (the writer's own knowledge: marks other
-        # statements raise are not in it, which costs at most a write too many), and those
-        # written by the transaction in progress, which count once it has committed.
-        self._marks: dict[str, int] = dict(self._conn.execute("SELECT queue, max_seq FROM queue_meta"))
-        self._marks_pending: dict[str, int] = {}
         self._lock = threading.Lock()
         self._wakeup = Wakeup(self._lock)  # the writer sleeps on it
         self._ready: deque[tuple[StoreTx, Done]] = deque()
@@ -396,8 +385,6 @@ class Store:
             self._rollback()
             return _Committed(group, self._commit_one_by_one(txs))
         self.stats.commit_seconds += time.perf_counter() - started
-        self._marks.update(self._marks_pending)
-        self._marks_pending.clear()
         return _Committed(group, None)
 
     def _complete(self, committed: _Committed) -> None:
@@ -440,7 +427,6 @@ class Store:
                     errors.append(None)
                 cur.execute("RELEASE tx")
             cur.execute("COMMIT")
-            self._marks_pending.clear()  # a rolled-back savepoint's marks are among them: not counted
         except Exception as exc:
             self._rollback()
             failed: list[BaseException | None] = [err or exc for err in errors]
@@ -468,12 +454,7 @@ class Store:
         if run:
             self._run(run_op, run)
         if high:
-            marks, pending = self._marks, self._marks_pending
-            raised = {q: seq + MARK_RESERVE for q, seq in high.items()
-                      if seq > marks.get(q, 0) and seq > pending.get(q, 0)}
-            if raised:
-                executemany(HIGH_SQL, raised.items())
-                pending.update(raised)
+            executemany(HIGH_SQL, high.items())
 
     def _run(self, op: int, run: list[list[Row]]) -> None:
         if op == FAIL:
@@ -491,7 +472,6 @@ class Store:
         self._cur.executemany(OP_SQL[op], rows)
 
     def _rollback(self) -> None:
-        self._marks_pending.clear()  # what it wrote is gone
         if self._conn.in_transaction:
             try:
                 self._cur.execute("ROLLBACK")
@@ -570,9 +550,9 @@ class Store:
         return [name for (name,) in cur]
 
     def max_seq(self, queue: str) -> int:
-        """The queue's high-water mark: at least the highest seq ever stored or marked
-        (``StoreTx.mark_seq``), kept after deletes; 0 if none. A put writes no mark (its message
-        holds its seq); a delete past the mark raises it MARK_RESERVE above the seq it removes."""
+        """The queue's high-water mark: the highest seq ever stored or marked (``StoreTx.mark_seq``),
+        kept after deletes; 0 if none. A put writes no mark (its message holds its seq); a delete
+        raises the mark to the seqs it removes."""
         row = self._reader().execute(
             "SELECT max(coalesce((SELECT max_seq FROM queue_meta WHERE queue = ?1), 0),"
             " coalesce((SELECT max(seq) FROM messages WHERE queue = ?1), 0))", (queue,)).fetchone()
