@@ -182,21 +182,28 @@ def test_max_seq_is_a_high_water_mark(tmp_path: Path) -> None:
         tx.delete_message("Q", 2)
         tx.purge_queue("R")
         store.write(tx)
-        assert store.max_seq("Q") == 5 and store.max_seq("R") == 7
-        put(store, "Q", 3)  # a lower seq never lowers the mark
-        assert store.max_seq("Q") == 5
+        # A delete marks nothing (no reader was told of 2 or 5: they may come again); a purge marks.
+        assert store.max_seq("Q") == 1 and store.max_seq("R") == 7
+        put(store, "Q", 3)
+        assert store.max_seq("Q") == 3
+        tx = StoreTx()
+        tx.mark_seq("Q", 6)  # told to a stream reader: never handed out again
+        tx.delete_message("Q", 3)
+        store.write(tx)
+        assert store.max_seq("Q") == 6
         put(store, "T", 4, 8)  # stored, never deleted: the messages hold the mark
         assert store.max_seq("T") == 8
         assert store.queue_names() == ["Q", "T"]
     with Store(path) as store:
-        assert store.max_seq("Q") == 5 and store.max_seq("R") == 7 and store.max_seq("S") == 0
+        assert store.max_seq("Q") == 6 and store.max_seq("R") == 7 and store.max_seq("S") == 0
         assert store.max_seq("T") == 8
-        assert [(r.queue, r.seq) for r in store.scan_index()] == [("Q", 1), ("Q", 3), ("T", 4), ("T", 8)]
+        assert [(r.queue, r.seq) for r in store.scan_index()] == [("Q", 1), ("T", 4), ("T", 8)]
 
 
-def test_a_put_writes_no_high_water_row_and_a_delete_does(tmp_path: Path) -> None:
-    """A group of puts touches no page of ``queue_meta`` (one WAL frame and one statement fewer per
-    commit): the stored messages hold their seqs. Deleting them retires their seqs in the mark."""
+def test_neither_a_put_nor_a_delete_writes_a_high_water_row(tmp_path: Path) -> None:
+    """A group of puts or of deletes (a persistent MQGET's) touches no page of ``queue_meta``: one
+    WAL frame and one statement fewer per commit. The stored messages hold their seqs; the
+    numbers of deleted ones no reader was told of may come again after a restart."""
     path = tmp_path / "qm.db"
     with Store(path) as store:
         put(store, "Q", 1, 2, 3)
@@ -207,8 +214,8 @@ def test_a_put_writes_no_high_water_row_and_a_delete_does(tmp_path: Path) -> Non
         tx.delete_message("Q", 2)
         store.write(tx)
         marks = sqlite3.connect(path).execute("SELECT queue, max_seq FROM queue_meta").fetchall()
-        assert marks == [("Q", 3)]
-        assert store.max_seq("Q") == 3
+        assert marks == []
+        assert store.max_seq("Q") == 1
 
 
 def test_mark_seq_raises_the_high_water_mark_only(tmp_path: Path) -> None:
@@ -372,7 +379,6 @@ def test_store_tx_data() -> None:
     tx.extend(other)
     assert tx and len(tx) == 5 and len(other) == 2
     assert [(op, len(rows)) for op, rows in tx.runs] == [(0, 2), (1, 2), (0, 1)]
-    assert tx.high_seqs == {"Q": 2}  # the deleted seqs are retired; puts keep theirs in their rows
     assert tx.after_durable == ["core's"]  # the store leaves core's bookkeeping alone
 
 

@@ -37,8 +37,9 @@ CREATE INDEX IF NOT EXISTS messages_msg_id
     ON messages (queue, msg_id) WHERE msg_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS messages_correl_id
     ON messages (queue, correl_id) WHERE correl_id IS NOT NULL;
--- A queue's high-water mark: the seqs of messages deleted and the numbers told to stream readers
--- (StoreTx.mark_seq). A stored message holds its own seq, so puts write no mark.
+-- A queue's high-water mark: the numbers told to stream readers (StoreTx.mark_seq) and the seqs a
+-- purge removes. A stored message holds its own seq, so puts write no mark, and deletes none
+-- either (a number no reader was told of may come again after a restart, unseen).
 CREATE TABLE IF NOT EXISTS queue_meta (
     queue   TEXT    PRIMARY KEY,
     max_seq INTEGER NOT NULL

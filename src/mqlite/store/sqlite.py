@@ -47,7 +47,6 @@ from mqlite.store.gathering import ENOUGH_OPS, GatherPolicy
 from mqlite.store.multirow import STATEMENT_SHAPES, delete_statements, insert_statements
 from mqlite.store.schema import (
     DELETE_HEAD,
-    HIGH_SQL,
     OP_SQL,
     ORDER,
     PURGE_MARK_SQL,
@@ -435,10 +434,8 @@ class Store:
 
     def _apply(self, txs: list[StoreTx]) -> None:
         """Run the ops of ``txs`` in order, one executemany per run of same-kind ops."""
-        executemany = self._cur.executemany
         run_op = -1
         run: list[list[Row]] = []
-        high: dict[str, int] = {}
         for tx in txs:
             for op, rows in tx.runs:
                 if op != run_op:
@@ -448,13 +445,8 @@ class Store:
                     run = [rows]
                 else:
                     run.append(rows)
-            for q, seq in tx.high_seqs.items():
-                if seq > high.get(q, 0):
-                    high[q] = seq
         if run:
             self._run(run_op, run)
-        if high:
-            executemany(HIGH_SQL, high.items())
 
     def _run(self, op: int, run: list[list[Row]]) -> None:
         if op == FAIL:
@@ -550,9 +542,9 @@ class Store:
         return [name for (name,) in cur]
 
     def max_seq(self, queue: str) -> int:
-        """The queue's high-water mark: the highest seq ever stored or marked (``StoreTx.mark_seq``),
-        kept after deletes; 0 if none. A put writes no mark (its message holds its seq); a delete
-        raises the mark to the seqs it removes."""
+        """The queue's high-water mark: the higher of its highest stored seq and its mark (the
+        numbers told to stream readers, ``StoreTx.mark_seq``, and a purge's), kept after deletes;
+        0 if none. Neither a put nor a delete writes a mark."""
         row = self._reader().execute(
             "SELECT max(coalesce((SELECT max_seq FROM queue_meta WHERE queue = ?1), 0),"
             " coalesce((SELECT max(seq) FROM messages WHERE queue = ?1), 0))", (queue,)).fetchone()

@@ -47,11 +47,10 @@ class StoreTx:
     bookkeeping; the store never reads or changes it (``extend`` leaves it alone too).
     """
 
-    __slots__ = ("_count", "_high", "after_durable", "runs")
+    __slots__ = ("_count", "after_durable", "runs")
 
     def __init__(self) -> None:
         self.runs: list[Run] = []
-        self._high: dict[str, int] = {}
         self._count = 0
         self.after_durable: list[tuple[Any, Any]] = []  # core's (queue, entry or seq) pairs
 
@@ -87,11 +86,10 @@ class StoreTx:
         )
 
     def delete_message(self, queue: str, seq: int) -> None:
-        """Delete a stored message. Its seq stays retired: the tx raises the queue's high-water
-        mark to it (a stored message's seq needs no mark while the message is there)."""
+        """Delete a stored message. Its seq is not marked: a number a stream reader was told of
+        is marked when it is told (``mark_seq``, ``core.ranges``), and one no reader saw may
+        come again after a restart, unseen; so a get writes no queue_meta row."""
         self._add(DELETE_MESSAGE, (queue, seq))
-        if seq > self._high.get(queue, 0):
-            self._high[queue] = seq
 
     def set_backout(self, queue: str, seq: int, count: int) -> None:
         self._add(SET_BACKOUT, (count, queue, seq))
@@ -132,16 +130,7 @@ class StoreTx:
                 self.runs[-1][1].extend(rows)
             else:
                 self.runs.append((op, list(rows)))
-        high = self._high
-        for queue, seq in other._high.items():
-            if seq > high.get(queue, 0):
-                high[queue] = seq
         self._count += other._count
-
-    @property
-    def high_seqs(self) -> dict[str, int]:
-        """The highest seq deleted per queue in this tx (for the store's high-water marks)."""
-        return self._high
 
     def __len__(self) -> int:
         return self._count
