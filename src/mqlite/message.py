@@ -47,7 +47,7 @@ assert len(MD_FIELDS) == _MD_FIELD_COUNT
 @dataclass(slots=True, init=False)
 class MessageDescriptor:
     """MQMD version 2, with IBM's defaults (MQMD_DEFAULT). Its ``__init__`` is written out: compiled,
-    a dataclass's generated one stays interpreted (900 ns a descriptor, against 100)."""
+    a dataclass's generated one stays interpreted (870 ns a descriptor, against 240)."""
 
     Report: int = 0
     MsgType: int = MQMT_DATAGRAM

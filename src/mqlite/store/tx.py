@@ -28,7 +28,6 @@ MARK_SEQ = 7
 Row = tuple[Any, ...]
 Run = tuple[int, list[Row]]
 
-# The same array as msgpack(md.to_list()), but built by one C call instead of 27 getattr calls.
 # One Packer for the module: msgpack.packb builds a new one per call, which doubles its cost.
 # Packer.pack never releases the GIL, so threads cannot interleave inside it.
 _pack = msgpack.Packer(use_bin_type=True).pack
