@@ -253,30 +253,36 @@ def _wait_shown(here: Lab, name: str, command: str, text: str, interval_ms: int 
 
 
 def _channel_pair(here: Lab, under: str) -> None:
-    """SND -> RCV: a sender channel SND.TO.RCV on transmission queue RCV, a remote queue
-    COST.REMOTE for RCV's COST.Q; ``under`` the one under valgrind. The channel is not started."""
+    """SND -> RCV: transmission queue RCV and a remote queue COST.REMOTE for RCV's COST.Q on SND,
+    the receiver on RCV; ``under`` the one under valgrind. The sender channel is not defined yet
+    (``_start_sender``): a defined sender starts by itself once its transmission queue holds a
+    message, and the puts are to fill it first."""
     for name in ("RCV", "SND"):
         here.create(name, port=0)
         here.start(name, valgrind=name == under)
     here.mqsc("SND", "DEFINE QLOCAL(RCV) USAGE(XMITQ) MAXDEPTH(100000)\n"
-                     f"DEFINE CHANNEL(SND.TO.RCV) CHLTYPE(SDR) CONNAME('127.0.0.1({here.port('RCV')})') XMITQ(RCV)\n"
                      "DEFINE QREMOTE(COST.REMOTE) RNAME(COST.Q) RQMNAME(RCV) XMITQ(RCV)\n")
     here.mqsc("RCV", "DEFINE CHANNEL(SND.TO.RCV) CHLTYPE(RCVR)\nDEFINE QLOCAL(COST.Q) MAXDEPTH(100000)\n"
                      "SET CHLAUTH(SND.TO.RCV) TYPE(QMGRMAP) QMNAME(SND) USERSRC(CHANNEL)\n")
 
 
+def _start_sender(here: Lab) -> None:
+    here.mqsc("SND", f"DEFINE CHANNEL(SND.TO.RCV) CHLTYPE(SDR) CONNAME('127.0.0.1({here.port('RCV')})') XMITQ(RCV)\n"
+                     "START CHANNEL(SND.TO.RCV)\n")
+
+
 def _drain(here: Lab, count: int) -> None:
     """SND's transmission queue holds ``count`` messages: start the channel, wait until RCV has
     them all and SND has none left (the last batch confirmed)."""
-    here.mqsc("SND", "START CHANNEL(SND.TO.RCV)\n")
+    _start_sender(here)
     _wait_depth(here, "RCV", "COST.Q", count)
     _wait_depth(here, "SND", "RCV", 0, 200)
 
 
 def case_e(drain: bool) -> Case:
-    """The sender queue manager under valgrind: ``count`` persistent puts to COST.REMOTE while the
-    channel is stopped (whole batches of BATCHSZ 50 then, whatever the timing), then with
-    ``drain`` the channel sends them."""
+    """The sender queue manager under valgrind: ``count`` persistent puts to COST.REMOTE before
+    its sender channel is defined (whole batches of BATCHSZ 50 then, whatever the timing), then
+    with ``drain`` the channel sends them."""
     def run(here: Lab, count: int) -> Measured:
         _channel_pair(here, "SND")
         here.client("put_to", "SND", count, 1, "COST.REMOTE")
@@ -291,7 +297,7 @@ def case_f(here: Lab, count: int) -> Measured:
     messages waiting on SND's transmission queue, then the channel runs (full batches)."""
     _channel_pair(here, "RCV")
     here.client("put_to", "SND", count, 1, "COST.REMOTE")
-    here.mqsc("SND", "START CHANNEL(SND.TO.RCV)\n")
+    _start_sender(here)
     _wait_depth(here, "SND", "RCV", 0)
     return _measured(here, "RCV", count)
 
