@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import subprocess
 import sys
@@ -147,7 +146,6 @@ def main() -> None:
         print(json.dumps(subscriptions(args.subscriptions)), flush=True)
     if "burst" in wanted:
         print(json.dumps(burst(args.burst, args.idle)), flush=True)
-    os.environ.pop("MQLITE_HOME", None)
 
 
 if __name__ == "__main__":
