@@ -12,6 +12,7 @@ from typing import Any
 import mqlite.client as mqlite
 from helpers.credentials import APP
 from helpers.mqsc import mqsc
+from helpers.ports import unused_port
 from helpers.qmgrs import QMgr
 from mqlite import paths
 
@@ -19,11 +20,6 @@ RunCli = Callable[..., Any]
 
 
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def test_crtmqm_port_is_the_system_listener(qmgr: QMgr, run_cli: RunCli) -> None:
@@ -33,7 +29,7 @@ def test_crtmqm_port_is_the_system_listener(qmgr: QMgr, run_cli: RunCli) -> None
 
 
 def test_a_second_listener_serves_clients_and_stops(qmgr: QMgr, run_cli: RunCli) -> None:
-    port = free_port()
+    port = unused_port()
     assert "AMQ8626I" in mqsc(run_cli, qmgr, f"DEFINE LISTENER(APP.LISTENER) TRPTYPE(TCP) PORT({port}) "
                                              "IPADDR('127.0.0.1') DESCR('for applications')\n")
     assert "AMQ8021I" in mqsc(run_cli, qmgr, "START LISTENER(APP.LISTENER)\n")
@@ -61,7 +57,7 @@ def test_a_port_in_use_is_refused_and_startonly_listeners_start_with_the_queue_m
     taken = mqsc(run_cli, qm, f"DEFINE LISTENER(CLASH) TRPTYPE(TCP) PORT({qm.port})\nSTART LISTENER(CLASH)\n",
                  ok=False)
     assert "MQRCCF_PORT_IN_USE (3324)" in taken
-    port = free_port()
+    port = unused_port()
     mqsc(run_cli, qm, f"DEFINE LISTENER(AUTO) TRPTYPE(TCP) PORT({port}) CONTROL(STARTONLY)\n")
     assert run_cli("endmqm", "-i", "QM1").returncode == 0
     assert run_cli("strmqm", "QM1").returncode == 0

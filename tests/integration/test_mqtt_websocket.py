@@ -13,6 +13,8 @@ import pytest
 import websockets
 from mqtt_clients import V5, V311, Client, MqttQMgr
 
+from helpers.ports import unused_port
+
 
 @pytest.mark.parametrize("version", [V311, V5])
 def test_websocket_and_tcp_clients_on_one_port(mqtt_qmgr: MqttQMgr, mqtt_clients: list[Client], version: int) -> None:
@@ -29,9 +31,7 @@ def test_websocket_and_tcp_clients_on_one_port(mqtt_qmgr: MqttQMgr, mqtt_clients
 
 
 def test_a_channel_of_websocket_only(mqtt_qmgr: MqttQMgr, run_cli: Any, mqtt_clients: list[Client]) -> None:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = unused_port()
     out = run_cli("runmqsc", mqtt_qmgr.name, input=f"DEFINE CHANNEL(WS) CHLTYPE(MQTT) PORT({port}) PROTOCOL(HTTP)\n"
                                            "START CHANNEL(WS)\n").stdout
     assert "AMQ8018I" in out

@@ -27,7 +27,6 @@ import contextlib
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -36,6 +35,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers.ports import unused_port
 from helpers.qmgrs import reap
 from helpers.readme import Block, sections
 from helpers.waiting import wait_until
@@ -51,11 +51,6 @@ _SECTIONS = sections(README.read_text())
 _RUN = {name: [b for b in found if b.language in RUNNABLE and b.skip is None]
         for name, found in _SECTIONS.items()}
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def rewrite(code: str, home: Path, work: Path, ports: dict[int, int]) -> str:
@@ -119,7 +114,7 @@ def test_readme_section_runs(section: str, tmp_path: Path, groups: list[int]) ->
     home.mkdir()
     work.mkdir()
     text = "".join(b.code for b in _RUN[section])
-    ports = {p: free_port() for p in EXAMPLE_PORTS if re.search(rf"\b{p}\b", text)}
+    ports = {p: unused_port() for p in EXAMPLE_PORTS if re.search(rf"\b{p}\b", text)}
     env = {k: v for k, v in os.environ.items() if k not in ("MQSERVER", "MQLITE_PASSWORD")}
     env.update(MQLITE_HOME=str(home), PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}")
     try:
