@@ -46,6 +46,13 @@ HOT_MODULES: tuple[str, ...] = (
     "mqlite.server.runtime",
     "mqlite.server.native.connection",
     "mqlite.server.native.conversation",
+    "mqlite.core.uow",
+    "mqlite.protocol.xqh",
+    "mqlite.protocol.channel_events",
+    "mqlite.protocol.channel_shapes",
+    "mqlite.protocol.channel",
+    "mqlite.core.network.channels.channel",
+    "mqlite.core.network.channels.transfer",
 )
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent  # the directory holding mqlite/
 MANIFEST = Path(__file__).resolve().parent / "compiled.json"

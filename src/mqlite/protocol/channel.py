@@ -96,6 +96,7 @@ from mqlite.protocol.channel_shapes import (
     NO_DEFAULTS,
     REQUEST_SPEC,
     check_accept,
+    check_msg,
     checked_fields,
     decode,
     from_items,
@@ -286,6 +287,8 @@ def encode_frame(items: list[Any]) -> bytes:
     return len(payload).to_bytes(4, "big") + payload
 
 
+_MSG: Final = int(Kind.MSG)
+
 # ---------------------------------------------------------------------------
 # The connection.
 
@@ -347,23 +350,39 @@ class ChannelConnection:
 
     def send(self, event: Event) -> bytes:
         """The frame of ``event``, if this end may send it now; the state moves on."""
+        if type(event) is Msg:
+            return self.send_msg(event.seq, event.persistent, event.md, event.props, event.body)
         if self.error is not None:
             raise self.error
         try:
-            items = event.as_list()
-            checked = from_items(items)  # the same shape rules as for received frames
-            if type(checked) is not Msg:  # a HELLO goes with its defaults filled in
-                items = checked.as_list()
-            try:
-                data = encode_frame(items)
-            except (TypeError, ValueError, OverflowError) as e:  # e.g. a set in md, an int above 2**64
-                raise _Bad(f"cannot encode {checked.kind.name}: {e}") from None
-            if len(data) - HEADER_SIZE > self.max_frame:
-                raise LocalProtocolError(C.MQRC_MSG_TOO_BIG_FOR_CHANNEL,
-                                         f"frame of {len(data) - HEADER_SIZE} bytes exceeds {self.max_frame}")
+            checked = from_items(event.as_list())  # the same shape rules as for received frames
+            data = self._frame(checked.kind, checked.as_list())  # a HELLO goes with its defaults filled in
             self._advance(self.role, checked)  # last: it changes the state only if every check passed
         except _Bad as e:
             raise LocalProtocolError(C.MQRC_UNEXPECTED_ERROR, str(e)) from None
+        return data
+
+    def send_msg(self, seq: int, persistent: bool, md: list[Any], props: dict[str, Any], body: bytes) -> bytes:
+        """``send(Msg(seq, persistent, md, props, body))`` without making the event: a sender's
+        every message."""
+        if self.error is not None:
+            raise self.error
+        try:
+            check_msg(seq, persistent, md, props, body)
+            data = self._frame(Kind.MSG, [_MSG, seq, persistent, md, props, body])
+            self._advance_msg(self.role, seq)
+        except _Bad as e:
+            raise LocalProtocolError(C.MQRC_UNEXPECTED_ERROR, str(e)) from None
+        return data
+
+    def _frame(self, kind: Kind, items: list[Any]) -> bytes:
+        try:
+            data = encode_frame(items)
+        except (TypeError, ValueError, OverflowError) as e:  # e.g. a set in md, an int above 2**64
+            raise _Bad(f"cannot encode {kind.name}: {e}") from None
+        if len(data) - HEADER_SIZE > self.max_frame:
+            raise LocalProtocolError(C.MQRC_MSG_TOO_BIG_FOR_CHANNEL,
+                                     f"frame of {len(data) - HEADER_SIZE} bytes exceeds {self.max_frame}")
         return data
 
     def _advance(self, by: Role, event: Event) -> None:
@@ -371,26 +390,13 @@ class ChannelConnection:
 
         Raises ``_Bad`` having changed nothing.
         """
+        if type(event) is Msg:  # first: nearly every frame is one
+            self._advance_msg(by, event.seq)
+            return
         state = self.state
         new = TRANSITIONS.get((by, state, event.kind))
         if new is None:
             raise _Bad(f"unexpected {event.kind.name} from the {by.value} in state {state.name}")
-        if type(event) is Msg:  # first, and inline: nearly every frame is one
-            seq, last_seq, seqwrap = event.seq, self._last_seq, self.seqwrap
-            if seq > seqwrap:
-                raise _Bad(f"{SEQUENCE_ERROR}: MSG seq {seq} above SEQWRAP {seqwrap}")
-            if state is not State.RUNNING:
-                if state is State.CONFIRMING and self.pipeline < 2:
-                    raise _Bad(f"MSG before the CONFIRM of the last batch (PIPELINE {self.pipeline})")
-                if seq != (1 if last_seq >= seqwrap else last_seq + 1):
-                    raise _Bad(f"{SEQUENCE_ERROR}: MSG seq {seq} after {last_seq}, "
-                               f"expected {next_seq(last_seq, seqwrap)}")
-            if self._batch_size >= self.batchsz:
-                raise _Bad(f"batch longer than the negotiated BATCHSZ {self.batchsz}")
-            self.state = new
-            self._batch_size += 1
-            self._last_seq = seq
-            return
         hello, negotiated, seqwrap = self.hello, self.negotiated, self.seqwrap
         batch_size, unconfirmed = self._batch_size, self._unconfirmed
         if isinstance(event, Hello):
@@ -420,6 +426,27 @@ class ChannelConnection:
             self.negotiated = negotiated
             self.seqwrap, self.batchsz = int(negotiated["seqwrap"]), int(negotiated["batchsz"])
             self.pipeline = int(negotiated.get("pipeline", 1))
+
+    def _advance_msg(self, by: Role, seq: int) -> None:
+        """``_advance`` for a MSG of ``seq``: the table, the sequence and BATCHSZ."""
+        state = self.state
+        new = TRANSITIONS.get((by, state, Kind.MSG))
+        if new is None:
+            raise _Bad(f"unexpected MSG from the {by.value} in state {state.name}")
+        last_seq, seqwrap = self._last_seq, self.seqwrap
+        if seq > seqwrap:
+            raise _Bad(f"{SEQUENCE_ERROR}: MSG seq {seq} above SEQWRAP {seqwrap}")
+        if state is not State.RUNNING:
+            if state is State.CONFIRMING and self.pipeline < 2:
+                raise _Bad(f"MSG before the CONFIRM of the last batch (PIPELINE {self.pipeline})")
+            if seq != (1 if last_seq >= seqwrap else last_seq + 1):
+                raise _Bad(f"{SEQUENCE_ERROR}: MSG seq {seq} after {last_seq}, "
+                           f"expected {next_seq(last_seq, seqwrap)}")
+        if self._batch_size >= self.batchsz:
+            raise _Bad(f"batch longer than the negotiated BATCHSZ {self.batchsz}")
+        self.state = new
+        self._batch_size += 1
+        self._last_seq = seq
 
     def _break(self, reason: int, text: str) -> NoReturn:
         """The peer broke the protocol: drop what is buffered and refuse everything from now on."""

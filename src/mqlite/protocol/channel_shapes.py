@@ -129,15 +129,20 @@ def _seq_luwid(items: list[Any]) -> tuple[int, bytes]:
     return items[1], items[2]
 
 
-def _decode_msg(items: list[Any]) -> Msg:
-    _arity(items, 6)
-    _, seq, persistent, md, props, body = items
+def check_msg(seq: Any, persistent: Any, md: Any, props: Any, body: Any) -> None:
+    """A MSG's fields have its shape (``Bad`` if not): received, or about to be sent."""
     if type(seq) is not int or seq < 1:
         raise Bad("malformed MSG: seq must be an int >= 1")
     if type(persistent) is not bool or type(md) is not list or type(body) is not bytes:
         raise Bad("malformed MSG: needs persistent (bool), md (array) and body (bytes)")
     if type(props) is not dict or (props and any(type(k) is not str for k in props)):
         raise Bad("malformed MSG: props must be a map with str keys")
+
+
+def _decode_msg(items: list[Any]) -> Msg:
+    _arity(items, 6)
+    _, seq, persistent, md, props, body = items
+    check_msg(seq, persistent, md, props, body)
     return Msg(seq, persistent, md, props, body)
 
 

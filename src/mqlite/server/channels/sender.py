@@ -347,10 +347,11 @@ class SenderAgent:
                 md = message.message.md
                 body = message.body
                 assert self._wire is not None
-                properties = dict(message.message.properties)
-                properties.pop(NOT_FIXED_PROPERTY, None)  # this queue manager's own mark, not the message's
-                self._queue_frame(self._wire.send(wire.Msg(seq, md.Persistence == C.MQPER_PERSISTENT, md.to_list(),
-                                                           properties, body)))
+                properties = message.message.properties
+                if NOT_FIXED_PROPERTY in properties:  # this queue manager's own mark, not the message's
+                    properties = {k: v for k, v in properties.items() if k != NOT_FIXED_PROPERTY}
+                self._queue_frame(self._wire.send_msg(seq, md.Persistence == C.MQPER_PERSISTENT, md.to_list(),
+                                                      properties, body))
                 count += 1
                 size += len(body)
                 self.status.cur_seq, self.status.cur_msgs = seq, count
