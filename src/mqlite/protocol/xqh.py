@@ -8,8 +8,8 @@ today. Sans-IO: bytes in, bytes out.
 from __future__ import annotations
 
 import struct
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
 
 from mqlite.message import MessageDescriptor
 from mqlite.protocol.fields import HeaderError, fixed_text, trimmed
@@ -25,10 +25,16 @@ _MD1 = struct.Struct("<4si i i i i i i 8s i i 24s 24s i 48s 48s 12s 32s 32s i 28
 LENGTH = _HEAD.size + _MD1.size
 
 
-class TransmissionHeader(NamedTuple):
+@dataclass(slots=True, init=False)  # one per arriving message: __init__ written out (compiled)
+class TransmissionHeader:
     remote_q_name: str
     remote_q_mgr_name: str
     md: MessageDescriptor
+
+    def __init__(self, remote_q_name: str, remote_q_mgr_name: str, md: MessageDescriptor) -> None:
+        self.remote_q_name = remote_q_name
+        self.remote_q_mgr_name = remote_q_mgr_name
+        self.md = md
 
 
 # The CHAR fields of a sender's messages repeat (its queue names, user, application, the date):
@@ -90,4 +96,4 @@ def unwrap(data: bytes) -> tuple[TransmissionHeader, bytes]:
         raise HeaderError(MQRC_XQH_ERROR, "not an MQXQH")
     _, _, rq, rqm = _HEAD.unpack_from(data)
     md = decode_md1(data, _HEAD.size)
-    return TransmissionHeader(trimmed(rq), trimmed(rqm), md), data[LENGTH:]
+    return TransmissionHeader(_text(rq), _text(rqm), md), data[LENGTH:]
